@@ -1,0 +1,3 @@
+module sortie
+
+go 1.26
