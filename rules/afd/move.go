@@ -1,0 +1,806 @@
+package afd
+
+import (
+	"fmt"
+	"strings"
+
+	"sortie/parser"
+	"sortie/rules/afd/aircraft"
+	"sortie/rules/hex"
+)
+
+// SpeedRange is the part of the card's speed scale a plane is flying in.
+type SpeedRange int
+
+const (
+	ManeuverSpeed SpeedRange = iota
+	LevelSpeed
+	DiveSpeed
+)
+
+func (r SpeedRange) String() string {
+	switch r {
+	case ManeuverSpeed:
+		return "manoeuvre"
+	case LevelSpeed:
+		return "level"
+	}
+	return "dive"
+}
+
+// Problem is one thing wrong with (or worth saying about) a plot, with the column of the token it is
+// about (0 when it is about the whole plot).
+type Problem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Col     int    `json:"column"`
+}
+
+// Step is the plane after one recorded movement point.
+type Step struct {
+	MP      int         `json:"mp"`
+	Hex     hex.Hex     `json:"hex"`
+	Facing  hex.Dir     `json:"facing"`
+	Alt     int         `json:"alt"`
+	Bank    parser.Bank `json:"bank"`
+	Token   string      `json:"token"`
+	Moved   bool        `json:"moved"`   // entered a new hex on the map
+	Skipped bool        `json:"skipped"` // a STEEP point spent vertically (rules (18), (19))
+}
+
+// SpeedTerm is one line of the speed bookkeeping: what changed next turn's speed and by how much.
+type SpeedTerm struct {
+	Rule   string `json:"rule"`
+	What   string `json:"what"`
+	Tenths Tenths `json:"tenths"`
+}
+
+// Card is the card as it applies this turn: the altitude band at the start of the turn, adjusted for
+// the loaded condition.
+type Card struct {
+	*aircraft.Card
+	Band     aircraft.Band
+	Range    SpeedRange
+	Speed    int // rounded start-of-turn speed
+	Power    int // power factors available this turn
+	MaxClimb int
+	Loss     aircraft.LossClass
+	Loaded   bool // the loaded adjustments apply
+}
+
+// Result is a plot flown from a start state.
+type Result struct {
+	Start      Flight      `json:"start"`
+	End        Flight      `json:"end"`
+	Steps      []Step      `json:"steps"`
+	HexesMoved int         `json:"hexes_moved"`
+	Maneuvers  int         `json:"maneuvers"` // as counted for speed loss (rule (12))
+	SpeedLog   []SpeedTerm `json:"speed_log"`
+	Errors     []Problem   `json:"errors"`
+	Warnings   []Problem   `json:"warnings"`
+	Range      SpeedRange  `json:"-"`
+	// DiveBombing is set when the plot dive-bombs with dive-bomb accuracy (rule (21)); BOMB otherwise
+	// glide- or level-bombs.
+	DiveBombing bool `json:"dive_bombing"`
+	// PowerAvailable is the number of power factors the plane could use this turn (rules (14), (25)).
+	PowerAvailable int `json:"power_available"`
+}
+
+// Legal reports whether the plot broke no rule.
+func (r *Result) Legal() bool { return len(r.Errors) == 0 }
+
+func (r *Result) errorf(col int, code, format string, args ...any) {
+	r.Errors = append(r.Errors, Problem{Code: code, Message: fmt.Sprintf(format, args...), Col: col})
+}
+
+func (r *Result) warnf(col int, code, format string, args ...any) {
+	r.Warnings = append(r.Warnings, Problem{Code: code, Message: fmt.Sprintf(format, args...), Col: col})
+}
+
+// Apply returns the card as it applies to a plane in the given state: its band at the start of the
+// turn, the loaded condition, the speed range and the power available.
+func Apply(card *aircraft.Card, f Flight) (Card, error) {
+	b, err := card.BandAt(f.Alt)
+	if err != nil {
+		return Card{}, err
+	}
+	c := Card{Card: card, Band: *b, Speed: f.Speed.Round(), Loss: card.LossClass, MaxClimb: b.MaxClimb}
+	if b.Maneuver != nil {
+		m := *b.Maneuver
+		c.Band.Maneuver = &m
+	}
+	if f.Loaded && card.Loaded != nil {
+		// Loaded condition (rules.md; seed 000 rules (27), (29)): lower speeds, higher turn modes, the
+		// heaviest speed-loss class and a smaller climb.
+		l := card.Loaded
+		if c.Band.Maneuver != nil {
+			c.Band.Maneuver.Max -= l.SpeedPenalty
+			if c.Band.Maneuver.Max < c.Band.Maneuver.Min {
+				c.Band.Maneuver = nil
+			}
+		}
+		c.Band.Level.Max -= l.SpeedPenalty
+		c.Band.Dive.Max -= l.SpeedPenalty
+		c.Band.TM.Turn += l.TMPenalty
+		c.Band.TM.Slip += l.TMPenalty
+		c.Band.TM.HalfRoll += l.TMPenalty
+		c.Band.TM.HalfLoop += l.TMPenalty
+		c.Loss = aircraft.LossHeavy
+		c.Loaded = true
+		c.MaxClimb = c.MaxClimb * l.ClimbPercent / 100 / 100 * 100
+	}
+	switch {
+	case c.Band.Maneuver != nil && c.Speed <= c.Band.Maneuver.Max:
+		c.Range = ManeuverSpeed
+	case c.Speed <= c.Band.Level.Max:
+		c.Range = LevelSpeed
+	default:
+		c.Range = DiveSpeed
+	}
+	c.Power = powerAvailable(c, f)
+	return c, nil
+}
+
+// powerAvailable is seed 000 rules (14) and (25): no power at dive speed or at top level speed, half
+// (rounded up) at level speeds below the top, all of it in the manoeuvre range; a plane with a single
+// power factor may use it only every other turn, and only below its top level speed.
+func powerAvailable(c Card, f Flight) int {
+	if f.NoPower {
+		return 0
+	}
+	p := c.Band.Power
+	switch c.Range {
+	case DiveSpeed:
+		return 0
+	case LevelSpeed:
+		if c.Speed >= c.Band.Level.Max {
+			return 0
+		}
+		p = (p + 1) / 2
+	}
+	if c.Band.Power == 1 && f.Last.Power {
+		return 0
+	}
+	return p
+}
+
+// lossTable is seed 000 rule (29): the total speed lost (tenths) for 1-4 manoeuvres in the manoeuvre
+// speed range, by class.
+var lossTable = map[aircraft.LossClass][4]Tenths{
+	aircraft.LossLWL:   {1, 2, 3, 4},
+	aircraft.LossMWL:   {1, 2, 4, 5},
+	aircraft.LossP40:   {1, 3, 4, 6},
+	aircraft.LossP51:   {2, 3, 5, 6},
+	aircraft.LossP47:   {2, 3, 5, 7},
+	aircraft.LossFw190: {2, 4, 5, 7},
+	aircraft.LossHeavy: {2, 4, 6, 8},
+}
+
+// ManeuverLoss is the speed lost for n manoeuvres: by class in the manoeuvre range (rule (29), and past
+// four manoeuvres the class's fourth increment again for each one, rules.md), 0.2 each at level speed
+// and 0.3 each at dive speed (rule (12)).
+func ManeuverLoss(class aircraft.LossClass, r SpeedRange, n int) Tenths {
+	if n <= 0 {
+		return 0
+	}
+	switch r {
+	case LevelSpeed:
+		return Tenths(2 * n)
+	case DiveSpeed:
+		return Tenths(3 * n)
+	}
+	t, ok := lossTable[class]
+	if !ok {
+		t = lossTable[aircraft.LossHeavy]
+	}
+	if n <= 4 {
+		return t[n-1]
+	}
+	return t[3] + Tenths(n-4)*(t[3]-t[2])
+}
+
+// ShallowDiveGain is rule (17): +0.2 for each full 300 ft dived and +0.1 for a leftover of 200 ft.
+func ShallowDiveGain(ft int) Tenths {
+	if ft <= 0 {
+		return 0
+	}
+	g := Tenths(2 * (ft / 300))
+	if ft%300 >= 200 {
+		g++
+	}
+	return g
+}
+
+// maneuverCount is how many manoeuvres an element counts for speed loss (rules (3), (4), (5), (10), (12)):
+// skid turns and loops count two, banks none.
+func maneuverCount(e parser.Element) int {
+	switch e.Kind {
+	case parser.Turn, parser.Slip, parser.HalfRoll:
+		return 1
+	case parser.SkidTurn, parser.HalfLoop, parser.Immelmann:
+		return 2
+	}
+	return 0
+}
+
+// TurnMode is the distance (hexes flown since the previous manoeuvre, this hex included) an element
+// needs in the plane's present condition, with the low-turn-mode rules (26)-(28). For banks it is the
+// bank mode: the printed figure for a 2-point roll, half of it rounded up for one point (rule (2)).
+func (c Card) TurnMode(e parser.Element, rollPts int) int {
+	tm := c.Band.TM
+	var printed int
+	switch e.Kind {
+	case parser.Turn:
+		printed = tm.Turn
+	case parser.Slip:
+		printed = tm.Slip
+	case parser.SkidTurn:
+		printed = max(tm.Slip, tm.Turn)
+	case parser.HalfRoll:
+		printed = tm.HalfRoll
+	case parser.HalfLoop, parser.Immelmann:
+		printed = tm.HalfLoop
+	case parser.BankTo, parser.Roll:
+		if rollPts >= 2 || rollPts <= -2 {
+			return tm.Bank
+		}
+		return (tm.Bank + 1) / 2
+	default:
+		return 0
+	}
+	s := c.Speed
+	switch c.Range {
+	case ManeuverSpeed:
+		// Rule (26) concerns turns, slips and half rolls only.
+		if e.Kind == parser.HalfLoop || e.Kind == parser.Immelmann {
+			return printed
+		}
+		if s == 3 && printed <= 2 {
+			return 1
+		}
+		if s > 3 {
+			return max(printed, 2)
+		}
+		return printed
+	case LevelSpeed:
+		return max(printed+c.TMLevelPenalty, 3, c.gFloor(s))
+	default:
+		return max(printed+c.TMDivePenalty, 4, c.gFloor(s))
+	}
+}
+
+// gFloor is the speed-based minimum turn mode of rules (27) and (28): speed-4 for single-engine planes
+// and twin-engine fighters, speed-2 for unloaded twin-engine bombers, the speed itself for loaded twins
+// and every bomber of three or four engines.
+func (c Card) gFloor(s int) int {
+	switch {
+	case c.Engines.Count <= 1 || (c.Engines.Count == 2 && !c.Bomber()):
+		return s - 4
+	case c.Engines.Count == 2 && !c.Loaded:
+		return s - 2
+	default:
+		return s
+	}
+}
+
+// mp is one recorded movement point of the plot.
+type mp struct {
+	elem  int // index into plot.Elements
+	part  int // 0 for the element's first point, 1 for a half roll's second
+	first bool
+	last  bool
+}
+
+func expand(p parser.Plot) []mp {
+	out := make([]mp, 0, 12)
+	for i, e := range p.Elements {
+		n := e.MPs()
+		for k := 0; k < n; k++ {
+			part := k
+			if e.Kind == parser.Straight {
+				part = 0
+			}
+			out = append(out, mp{elem: i, part: part, first: k == 0, last: k == n-1})
+		}
+	}
+	return out
+}
+
+func stepToken(e parser.Element) string {
+	if e.Kind == parser.Straight {
+		return "1"
+	}
+	return e.Token()
+}
+
+func ft(n int) string {
+	s := fmt.Sprintf("%d", n)
+	if n >= 1000 || n <= -1000 {
+		neg := n < 0
+		if neg {
+			n = -n
+		}
+		s = fmt.Sprintf("%d,%03d", n/1000, n%1000)
+		if neg {
+			s = "-" + s
+		}
+	}
+	return s + " ft"
+}
+
+// Move flies plot from start and returns every step, the state at the end of the turn and everything
+// illegal in the plot (seed 000 rules (1)-(29) as read by rules.md). It never stops at the first fault:
+// a player gets every problem at once.
+func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
+	res := Result{Start: start}
+	c, err := Apply(card, start)
+	if err != nil {
+		res.errorf(0, "altitude", "%v", err)
+		res.End = start
+		return res
+	}
+	res.Range = c.Range
+	res.PowerAvailable = c.Power
+	S := c.Speed
+	name := card.Name
+
+	// Rule (1): the plot records exactly the rounded speed in movement points.
+	if n := plot.MPs(); n != S {
+		res.errorf(0, "plot-length", "the plot records %d movement point%s; at speed %.1f the %s must record exactly %d",
+			n, plural(n), start.Speed.Float(), name, S)
+	}
+
+	climb, dive := 0, 0 // feet
+	steepClimb, steepDive := false, false
+	switch {
+	case plot.Vert:
+		dive = 400 * S
+		if plot.Alt != 0 && plot.Alt != -dive {
+			res.errorf(plot.Col("ALT"), "vert-altitude", "a vertical dive at speed %d loses exactly %s (rule 20); write %+d or leave the figure out", S, ft(dive), -dive/100)
+		}
+	case plot.Steep && plot.Alt > 0:
+		steepClimb = true
+		climb = plot.Alt
+		limit := min(200*S, 1000)
+		if climb > limit {
+			res.errorf(plot.Col("ALT"), "steep-climb-limit", "a steep climb at speed %d may gain at most %s (200 ft per point of speed, never more than 1,000 ft; rule 18), not %s", S, ft(limit), ft(climb))
+		}
+		if !upward(start.Bank) {
+			res.errorf(plot.Col("STEEP"), "steep-climb-bank", "a steep climb needs an upward bank (N, RB or LB; rule 18); the plane starts the turn in %s", start.Bank)
+		}
+	case plot.Steep:
+		steepDive = true
+		dive = 200 * S
+		if plot.Alt == 0 {
+			res.warnf(plot.Col("STEEP"), "steep-read-as-dive", "STEEP with no altitude figure is read as a steep dive of %s (a steep climb must give its figure, e.g. +10)", ft(dive))
+		} else if -plot.Alt != dive {
+			res.errorf(plot.Col("ALT"), "steep-dive-altitude", "a steep dive at speed %d loses exactly %s (200 ft per point of speed; rule 19), not %s; write %+d or leave the figure out", S, ft(dive), ft(-plot.Alt), -dive/100)
+		}
+	case plot.Alt > 0:
+		climb = plot.Alt
+		if climb > c.MaxClimb {
+			res.errorf(plot.Col("ALT"), "climb-limit", "the %s may climb at most %s a turn at %s (rule 16); %s needs STEEP", name, ft(c.MaxClimb), ft(start.Alt), ft(climb))
+		}
+	case plot.Alt < 0:
+		dive = -plot.Alt
+		if limit := 200 * S; dive > limit {
+			res.errorf(plot.Col("ALT"), "dive-limit", "a shallow dive at speed %d may lose at most %s (rule 17); for more write STEEP or VERT", S, ft(limit))
+		}
+	}
+
+	// Rule (20): who may dive vertically, and from what.
+	if plot.Vert {
+		col := plot.Col("VERT")
+		if !card.DiveBomber && !(card.Role == aircraft.RoleFighter && card.Engines.Count <= 2) {
+			res.errorf(col, "vert-type", "only rated dive bombers and one- or two-engine fighters may dive vertically (rule 20); the %s is neither", name)
+		}
+		if start.Bank != parser.BankN && start.Bank != parser.BankI {
+			res.errorf(col, "vert-bank", "a vertical dive starts in a level or inverted bank (N or I; rule 20), not %s", start.Bank)
+		}
+		prevS := start.Last.Speed
+		if prevS == 0 {
+			prevS = S
+		}
+		if need := 100 * prevS; !start.Last.Vert && start.Last.DiveFt < need {
+			res.errorf(col, "vert-entry", "a vertical dive must follow a turn that dived at least half the maximum shallow dive (%s at speed %d; rule 20); last turn dived %s", ft(need), prevS, ft(start.Last.DiveFt))
+		}
+	}
+
+	// Follow-up limits from last turn (rules (22)-(24)).
+	altCol := plot.Col("ALT")
+	if altCol == 0 {
+		altCol = plot.Col("STEEP")
+	}
+	if start.Last.Vert && !plot.Vert && !steepDive && dive < 100*S {
+		res.errorf(altCol, "pull-out-vert", "after last turn's vertical dive the plane must dive at least %s (half its maximum shallow dive), or stay in a steep or vertical dive (rule 22)", ft(100*S))
+	}
+	if start.Last.SteepDive {
+		if climb > 0 {
+			res.errorf(altCol, "pull-out-steep", "the turn after a steep dive may not climb (rule 23)")
+		} else if dive < 300 {
+			res.errorf(altCol, "pull-out-steep", "the turn after a steep dive must dive at least 300 ft (rule 23)")
+		}
+	}
+	if start.Last.SteepClimb && dive > 0 {
+		res.errorf(altCol, "level-off", "the turn after a steep climb may not dive (rule 24); fly level, climb, or climb steeply again")
+	}
+	// House rule (rules.md: minimum speed): below the lowest manoeuvre speed the plane must dive.
+	minSpeed := c.Band.Level.Min
+	if c.Band.Maneuver != nil {
+		minSpeed = c.Band.Maneuver.Min
+	}
+	if S < minSpeed && dive < 300 {
+		res.errorf(altCol, "below-minimum-speed", "at speed %.1f the %s is below its lowest flying speed (%d) and must dive at least 300 ft this turn (house rule)", start.Speed.Float(), name, minSpeed)
+	}
+
+	// Power and brakes (rules (14), (15), (25)).
+	if plot.Power > c.Power {
+		why := fmt.Sprintf("at speed %d (%s range) at %s it has %d", S, c.Range, ft(start.Alt), c.Power)
+		switch {
+		case start.NoPower:
+			why = "with an engine out it has none"
+		case c.Band.Power == 1 && start.Last.Power && c.Range != DiveSpeed:
+			why = "with a single power factor it may use it only every other turn, and it used power last turn (rule 25)"
+		}
+		res.errorf(plot.Col("P"), "power", "%s asks for %d power factor%s; %s (rule 14)", repeatTok("P", plot.Power), plot.Power, plural(plot.Power), why)
+	}
+	if plot.Brake > c.Band.Brake {
+		res.errorf(plot.Col("K"), "brake", "%s asks for %d brake factor%s; the %s has %d", repeatTok("K", plot.Brake), plot.Brake, plural(plot.Brake), name, c.Band.Brake)
+	}
+	if plot.Bomb && !start.Loaded {
+		res.errorf(plot.Col("BOMB"), "bomb-unloaded", "BOMB: the %s carries no bombs", name)
+	}
+
+	// Fly the points.
+	mps := expand(plot)
+	res.Steps = make([]Step, 0, len(mps))
+	pos, facing, phase, bank := start.Hex, start.Facing, start.Phase, start.Bank
+	count := start.Straight
+	altChange := climb - dive
+	var halfRoll [2]hex.Hex
+	if plot.Vert {
+		pos, facing, phase, bank, count = flyVert(&res, c, start, plot, mps, altChange)
+	} else {
+		for i, m := range mps {
+			e := plot.Elements[m.elem]
+			n := i + 1
+			skipped := plot.Steep && n%3 == 0
+			count++
+			if m.first && e.IsManeuver() {
+				pts := 0
+				if e.Kind == parser.BankTo || e.Kind == parser.Roll {
+					pts = bankRoll(&res, e, bank)
+				}
+				if need := c.TurnMode(e, pts); count < need {
+					res.errorf(e.Col, "turn-mode", "%s at MP %d comes %d hex%s after the last manoeuvre; the %s needs %d at speed %d (%s range) at %s",
+						e.Token(), n, count, plural2(count), name, need, S, c.Range, ft(start.Alt))
+				}
+			}
+			moved := !skipped
+			switch e.Kind {
+			case parser.Straight:
+				if !skipped {
+					pos, phase = hex.Forward(pos, facing, phase)
+				}
+			case parser.Turn:
+				if !skipped {
+					pos, phase = hex.Forward(pos, facing, phase)
+				}
+				facing, phase = facing.Turn(int(e.Side)), hex.RightFront
+			case parser.Slip, parser.SkidTurn:
+				if skipped {
+					res.errorf(e.Col, "slip-skipped", "%s falls on MP %d, which a STEEP turn spends vertically (every third point; rules 18, 19); a slip needs a point that moves on the map", e.Token(), n)
+				} else {
+					pos = hex.SlipHex(pos, facing, hex.Side(e.Side))
+				}
+				if e.Kind == parser.SkidTurn {
+					// Rules (3), (10): the turn is opposite the slip and toward the bank.
+					turn := -int(e.Side)
+					if bankSide(bank) != turn {
+						res.errorf(e.Col, "skid-bank", "%s turns %s: a skid turn must turn toward the bank, and the plane is in %s (rules 3, 10)", e.Token(), sideWord(turn), bank)
+					}
+					facing, phase = facing.Turn(turn), hex.RightFront
+				}
+			case parser.HalfRoll:
+				if m.part == 0 {
+					halfRoll = hex.HalfRollHexes(pos, facing, hex.Side(e.Side))
+				}
+				if skipped {
+					res.errorf(e.Col, "slip-skipped", "%s covers MP %d, which a STEEP turn spends vertically (every third point; rules 18, 19); a half roll needs two points that move on the map", e.Token(), n)
+				} else {
+					pos = halfRoll[m.part]
+				}
+				if m.last {
+					bank = halfRolled(bank)
+				}
+			case parser.HalfLoop, parser.Immelmann:
+				if !skipped {
+					pos, phase = hex.Forward(pos, facing, phase)
+				}
+				bank = loop(&res, e, plot, steepClimb, steepDive, bank)
+				if e.Kind == parser.HalfLoop {
+					facing = facing.Turn(6)
+				} else {
+					facing = facing.Turn(4 * int(e.Side))
+				}
+				phase = hex.RightFront
+			case parser.BankTo, parser.Roll:
+				if !skipped {
+					pos, phase = hex.Forward(pos, facing, phase)
+				}
+				if e.Kind == parser.BankTo {
+					bank = e.Bank
+				} else {
+					bank = rollBank(bank, int(e.Side))
+				}
+			}
+			if m.last && e.IsManeuver() {
+				count = 0
+			}
+			if moved {
+				res.HexesMoved++
+			}
+			res.Steps = append(res.Steps, Step{MP: n, Hex: pos, Facing: facing, Bank: bank, Token: stepToken(e),
+				Moved: moved, Skipped: skipped, Alt: stepAlt(start.Alt, altChange, n, S)})
+		}
+	}
+	for _, e := range plot.Elements {
+		res.Maneuvers += maneuverCount(e)
+	}
+
+	// Altitude at the end.
+	endAlt := start.Alt + altChange
+	if endAlt < 0 {
+		res.errorf(altCol, "ground", "the plot ends at %s: below the ground", ft(endAlt))
+	}
+
+	// Speed for next turn (rules (12)-(20), (29)).
+	log := func(rule, what string, t Tenths) {
+		if t != 0 {
+			res.SpeedLog = append(res.SpeedLog, SpeedTerm{Rule: rule, What: what, Tenths: t})
+		}
+	}
+	s := start.Speed
+	add := func(rule, what string, t Tenths) { s += t; log(rule, what, t) }
+	add("15", fmt.Sprintf("%d power factor%s", plot.Power, plural(plot.Power)), Tenths(plot.Power))
+	add("15", fmt.Sprintf("%d brake factor%s", plot.Brake, plural(plot.Brake)), -2*Tenths(plot.Brake))
+	add("12/29", fmt.Sprintf("%d manoeuvre%s at %s speed", res.Maneuvers, plural(res.Maneuvers), c.Range), -ManeuverLoss(c.Loss, c.Range, res.Maneuvers))
+	add("16", "climb of "+ft(climb), -Tenths(climb/100))
+	if !steepDive && !plot.Vert {
+		add("17", "shallow dive of "+ft(dive), ShallowDiveGain(dive))
+	}
+	if steepDive {
+		add("19", "steep dive", 12)
+	}
+	if plot.Vert {
+		add("20", "vertical dive", 20)
+	}
+	if c.Range == DiveSpeed {
+		add("13", fmt.Sprintf("dive-speed drag, %d point%s past top level speed", S-c.Band.Level.Max, plural(S-c.Band.Level.Max)), -2*Tenths(S-c.Band.Level.Max))
+	}
+	if steepClimb {
+		if limit := Tenths(10 * (c.Band.Level.Max - 1)); s > limit {
+			log("18", fmt.Sprintf("steep climb: next speed at most top level speed less one (%d)", c.Band.Level.Max-1), limit-s)
+			s = limit
+		}
+	}
+	if s < 0 {
+		log("1", "speed cannot fall below zero", -s)
+		s = 0
+	}
+	if eb, err := card.BandAt(max(endAlt, 0)); err == nil {
+		top := eb.Dive.Max
+		if start.Loaded && card.Loaded != nil && !plot.Bomb {
+			top -= card.Loaded.SpeedPenalty
+		}
+		if lim := Tenths(10 * top); s > lim {
+			res.warnf(0, "dive-limit-speed", "next speed %.1f is past the %s's maximum dive speed %d: it is held at %d (house rule)", s.Float(), name, top, top)
+			log("house", "held at maximum dive speed", lim-s)
+			s = lim
+		}
+	}
+
+	// Rule (21): dive-bomb accuracy.
+	if plot.Bomb {
+		res.DiveBombing = plot.Vert && card.DiveBomber && endAlt <= 3000
+		if plot.Vert && card.DiveBomber && endAlt > 3000 {
+			res.warnf(plot.Col("BOMB"), "glide-bombing", "BOMB with VERT ends at %s, above 3,000 ft: the release counts as glide bombing, not dive bombing (rule 21)", ft(endAlt))
+		}
+	}
+
+	res.End = Flight{
+		Hex: pos, Facing: facing, Phase: phase, Speed: s, Alt: endAlt, Bank: bank,
+		Loaded:  start.Loaded && !plot.Bomb,
+		NoPower: start.NoPower,
+		Last: LastTurn{
+			SteepClimb: steepClimb, SteepDive: steepDive, Vert: plot.Vert,
+			Power: plot.Power > 0, DiveFt: dive, Speed: S,
+		},
+		Straight: count,
+	}
+	return res
+}
+
+// bankRoll checks a bank token against the bank it starts from and returns the signed roll points.
+func bankRoll(res *Result, e parser.Element, bank parser.Bank) int {
+	if e.Kind == parser.Roll {
+		return int(e.Side)
+	}
+	pts := rollPoints(bank, e.Bank)
+	switch pts {
+	case 0:
+		res.errorf(e.Col, "bank-unchanged", "%s: the plane is already in %s; write 1 for a straight hex", e.Token(), bank)
+	case 3, -3:
+		res.errorf(e.Col, "bank-three-points", "%s from %s is a 3-point roll: that is a half roll (HR or HL; rule 11), not a bank", e.Token(), bank)
+	}
+	return pts
+}
+
+// loop checks a half loop or Immelmann (rules (5), (6)) and returns the bank after it.
+func loop(res *Result, e parser.Element, plot parser.Plot, steepClimb, steepDive bool, bank parser.Bank) parser.Bank {
+	if !plot.Steep {
+		res.errorf(e.Col, "loop-needs-steep", "%s: half loops and Immelmanns are flown only in a turn with a steep climb or steep dive (write STEEP; rules 5, 6)", e.Token())
+		return bank
+	}
+	if e.Kind == parser.HalfLoop {
+		want := parser.BankN
+		if steepDive {
+			want = parser.BankI
+		}
+		if bank != want {
+			if s := bankSide(bank); s != 0 {
+				res.errorf(e.Col, "loop-banked", "V: banked in %s the loop becomes an Immelmann; write V%s%s (rule 6)", bank, sideLetter(s), sideLetter(s))
+			} else {
+				res.errorf(e.Col, "loop-bank", "V in a steep %s needs bank %s (rule 5); the plane is in %s", climbWord(steepClimb), want, bank)
+			}
+			return bank
+		}
+		if bank == parser.BankN {
+			return parser.BankI
+		}
+		return parser.BankN
+	}
+	// Immelmann: banked toward the turn, upward when climbing, inverted when diving.
+	want := parser.BankRB
+	if e.Side == parser.Left {
+		want = parser.BankLB
+	}
+	if steepDive {
+		want = immelmannBank(want)
+	}
+	if bank != want {
+		res.errorf(e.Col, "immelmann-bank", "%s in a steep %s needs bank %s (rule 6); the plane is in %s", e.Token(), climbWord(steepClimb), want, bank)
+		return bank
+	}
+	return immelmannBank(bank)
+}
+
+// flyVert flies a vertical dive (rule (20)): after VERT only bank tokens (each turns the plane 60°
+// toward its side and leaves the bank as it is) or V when inverted; the plane moves one hex, before the
+// first direction change that has most of the recorded points after it, otherwise after the last.
+func flyVert(res *Result, c Card, start Flight, plot parser.Plot, mps []mp, altChange int) (hex.Hex, hex.Dir, hex.Phase, parser.Bank, int) {
+	pos, facing, phase, bank := start.Hex, start.Facing, start.Phase, start.Bank
+	S := len(mps)
+	count := start.Straight
+	moveAt := -1 // index into mps where the single hex is entered, before that point's change
+	for i, m := range mps {
+		e := plot.Elements[m.elem]
+		if e.Kind == parser.Straight {
+			continue
+		}
+		if after := S - (i + 1); 2*after > S {
+			moveAt = i
+		}
+		break
+	}
+	moved := false
+	for i, m := range mps {
+		e := plot.Elements[m.elem]
+		n := i + 1
+		count++
+		turn := 0
+		switch e.Kind {
+		case parser.Straight:
+		case parser.BankTo, parser.Roll:
+			side := int(e.Side)
+			if e.Kind == parser.BankTo {
+				side = bankSide(e.Bank)
+			}
+			if side == 0 {
+				res.errorf(e.Col, "vert-bank-token", "%s names no side: in a vertical dive a bank token turns the plane 60° toward its side (rule 20); write BR or BL", e.Token())
+			}
+			if need := (c.Band.TM.Bank + 1) / 2; count < need {
+				res.errorf(e.Col, "turn-mode", "%s at MP %d comes %d hex%s after the last manoeuvre; the %s needs %d", e.Token(), n, count, plural2(count), c.Name, need)
+			}
+			turn = 2 * side
+			count = 0
+		case parser.HalfLoop:
+			if bank != parser.BankI {
+				res.errorf(e.Col, "vert-loop", "V in a vertical dive needs an inverted bank (I; rule 20); the plane is in %s", bank)
+			}
+			turn = 6
+			count = 0
+		default:
+			res.errorf(e.Col, "vert-maneuver", "%s: in a vertical dive only bank tokens (BR, BL, RB, LB) and, when inverted, V are allowed (rule 20)", e.Token())
+		}
+		if i == moveAt && !moved {
+			pos, phase = hex.Forward(pos, facing, phase)
+			moved = true
+			res.HexesMoved++
+		}
+		if turn != 0 {
+			facing, phase = facing.Turn(turn), hex.RightFront
+			if e.Kind == parser.HalfLoop && bank == parser.BankI {
+				bank = parser.BankN
+			}
+		}
+		step := Step{MP: n, Facing: facing, Bank: bank, Token: stepToken(e), Alt: stepAlt(start.Alt, altChange, n, S)}
+		if n == S && !moved {
+			pos, phase = hex.Forward(pos, facing, phase)
+			moved = true
+			res.HexesMoved++
+			step.Moved = true
+		} else if i == moveAt {
+			step.Moved = true
+		}
+		step.Hex = pos
+		res.Steps = append(res.Steps, step)
+	}
+	return pos, facing, phase, bank, count
+}
+
+// stepAlt spreads the turn's altitude change evenly over its movement points, to the nearest 100 ft.
+func stepAlt(start, change, n, total int) int {
+	if total == 0 {
+		return start + change
+	}
+	d := change * n / total
+	if d >= 0 {
+		d = (d + 50) / 100 * 100
+	} else {
+		d = -((-d + 50) / 100 * 100)
+	}
+	return start + d
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func plural2(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "es"
+}
+
+func repeatTok(l string, n int) string {
+	if n <= 2 {
+		return strings.Repeat(l, n)
+	}
+	return fmt.Sprintf("%s%d", l, n)
+}
+
+func sideWord(s int) string {
+	if s < 0 {
+		return "left"
+	}
+	return "right"
+}
+
+func sideLetter(s int) string {
+	if s < 0 {
+		return "L"
+	}
+	return "R"
+}
+
+func climbWord(climb bool) string {
+	if climb {
+		return "climb"
+	}
+	return "dive"
+}
