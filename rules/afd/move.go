@@ -383,7 +383,13 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 		}
 	case plot.Alt < 0:
 		dive = -plot.Alt
-		if limit := 200 * S; dive > limit {
+		limit := 200 * S
+		if stalling(c) {
+			// House rule (rules.md: minimum speed): a plane below its lowest flying speed must dive
+			// 300 ft, so it may, whatever its speed.
+			limit = max(limit, 300)
+		}
+		if dive > limit {
 			res.errorf(plot.Col("ALT"), "dive-limit", "a shallow dive at speed %d may lose at most %s (rule 17); for more write STEEP or VERT", S, ft(limit))
 		}
 	}
@@ -425,12 +431,8 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 		res.errorf(altCol, "level-off", "the turn after a steep climb may not dive (rule 24); fly level, climb, or climb steeply again")
 	}
 	// House rule (rules.md: minimum speed): below the lowest manoeuvre speed the plane must dive.
-	minSpeed := c.Band.Level.Min
-	if c.Band.Maneuver != nil {
-		minSpeed = c.Band.Maneuver.Min
-	}
-	if S < minSpeed && dive < 300 {
-		res.errorf(altCol, "below-minimum-speed", "at speed %.1f the %s is below its lowest flying speed (%d) and must dive at least 300 ft this turn (house rule)", start.Speed.Float(), name, minSpeed)
+	if stalling(c) && dive < 300 {
+		res.errorf(altCol, "below-minimum-speed", "at speed %.1f the %s is below its lowest flying speed (%d) and must dive at least 300 ft this turn (house rule)", start.Speed.Float(), name, minFlyingSpeed(c))
 	}
 
 	// Power and brakes (rules (14), (15), (25)).
@@ -620,6 +622,18 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 	}
 	return res
 }
+
+// minFlyingSpeed is the lowest speed of the band: the bottom of its manoeuvre range, or of its level
+// range where it has none.
+func minFlyingSpeed(c Card) int {
+	if c.Band.Maneuver != nil {
+		return c.Band.Maneuver.Min
+	}
+	return c.Band.Level.Min
+}
+
+// stalling reports whether the plane starts the turn below its lowest flying speed.
+func stalling(c Card) bool { return c.Speed < minFlyingSpeed(c) }
 
 // bankRoll checks a bank token against the bank it starts from and returns the signed roll points.
 func bankRoll(res *Result, e parser.Element, bank parser.Bank) int {

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The calculator is a contract other tools rely on, so these tests run the real binary.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sortie-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "sortie")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		os.RemoveAll(dir)
+		panic("building sortie: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func sortie(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+type moveOut struct {
+	Legal  bool `json:"legal"`
+	Errors []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Column  int    `json:"column"`
+	} `json:"errors"`
+	Warnings []struct {
+		Code string `json:"code"`
+	} `json:"warnings"`
+	Canonical string `json:"canonical"`
+	Steps     []struct {
+		MP, Q, R, Facing, Alt int
+		Token                 string
+	} `json:"steps"`
+	HexesMoved int `json:"hexes_moved"`
+	Maneuvers  int `json:"maneuvers"`
+	End        struct {
+		Q, R, Facing, Alt int
+		Speed             float64
+		Bank              string
+	} `json:"end"`
+}
+
+func calcJSON(t *testing.T, args ...string) (moveOut, int, string) {
+	t.Helper()
+	out, errOut, code := sortie(t, append([]string{"calc", "move", "--json"}, args...)...)
+	var m moveOut
+	if code != 2 {
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("calc move --json printed no JSON (exit %d): %v\n%s\n%s", code, err, out, errOut)
+		}
+	}
+	return m, code, errOut
+}
+
+func TestCalcMoveJSONContract(t *testing.T) {
+	m, code, _ := calcJSON(t, "--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--plot", "2R 1 TR STEEP P")
+	if code != 0 || !m.Legal {
+		t.Fatalf("exit %d, %+v", code, m)
+	}
+	if m.Canonical != "2 TR 1 TR STEEP P" || len(m.Steps) != 5 || m.HexesMoved != 4 || m.Maneuvers != 2 {
+		t.Errorf("unexpected answer: %+v", m)
+	}
+	if m.Steps[2].Token != "TR" || m.Steps[0].MP != 1 || m.End.Alt != 9000 || m.End.Facing != 2 || m.End.Bank != "N" {
+		t.Errorf("steps/end: %+v", m)
+	}
+	if m.End.Speed < 5.5 || m.End.Speed > 6.5 {
+		t.Errorf("end speed %v is not a decimal speed in points", m.End.Speed)
+	}
+	if len(m.Warnings) == 0 || m.Warnings[0].Code != "steep-read-as-dive" {
+		t.Errorf("warnings: %+v", m.Warnings)
+	}
+}
+
+func TestCalcMoveIllegalPlotExitsOne(t *testing.T) {
+	m, code, _ := calcJSON(t, "--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--plot", "1 TR 1 TR")
+	if code != 1 || m.Legal || len(m.Errors) == 0 || m.Errors[0].Code != "plot-length" {
+		t.Fatalf("exit %d %+v", code, m)
+	}
+	if !strings.Contains(m.Errors[0].Message, "exactly 5") {
+		t.Errorf("the error must say how many points: %q", m.Errors[0].Message)
+	}
+	m, code, _ = calcJSON(t, "--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--plot", "1 TRTR 2")
+	if code != 1 || m.Legal || m.Errors[0].Column != 3 {
+		t.Fatalf("a notation error is an illegal plot with its column: exit %d %+v", code, m)
+	}
+}
+
+func TestCalcMoveUsageErrorsExitTwo(t *testing.T) {
+	cases := [][]string{
+		{"--aircraft", "no-such-plane", "--speed", "5", "--alt", "10000", "--bank", "N", "--plot", "5"},
+		{"--aircraft", "spitfire-i", "--speed", "five", "--alt", "10000", "--bank", "N", "--plot", "5"},
+		{"--aircraft", "spitfire-i", "--speed", "5", "--alt", "10050", "--bank", "N", "--plot", "5"},
+		{"--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "X", "--plot", "5"},
+		{"--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--plot", "5", "--previous", "sideways"},
+		{"--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--plot", "5", "--facing", "12"},
+		{"--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N"},
+		{"--bogus"},
+	}
+	for _, c := range cases {
+		out, errOut, code := sortie(t, append([]string{"calc", "move"}, c...)...)
+		if code != 2 || errOut == "" || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", c, code, out, errOut)
+		}
+	}
+}
+
+func TestCalcMovePreviousAndStraight(t *testing.T) {
+	// Rule (23) through the flags: after a steep dive the plane must dive.
+	_, code, _ := calcJSON(t, "--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--previous", "steep-dive", "--plot", "5")
+	if code != 1 {
+		t.Errorf("level flight after a steep dive must be illegal, exit %d", code)
+	}
+	_, code, _ = calcJSON(t, "--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--previous", "steep-dive,dive=1000", "--plot", "5 -3")
+	if code != 0 {
+		t.Errorf("a 300 ft dive after a steep dive is legal, exit %d", code)
+	}
+	m, code, _ := calcJSON(t, "--aircraft", "spitfire-i", "--speed", "5", "--alt", "10000", "--bank", "N", "--straight", "0", "--plot", "TR 4")
+	if code != 1 || m.Errors[0].Code != "turn-mode" {
+		t.Errorf("--straight 0 makes an immediate turn illegal: exit %d %+v", code, m.Errors)
+	}
+}
+
+func TestCalcMoveHumanOutput(t *testing.T) {
+	out, _, code := sortie(t, "calc", "move", "--aircraft", "a6m2", "--speed", "4", "--alt", "5000", "--bank", "N", "--plot", "1 tr 1 TR")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for _, want := range []string{"Read as:  1 TR 1 TR", "MP", "End:", "Legal.", "Warning:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("human output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestAircraftListAndShow(t *testing.T) {
+	out, _, code := sortie(t, "aircraft", "list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) < 25 { // header + at least 24 types
+		t.Errorf("aircraft list shows %d lines", len(lines))
+	}
+	for _, key := range []string{"a6m2", "spitfire-i", "he-111h", "me-262a", "b-17g"} {
+		if !strings.Contains(out, key) {
+			t.Errorf("aircraft list lacks %s", key)
+		}
+	}
+	out, _, code = sortie(t, "aircraft", "show", "spitfire-i")
+	if code != 0 || !strings.Contains(out, "TURN") || !strings.Contains(out, "4x30M") {
+		t.Errorf("aircraft show: exit %d\n%s", code, out)
+	}
+	out, _, code = sortie(t, "aircraft", "show", "he-111h", "--json")
+	var card struct {
+		Key   string
+		Bands []json.RawMessage
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &card) != nil || card.Key != "he-111h" || len(card.Bands) == 0 {
+		t.Errorf("aircraft show --json: exit %d %q", code, out)
+	}
+	if _, errOut, code := sortie(t, "aircraft", "show", "zeppelin"); code != 2 || !strings.Contains(errOut, "unknown aircraft") {
+		t.Errorf("unknown aircraft: exit %d %q", code, errOut)
+	}
+}

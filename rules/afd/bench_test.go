@@ -1,0 +1,72 @@
+package afd
+
+import (
+	"testing"
+
+	"sortie/parser"
+)
+
+var benchPlots = []struct {
+	plot  string
+	speed Tenths
+	bank  parser.Bank
+}{
+	{"2R 1 TR STEEP P", 50, parser.BankN},
+	{"1 TR 1 TR 2 +2", 60, parser.BankN},
+	{"2 SL 1 HR 1", 60, parser.BankN},
+	{"1 1 VRR 2 STEEP +10", 50, parser.BankRB},
+	{"3 BR 2 TL 1 -4 K", 70, parser.BankN},
+	{"8", 80, parser.BankN},
+}
+
+// BenchmarkPlotParseValidateExecute measures the whole path a plot takes on arrival: notation parsed,
+// rules checked, every point flown. The "raw" figure beside it is the cost of the same work without the
+// rules (parsing alone), measured in the same run by BenchmarkPlotParseOnly.
+func BenchmarkPlotParseValidateExecute(b *testing.B) {
+	card := fighter()
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		p := benchPlots[n%len(benchPlots)]
+		n++
+		plot, ds := parser.ParsePlot(p.plot)
+		if parser.HasErrors(ds) {
+			b.Fatal(ds)
+		}
+		start := Flight{Speed: p.speed, Alt: 10000, Bank: p.bank, Straight: Plenty}
+		r := Move(card, start, plot)
+		if len(r.Steps) == 0 {
+			b.Fatal("no steps")
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "plots/s")
+}
+
+func BenchmarkPlotParseOnly(b *testing.B) {
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		p := benchPlots[n%len(benchPlots)]
+		n++
+		if _, ds := parser.ParsePlot(p.plot); parser.HasErrors(ds) {
+			b.Fatal(ds)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "plots/s")
+}
+
+func BenchmarkMoveOnly(b *testing.B) {
+	card := fighter()
+	plots := make([]parser.Plot, len(benchPlots))
+	for i, p := range benchPlots {
+		plots[i], _ = parser.ParsePlot(p.plot)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		i := n % len(benchPlots)
+		n++
+		Move(card, Flight{Speed: benchPlots[i].speed, Alt: 10000, Bank: benchPlots[i].bank, Straight: Plenty}, plots[i])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "plots/s")
+}
