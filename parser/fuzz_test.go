@@ -1,0 +1,64 @@
+package parser
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzParsePlot checks, for any text: no panic; every diagnostic is positioned inside the text (or at
+// column 0) and says something; and when there is no error, the canonical form parses back, without
+// any diagnostic, to an equal plot and prints the same (a fixed point). Crashers found by
+// `go test -fuzz` are kept under testdata/fuzz/FuzzParsePlot and run as ordinary tests.
+func FuzzParsePlot(f *testing.F) {
+	for _, in := range roundTripInputs() {
+		f.Add(in)
+	}
+	for _, tt := range diagTests {
+		f.Add(tt.in)
+	}
+	for _, in := range worstCases() {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		p, ds := ParsePlot(in)
+		n := utf8.RuneCountInString(in)
+		if len(ds) > 2*n+5 {
+			t.Errorf("%d diagnostics for %d runes", len(ds), n)
+		}
+		for _, d := range ds {
+			if d.Col < 0 || d.Col > n+1 {
+				t.Errorf("diagnostic %q at col %d, outside 0..%d", d.Code, d.Col, n+1)
+			}
+			if d.Code == "" || d.Message == "" {
+				t.Errorf("diagnostic without code or message: %+v", d)
+			}
+			if d.Severity != SeverityError && d.Severity != SeverityWarning {
+				t.Errorf("diagnostic %q has severity %d", d.Code, d.Severity)
+			}
+		}
+		for _, e := range p.Elements {
+			if e.Col < 1 || e.Col > n {
+				t.Errorf("element %s at col %d, outside 1..%d", e.Token(), e.Col, n)
+			}
+		}
+		for k, c := range p.FlagCols {
+			if c < 1 || c > n {
+				t.Errorf("flag %s at col %d, outside 1..%d", k, c, n)
+			}
+		}
+		if HasErrors(ds) {
+			return
+		}
+		s := p.String()
+		q, ds2 := ParsePlot(s)
+		if len(ds2) > 0 {
+			t.Fatalf("%q parsed to %q, which draws %v", in, s, ds2)
+		}
+		if !q.Equal(p) {
+			t.Fatalf("%q: parse(%q) = %+v, want %+v", in, s, q, p)
+		}
+		if s2 := q.String(); s2 != s {
+			t.Fatalf("%q: canonical form is not a fixed point: %q then %q", in, s, s2)
+		}
+	})
+}

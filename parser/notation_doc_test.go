@@ -1,0 +1,189 @@
+package parser
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// docExample is one ```plot block of docs/notation.md:
+//
+//	input: TEXT          the plot (required; the rest of the line after "input:" and one space)
+//	canonical: TEXT      Plot.String() (only for plots without errors)
+//	mps: N               Plot.MPs()
+//	error: CODE          a diagnostic that must be present; when any error is listed, the errors
+//	warning: CODE        must be exactly the listed ones. Warnings not listed are allowed.
+//	suggest: TEXT        the Suggestion of the error/warning line just above
+//	col: N               the Col of the error/warning line just above
+type docExample struct {
+	line      int // line of the opening fence, for messages
+	input     string
+	hasInput  bool
+	canonical *string
+	mps       *int
+	diags     []docDiag
+}
+
+type docDiag struct {
+	code     string
+	severity Severity
+	suggest  *string
+	col      *int
+}
+
+// plotBlocks extracts the fenced blocks whose info string is "plot"; other blocks (```move, ```go ...)
+// are skipped.
+func plotBlocks(t *testing.T, doc string) []docExample {
+	t.Helper()
+	var out []docExample
+	lines := strings.Split(doc, "\n")
+	for i := 0; i < len(lines); i++ {
+		fence := strings.TrimRight(lines[i], " \r")
+		if !strings.HasPrefix(fence, "```") {
+			continue
+		}
+		info := strings.Fields(strings.TrimPrefix(fence, "```"))
+		start := i
+		var body []string
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+			body = append(body, strings.TrimRight(lines[i], "\r"))
+		}
+		if i == len(lines) {
+			t.Fatalf("notation.md:%d: unclosed code block", start+1)
+		}
+		if len(info) == 0 || info[0] != "plot" {
+			continue
+		}
+		out = append(out, parseDocExample(t, start+1, body))
+	}
+	return out
+}
+
+func parseDocExample(t *testing.T, line int, body []string) docExample {
+	t.Helper()
+	ex := docExample{line: line}
+	for k, l := range body {
+		where := fmt.Sprintf("notation.md:%d", line+1+k)
+		key, val, ok := strings.Cut(l, ":")
+		if !ok {
+			t.Fatalf("%s: want \"key: value\", got %q", where, l)
+		}
+		val = strings.TrimPrefix(val, " ")
+		last := func() *docDiag {
+			if len(ex.diags) == 0 {
+				t.Fatalf("%s: %s: must follow an error: or warning: line", where, key)
+			}
+			return &ex.diags[len(ex.diags)-1]
+		}
+		switch key {
+		case "input":
+			if ex.hasInput {
+				t.Fatalf("%s: two inputs in one block; give one example per block", where)
+			}
+			ex.input, ex.hasInput = val, true
+		case "canonical":
+			ex.canonical = &val
+		case "mps":
+			n, err := strconv.Atoi(strings.TrimSpace(val))
+			if err != nil {
+				t.Fatalf("%s: mps: %v", where, err)
+			}
+			ex.mps = &n
+		case "error", "warning":
+			sev := SeverityError
+			if key == "warning" {
+				sev = SeverityWarning
+			}
+			ex.diags = append(ex.diags, docDiag{code: strings.TrimSpace(val), severity: sev})
+		case "suggest":
+			last().suggest = &val
+		case "col":
+			n, err := strconv.Atoi(strings.TrimSpace(val))
+			if err != nil {
+				t.Fatalf("%s: col: %v", where, err)
+			}
+			last().col = &n
+		default:
+			t.Fatalf("%s: unknown key %q", where, key)
+		}
+	}
+	if !ex.hasInput {
+		t.Fatalf("notation.md:%d: plot block without input:", line)
+	}
+	return ex
+}
+
+func TestNotationDoc(t *testing.T) {
+	data, err := os.ReadFile("../docs/notation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := plotBlocks(t, string(data))
+	if len(examples) == 0 {
+		t.Fatal("docs/notation.md has no ```plot examples")
+	}
+	for _, ex := range examples {
+		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
+			p, ds := ParsePlot(ex.input)
+			where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
+			wantErrors := 0
+			used := make([]bool, len(ds))
+			for _, w := range ex.diags {
+				if w.severity == SeverityError {
+					wantErrors++
+				}
+				found := false
+				for k, d := range ds {
+					if used[k] || d.Code != w.code || d.Severity != w.severity ||
+						w.suggest != nil && d.Suggestion != *w.suggest || w.col != nil && d.Col != *w.col {
+						continue
+					}
+					used[k], found = true, true
+					break
+				}
+				if !found {
+					t.Errorf("%s: no %s %s (suggest %v) among\n%s", where, w.severity, w.code,
+						deref(w.suggest), dump(ds))
+				}
+			}
+			gotErrors := 0
+			for _, d := range ds {
+				if d.Severity == SeverityError {
+					gotErrors++
+				}
+			}
+			if gotErrors != wantErrors {
+				t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dump(ds))
+			}
+			if ex.canonical != nil || ex.mps != nil {
+				if wantErrors > 0 {
+					t.Fatalf("%s: an example with errors cannot give canonical: or mps:", where)
+				}
+			}
+			if ex.canonical != nil && p.String() != *ex.canonical {
+				t.Errorf("%s: canonical %q, the example says %q", where, p.String(), *ex.canonical)
+			}
+			if ex.mps != nil && p.MPs() != *ex.mps {
+				t.Errorf("%s: %d MPs, the example says %d", where, p.MPs(), *ex.mps)
+			}
+		})
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "(any)"
+	}
+	return strconv.Quote(*s)
+}
+
+// The extractor must skip blocks other than ```plot, such as the lead engineer's ```move examples.
+func TestPlotBlocksSkipsOthers(t *testing.T) {
+	doc := "x\n```move\ninput: nonsense\n```\n```plot\ninput: 2 TR\nmps: 3\n```\n```\nplain\n```\n"
+	got := plotBlocks(t, doc)
+	if len(got) != 1 || got[0].input != "2 TR" || *got[0].mps != 3 {
+		t.Fatalf("plotBlocks = %+v", got)
+	}
+}

@@ -1,0 +1,89 @@
+package parser
+
+import "testing"
+
+func TestParseOrder(t *testing.T) {
+	cases := []struct {
+		in   string
+		want string
+		def  bool
+	}{
+		{"2R 1 TR STEEP P", "2 TR 1 TR STEEP P FIRE ANY", true},
+		{"5 FIRE ANY", "5 FIRE ANY", false},
+		{"5 fire red-2", "5 FIRE RED-2", false},
+		{"5 FIRE Red2 GUNS nose,tail MAX 4", "5 FIRE RED2 GUNS nose,tail MAX 4", false},
+		{"5 FIRE ANY guns wing-l wing-r", "5 FIRE ANY GUNS wing-l,wing-r", false},
+		{"1 TR 1 TR HOLD", "1 TR 1 TR HOLD", false},
+		{"3 FIRE ANY MAX 3.", "3 FIRE ANY MAX 3", false},
+	}
+	for _, c := range cases {
+		o, ds := ParseOrder(c.in)
+		if HasErrors(ds) {
+			t.Errorf("%q: %v", c.in, ds)
+			continue
+		}
+		if got := o.String(); got != c.want {
+			t.Errorf("%q printed %q want %q", c.in, got, c.want)
+		}
+		if o.Fire.Default != c.def {
+			t.Errorf("%q: default %v", c.in, o.Fire.Default)
+		}
+		back, ds := ParseOrder(o.String())
+		if HasErrors(ds) || !back.Equal(o) {
+			t.Errorf("%q does not round-trip: %v %v", c.in, back, ds)
+		}
+	}
+}
+
+func TestParseOrderErrors(t *testing.T) {
+	cases := []struct {
+		in   string
+		code string
+		col  int
+	}{
+		{"5 FIRE", CodeFireTarget, 3},
+		{"5 FIRE MAX 3", CodeFireTarget, 8},
+		{"5 FIRE ANY MAX 9", CodeFireRange, 16},
+		{"5 FIRE ANY MAX", CodeFireRange, 12},
+		{"5 FIRE ANY GUNS", CodeFireSyntax, 12},
+		{"5 HOLD FIRE ANY", CodeFireTwice, 8},
+		{"5 HOLD NOW", CodeFireAfterEnd, 8},
+		{"5 FIRE ANY FIRE RED1", CodeFireTwice, 12},
+		{"5 FIRE ANY please", CodeFireSyntax, 12},
+		{"5 FIRE ANY; MAX 2", CodeFireSyntax, 11},
+		{"5 FIRE THISCALLSIGNISWAYTOOLONGTOBEREAL", CodeFireTarget, 8},
+	}
+	for _, c := range cases {
+		_, ds := ParseOrder(c.in)
+		found := false
+		for _, d := range ds {
+			if d.Code == c.code && d.Col == c.col && d.Severity == SeverityError {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: want %s at col %d, got %v", c.in, c.code, c.col, ds)
+		}
+	}
+	// A plot error and a fire error are both reported, with columns in the whole line.
+	_, ds := ParseOrder("1 TRTR FIRE ANY MAX 0")
+	if len(ds) < 2 {
+		t.Errorf("both faults must be reported: %v", ds)
+	}
+}
+
+func FuzzParseOrder(f *testing.F) {
+	for _, s := range []string{"2R 1 TR STEEP P FIRE ANY", "5 HOLD", "5 FIRE red-1 GUNS a,b MAX 3", "FIRE", "HOLDFIRE 3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, ds := ParseOrder(s)
+		if HasErrors(ds) {
+			return
+		}
+		back, ds2 := ParseOrder(o.String())
+		if HasErrors(ds2) || !back.Equal(o) {
+			t.Fatalf("%q → %q does not round-trip: %v", s, o.String(), ds2)
+		}
+	})
+}
