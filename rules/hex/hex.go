@@ -232,3 +232,25 @@ func round(q, r float64) Hex {
 	}
 	return Hex{int(rq), int(rr)}
 }
+
+// rotateLeft turns a vector 60° anticlockwise.
+func rotateLeft(v Hex) Hex { return Hex{v.Q + v.R, -v.Q} }
+
+// Offset says where hex b lies relative to the line of flight of a plane in hex a on facing d: whether
+// it is ahead (in front of the line through a square to the flight path), and how many hexes it lies off
+// the flight path to either side. With the grain the flight path is a single file of hexes and the
+// offset counts files; across the grain the path zigzags between two files half a hex either side of the
+// line (rule (8)), both of which count as on the path, and every further hex of width is one more.
+// The arithmetic is exact: vectors are turned in 60° steps until the facing is 000 or 030.
+func Offset(a Hex, d Dir, b Hex) (ahead bool, off int) {
+	v := b.Sub(a)
+	for i := 0; i < int(d)/2; i++ {
+		v = rotateLeft(v)
+	}
+	if d.WithGrain() {
+		// Facing 000: files are q; distance ahead grows as 2r+q falls.
+		return 2*v.R+v.Q < 0, abs(v.Q)
+	}
+	// Facing 030: lanes are 2q+r, half a hex apart; ahead means r < 0.
+	return v.R < 0, abs(2*v.Q+v.R) / 2
+}

@@ -203,3 +203,43 @@ func TestNorm(t *testing.T) {
 		t.Error("Norm/Turn wrap wrongly")
 	}
 }
+
+func TestOffsetFromTheLineOfFlight(t *testing.T) {
+	cases := []struct {
+		d     Dir
+		b     Hex
+		ahead bool
+		off   int
+	}{
+		{0, Hex{0, -3}, true, 0},
+		{0, Hex{1, -3}, true, 1},
+		{0, Hex{-2, -2}, true, 2},
+		{0, Hex{0, 2}, false, 0},
+		{0, Hex{1, 0}, false, 1}, // SE neighbour is behind the square line
+		{1, Hex{1, -1}, true, 0}, // both front hexes of a hexspine facing are on the path
+		{1, Hex{0, -1}, true, 0},
+		{1, Hex{2, -4}, true, 0},
+		{1, Hex{2, -2}, true, 1},
+		{1, Hex{3, -2}, true, 2},
+		{6, Hex{0, 3}, true, 0}, // facing south
+		{6, Hex{1, 2}, true, 1},
+		{3, Hex{2, -1}, true, 0}, // facing east, across the grain
+		{3, Hex{3, -2}, true, 0},
+	}
+	for _, c := range cases {
+		ahead, off := Offset(Hex{}, c.d, c.b)
+		if ahead != c.ahead || off != c.off {
+			t.Errorf("Offset(facing %v, %v) = %v,%d want %v,%d", c.d, c.b, ahead, off, c.ahead, c.off)
+		}
+	}
+	// Every hex on a plane's own flight path is ahead with offset 0, on every facing.
+	for d := Dir(0); d < 12; d++ {
+		h, p := Hex{}, RightFront
+		for i := 0; i < 8; i++ {
+			h, p = Forward(h, d, p)
+			if ahead, off := Offset(Hex{}, d, h); !ahead || off != 0 {
+				t.Errorf("facing %v: path hex %v gives ahead=%v off=%d", d, h, ahead, off)
+			}
+		}
+	}
+}
