@@ -245,14 +245,14 @@ func TestRule07HexesMovedEqualSpeed(t *testing.T) {
 func TestRule08GrainPhaseCarriesOver(t *testing.T) {
 	r := fly(t, fighter(), at(50), "TR 4") // 000 → 030 in MP 1, then R, L, R, L
 	legal(t, r)
-	if r.Steps[1].Hex != (hex.Hex{1, -2}) || r.End.Phase != hex.RightFront {
+	if r.Steps[1].Hex != (hex.Hex{Q: 1, R: -2}) || r.End.Phase != hex.RightFront {
 		t.Errorf("after TR the first hex across the grain must be the right-front one: %+v", r.Steps)
 	}
 	r2 := fly(t, fighter(), at(30), "3")
 	start := at(30)
 	start.Facing, start.Phase = 1, hex.LeftFront
 	r2 = fly(t, fighter(), start, "3")
-	if r2.Steps[0].Hex != (hex.Hex{0, -1}) || r2.End.Phase != hex.RightFront {
+	if r2.Steps[0].Hex != (hex.Hex{Q: 0, R: -1}) || r2.End.Phase != hex.RightFront {
 		t.Errorf("a carried left-front phase enters the left-front hex first: %+v end %v", r2.Steps, r2.End.Phase)
 	}
 }
@@ -261,13 +261,13 @@ func TestRule08GrainPhaseCarriesOver(t *testing.T) {
 func TestRule09SlipsMoveSideways(t *testing.T) {
 	r := fly(t, fighter(), at(30), "1 SR 1")
 	legal(t, r)
-	if r.Steps[1].Hex != hex.SlipHex(hex.Hex{0, -1}, 0, hex.Right) || r.End.Facing != 0 {
+	if r.Steps[1].Hex != hex.SlipHex(hex.Hex{Q: 0, R: -1}, 0, hex.Right) || r.End.Facing != 0 {
 		t.Errorf("slip: %+v", r.Steps)
 	}
 	start := at(30)
 	start.Facing = 1
 	r = fly(t, fighter(), start, "SL 2")
-	if r.Steps[0].Hex != (hex.Hex{-1, 0}) || r.End.Facing != 1 {
+	if r.Steps[0].Hex != (hex.Hex{Q: -1, R: 0}) || r.End.Facing != 1 {
 		t.Errorf("slip across the grain moves 90° to the side: %+v", r.Steps)
 	}
 }
@@ -278,7 +278,7 @@ func TestRule10SkidTurnIsOneThirtyDegreeTurnInTheSlipHex(t *testing.T) {
 	start.Bank = parser.BankLB
 	r := fly(t, fighter(), start, "1 SRTL 1")
 	legal(t, r)
-	if r.Steps[1].Hex != hex.SlipHex(hex.Hex{0, -1}, 0, hex.Right) || r.Steps[1].Facing != 11 {
+	if r.Steps[1].Hex != hex.SlipHex(hex.Hex{Q: 0, R: -1}, 0, hex.Right) || r.Steps[1].Facing != 11 {
 		t.Errorf("skid turn: %+v", r.Steps[1])
 	}
 }
@@ -436,13 +436,13 @@ func TestRule20VerticalDive(t *testing.T) {
 	if r.HexesMoved != 1 || r.End.Alt != 8000 || speedTerm(r, "20") != 20 || !r.End.Last.Vert {
 		t.Errorf("vertical dive: moved %d alt %d log %+v", r.HexesMoved, r.End.Alt, r.SpeedLog)
 	}
-	if r.End.Hex != (hex.Hex{0, -1}) {
+	if r.End.Hex != (hex.Hex{Q: 0, R: -1}) {
 		t.Errorf("one hex ahead, got %v", r.End.Hex)
 	}
 	// Bank token early: most of the points come after it, so the hex is entered before the change.
 	r = fly(t, fighter(), start, "1 BR 3 VERT")
 	legal(t, r)
-	if r.End.Hex != (hex.Hex{0, -1}) || r.End.Facing != 2 || r.End.Bank != parser.BankN {
+	if r.End.Hex != (hex.Hex{Q: 0, R: -1}) || r.End.Facing != 2 || r.End.Bank != parser.BankN {
 		t.Errorf("early bank in VERT: hex %v facing %v bank %v", r.End.Hex, r.End.Facing, r.End.Bank)
 	}
 	// Bank token late: the hex is entered after the change, on the new heading.

@@ -1,0 +1,214 @@
+package afd
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"sortie/rules/afd/aircraft"
+	hexmap "sortie/rules/hex"
+)
+
+// Status is where a plane stands in the game.
+type Status string
+
+const (
+	Flying     Status = "flying"
+	ShotDown   Status = "shot-down"  // shot down this turn or earlier; its crew may bail out
+	Destroyed  Status = "destroyed"  // down, crew out or lost: off the board
+	Crashed    Status = "crashed"    // flew into the ground
+	Disengaged Status = "disengaged" // left the map through an edge (rules.md: map edges)
+)
+
+// Plane is one aircraft in a game.
+type Plane struct {
+	Callsign string `json:"callsign"`
+	Type     string `json:"type"`
+	Side     string `json:"side"`
+	Player   string `json:"player"`
+	Pilot    string `json:"pilot"` // green, regular, veteran, ace
+	Flight   Flight `json:"flight"`
+	Status   Status `json:"status"`
+	// Damage holds the boxes filled in each of the card's damage systems, in the card's order.
+	Damage []int `json:"damage"`
+	// Ammo holds the bursts left in each gun position, keyed by the position's id.
+	Ammo map[string]int `json:"ammo"`
+	Crew int            `json:"crew"` // crew still aboard
+	// Saved counts crew who bailed out safely.
+	Saved int `json:"saved,omitempty"`
+	// DownTurn is the turn the plane was shot down, 0 if it was not.
+	DownTurn int    `json:"down_turn,omitempty"`
+	ExitEdge string `json:"exit_edge,omitempty"`
+	// Bombed records the hex and turn of its bomb release, for victory conditions.
+	Bombed *BombRelease `json:"bombed,omitempty"`
+	// Moves holds the plane's last turn: its steps and where it was at each of the twelve sub-steps.
+	Track []hexmap.Hex `json:"track,omitempty"`
+}
+
+// BombRelease is where and how a plane released its bombs.
+type BombRelease struct {
+	Turn int        `json:"turn"`
+	Hex  hexmap.Hex `json:"hex"`
+	Alt  int        `json:"alt"`
+	Dive bool       `json:"dive"` // with dive-bomb accuracy (rule 21)
+}
+
+// InPlay reports whether the plane still flies and fights.
+func (p *Plane) InPlay() bool { return p.Status == Flying }
+
+// Sighting is what one side knows of one enemy plane.
+type Sighting struct {
+	Spotted    bool `json:"spotted"`
+	Identified bool `json:"identified"`
+	// Turn is the last turn the plane was in sight.
+	Turn int `json:"turn,omitempty"`
+}
+
+// State is a whole Air Force game between turns. It serialises to JSON losslessly and stably: the same
+// state always gives the same bytes (slices in a fixed order, maps with sorted keys), so its SHA-256 is a
+// fingerprint players can compare.
+type State struct {
+	Ruleset   string      `json:"ruleset"`
+	Scenario  string      `json:"scenario"`
+	Turn      int         `json:"turn"` // the turn to be plotted next, from 1
+	TurnLimit int         `json:"turn_limit"`
+	Options   Options     `json:"options"`
+	Map       *Edges      `json:"map,omitempty"`
+	Clouds    []Cloud     `json:"clouds,omitempty"`
+	Sides     []string    `json:"sides"`
+	Players   []Player    `json:"players"`
+	Planes    []Plane     `json:"planes"`
+	Victory   []Condition `json:"victory,omitempty"`
+	// Sight maps a side to what it knows of each enemy plane, by callsign.
+	Sight map[string]map[string]Sighting `json:"sight"`
+	Over  bool                           `json:"over"`
+	// Outcome is set when the game is over: the winning side, or "draw", and the score.
+	Outcome *Outcome `json:"outcome,omitempty"`
+}
+
+// Options are the scenario's rule options.
+type Options struct {
+	FogOfWar        bool   `json:"fog_of_war" yaml:"fog_of_war"`
+	SimpleCriticals bool   `json:"simple_criticals" yaml:"simple_criticals"`
+	Tables          string `json:"tables,omitempty" yaml:"tables"` // a moderator's replacement tables file
+}
+
+// Player is a person playing one side.
+type Player struct {
+	ID   string `json:"id" yaml:"id"`
+	Name string `json:"name" yaml:"name"`
+	Side string `json:"side" yaml:"side"`
+}
+
+// Edges bound the map: columns q from MinQ to MaxQ and rows from MinRow to MaxRow, where a hex's row is
+// r + (q - q mod 2) / 2 (so rows run straight across the flat-topped map).
+type Edges struct {
+	MinQ   int `json:"min_q" yaml:"min_q"`
+	MaxQ   int `json:"max_q" yaml:"max_q"`
+	MinRow int `json:"min_row" yaml:"min_row"`
+	MaxRow int `json:"max_row" yaml:"max_row"`
+}
+
+// Row is the map row of a hex (offset coordinates for flat-topped hexes).
+func Row(h hexmap.Hex) int { return h.R + (h.Q-(h.Q&1))/2 }
+
+// Outside names the edge a hex lies beyond ("north", "south", "east", "west"), or "".
+func (e *Edges) Outside(h hexmap.Hex) string {
+	if e == nil {
+		return ""
+	}
+	row := Row(h)
+	switch {
+	case row < e.MinRow:
+		return "north"
+	case row > e.MaxRow:
+		return "south"
+	case h.Q > e.MaxQ:
+		return "east"
+	case h.Q < e.MinQ:
+		return "west"
+	}
+	return ""
+}
+
+// Cloud is a bank of cloud over a round patch of hexes, between a base and a top altitude.
+type Cloud struct {
+	Center hexmap.Hex `json:"center"`
+	Radius int        `json:"radius"`
+	Base   int        `json:"base"`
+	Top    int        `json:"top"`
+}
+
+// Contains reports whether a point at hex h and altitude alt is inside the cloud.
+func (c Cloud) Contains(h hexmap.Hex, alt int) bool {
+	return alt >= c.Base && alt <= c.Top && hexmap.Distance(c.Center, h) <= c.Radius
+}
+
+// Condition is one victory condition: a side scores Points for each plane that meets it.
+type Condition struct {
+	Side     string     `json:"side" yaml:"side"`
+	Kind     string     `json:"kind" yaml:"kind"` // destroy, exit, survive, bomb
+	Aircraft []string   `json:"aircraft,omitempty" yaml:"aircraft"`
+	Edge     string     `json:"edge,omitempty" yaml:"edge"`
+	Target   hexmap.Hex `json:"target,omitempty" yaml:"-"`
+	Points   int        `json:"points" yaml:"points"`
+}
+
+// Outcome is the end of a game.
+type Outcome struct {
+	Winner string         `json:"winner"` // a side, or "draw"
+	Score  map[string]int `json:"score"`
+	Reason string         `json:"reason"`
+}
+
+// Plane returns the plane with a callsign.
+func (s *State) Plane(callsign string) *Plane {
+	i := sort.Search(len(s.Planes), func(i int) bool { return s.Planes[i].Callsign >= callsign })
+	if i < len(s.Planes) && s.Planes[i].Callsign == callsign {
+		return &s.Planes[i]
+	}
+	return nil
+}
+
+// SideOf returns a player's side.
+func (s *State) SideOf(player string) string {
+	for _, p := range s.Players {
+		if p.ID == player {
+			return p.Side
+		}
+	}
+	return ""
+}
+
+// JSON is the state's canonical serialisation.
+func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
+
+// Hash is the SHA-256 of the canonical JSON, in hex.
+func (s *State) Hash() string {
+	b, err := s.JSON()
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Clone returns a deep copy (through the canonical JSON, which is lossless).
+func (s *State) Clone() *State {
+	b, err := s.JSON()
+	if err != nil {
+		panic(fmt.Sprintf("afd: state does not serialise: %v", err))
+	}
+	var c State
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(fmt.Sprintf("afd: state does not deserialise: %v", err))
+	}
+	return &c
+}
+
+// Cards finds aircraft cards by key.
+type Cards interface {
+	Get(key string) (*aircraft.Card, bool)
+}
