@@ -286,3 +286,40 @@ func parseFire(text string, col int) (Fire, []Diagnostic) {
 	}
 	return f, ds
 }
+
+// CodeOrderLine is the code of a line that is not "<callsign>: <order>".
+const CodeOrderLine = "order-line"
+
+// ParseOrderLine reads one line of an order block, "<callsign>: <plot> [fire order]", and returns the
+// callsign in upper case and the order. Columns count from the start of the line.
+func ParseOrderLine(line string) (string, Order, []Diagnostic) {
+	i := strings.IndexByte(line, ':')
+	if i < 0 {
+		return "", Order{}, []Diagnostic{{Code: CodeOrderLine, Col: 1, Severity: SeverityError,
+			Message: "an order line is the aircraft's callsign, a colon, then its plot, e.g. RED1: 2R 1 TR FIRE ANY"}}
+	}
+	cs := strings.ToUpper(strings.TrimSpace(line[:i]))
+	var ds []Diagnostic
+	if cs == "" || utf8.RuneCountInString(cs) > MaxCallsign || strings.IndexFunc(cs, func(r rune) bool { return !isWordRune(r) }) >= 0 {
+		ds = append(ds, Diagnostic{Code: CodeOrderLine, Col: 1, Severity: SeverityError,
+			Message: fmt.Sprintf("%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))})
+	}
+	offset := utf8.RuneCountInString(line[:i+1])
+	o, ods := ParseOrder(line[i+1:])
+	for _, d := range ods {
+		if d.Col > 0 {
+			d.Col += offset
+		}
+		ds = append(ds, d)
+	}
+	if o.Fire.Col > 0 {
+		o.Fire.Col += offset
+	}
+	for k := range o.Plot.Elements {
+		o.Plot.Elements[k].Col += offset
+	}
+	for k, v := range o.Plot.FlagCols {
+		o.Plot.FlagCols[k] = v + offset
+	}
+	return cs, o, ds
+}

@@ -87,3 +87,20 @@ func FuzzParseOrder(f *testing.F) {
 		}
 	})
 }
+
+func TestParseOrderLine(t *testing.T) {
+	cs, o, ds := ParseOrderLine("red1: 1 TRTR 2")
+	if cs != "RED1" || !HasErrors(ds) || ds[0].Col != 9 {
+		t.Fatalf("%q %v %v", cs, o, ds)
+	}
+	cs, o, ds = ParseOrderLine("Kurt : 5 HOLD")
+	if cs != "KURT" || HasErrors(ds) || o.Fire.Mode != FireHold || o.Plot.Elements[0].Col != 8 {
+		t.Fatalf("%q %+v %v", cs, o, ds)
+	}
+	if _, _, ds := ParseOrderLine("no colon here"); !HasErrors(ds) || ds[0].Code != CodeOrderLine {
+		t.Fatalf("%v", ds)
+	}
+	if _, _, ds := ParseOrderLine("red one: 5"); !HasErrors(ds) {
+		t.Fatalf("a callsign with a space must be refused: %v", ds)
+	}
+}

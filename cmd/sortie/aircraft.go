@@ -19,6 +19,8 @@ func registry() (*aircraft.Registry, error) {
 	return r, nil
 }
 
+type aircraftCard = aircraft.Card
+
 func lookup(key string) (*aircraft.Card, error) {
 	r, err := registry()
 	if err != nil {

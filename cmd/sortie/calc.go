@@ -16,13 +16,17 @@ import (
 
 func cmdCalc(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usagef("calc: say move")
+		return usagef("calc: say move, fire or damage")
 	}
 	switch args[0] {
 	case "move":
 		return calcMove(args[1:], stdout)
+	case "fire":
+		return calcFire(args[1:], stdout)
+	case "damage":
+		return calcDamage(args[1:], stdout)
 	}
-	return usagef("calc: unknown calculation %q (move)", args[0])
+	return usagef("calc: unknown calculation %q (move, fire, damage)", args[0])
 }
 
 const calcMoveHelp = `sortie calc move: fly one plot and show it hex by hex.

@@ -5,6 +5,10 @@
 //	sortie aircraft show KEY [--json]
 //	sortie calc move --aircraft KEY --speed S --alt FT --bank B [--facing D] [--loaded]
 //	                 [--previous LIST] [--straight N] --plot "PLOT" [--json]
+//	sortie calc fire --shooter KEY --target KEY --range N --clock C [--height-diff FT] [--guns POS]
+//	                 --dice RED,WHITE[,D10...] [--json]
+//	sortie calc damage --aircraft KEY --hits LETTERS [--red N] [--side L|R] [--json]
+//	sortie resolve --scenario FILE|--state FILE --orders FILE [--seed N] [--json]
 //
 // Exit status: 0 success, 1 an illegal plot (the answer is still printed), 2 a usage error (unknown
 // aircraft, malformed flag), reported on stderr.
@@ -37,6 +41,9 @@ Usage:
   sortie aircraft list                 the aircraft types Sortie knows
   sortie aircraft show KEY [--json]    one type's card: bands, speeds, turn modes, guns, systems
   sortie calc move ...                 fly a plot and show it hex by hex (sortie calc move --help)
+  sortie calc fire ...                 one burst read off the tables, and its damage (--help)
+  sortie calc damage ...               a hit-location result applied to a fresh aircraft (--help)
+  sortie resolve ...                   resolve one turn offline from a scenario or state (--help)
 
 Exit status: 0 ok, 1 illegal plot, 2 usage error.
 `
@@ -52,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdAircraft(args[1:], stdout)
 	case "calc":
 		err = cmdCalc(args[1:], stdout)
+	case "resolve":
+		err = cmdResolve(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

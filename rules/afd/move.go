@@ -109,10 +109,9 @@ func Apply(card *aircraft.Card, f Flight) (Card, error) {
 		m := *b.Maneuver
 		c.Band.Maneuver = &m
 	}
-	if f.Loaded && card.Loaded != nil {
+	if l := loadedCondition(card, f); l != nil {
 		// Loaded condition (rules.md; seed 000 rules (27), (29)): lower speeds, higher turn modes, the
 		// heaviest speed-loss class and a smaller climb.
-		l := card.Loaded
 		if c.Band.Maneuver != nil {
 			c.Band.Maneuver.Max -= l.SpeedPenalty
 			if c.Band.Maneuver.Max < c.Band.Maneuver.Min {
@@ -139,6 +138,26 @@ func Apply(card *aircraft.Card, f Flight) (Card, error) {
 	}
 	c.Power = powerAvailable(c, f)
 	return c, nil
+}
+
+// engineOutLoaded is how a multi-engine plane that has lost an engine flies when its card has no loaded
+// block of its own (a twin fighter): house figures, documented in docs/rulings.md.
+var engineOutLoaded = aircraft.Loaded{Stores: "engine out", SpeedPenalty: 1, TMPenalty: 1, ClimbPercent: 50}
+
+// loadedCondition returns the loaded adjustments that apply to a plane, or nil. A plane carrying its
+// stores flies loaded; so does a multi-engine plane with an engine out, which has jettisoned them (seed
+// 000, the He-111 example).
+func loadedCondition(card *aircraft.Card, f Flight) *aircraft.Loaded {
+	switch {
+	case f.NoPower && card.MultiEngine():
+		if card.Loaded != nil {
+			return card.Loaded
+		}
+		return &engineOutLoaded
+	case f.Loaded && card.Loaded != nil:
+		return card.Loaded
+	}
+	return nil
 }
 
 // powerAvailable is seed 000 rules (14) and (25): no power at dive speed or at top level speed, half
@@ -592,8 +611,8 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 	}
 	if eb, err := card.BandAt(max(endAlt, 0)); err == nil {
 		top := eb.Dive.Max
-		if start.Loaded && card.Loaded != nil && !plot.Bomb {
-			top -= card.Loaded.SpeedPenalty
+		if l := loadedCondition(card, start); l != nil && !plot.Bomb {
+			top -= l.SpeedPenalty
 		}
 		if lim := Tenths(10 * top); s > lim {
 			res.warnf(0, "dive-limit-speed", "next speed %.1f is past the %s's maximum dive speed %d: it is held at %d (house rule)", s.Float(), name, top, top)

@@ -122,6 +122,7 @@ type Card struct {
 	Role       Role      `yaml:"role" json:"role"`
 	Engines    Engines   `yaml:"engines" json:"engines"`
 	DiveBomber bool      `yaml:"dive_bomber" json:"dive_bomber"` // rated dive bomber (rule (20), (21))
+	Crew       int       `yaml:"crew" json:"crew"`               // crew aboard, for bail-out
 	LossClass  LossClass `yaml:"loss_class" json:"loss_class"`
 	// TMLevelPenalty and TMDivePenalty are added to printed turn modes at level and dive speed before
 	// the floors of rules (27) and (28) are applied.

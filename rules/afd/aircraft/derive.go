@@ -185,7 +185,7 @@ func derive(f *File, tr tracef) (*Card, error) {
 	}
 	c := &Card{
 		Key: f.Key, Name: f.Name, Nation: f.Nation, Year: f.Year, Role: f.Role, Engines: f.Engines,
-		DiveBomber: f.DiveBomber, LossClass: class,
+		DiveBomber: f.DiveBomber, LossClass: class, Crew: f.Crew,
 		TMLevelPenalty: HouseTMLevelPenalty, TMDivePenalty: HouseTMDivePenalty,
 		Ceiling: round(m.ceiling),
 	}

@@ -274,6 +274,9 @@ func (f *File) fillIdentity(c *Card) {
 		c.Engines = f.Engines
 	}
 	c.DiveBomber = c.DiveBomber || f.DiveBomber
+	if c.Crew == 0 {
+		c.Crew = f.Crew
+	}
 	if c.LossClass == "" {
 		c.LossClass = f.LossClass
 	}

@@ -1,0 +1,103 @@
+package afd
+
+import (
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+)
+
+// Event kinds. Every kind has a visibility rule in view.go; the view test walks them all.
+const (
+	EvMove         = "move"          // a plane flew its plot
+	EvNMR          = "nmr"           // no order came: the plane flew the default
+	EvIllegalOrder = "illegal-order" // the order broke a rule: the plane flew the default
+	EvSpotted      = "spotted"       // a side spotted an enemy plane
+	EvIdentified   = "identified"    // a side identified an enemy plane's type
+	EvLostSight    = "lost-sight"    // a side lost sight of an enemy plane
+	EvFire         = "fire"          // a plane fired at another
+	EvOutOfAmmo    = "out-of-ammo"   // a gun position fired its last burst
+	EvDamage       = "damage"        // a plane's systems took hits
+	EvShotDown     = "shot-down"     // a plane was shot down
+	EvEngineOut    = "engine-out"    // a multi-engine plane lost an engine: jettison, no power
+	EvGunsOut      = "guns-out"      // a gun position was destroyed
+	EvBailOut      = "bail-out"      // the crew of a downed plane jumped (or could not)
+	EvCrash        = "crash"         // a plane hit the ground
+	EvDisengaged   = "disengaged"    // a plane left the map
+	EvBombs        = "bombs"         // a plane released its bombs
+	EvGameOver     = "game-over"     // the game ended
+)
+
+// EventKinds lists every kind, for tests and documentation.
+var EventKinds = []string{EvMove, EvNMR, EvIllegalOrder, EvSpotted, EvIdentified, EvLostSight, EvFire,
+	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver}
+
+// Event is one thing that happened in a turn, structured so reports and archives can be built from it
+// and views can filter it (design.md invariant 4).
+type Event struct {
+	Turn   int    `json:"turn"`
+	Kind   string `json:"kind"`
+	Plane  string `json:"plane,omitempty"`  // who acted (or whom it happened to)
+	Side   string `json:"side,omitempty"`   // that plane's side, or the side that spotted
+	Target string `json:"target,omitempty"` // the other plane
+	Player string `json:"player,omitempty"` // for nmr: the player who sent no order
+	// Text is a one-line summary in plain English, safe for everyone who may see the event.
+	Text string      `json:"text"`
+	Dice []dice.Roll `json:"dice,omitempty"`
+
+	Move *MoveDetail `json:"move,omitempty"`
+	Fire *FireDetail `json:"fire,omitempty"`
+	Hit  *HitDetail  `json:"hit,omitempty"`
+	// Problems are the broken rules of an illegal order.
+	Problems []Problem `json:"problems,omitempty"`
+	Outcome  *Outcome  `json:"outcome,omitempty"`
+	Saved    int       `json:"saved,omitempty"` // bail-out: crew who got out
+	Lost     int       `json:"lost,omitempty"`  // bail-out: crew lost
+	Edge     string    `json:"edge,omitempty"`
+	Gun      string    `json:"gun,omitempty"`
+}
+
+// MoveDetail is a plane's movement this turn.
+type MoveDetail struct {
+	Plot  string       `json:"plot"`
+	Path  []hexmap.Hex `json:"path"`
+	From  hexmap.Hex   `json:"from"`
+	To    hexmap.Hex   `json:"to"`
+	Alt   int          `json:"alt"`
+	Speed Tenths       `json:"speed"` // next turn's speed
+}
+
+// FireDetail is one shot: what fired, on which chart, the roll and the hits.
+type FireDetail struct {
+	Guns     []string `json:"guns"`
+	Flexible bool     `json:"flexible"`
+	Chart    string   `json:"chart"`
+	Range    int      `json:"range"` // adjusted for height (+1 per full 500 ft)
+	Column   string   `json:"column"`
+	Clock    int      `json:"clock"` // the shooter's clock position seen from the target
+	Row      string   `json:"deflection_row"`
+	DRM      int      `json:"drm"`
+	Red      int      `json:"red"`
+	White    int      `json:"white"`
+	Modified int      `json:"modified_row"`
+	Hits     int      `json:"hits"`
+	// Locations are the hit-location results, one per block of up to four hits, e.g. "WFEE*".
+	Locations []string `json:"locations,omitempty"`
+	Critical  int      `json:"critical"` // extra hits from the red die
+}
+
+// HitDetail is the damage a plane took this turn: per system hit, boxes added and whether it is now
+// destroyed.
+type HitDetail struct {
+	Systems []SystemHit `json:"systems"`
+	Effects []string    `json:"effects,omitempty"`
+}
+
+// SystemHit is hits on one damage system.
+type SystemHit struct {
+	Letter    string `json:"letter"`
+	Side      string `json:"side,omitempty"`
+	Name      string `json:"name"`
+	Hits      int    `json:"hits"`
+	Filled    int    `json:"filled"`
+	Boxes     int    `json:"boxes"`
+	Destroyed bool   `json:"destroyed"`
+}

@@ -1,0 +1,353 @@
+package afd
+
+import (
+	"fmt"
+	"sort"
+
+	"sortie/parser"
+	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/tables"
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+)
+
+// MaxFireRange is the longest range any gun fires, in hexes adjusted for height (seed 000).
+const MaxFireRange = 8
+
+// coneHalfWidth is the fixed-gun cone's half-width at a range (rules.md: fire, the main rule text): a
+// single file of hexes at 1-2, one more each side from 3, two from 6.
+func coneHalfWidth(r int) int {
+	switch {
+	case r <= 2:
+		return 0
+	case r <= 5:
+		return 1
+	}
+	return 2
+}
+
+// AdjustedRange is the hex range plus one for each full 500 ft of height difference (seed 000, "Firing
+// vertical attitude").
+func AdjustedRange(hexes, heightDiff int) int {
+	if heightDiff < 0 {
+		heightDiff = -heightDiff
+	}
+	return hexes + heightDiff/500
+}
+
+// aimHexes are the two hexes of the target area (seed 000, "Main combat rule changes"): the target's hex
+// and the next it would enter at ranges 1-4, the next and the one after at 5-8.
+func aimHexes(tg Flight, hexRange int) [2]hexmap.Hex {
+	h1, p1 := hexmap.Forward(tg.Hex, tg.Facing, tg.Phase)
+	if hexRange <= 4 {
+		return [2]hexmap.Hex{tg.Hex, h1}
+	}
+	h2, _ := hexmap.Forward(h1, tg.Facing, p1)
+	return [2]hexmap.Hex{h1, h2}
+}
+
+// FixedGeometry says whether fixed forward guns of a plane at sh (which changed altitude by climb this
+// turn: >0 climbing, <0 diving, 0 level) bear on a target at tg, and at what height-adjusted range.
+// Seed 000: the cone must cross the target area; a lower target needs a level or diving firer, a
+// higher one a level or climbing firer; a level firer needs the height difference within 300 ft × range.
+func FixedGeometry(sh Flight, climb int, tg Flight) (rangeAdj int, ok bool, why string) {
+	d := hexmap.Distance(sh.Hex, tg.Hex)
+	if d == 0 {
+		return 0, false, "same hex"
+	}
+	dAlt := tg.Alt - sh.Alt
+	rangeAdj = AdjustedRange(d, dAlt)
+	if rangeAdj > MaxFireRange {
+		return rangeAdj, false, fmt.Sprintf("range %d is beyond %d", rangeAdj, MaxFireRange)
+	}
+	switch {
+	case dAlt < 0 && climb > 0:
+		return rangeAdj, false, "a climbing plane cannot fire at a lower target"
+	case dAlt > 0 && climb < 0:
+		return rangeAdj, false, "a diving plane cannot fire at a higher target"
+	case climb == 0 && abs(dAlt) > 300*d:
+		return rangeAdj, false, fmt.Sprintf("flying level, the height difference of %d ft is more than 300 ft × range %d", abs(dAlt), d)
+	}
+	for _, aim := range aimHexes(tg, d) {
+		ahead, off := hexmap.Offset(sh.Hex, sh.Facing, aim)
+		dist := hexmap.Distance(sh.Hex, aim)
+		if ahead && dist >= 1 && dist <= MaxFireRange && off <= coneHalfWidth(dist) {
+			return rangeAdj, true, ""
+		}
+	}
+	return rangeAdj, false, "the cone of fire does not cross the target area"
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// FlexDeflectionRow is the deflection row of a shot from flexible guns (seed 000, "The deflection DRM
+// rules"): out of the shooter's 12 or 6 o'clock at a target within one point of the shooter's own
+// heading, no deflection (5-7); exactly two points off, medium (4/8); out of 4 or 8 o'clock at a target
+// flying the shooter's heading, straight at the shooter, or the point between, medium; anything else
+// high (9-3).
+func FlexDeflectionRow(sh Flight, tg Flight) string {
+	clock := hexmap.Clock(sh.Hex, sh.Facing, tg.Hex)
+	diff := headingPoints(sh.Facing, tg.Facing)
+	switch clock {
+	case 12, 6:
+		switch {
+		case diff <= 1:
+			return "5-7"
+		case diff == 2:
+			return "4/8"
+		}
+	case 4, 8:
+		// The heading straight at the shooter is the bearing from target to shooter, to the nearest point.
+		toward := hexmap.Dir(int(hexmap.Bearing(tg.Hex, sh.Hex)/30+0.5) % 12)
+		// Medium if the target's heading lies on the short arc from the shooter's heading to that one.
+		if headingPoints(tg.Facing, sh.Facing)+headingPoints(tg.Facing, toward) == headingPoints(sh.Facing, toward) {
+			return "4/8"
+		}
+	}
+	return "9-3"
+}
+
+// headingPoints is the difference between two facings in 30° points, 0..6.
+func headingPoints(a, b hexmap.Dir) int {
+	d := ((int(a)-int(b))%12 + 12) % 12
+	if d > 6 {
+		d = 12 - d
+	}
+	return d
+}
+
+// Shot is one burst to be resolved: which guns, on which chart, at what range and deflection.
+type Shot struct {
+	Guns     []string
+	Flexible bool
+	Chart    string
+	Range    int
+	Clock    int
+	Row      string // deflection row
+	DRM      int
+}
+
+// shotResult is a resolved burst: the detail for events and the hits to mark, by system index.
+type shotResult struct {
+	detail  FireDetail
+	hits    []int
+	applied []string // the systems hit, in the order the hits were read, e.g. W F E(L)
+	rolls   []dice.Roll
+}
+
+// resolveShot rolls and reads one burst (seed 000, "Main combat rule changes" and "Hit location"):
+// red and white D6 together read the chart; each block of up to four hits reads a hit-location table
+// with a D10 of its own; odd D10 hits left-side systems, even right; a red 5 or 6 adds 1 or 2 hits to the starred system
+// of a shot of at least 2 hits, once per shot. With simple criticals (the seed's older rule) the red die
+// adds to the hit C, L or E system closest to destruction instead.
+func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label string, simple bool) (shotResult, error) {
+	before := len(d.Log())
+	red := d.Roll(label+": red D6", 6)
+	white := d.Roll(label+": white D6", 6)
+	read, err := t.Fire(s.Chart, s.Range, red+white, s.DRM)
+	if err != nil {
+		return shotResult{}, err
+	}
+	res := shotResult{hits: make([]int, len(target.Systems))}
+	res.detail = FireDetail{Guns: s.Guns, Flexible: s.Flexible, Chart: s.Chart, Range: s.Range, Column: read.Column.String(),
+		Clock: s.Clock, Row: s.Row, DRM: s.DRM, Red: red, White: white, Modified: read.Row, Hits: read.Hits}
+	me := target.MultiEngine()
+	critDone := false
+	work := append([]int(nil), dmg...)
+	var hitCLE []int
+	for bi, n := range tables.SplitHits(read.Hits) {
+		// One hit-location D10 for each block. At the table a player throws one or two with the 2D6 to
+		// save time; which die is thrown when changes nothing, so Sortie throws each when it is needed
+		// and a miss uses none (docs/rulings.md).
+		d10 := d.Roll(fmt.Sprintf("%s: hit-location D10 %d", label, bi+1), 10)
+		loc, err := t.Location(me, n, d10)
+		if err != nil {
+			return shotResult{}, err
+		}
+		res.detail.Locations = append(res.detail.Locations, loc.String())
+		odd := d10%2 == 1
+		for li := 0; li < len(loc.Letters); li++ {
+			i := chooseSystem(target, work, loc.Letters[li], odd)
+			if i < 0 {
+				continue
+			}
+			res.hits[i]++
+			work[i]++
+			res.applied = append(res.applied, systemLabel(target, i))
+			if l := loc.Letters[li]; l == 'C' || l == 'L' || l == 'E' {
+				hitCLE = append(hitCLE, i)
+			}
+			if !simple && li == loc.Critical && !critDone && read.Hits >= 2 && red >= 5 {
+				extra := red - 4
+				res.hits[i] += extra
+				work[i] += extra
+				res.detail.Critical = extra
+				for k := 0; k < extra; k++ {
+					res.applied = append(res.applied, systemLabel(target, i))
+				}
+				critDone = true
+			}
+		}
+	}
+	if simple && red >= 5 && len(hitCLE) > 0 {
+		best := hitCLE[0]
+		for _, i := range hitCLE[1:] {
+			if target.Systems[i].Boxes-work[i] < target.Systems[best].Boxes-work[best] {
+				best = i
+			}
+		}
+		res.hits[best] += red - 4
+		res.detail.Critical = red - 4
+		for k := 0; k < red-4; k++ {
+			res.applied = append(res.applied, systemLabel(target, best))
+		}
+	}
+	res.rolls = d.Log()[before:]
+	return res, nil
+}
+
+// systemLabel names a system by letter, with its side for sided ones: "E(L)".
+func systemLabel(card *aircraft.Card, i int) string {
+	s := card.Systems[i]
+	if s.Side == "L" || s.Side == "R" {
+		return s.Letter + "(" + s.Side + ")"
+	}
+	return s.Letter
+}
+
+// gunsFor lists a plane's gun positions of the given kinds that can fire: not destroyed, with ammunition,
+// allowed by the order's GUNS list.
+func gunsFor(card *aircraft.Card, p *Plane, fixed bool, allowed []string) []aircraft.GunPosition {
+	var out []aircraft.GunPosition
+	for _, g := range card.Guns {
+		isFixed := g.Kind == "FF" || g.Kind == "FH" || g.Kind == "FL"
+		if isFixed != fixed || p.Ammo[g.ID] <= 0 || gunDestroyed(card, p, g.ID) {
+			continue
+		}
+		if len(allowed) > 0 && !contains(allowed, g.ID) {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fixedShot builds the fixed-gun shot of a plane at a target in range: every fixed position whose range
+// reaches fires together, on the chart of their combined mix.
+func fixedShot(t *tables.Tables, guns []aircraft.GunPosition, rangeAdj int, sh, tg Flight, tgME bool) (Shot, bool) {
+	var mixes, ids []string
+	for _, g := range guns {
+		if g.Range >= rangeAdj {
+			mixes = append(mixes, g.Mix)
+			ids = append(ids, g.ID)
+		}
+	}
+	if len(mixes) == 0 {
+		return Shot{}, false
+	}
+	mix, err := aircraft.CombineMix(mixes...)
+	if err != nil {
+		return Shot{}, false
+	}
+	chart, _ := tables.ChartFor(mix)
+	clock := hexmap.Clock(tg.Hex, tg.Facing, sh.Hex)
+	return Shot{Guns: ids, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: t.DRM(clock, tgME)}, true
+}
+
+// flexShot picks the flexible shot at a target: the single best position that bears, or two single
+// .30s together on the 2x30M chart (seed 000, "Flex gun limitations"). used marks positions that already
+// fired this turn.
+func flexShot(t *tables.Tables, guns []aircraft.GunPosition, used map[string]bool, sh, tg Flight, tgME bool) (Shot, bool) {
+	d := hexmap.Distance(sh.Hex, tg.Hex)
+	if d == 0 {
+		return Shot{}, false
+	}
+	rangeAdj := AdjustedRange(d, tg.Alt-sh.Alt)
+	if rangeAdj > MaxFireRange {
+		return Shot{}, false
+	}
+	clock := hexmap.Clock(sh.Hex, sh.Facing, tg.Hex)
+	var bearing []aircraft.GunPosition
+	for _, g := range guns {
+		if used[g.ID] || g.Range < rangeAdj || !containsInt(g.Arcs, clock) {
+			continue
+		}
+		bearing = append(bearing, g)
+	}
+	if len(bearing) == 0 {
+		return Shot{}, false
+	}
+	best, bestMax := -1, -1
+	for i, g := range bearing {
+		chart, _ := tables.ChartFor(g.Mix)
+		if m := t.MaxHits(chart); m > bestMax {
+			best, bestMax = i, m
+		}
+	}
+	chart, _ := tables.ChartFor(bearing[best].Mix)
+	ids := []string{bearing[best].ID}
+	var singles []string
+	for _, g := range bearing {
+		if g.Mix == "1x30M" {
+			singles = append(singles, g.ID)
+		}
+	}
+	if len(singles) >= 2 && t.MaxHits("2x30M") > bestMax {
+		chart, ids = "2x30M", singles[:2]
+	}
+	row := FlexDeflectionRow(sh, tg)
+	drm, err := t.DRMRow(row, tgME)
+	if err != nil {
+		return Shot{}, false
+	}
+	return Shot{Guns: ids, Flexible: true, Chart: chart, Range: rangeAdj, Clock: hexmap.Clock(tg.Hex, tg.Facing, sh.Hex), Row: row, DRM: drm}, true
+}
+
+func containsInt(list []int, x int) bool {
+	for _, v := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// fireAllowed applies a fire order's target and MAX range to a candidate.
+func fireAllowed(f parser.Fire, target string, rangeAdj int) bool {
+	if f.Mode == parser.FireHold {
+		return false
+	}
+	if f.Mode == parser.FireTarget && f.Target != target {
+		return false
+	}
+	return f.MaxRange == 0 || rangeAdj <= f.MaxRange
+}
+
+// sortCandidates orders candidate targets: closest first, then callsign.
+func sortCandidates(cands []candidate) {
+	sort.Slice(cands, func(i, j int) bool {
+		if cands[i].rangeAdj != cands[j].rangeAdj {
+			return cands[i].rangeAdj < cands[j].rangeAdj
+		}
+		return cands[i].p.Callsign < cands[j].p.Callsign
+	})
+}
+
+type candidate struct {
+	p        *Plane
+	rangeAdj int
+}

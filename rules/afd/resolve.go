@@ -1,0 +1,419 @@
+package afd
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"sortie/parser"
+	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/tables"
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+)
+
+// Env is what resolving a turn needs besides the state: the aircraft cards and the tables in force.
+type Env struct {
+	Cards  Cards
+	Tables *tables.Tables
+}
+
+// DefaultEnv is the shipped cards and house tables.
+func DefaultEnv() (*Env, error) {
+	cards, err := aircraft.Default()
+	if err != nil {
+		return nil, err
+	}
+	t, err := tables.Default()
+	if err != nil {
+		return nil, err
+	}
+	return &Env{Cards: cards, Tables: t}, nil
+}
+
+// ErrGameOver is returned when a turn is resolved for a game that has ended.
+var ErrGameOver = errors.New("afd: the game is over")
+
+// DefaultPlot is the plot a plane flies when no legal order came (rules.md: a missed plot flies straight
+// and level with no power): straight ahead for its whole speed, diving only as much as its last turn or
+// its speed forces it to (rules (22), (23) and the minimum-speed house rule).
+func DefaultPlot(card *aircraft.Card, f Flight) parser.Plot {
+	c, _ := Apply(card, f)
+	s := f.Speed.Round()
+	var p parser.Plot
+	if s > 0 {
+		p.Elements = []parser.Element{{Kind: parser.Straight, N: s}}
+	}
+	dive := 0
+	if f.Last.Vert {
+		dive = 100 * s
+	}
+	if f.Last.SteepDive || stalling(c) {
+		dive = max(dive, 300)
+	}
+	p.Alt = -dive
+	return p
+}
+
+type flown struct {
+	p     *Plane
+	card  *aircraft.Card
+	order parser.Order
+	res   Result
+	climb int
+}
+
+// Resolve plays one turn (rules.md; design.md invariant 3): every plane flies its order (or the default)
+// in lock step, sides spot from the final positions, then every gun fires at once from those positions,
+// damage is marked simultaneously (a plane shot down this turn still fired), downed crews bail out, and
+// next turn's state is written. The same state, orders and dice give byte-identical events and state.
+func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source) (*State, []Event, error) {
+	if st.Over {
+		return nil, nil, ErrGameOver
+	}
+	ns := st.Clone()
+	turn := ns.Turn
+	cards := map[string]*aircraft.Card{}
+	cardOf := func(key string) (*aircraft.Card, error) {
+		if c, ok := cards[key]; ok {
+			return c, nil
+		}
+		c, ok := env.Cards.Get(key)
+		if !ok {
+			return nil, fmt.Errorf("afd: no card for aircraft type %q", key)
+		}
+		cards[key] = c
+		return c, nil
+	}
+	for key := range orders {
+		if p := ns.Plane(key); p == nil || !p.InPlay() {
+			return nil, nil, fmt.Errorf("afd: an order for %s, which is not a plane in play", key)
+		}
+	}
+	var events []Event
+	// Sightings of planes that left play last turn were kept for that turn's reports; drop them now.
+	for _, side := range ns.Sides {
+		for cs := range ns.Sight[side] {
+			if p := ns.Plane(cs); p == nil || !p.InPlay() {
+				delete(ns.Sight[side], cs)
+			}
+		}
+	}
+
+	// Movement.
+	var moved []*flown
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if !p.InPlay() {
+			continue
+		}
+		card, err := cardOf(p.Type)
+		if err != nil {
+			return nil, nil, err
+		}
+		f := &flown{p: p, card: card}
+		o, ok := orders[p.Callsign]
+		if ok {
+			f.order = o
+			f.res = Move(card, p.Flight, o.Plot)
+			if !f.res.Legal() {
+				events = append(events, Event{Turn: turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
+					Problems: f.res.Errors, Text: fmt.Sprintf("%s's order broke the rules and it flew straight on instead", p.Callsign)})
+				f.order = parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: o.Fire}
+				f.res = Move(card, p.Flight, f.order.Plot)
+			}
+		} else {
+			events = append(events, Event{Turn: turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
+				Text: fmt.Sprintf("no order from %s for %s: it flew straight on", p.Player, p.Callsign)})
+			f.order = parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
+			f.res = Move(card, p.Flight, f.order.Plot)
+		}
+		f.climb = f.res.End.Alt - p.Flight.Alt
+		moved = append(moved, f)
+	}
+	climbs := map[string]int{}
+	for _, f := range moved {
+		p, r := f.p, f.res
+		path := make([]hexmap.Hex, len(r.Steps))
+		for i, s := range r.Steps {
+			path[i] = s.Hex
+		}
+		subs := SubSteps(Step{Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt}, r.Steps)
+		p.Track = p.Track[:0]
+		for _, s := range subs {
+			p.Track = append(p.Track, s.Hex)
+		}
+		events = append(events, Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side,
+			Move: &MoveDetail{Plot: f.order.Plot.String(), Path: path, From: p.Flight.Hex, To: r.End.Hex, Alt: r.End.Alt, Speed: r.End.Speed},
+			Text: fmt.Sprintf("%s flew %s", p.Callsign, f.order.Plot.String())})
+		p.Flight = r.End
+		climbs[p.Callsign] = f.climb
+		if f.order.Plot.Bomb && r.Legal() {
+			p.Bombed = &BombRelease{Turn: turn, Hex: r.End.Hex, Alt: r.End.Alt, Dive: r.DiveBombing}
+			how := "glide-bombed"
+			if r.DiveBombing {
+				how = "dive-bombed"
+			}
+			events = append(events, Event{Turn: turn, Kind: EvBombs, Plane: p.Callsign, Side: p.Side,
+				Text: fmt.Sprintf("%s %s hex %v from %d ft", p.Callsign, how, r.End.Hex, r.End.Alt)})
+		}
+		if p.Flight.Alt < 0 {
+			p.Flight.Alt = 0
+			p.Status = Crashed
+			events = append(events, Event{Turn: turn, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: p.Callsign + " flew into the ground"})
+			continue
+		}
+		if edge := ns.Map.Outside(p.Flight.Hex); edge != "" {
+			p.Status, p.ExitEdge = Disengaged, edge
+			events = append(events, Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
+				Text: fmt.Sprintf("%s left the map by the %s edge", p.Callsign, edge)})
+		}
+	}
+
+	// Spotting from the final positions.
+	events = append(events, spotPhase(ns, env.Tables, climbs, d)...)
+
+	// Fire, all at once from the final positions.
+	hits := map[string][]int{}
+	var shooters []*flown
+	for _, f := range moved {
+		if f.p.InPlay() {
+			shooters = append(shooters, f)
+		}
+	}
+	var targets []hexmap.Hex
+	for _, f := range shooters {
+		targets = append(targets, f.p.Flight.Hex)
+	}
+	idx := newGrid(targets)
+	for _, f := range shooters {
+		fire := f.order.Fire
+		if fire.Mode == parser.FireHold {
+			continue
+		}
+		var cands []candidate
+		idx.near(f.p.Flight.Hex, MaxFireRange, targets, func(i int) {
+			tg := shooters[i].p
+			if tg.Side == f.p.Side || !ns.Sight[f.p.Side][tg.Callsign].Spotted {
+				return
+			}
+			d := hexmap.Distance(f.p.Flight.Hex, tg.Flight.Hex)
+			if d == 0 {
+				return
+			}
+			cands = append(cands, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-f.p.Flight.Alt)})
+		})
+		sortCandidates(cands)
+		fixed := gunsFor(f.card, f.p, true, fire.Guns)
+		if len(fixed) > 0 {
+			for _, c := range cands {
+				rangeAdj, ok, _ := FixedGeometry(f.p.Flight, f.climb, c.p.Flight)
+				if !ok || !fireAllowed(fire, c.p.Callsign, rangeAdj) {
+					continue
+				}
+				tcard, _ := cardOf(c.p.Type)
+				shot, ok := fixedShot(env.Tables, fixed, rangeAdj, f.p.Flight, c.p.Flight, tcard.MultiEngine())
+				if !ok {
+					continue
+				}
+				ev, err := fireOne(env, ns, f, c.p, tcard, shot, hits, d)
+				if err != nil {
+					return nil, nil, err
+				}
+				events = append(events, ev...)
+				break
+			}
+		}
+		flex := gunsFor(f.card, f.p, false, fire.Guns)
+		if len(flex) > 0 {
+			used := map[string]bool{}
+			for _, c := range cands {
+				if !fireAllowed(fire, c.p.Callsign, c.rangeAdj) {
+					continue
+				}
+				tcard, _ := cardOf(c.p.Type)
+				shot, ok := flexShot(env.Tables, flex, used, f.p.Flight, c.p.Flight, tcard.MultiEngine())
+				if !ok {
+					continue
+				}
+				for _, g := range shot.Guns {
+					used[g] = true
+				}
+				ev, err := fireOne(env, ns, f, c.p, tcard, shot, hits, d)
+				if err != nil {
+					return nil, nil, err
+				}
+				events = append(events, ev...)
+			}
+		}
+	}
+
+	// Damage, applied simultaneously.
+	var hitPlanes []string
+	for cs := range hits {
+		hitPlanes = append(hitPlanes, cs)
+	}
+	sort.Strings(hitPlanes)
+	for _, cs := range hitPlanes {
+		p := ns.Plane(cs)
+		card, _ := cardOf(p.Type)
+		r := applyDamage(card, p, hits[cs])
+		detail := r.detail
+		events = append(events, Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &detail,
+			Text: fmt.Sprintf("%s was hit: %s", cs, damageText(detail))})
+		for _, side := range r.engines {
+			p.Flight.NoPower = true
+			text := fmt.Sprintf("%s lost its %s engine: no power, flying as loaded", cs, strings.TrimSpace(sideWord2(side)))
+			if p.Flight.Loaded {
+				p.Flight.Loaded = false
+				text += ", bombs jettisoned"
+			}
+			events = append(events, Event{Turn: turn, Kind: EvEngineOut, Plane: cs, Side: p.Side, Text: text})
+		}
+		for _, g := range r.guns {
+			events = append(events, Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Gun: g,
+				Text: fmt.Sprintf("%s's guns %s were knocked out", cs, g)})
+		}
+		if r.shotDown && p.Status == Flying {
+			p.Status, p.DownTurn = ShotDown, turn
+			events = append(events, Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: cs + " was shot down"})
+		}
+	}
+
+	// Bail-out at the first chance after being shot down (rules.md: house roll, none below 500 ft).
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if p.Status != ShotDown {
+			continue
+		}
+		need, possible := env.Tables.BailOutNeed(p.Flight.Alt)
+		saved := 0
+		var rolls []dice.Roll
+		if possible {
+			for c := 1; c <= p.Crew; c++ {
+				if d.Roll(fmt.Sprintf("turn %d %s bail-out, crew %d: D6", turn, p.Callsign, c), 6) >= need {
+					saved++
+				}
+			}
+			rolls = d.Log()[len(d.Log())-p.Crew:]
+		}
+		lost := p.Crew - saved
+		p.Saved += saved
+		p.Crew = 0
+		p.Status = Destroyed
+		text := fmt.Sprintf("%s: %d of the crew bailed out", p.Callsign, saved)
+		if !possible {
+			text = fmt.Sprintf("%s went down too low for anyone to bail out", p.Callsign)
+		}
+		events = append(events, Event{Turn: turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Saved: saved, Lost: lost, Dice: rolls, Text: text})
+	}
+
+	// Bookkeeping.
+	ns.Turn++
+	if out := checkVictory(ns); out != nil {
+		ns.Over, ns.Outcome = true, out
+		events = append(events, Event{Turn: turn, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
+	}
+	return ns, events, nil
+}
+
+func fireOne(env *Env, st *State, f *flown, tg *Plane, tcard *aircraft.Card, shot Shot, hits map[string][]int, d dice.Source) ([]Event, error) {
+	label := fmt.Sprintf("turn %d %s fires at %s", st.Turn, f.p.Callsign, tg.Callsign)
+	res, err := resolveShot(env.Tables, tcard, tg.Damage, shot, d, label, st.Options.SimpleCriticals)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range res.hits {
+		if n == 0 {
+			continue
+		}
+		if hits[tg.Callsign] == nil {
+			hits[tg.Callsign] = make([]int, len(tcard.Systems))
+		}
+		hits[tg.Callsign][i] += n
+	}
+	detail := res.detail
+	text := fmt.Sprintf("%s fired at %s at range %d (%s chart): %d hit", f.p.Callsign, tg.Callsign, shot.Range, shot.Chart, detail.Hits)
+	if detail.Hits != 1 {
+		text += "s"
+	}
+	events := []Event{{Turn: st.Turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text}}
+	for _, g := range shot.Guns {
+		f.p.Ammo[g]--
+		if f.p.Ammo[g] == 0 {
+			events = append(events, Event{Turn: st.Turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Gun: g,
+				Text: fmt.Sprintf("%s's guns %s are out of ammunition", f.p.Callsign, g)})
+		}
+	}
+	return events, nil
+}
+
+func damageText(h HitDetail) string {
+	var parts []string
+	for _, s := range h.Systems {
+		part := fmt.Sprintf("%d on %s", s.Hits, s.Name)
+		if s.Destroyed {
+			part += " (destroyed)"
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkVictory ends the game at the turn limit or when no more than one side has planes in play, and
+// scores the victory conditions.
+func checkVictory(st *State) *Outcome {
+	flying := map[string]bool{}
+	for _, p := range st.Planes {
+		if p.InPlay() {
+			flying[p.Side] = true
+		}
+	}
+	reason := ""
+	switch {
+	case st.Turn > st.TurnLimit:
+		reason = fmt.Sprintf("the turn limit (%d) was reached", st.TurnLimit)
+	case len(flying) <= 1:
+		reason = "no enemy is left in the air"
+	default:
+		return nil
+	}
+	out := &Outcome{Score: map[string]int{}, Reason: reason}
+	for _, side := range st.Sides {
+		out.Score[side] = 0
+	}
+	for _, c := range st.Victory {
+		for _, cs := range c.Aircraft {
+			p := st.Plane(cs)
+			if p == nil {
+				continue
+			}
+			met := false
+			switch c.Kind {
+			case "destroy":
+				met = p.Status == ShotDown || p.Status == Destroyed || p.Status == Crashed
+			case "survive":
+				met = p.Status == Flying || p.Status == Disengaged
+			case "exit":
+				met = p.Status == Disengaged && p.ExitEdge == c.Edge
+			case "bomb":
+				met = p.Bombed != nil && hexmap.Distance(p.Bombed.Hex, c.Target) == 0
+			}
+			if met {
+				out.Score[c.Side] += c.Points
+			}
+		}
+	}
+	best, winner := -1, "draw"
+	for _, side := range st.Sides {
+		switch s := out.Score[side]; {
+		case s > best:
+			best, winner = s, side
+		case s == best:
+			winner = "draw"
+		}
+	}
+	out.Winner = winner
+	return out
+}

@@ -1,0 +1,199 @@
+package afd
+
+import (
+	"fmt"
+
+	"sortie/rules/afd/tables"
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+)
+
+// grid is a spatial index of planes by hex, so spotting and fire look only at planes nearby: the work
+// per turn grows with the number of planes times their neighbours, not with its square.
+type grid struct {
+	cell  int
+	cells map[[2]int][]int
+}
+
+const gridCell = 8
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func newGrid(hexes []hexmap.Hex) *grid {
+	g := &grid{cell: gridCell, cells: make(map[[2]int][]int, len(hexes))}
+	for i, h := range hexes {
+		k := [2]int{floorDiv(h.Q, g.cell), floorDiv(h.R, g.cell)}
+		g.cells[k] = append(g.cells[k], i)
+	}
+	return g
+}
+
+// near calls fn for every indexed plane within r hexes of h, in index order within each cell.
+func (g *grid) near(h hexmap.Hex, r int, hexes []hexmap.Hex, fn func(i int)) {
+	q0, q1 := floorDiv(h.Q-r, g.cell), floorDiv(h.Q+r, g.cell)
+	r0, r1 := floorDiv(h.R-r, g.cell), floorDiv(h.R+r, g.cell)
+	for cq := q0; cq <= q1; cq++ {
+		for cr := r0; cr <= r1; cr++ {
+			for _, i := range g.cells[[2]int{cq, cr}] {
+				if hexmap.Distance(h, hexes[i]) <= r {
+					fn(i)
+				}
+			}
+		}
+	}
+}
+
+// MaxSpotRange is the farthest a plane can be seen, in hexes (docs/tables.md: spotting).
+const MaxSpotRange = 40
+
+// lineOfSight reports whether clouds leave a clear line between two planes: no hex on the straight line
+// between them (their own hexes included) lies inside a cloud at the altitude the line has there.
+func lineOfSight(clouds []Cloud, a Flight, b Flight) bool {
+	if len(clouds) == 0 {
+		return true
+	}
+	line := hexmap.Line(a.Hex, b.Hex)
+	n := len(line) - 1
+	for i, h := range line {
+		alt := a.Alt
+		if n > 0 {
+			alt = a.Alt + (b.Alt-a.Alt)*i/n
+		}
+		for _, c := range clouds {
+			if c.Contains(h, alt) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// spotModifier is the spotter's modifier against a target (docs/tables.md; the classic errata):
+// inverted -2, heading toward the target's altitude +1, away -1, and the pilot's quality.
+func spotModifier(sp *Plane, climb int, tg *Plane) int {
+	m := pilotQualities[sp.Pilot]
+	if !upward(sp.Flight.Bank) {
+		m += tables.ModSpotterInverted
+	}
+	dAlt := tg.Flight.Alt - sp.Flight.Alt
+	switch {
+	case climb > 0 && dAlt > 0, climb < 0 && dAlt < 0:
+		m += tables.ModTowardAltitude
+	case climb > 0 && dAlt < 0, climb < 0 && dAlt > 0:
+		m += tables.ModAwayAltitude
+	}
+	return m
+}
+
+// spotter is the best placed plane of a side to see an enemy.
+type spotter struct {
+	p     *Plane
+	need  int
+	mod   int
+	dist  int
+	found bool
+}
+
+// spotPhase is the house spotting rule (rules.md: spotting and fog of war; docs/tables.md): each side
+// makes one attempt a turn at each enemy in sight that it has not spotted, with its best placed plane;
+// a spotted plane stays spotted while it is in sight; identification of the type is a second roll.
+// Without fog of war every plane is spotted and identified.
+func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source) []Event {
+	var events []Event
+	inPlay := make([]*Plane, 0, len(st.Planes))
+	for i := range st.Planes {
+		if st.Planes[i].InPlay() {
+			inPlay = append(inPlay, &st.Planes[i])
+		}
+	}
+	if !st.Options.FogOfWar {
+		for _, side := range st.Sides {
+			for _, e := range inPlay {
+				if e.Side != side {
+					st.Sight[side][e.Callsign] = Sighting{Spotted: true, Identified: true, Turn: st.Turn}
+				}
+			}
+		}
+		return events
+	}
+	hexes := make([]hexmap.Hex, len(inPlay))
+	for i, p := range inPlay {
+		hexes[i] = p.Flight.Hex
+	}
+	idx := newGrid(hexes)
+	for _, side := range st.Sides {
+		known := st.Sight[side]
+		for _, e := range inPlay {
+			if e.Side == side {
+				continue
+			}
+			best := spotter{}
+			idx.near(e.Flight.Hex, MaxSpotRange, hexes, func(i int) {
+				sp := inPlay[i]
+				if sp.Side != side || !lineOfSight(st.Clouds, sp.Flight, e.Flight) {
+					return
+				}
+				dist := hexmap.Distance(sp.Flight.Hex, e.Flight.Hex)
+				need, ok := t.SpotNeed(dist, e.Flight.Alt-sp.Flight.Alt)
+				if !ok {
+					return
+				}
+				mod := spotModifier(sp, climbs[sp.Callsign], e)
+				if !best.found || need-mod < best.need-best.mod || (need-mod == best.need-best.mod && sp.Callsign < best.p.Callsign) {
+					best = spotter{p: sp, need: need, mod: mod, dist: dist, found: true}
+				}
+			})
+			s := known[e.Callsign]
+			switch {
+			case !best.found && s.Spotted:
+				s.Spotted = false
+				events = append(events, Event{Turn: st.Turn, Kind: EvLostSight, Side: side, Target: e.Callsign,
+					Text: fmt.Sprintf("%s lost sight of %s", side, e.Callsign)})
+			case best.found && s.Spotted:
+				s.Turn = st.Turn
+			case best.found:
+				ok := best.need == 0
+				var rolls []dice.Roll
+				if !ok {
+					a := d.Roll(fmt.Sprintf("turn %d %s spots %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
+					b := d.Roll(fmt.Sprintf("turn %d %s spots %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
+					rolls = d.Log()[len(d.Log())-2:]
+					ok = tables.Spotted(best.need, a+b, best.mod)
+				}
+				if ok {
+					s.Spotted, s.Turn = true, st.Turn
+					events = append(events, Event{Turn: st.Turn, Kind: EvSpotted, Side: side, Plane: best.p.Callsign, Target: e.Callsign, Dice: rolls,
+						Text: fmt.Sprintf("%s spotted an enemy plane, %s, at %d hexes", best.p.Callsign, e.Callsign, best.dist)})
+				}
+			}
+			if s.Spotted && !s.Identified && best.found {
+				need, ok := t.IdentifyNeed(best.dist)
+				if ok {
+					hit := need == 0
+					var rolls []dice.Roll
+					if !hit {
+						a := d.Roll(fmt.Sprintf("turn %d %s identifies %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
+						b := d.Roll(fmt.Sprintf("turn %d %s identifies %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
+						rolls = d.Log()[len(d.Log())-2:]
+						hit = tables.Spotted(need, a+b, best.mod)
+					}
+					if hit {
+						s.Identified = true
+						events = append(events, Event{Turn: st.Turn, Kind: EvIdentified, Side: side, Plane: best.p.Callsign, Target: e.Callsign, Dice: rolls,
+							Text: fmt.Sprintf("%s identified %s as a %s", best.p.Callsign, e.Callsign, e.Type)})
+					}
+				}
+			}
+			if s != (Sighting{}) {
+				known[e.Callsign] = s
+			}
+		}
+	}
+	return events
+}

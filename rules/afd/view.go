@@ -1,0 +1,129 @@
+package afd
+
+import (
+	"fmt"
+
+	"sortie/parser"
+	hexmap "sortie/rules/hex"
+)
+
+// View is what one side may know after a turn (design.md invariant 4): its own planes in full, enemy
+// planes only while spotted, their type only once identified, and never their plot, speed, damage or
+// ammunition. Reports are rendered from a View, never from the State.
+type View struct {
+	Side      string    `json:"side"`
+	Scenario  string    `json:"scenario"`
+	Turn      int       `json:"turn"` // the turn to be plotted next
+	TurnLimit int       `json:"turn_limit"`
+	Own       []Plane   `json:"own"`
+	Enemies   []Contact `json:"enemies"`
+	Clouds    []Cloud   `json:"clouds,omitempty"`
+	Map       *Edges    `json:"map,omitempty"`
+	Over      bool      `json:"over"`
+	Outcome   *Outcome  `json:"outcome,omitempty"`
+	// StateHash is the hash of the whole state: it proves which state the report came from without
+	// telling anything about it.
+	StateHash string `json:"state_hash"`
+}
+
+// Contact is an enemy plane as a side sees it.
+type Contact struct {
+	Callsign string      `json:"callsign"`
+	Type     string      `json:"type,omitempty"` // only once identified
+	Hex      hexmap.Hex  `json:"hex"`
+	Facing   hexmap.Dir  `json:"facing"`
+	Alt      int         `json:"alt"`
+	Bank     parser.Bank `json:"bank"`
+}
+
+// ViewOf builds a side's view of the state.
+func ViewOf(st *State, side string) View {
+	v := View{Side: side, Scenario: st.Scenario, Turn: st.Turn, TurnLimit: st.TurnLimit, Clouds: st.Clouds, Map: st.Map,
+		Over: st.Over, Outcome: st.Outcome, StateHash: st.Hash(), Own: []Plane{}, Enemies: []Contact{}}
+	for _, p := range st.Planes {
+		if p.Side == side {
+			v.Own = append(v.Own, p)
+			continue
+		}
+		s := st.Sight[side][p.Callsign]
+		if !p.InPlay() || !s.Spotted {
+			continue
+		}
+		c := Contact{Callsign: p.Callsign, Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt, Bank: p.Flight.Bank}
+		if s.Identified {
+			c.Type = p.Type
+		}
+		v.Enemies = append(v.Enemies, c)
+	}
+	return v
+}
+
+// sawPlane reports whether a side had an enemy plane spotted when the turn ended (sightings of planes
+// lost this turn are kept until the next turn starts, so their fall can be reported).
+func sawPlane(st *State, side, callsign string) bool {
+	return st.Sight[side][callsign].Spotted
+}
+
+// EventsFor filters a turn's events for one side, given the state after the turn. Each kind has its
+// rule: a side's own planes' events in full; spotting news only for the side that spotted; of a burst
+// that hits one of its planes, a side learns that it was hit, by whom if it has the shooter spotted, and
+// where; of an enemy plane going down or leaving, only if it had that plane in sight. A missed order is
+// announced to everyone, by player only.
+func EventsFor(st *State, side string, events []Event) []Event {
+	var out []Event
+	for _, e := range events {
+		own := e.Side == side
+		switch e.Kind {
+		case EvMove, EvIllegalOrder, EvOutOfAmmo, EvDamage, EvEngineOut, EvGunsOut, EvBombs:
+			if own {
+				out = append(out, e)
+			}
+		case EvSpotted, EvIdentified, EvLostSight:
+			if own {
+				out = append(out, e)
+			}
+		case EvNMR:
+			if own {
+				out = append(out, e)
+			} else {
+				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: fmt.Sprintf("no order came from %s this turn", e.Player)})
+			}
+		case EvFire:
+			if own {
+				out = append(out, e)
+				continue
+			}
+			tg := st.Plane(e.Target)
+			if tg == nil || tg.Side != side || e.Fire == nil {
+				continue
+			}
+			shooter := "an unseen enemy"
+			if sawPlane(st, side, e.Plane) {
+				shooter = e.Plane
+			}
+			r := Event{Turn: e.Turn, Kind: EvFire, Target: e.Target,
+				Fire: &FireDetail{Hits: e.Fire.Hits, Locations: e.Fire.Locations, Critical: e.Fire.Critical},
+				Text: fmt.Sprintf("%s fired at %s: %d hit%s", shooter, e.Target, e.Fire.Hits, plural(e.Fire.Hits))}
+			if shooter != "an unseen enemy" {
+				r.Plane = e.Plane
+			}
+			out = append(out, r)
+		case EvShotDown, EvBailOut, EvCrash, EvDisengaged:
+			if own {
+				out = append(out, e)
+			} else if sawPlane(st, side, e.Plane) {
+				r := Event{Turn: e.Turn, Kind: e.Kind, Plane: e.Plane, Edge: e.Edge, Text: e.Text}
+				if e.Kind == EvBailOut {
+					r.Text = fmt.Sprintf("parachutes seen from %s", e.Plane)
+					if e.Saved == 0 {
+						r.Text = fmt.Sprintf("no parachutes seen from %s", e.Plane)
+					}
+				}
+				out = append(out, r)
+			}
+		case EvGameOver:
+			out = append(out, e)
+		}
+	}
+	return out
+}
