@@ -582,22 +582,33 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 		}
 	}
 	s := start.Speed
-	add := func(rule, what string, t Tenths) { s += t; log(rule, what, t) }
-	add("15", fmt.Sprintf("%d power factor%s", plot.Power, plural(plot.Power)), Tenths(plot.Power))
-	add("15", fmt.Sprintf("%d brake factor%s", plot.Brake, plural(plot.Brake)), -2*Tenths(plot.Brake))
-	add("12/29", fmt.Sprintf("%d manoeuvre%s at %s speed", res.Maneuvers, plural(res.Maneuvers), c.Range), -ManeuverLoss(c.Loss, c.Range, res.Maneuvers))
-	add("16", "climb of "+ft(climb), -Tenths(climb/100))
+	// add applies one term; its description is written only when the term changes the speed.
+	add := func(rule string, t Tenths, what func() string) {
+		if t != 0 {
+			s += t
+			log(rule, what(), t)
+		}
+	}
+	add("15", Tenths(plot.Power), func() string { return fmt.Sprintf("%d power factor%s", plot.Power, plural(plot.Power)) })
+	add("15", -2*Tenths(plot.Brake), func() string { return fmt.Sprintf("%d brake factor%s", plot.Brake, plural(plot.Brake)) })
+	add("12/29", -ManeuverLoss(c.Loss, c.Range, res.Maneuvers), func() string {
+		return fmt.Sprintf("%d manoeuvre%s at %s speed", res.Maneuvers, plural(res.Maneuvers), c.Range)
+	})
+	add("16", -Tenths(climb/100), func() string { return "climb of " + ft(climb) })
 	if !steepDive && !plot.Vert {
-		add("17", "shallow dive of "+ft(dive), ShallowDiveGain(dive))
+		add("17", ShallowDiveGain(dive), func() string { return "shallow dive of " + ft(dive) })
 	}
 	if steepDive {
-		add("19", "steep dive", 12)
+		add("19", 12, func() string { return "steep dive" })
 	}
 	if plot.Vert {
-		add("20", "vertical dive", 20)
+		add("20", 20, func() string { return "vertical dive" })
 	}
 	if c.Range == DiveSpeed {
-		add("13", fmt.Sprintf("dive-speed drag, %d point%s past top level speed", S-c.Band.Level.Max, plural(S-c.Band.Level.Max)), -2*Tenths(S-c.Band.Level.Max))
+		past := S - c.Band.Level.Max
+		add("13", -2*Tenths(past), func() string {
+			return fmt.Sprintf("dive-speed drag, %d point%s past top level speed", past, plural(past))
+		})
 	}
 	if steepClimb {
 		if limit := Tenths(10 * (c.Band.Level.Max - 1)); s > limit {

@@ -91,7 +91,7 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 			return nil, nil, fmt.Errorf("afd: an order for %s, which is not a plane in play", key)
 		}
 	}
-	var events []Event
+	events := make([]Event, 0, 8*len(ns.Planes)+8)
 	// Sightings of planes that left play last turn were kept for that turn's reports; drop them now.
 	for _, side := range ns.Sides {
 		for cs := range ns.Sight[side] {
@@ -102,7 +102,8 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 	}
 
 	// Movement.
-	var moved []*flown
+	flights := make([]flown, 0, len(ns.Planes))
+	moved := make([]*flown, 0, len(ns.Planes))
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
 		if !p.InPlay() {
@@ -112,7 +113,8 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 		if err != nil {
 			return nil, nil, err
 		}
-		f := &flown{p: p, card: card}
+		flights = append(flights, flown{p: p, card: card})
+		f := &flights[len(flights)-1]
 		o, ok := orders[p.Callsign]
 		if ok {
 			f.order = o
@@ -140,7 +142,7 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 			path[i] = s.Hex
 		}
 		subs := SubSteps(Step{Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt}, r.Steps)
-		p.Track = p.Track[:0]
+		p.Track = make([]hexmap.Hex, 0, len(subs))
 		for _, s := range subs {
 			p.Track = append(p.Track, s.Hex)
 		}
@@ -172,7 +174,7 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 	}
 
 	// Spotting from the final positions.
-	events = append(events, spotPhase(ns, env.Tables, climbs, d)...)
+	events = spotPhase(ns, env.Tables, climbs, d, events)
 
 	// Fire, all at once from the final positions.
 	hits := map[string][]int{}
@@ -186,7 +188,7 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 	for _, f := range shooters {
 		targets = append(targets, f.p.Flight.Hex)
 	}
-	idx := newGrid(targets)
+	idx := newGrid(targets, MaxFireRange)
 	for _, f := range shooters {
 		fire := f.order.Fire
 		if fire.Mode == parser.FireHold {

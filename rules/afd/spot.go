@@ -15,8 +15,6 @@ type grid struct {
 	cells map[[2]int][]int
 }
 
-const gridCell = 8
-
 func floorDiv(a, b int) int {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
@@ -25,8 +23,10 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-func newGrid(hexes []hexmap.Hex) *grid {
-	g := &grid{cell: gridCell, cells: make(map[[2]int][]int, len(hexes))}
+// newGrid indexes hexes in square cells of the given size: a query of radius r looks at about
+// (2r/cell+2)² cells, so the cell is best about the radius the index is asked for.
+func newGrid(hexes []hexmap.Hex, cell int) *grid {
+	g := &grid{cell: cell, cells: make(map[[2]int][]int, len(hexes))}
 	for i, h := range hexes {
 		k := [2]int{floorDiv(h.Q, g.cell), floorDiv(h.R, g.cell)}
 		g.cells[k] = append(g.cells[k], i)
@@ -104,8 +104,7 @@ type spotter struct {
 // makes one attempt a turn at each enemy in sight that it has not spotted, with its best placed plane;
 // a spotted plane stays spotted while it is in sight; identification of the type is a second roll.
 // Without fog of war every plane is spotted and identified.
-func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source) []Event {
-	var events []Event
+func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source, events []Event) []Event {
 	inPlay := make([]*Plane, 0, len(st.Planes))
 	for i := range st.Planes {
 		if st.Planes[i].InPlay() {
@@ -122,12 +121,17 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 		}
 		return events
 	}
-	hexes := make([]hexmap.Hex, len(inPlay))
-	for i, p := range inPlay {
-		hexes[i] = p.Flight.Hex
-	}
-	idx := newGrid(hexes)
 	for _, side := range st.Sides {
+		// Index this side's planes only: the spotters.
+		var own []*Plane
+		var hexes []hexmap.Hex
+		for _, p := range inPlay {
+			if p.Side == side {
+				own = append(own, p)
+				hexes = append(hexes, p.Flight.Hex)
+			}
+		}
+		idx := newGrid(hexes, MaxSpotRange)
 		known := st.Sight[side]
 		for _, e := range inPlay {
 			if e.Side == side {
@@ -135,8 +139,8 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 			}
 			best := spotter{}
 			idx.near(e.Flight.Hex, MaxSpotRange, hexes, func(i int) {
-				sp := inPlay[i]
-				if sp.Side != side || !lineOfSight(st.Clouds, sp.Flight, e.Flight) {
+				sp := own[i]
+				if !lineOfSight(st.Clouds, sp.Flight, e.Flight) {
 					return
 				}
 				dist := hexmap.Distance(sp.Flight.Hex, e.Flight.Hex)
@@ -161,8 +165,9 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 				ok := best.need == 0
 				var rolls []dice.Roll
 				if !ok {
-					a := d.Roll(fmt.Sprintf("turn %d %s spots %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
-					b := d.Roll(fmt.Sprintf("turn %d %s spots %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
+					label := fmt.Sprintf("turn %d %s spots %s: D6", st.Turn, best.p.Callsign, e.Callsign)
+					a := d.Roll(label, 6)
+					b := d.Roll(label, 6)
 					rolls = d.Log()[len(d.Log())-2:]
 					ok = tables.Spotted(best.need, a+b, best.mod)
 				}
@@ -178,8 +183,9 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 					hit := need == 0
 					var rolls []dice.Roll
 					if !hit {
-						a := d.Roll(fmt.Sprintf("turn %d %s identifies %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
-						b := d.Roll(fmt.Sprintf("turn %d %s identifies %s: D6", st.Turn, best.p.Callsign, e.Callsign), 6)
+						label := fmt.Sprintf("turn %d %s identifies %s: D6", st.Turn, best.p.Callsign, e.Callsign)
+						a := d.Roll(label, 6)
+						b := d.Roll(label, 6)
 						rolls = d.Log()[len(d.Log())-2:]
 						hit = tables.Spotted(need, a+b, best.mod)
 					}

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"sort"
 
 	"sortie/rules/afd/aircraft"
@@ -195,15 +194,51 @@ func (s *State) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Clone returns a deep copy (through the canonical JSON, which is lossless).
+// Clone returns a deep copy.
 func (s *State) Clone() *State {
-	b, err := s.JSON()
-	if err != nil {
-		panic(fmt.Sprintf("afd: state does not serialise: %v", err))
+	c := *s
+	if s.Map != nil {
+		m := *s.Map
+		c.Map = &m
 	}
-	var c State
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic(fmt.Sprintf("afd: state does not deserialise: %v", err))
+	c.Clouds = append([]Cloud(nil), s.Clouds...)
+	c.Sides = append([]string(nil), s.Sides...)
+	c.Players = append([]Player(nil), s.Players...)
+	c.Victory = make([]Condition, len(s.Victory))
+	for i, v := range s.Victory {
+		v.Aircraft = append([]string(nil), v.Aircraft...)
+		c.Victory[i] = v
+	}
+	c.Planes = make([]Plane, len(s.Planes))
+	for i, p := range s.Planes {
+		p.Damage = append([]int(nil), p.Damage...)
+		ammo := make(map[string]int, len(p.Ammo))
+		for k, v := range p.Ammo {
+			ammo[k] = v
+		}
+		p.Ammo = ammo
+		if p.Bombed != nil {
+			b := *p.Bombed
+			p.Bombed = &b
+		}
+		p.Track = append([]hexmap.Hex(nil), p.Track...)
+		c.Planes[i] = p
+	}
+	c.Sight = make(map[string]map[string]Sighting, len(s.Sight))
+	for side, m := range s.Sight {
+		n := make(map[string]Sighting, len(m))
+		for k, v := range m {
+			n[k] = v
+		}
+		c.Sight[side] = n
+	}
+	if s.Outcome != nil {
+		o := *s.Outcome
+		o.Score = make(map[string]int, len(s.Outcome.Score))
+		for k, v := range s.Outcome.Score {
+			o.Score[k] = v
+		}
+		c.Outcome = &o
 	}
 	return &c
 }

@@ -122,7 +122,7 @@ func EventsFor(st *State, side string, events []Event) []Event {
 				out = append(out, r)
 			}
 		case EvGameOver:
-			out = append(out, e)
+			out = append(out, Event{Turn: e.Turn, Kind: EvGameOver, Outcome: e.Outcome, Text: e.Text})
 		}
 	}
 	return out

@@ -21,7 +21,8 @@ type Roll struct {
 
 func (r Roll) String() string { return fmt.Sprintf("%s: d%d=%d", r.Label, r.Sides, r.Value) }
 
-// Source throws dice. Roll returns a value in 1..sides and records it in the log under label.
+// Source throws dice. Roll returns a value in 1..sides and records it in the log under label; Log returns
+// the rolls so far, oldest first, as a read-only slice.
 type Source interface {
 	Roll(label string, sides int) int
 	Log() []Roll
@@ -95,8 +96,9 @@ func (d *Seeded) Roll(label string, sides int) int {
 	return v
 }
 
-// Log returns every roll so far, in order.
-func (d *Seeded) Log() []Roll { return append([]Roll(nil), d.log...) }
+// Log returns every roll so far, in order. The slice is shared and must not be modified; appending to it
+// never disturbs the source.
+func (d *Seeded) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
 
 // Scripted hands out given values in order. It is for the calculator (dice given on the command line)
 // and for tests that need a particular roll. A value out of range for the die asked for, or a roll asked
@@ -135,8 +137,8 @@ func (d *Scripted) Roll(label string, sides int) int {
 	return v
 }
 
-// Log returns every roll so far, in order.
-func (d *Scripted) Log() []Roll { return append([]Roll(nil), d.log...) }
+// Log returns every roll so far, in order. The slice is shared and must not be modified.
+func (d *Scripted) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
 
 // Err says whether the script ran out or held an impossible value.
 func (d *Scripted) Err() error { return d.err }

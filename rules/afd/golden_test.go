@@ -1,0 +1,131 @@
+package afd
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"math"
+	"testing"
+
+	"sortie/parser"
+	"sortie/rules/dice"
+	"sortie/rules/hex"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestGoldenFourPlaneTurns resolves the bundled four-plane scenario for three turns with fixed orders and
+// seed and compares every event and the final state with the golden file (go test -update rewrites it;
+// review the diff).
+func TestGoldenFourPlaneTurns(t *testing.T) {
+	env := testEnv(t)
+	s, err := BundledScenario("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := NewGame(s, env.Cards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := [][]string{
+		{"RED1: 6 FIRE KURT", "RED2: 1 TL 4 FIRE ANY", "KURT: 5 FIRE ANY", "HANS: 1 1 1 1 1 1"},
+		{"RED1: 2 TL 3", "RED2: 3 TR 2", "KURT: 4 TL", "HANS: 2 TR 2 TR 1"},
+		{"RED1: 6", "RED2: 1 1 1 1 1 1", "KURT: 5 HOLD", "HANS: 3 TR 3"},
+	}
+	type turnRecord struct {
+		Turn   int     `json:"turn"`
+		Events []Event `json:"events"`
+		Hash   string  `json:"hash"`
+	}
+	var record []turnRecord
+	seed := dice.SeedFromUint64(1940)
+	for i, lines := range turns {
+		var events []Event
+		st, events, err = Resolve(env, st, orders(t, lines...), dice.NewSeeded(seed.Stream(fmt.Sprintf("turn-%d", i+1))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		record = append(record, turnRecord{Turn: i + 1, Events: events, Hash: st.Hash()})
+	}
+	got, err := json.MarshalIndent(struct {
+		Turns []turnRecord `json:"turns"`
+		State *State       `json:"state"`
+	}{record, st}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "testdata/channel-three-turns.golden.json"
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the three turns differ from %s; run go test ./rules/afd -run Golden -update and review the diff", path)
+	}
+}
+
+// benchGame places n planes of two sides as pairs on a square lattice 20 hexes apart, the two of a pair
+// facing each other 3 hexes apart: every plane has an enemy in gun range and a dozen or so planes within
+// sight, whatever n is, so the cost per aircraft shows how the work grows with n.
+func benchGame(n int) (*State, map[string]parser.Order) {
+	st := &State{Ruleset: "afd", Scenario: "bench", Turn: 1, TurnLimit: 99, Options: Options{FogOfWar: true},
+		Sides: []string{"A", "B"}, Players: []Player{{ID: "a", Side: "A"}, {ID: "b", Side: "B"}},
+		Sight: map[string]map[string]Sighting{"A": {}, "B": {}}}
+	orders := map[string]parser.Order{}
+	straight, _ := parser.ParseOrder("5 FIRE ANY")
+	turn, _ := parser.ParseOrder("2 TR 2 FIRE ANY")
+	types := []string{"spitfire-i", "bf-109e"}
+	for i := 0; i < n; i++ {
+		side := i % 2
+		cs := fmt.Sprintf("P%04d", i)
+		side2 := int(math.Ceil(math.Sqrt(float64(n) / 2)))
+		pair := i / 2
+		q, r := (pair%side2)*20, (pair/side2)*20+side*3
+		p := Plane{Callsign: cs, Type: types[side], Side: st.Sides[side], Player: st.Players[side].ID, Pilot: "regular", Status: Flying,
+			Flight: Flight{Hex: hex.Hex{Q: q, R: r}, Facing: hex.Dir(side * 6), Speed: 50, Alt: 10000, Straight: Plenty},
+			Damage: make([]int, 7), Ammo: map[string]int{"wing-l": 10, "wing-r": 10}, Crew: 1}
+		if side == 1 {
+			p.Damage = make([]int, 8)
+			p.Ammo = map[string]int{}
+		}
+		st.Planes = append(st.Planes, p)
+		if i%3 == 0 {
+			orders[cs] = turn
+		} else {
+			orders[cs] = straight
+		}
+	}
+	return st, orders
+}
+
+func benchmarkResolve(b *testing.B, n int) {
+	env := testEnv(b)
+	st, orders := benchGame(n)
+	// Fill ammunition from the cards.
+	for i := range st.Planes {
+		c, _ := env.Cards.Get(st.Planes[i].Type)
+		st.Planes[i].Damage = make([]int, len(c.Systems))
+		for _, g := range c.Guns {
+			st.Planes[i].Ammo[g.ID] = g.Ammo
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := Resolve(env, st, orders, dice.NewSeeded(dice.SeedFromUint64(1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(n), "µs/aircraft")
+}
+
+func BenchmarkResolveTurn10(b *testing.B)   { benchmarkResolve(b, 10) }
+func BenchmarkResolveTurn100(b *testing.B)  { benchmarkResolve(b, 100) }
+func BenchmarkResolveTurn1000(b *testing.B) { benchmarkResolve(b, 1000) }
