@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"math"
+	"os"
 	"testing"
 
 	"sortie/parser"
