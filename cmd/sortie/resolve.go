@@ -13,7 +13,6 @@ import (
 
 	"sortie/parser"
 	"sortie/rules/afd"
-	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 )
 
@@ -64,12 +63,8 @@ func cmdResolve(args []string, stdout io.Writer) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if sc.Options.Tables != "" {
-			t, err := tables.Load(sc.Dir + "/" + sc.Options.Tables)
-			if err != nil {
-				return usagef("scenario tables: %v", err)
-			}
-			env.Tables = t
+		if env, err = sc.Env(env); err != nil {
+			return usagef("%v", err)
 		}
 		st, err = afd.NewGame(sc, env.Cards)
 		if err != nil {

@@ -118,11 +118,13 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 		o, ok := orders[p.Callsign]
 		if ok {
 			f.order = o
-			f.res = Move(card, p.Flight, o.Plot)
+			f.res = CheckOrder(card, p.Flight, o)
 			if !f.res.Legal() {
 				events = append(events, Event{Turn: turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
 					Problems: f.res.Errors, Text: fmt.Sprintf("%s's order broke the rules and it flew straight on instead", p.Callsign)})
-				f.order = parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: o.Fire}
+				fire := o.Fire
+				fire.Guns = nil
+				f.order = parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
 				f.res = Move(card, p.Flight, f.order.Plot)
 			}
 		} else {
@@ -418,4 +420,25 @@ func checkVictory(st *State) *Outcome {
 	}
 	out.Winner = winner
 	return out
+}
+
+// CheckOrder validates one aircraft's order against that aircraft only: its plot flown from its state,
+// and the gun positions its fire order names. It is what a receipt reports; Resolve uses the same
+// checks.
+func CheckOrder(card *aircraft.Card, f Flight, o parser.Order) Result {
+	r := Move(card, f, o.Plot)
+	for _, g := range o.Fire.Guns {
+		found := false
+		for _, cg := range card.Guns {
+			found = found || cg.ID == g
+		}
+		if !found {
+			var ids []string
+			for _, cg := range card.Guns {
+				ids = append(ids, cg.ID)
+			}
+			r.errorf(o.Fire.Col, "fire-guns", "GUNS %s: the %s has no gun position %q (it has %s)", g, card.Name, g, strings.Join(ids, ", "))
+		}
+	}
+	return r
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"sortie/parser"
+	"sortie/rules/afd/tables"
 	hexmap "sortie/rules/hex"
 )
 
@@ -111,11 +113,7 @@ func LoadScenario(path string) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		s.Dir = path[:i]
-	} else {
-		s.Dir = "."
-	}
+	s.Dir = filepath.Dir(path)
 	return s, nil
 }
 
@@ -380,4 +378,21 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		st.Sight[side] = map[string]Sighting{}
 	}
 	return st, nil
+}
+
+// Env returns the environment a game of this scenario resolves in: base, with the tables replaced by
+// the scenario's own tables file if it names one (relative to the scenario's folder).
+func (s *Scenario) Env(base *Env) (*Env, error) {
+	if s.Options.Tables == "" {
+		return base, nil
+	}
+	path := s.Options.Tables
+	if !filepath.IsAbs(path) && s.Dir != "" {
+		path = filepath.Join(s.Dir, path)
+	}
+	t, err := tables.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: tables: %w", s.Name, err)
+	}
+	return &Env{Cards: base.Cards, Tables: t}, nil
 }

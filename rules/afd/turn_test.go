@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -652,5 +654,45 @@ func TestCloneIsDeepAndEqual(t *testing.T) {
 	c.Outcome.Score["RAF"] = 7
 	if a2, _ := st.JSON(); !bytes.Equal(a, a2) {
 		t.Fatal("changing the clone changed the original")
+	}
+}
+
+func TestCheckOrderNamesUnknownGuns(t *testing.T) {
+	_, o, _ := parser.ParseOrderLine("RED1: 5 FIRE ANY GUNS nose")
+	r := CheckOrder(card(t, "spitfire-i"), Flight{Speed: 50, Alt: 5000, Straight: Plenty}, o)
+	if e := illegal(t, r, "fire-guns"); !strings.Contains(e.Message, "wing-l") {
+		t.Errorf("the error should list the guns the plane has: %q", e.Message)
+	}
+}
+
+// A scenario's tables file replaces the house tables for that game only (rules.md: tables).
+func TestScenarioTablesOverride(t *testing.T) {
+	dir := t.TempDir()
+	tablesYAML := "label: kinder\ndeflection:\n  \"5-7\": {1E: +2, ME: +2}\n  \"4/8\": {1E: 0, ME: +1}\n  \"9-3\": {1E: -2, ME: -1}\n"
+	if err := os.WriteFile(filepath.Join(dir, "kinder.yaml"), []byte(tablesYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(duel, "options: {fog_of_war: false}", "options: {fog_of_war: false, tables: kinder.yaml}", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadScenario(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := testEnv(t)
+	env, err := s.Env(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Tables.DRM(6, false) != 2 || base.Tables.DRM(6, false) != 1 {
+		t.Errorf("override DRM %d, house %d", env.Tables.DRM(6, false), base.Tables.DRM(6, false))
+	}
+	if env.Tables.MaxHits("8x30M") != base.Tables.MaxHits("8x30M") {
+		t.Error("sections the file does not give stay the house ones")
+	}
+	os.WriteFile(filepath.Join(dir, "kinder.yaml"), []byte("deflection: {bogus: 1}\n"), 0o644)
+	if _, err := s.Env(base); err == nil {
+		t.Error("a broken tables file must be refused")
 	}
 }

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The seed's worked example through the calculator: Spitfire at a He-111 from astern at range 3, red 5
+// white 3, hit location 5.
+func TestCalcFireSeedExample(t *testing.T) {
+	out, errOut, code := sortie(t, "calc", "fire", "--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3,5", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Chart     string   `json:"chart"`
+		Column    string   `json:"column"`
+		DRM       int      `json:"drm"`
+		Row       int      `json:"row"`
+		Hits      int      `json:"hits"`
+		Locations []string `json:"locations"`
+		Critical  int      `json:"critical"`
+		Damage    []string `json:"damage"`
+		Effects   []string `json:"effects"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Chart != "8x30M" || r.Column != "3" || r.DRM != 1 || r.Row != 9 || r.Hits != 4 || strings.Join(r.Locations, ",") != "WFEE*" ||
+		r.Critical != 1 || strings.Join(r.Damage, " ") != "W F E(L) E(L) E(L)" || len(r.Effects) == 0 || r.Effects[0] != "left engine destroyed" {
+		t.Errorf("worked example: %+v", r)
+	}
+	human, _, _ := sortie(t, "calc", "fire", "--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3,5")
+	if !strings.Contains(human, "4 hits") || !strings.Contains(human, "WFEE*") {
+		t.Errorf("human output:\n%s", human)
+	}
+}
+
+func TestCalcFireUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3"},      // the D10 is missing
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3,5,5"},  // one too many
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "9", "--clock", "6", "--dice", "5,3,5"},    // beyond 8
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "13", "--dice", "5,3,5"},   // no such clock
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "7,3,5"},    // a 7 on a D6
+		{"--shooter", "spitfire-i", "--target", "blimp", "--range", "3", "--clock", "6", "--dice", "5,3,5"},      // unknown type
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3,5", "--guns", "tail"},
+	} {
+		if _, errOut, code := sortie(t, append([]string{"calc", "fire"}, args...)...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d %q", args, code, errOut)
+		}
+	}
+}
+
+func TestCalcDamage(t *testing.T) {
+	out, _, code := sortie(t, "calc", "damage", "--aircraft", "a6m2", "--hits", "FC*", "--red", "5", "--json")
+	var r struct {
+		ShotDown bool     `json:"shot_down"`
+		Effects  []string `json:"effects"`
+		Systems  []struct {
+			Letter    string `json:"letter"`
+			Filled    int    `json:"filled"`
+			Destroyed bool   `json:"destroyed"`
+		} `json:"systems"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || !r.ShotDown || len(r.Systems) == 0 {
+		t.Fatalf("Zero, C hit, red 5: exit %d %s", code, out)
+	}
+	out, _, _ = sortie(t, "calc", "damage", "--aircraft", "p-40c", "--hits", "FC*", "--red", "5", "--json")
+	if json.Unmarshal([]byte(out), &r) != nil || r.ShotDown {
+		t.Errorf("P-40C, C hit, red 5 is not downed: %s", out)
+	}
+	out, _, _ = sortie(t, "calc", "damage", "--aircraft", "he-111h", "--hits", "WFEE*", "--red", "5", "--side", "L")
+	if !strings.Contains(out, "left engine destroyed") {
+		t.Errorf("He-111 example in human form:\n%s", out)
+	}
+	for _, args := range [][]string{{"--aircraft", "a6m2", "--hits", "FX"}, {"--aircraft", "a6m2", "--hits", "F*C"}, {"--aircraft", "a6m2"}, {"--aircraft", "a6m2", "--hits", "FC", "--side", "Q"}} {
+		if _, _, code := sortie(t, append([]string{"calc", "damage"}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+}
+
+func TestResolveCommand(t *testing.T) {
+	dir := t.TempDir()
+	orders := filepath.Join(dir, "orders.txt")
+	os.WriteFile(orders, []byte("# turn 1\nRED1: 6 FIRE KURT\nRED2: 1 TL 4\nKURT: 5 HOLD\nHANS: 3 TR 2\n"), 0o644)
+	scenario := "../../rules/afd/scenarios/channel-1940.yaml"
+	out, errOut, code := sortie(t, "resolve", "--scenario", scenario, "--orders", orders, "--seed", "7", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Events []struct{ Kind, Plane string }
+		State  json.RawMessage
+		Hash   string
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Hash) != 64 || len(r.Events) < 4 {
+		t.Fatalf("resolve --json: %v %s", err, out)
+	}
+	again, _, _ := sortie(t, "resolve", "--scenario", scenario, "--orders", orders, "--seed", "7", "--json")
+	if again != out {
+		t.Error("the same turn with the same seed must print the same bytes")
+	}
+	// The next turn from the printed state.
+	statePath := filepath.Join(dir, "state.json")
+	os.WriteFile(statePath, []byte(out), 0o644)
+	if _, errOut, code := sortie(t, "resolve", "--state", statePath, "--orders", orders, "--seed", "8"); code != 0 {
+		t.Errorf("resolve --state: exit %d %s", code, errOut)
+	}
+	// Orders with mistakes are reported with their lines.
+	os.WriteFile(orders, []byte("RED1: 6\nNOBODY: 5\nRED2 6\n"), 0o644)
+	_, errOut, code = sortie(t, "resolve", "--scenario", scenario, "--orders", orders)
+	if code != 2 || !strings.Contains(errOut, "orders.txt:2") || !strings.Contains(errOut, "orders.txt:3") {
+		t.Errorf("bad orders: exit %d %s", code, errOut)
+	}
+}
