@@ -41,12 +41,12 @@ func TestCalcFireSeedExample(t *testing.T) {
 
 func TestCalcFireUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3"},      // the D10 is missing
-		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3,5,5"},  // one too many
-		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "9", "--clock", "6", "--dice", "5,3,5"},    // beyond 8
-		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "13", "--dice", "5,3,5"},   // no such clock
-		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "7,3,5"},    // a 7 on a D6
-		{"--shooter", "spitfire-i", "--target", "blimp", "--range", "3", "--clock", "6", "--dice", "5,3,5"},      // unknown type
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3"},     // the D10 is missing
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3,5,5"}, // one too many
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "9", "--clock", "6", "--dice", "5,3,5"},   // beyond 8
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "13", "--dice", "5,3,5"},  // no such clock
+		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "7,3,5"},   // a 7 on a D6
+		{"--shooter", "spitfire-i", "--target", "blimp", "--range", "3", "--clock", "6", "--dice", "5,3,5"},     // unknown type
 		{"--shooter", "spitfire-i", "--target", "he-111h", "--range", "3", "--clock", "6", "--dice", "5,3,5", "--guns", "tail"},
 	} {
 		if _, errOut, code := sortie(t, append([]string{"calc", "fire"}, args...)...); code != 2 || errOut == "" {
