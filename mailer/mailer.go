@@ -1,0 +1,86 @@
+// Package mailer is everything in Sortie that speaks a mail protocol: IMAP intake (IDLE with a polling
+// fallback, a UID cursor, fetch, move after commit), turning a raw message into the text that holds a
+// player's orders, dropping mail that must not be answered, and delivering the outbox over SMTP.
+//
+// It knows nothing of games. The daemon wires it to the adjudicator through Handler (one message in,
+// committed, then moved) and Outbox (committed mail out, marked sent).
+package mailer
+
+import (
+	"context"
+	"time"
+)
+
+// Message is one raw message fetched from a mailbox, with where it came from.
+type Message struct {
+	Mailbox     string
+	UIDValidity uint32
+	UID         uint32
+	Raw         []byte
+}
+
+// Disposition says what the intake does with a message after the handler returns.
+type Disposition int
+
+const (
+	// Processed: the message's effect is committed; move it to the Processed folder (or flag it \Seen).
+	Processed Disposition = iota
+	// Rejected: committed as rejected (a refusal may be queued); move it to the Rejected folder.
+	Rejected
+	// Retry: nothing was committed (e.g. the database was unavailable); leave the message where it is
+	// and try it again on a later pass.
+	Retry
+)
+
+func (d Disposition) String() string {
+	switch d {
+	case Processed:
+		return "processed"
+	case Rejected:
+		return "rejected"
+	}
+	return "retry"
+}
+
+// Handler takes one message. It must commit everything the message causes before it returns Processed
+// or Rejected (design.md invariant 1): the intake moves the message out of the inbox only afterwards.
+// It must be idempotent: after a crash the same message may come again.
+type Handler interface {
+	Handle(ctx context.Context, m Message) Disposition
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, m Message) Disposition
+
+// Handle calls f.
+func (f HandlerFunc) Handle(ctx context.Context, m Message) Disposition { return f(ctx, m) }
+
+// CursorStore keeps the intake's place in a mailbox: its UIDVALIDITY and the highest UID handled.
+type CursorStore interface {
+	LoadCursor(mailbox string) (uidValidity, lastUID uint32, err error)
+	SaveCursor(mailbox string, uidValidity, lastUID uint32) error
+}
+
+// OutgoingMail is one committed message waiting to be sent.
+type OutgoingMail struct {
+	ID        string // the outbox key; stable
+	From      string // address only; the sender's display name comes from SenderOptions
+	To        string // one address
+	ToName    string
+	ReplyTo   string
+	Subject   string
+	Body      string // plain text, UTF-8
+	MessageID string // without angle brackets; stable, so a resend is recognisable
+	InReplyTo string
+	Headers   map[string]string // extra headers, e.g. X-Sortie-Game
+}
+
+// Outbox is the transactional outbox as the sender sees it (design.md invariant 2).
+type Outbox interface {
+	// Pending returns up to limit messages due for sending at now, oldest first.
+	Pending(now time.Time, limit int) ([]OutgoingMail, error)
+	// MarkSent records that a message was accepted by the SMTP server: it is never sent again.
+	MarkSent(id string, at time.Time) error
+	// MarkFailed records a failed attempt; the store decides when to try again (backoff).
+	MarkFailed(id string, err error, at time.Time) error
+}
