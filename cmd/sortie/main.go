@@ -38,6 +38,9 @@ var errIllegal = errors.New("illegal")
 const usage = `Sortie: play-by-email adjudication for Air Force / Dauntless.
 
 Usage:
+  sortie demo                          play a whole game by mail on built-in mail servers
+  sortie serve --config FILE           run the mail daemon
+  sortie game new|list|status|resolve  moderators' commands (sortie game)
   sortie aircraft list                 the aircraft types Sortie knows
   sortie aircraft show KEY [--json]    one type's card: bands, speeds, turn modes, guns, systems
   sortie calc move ...                 fly a plot and show it hex by hex (sortie calc move --help)
@@ -61,6 +64,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdCalc(args[1:], stdout)
 	case "resolve":
 		err = cmdResolve(args[1:], stdout)
+	case "serve":
+		err = cmdServe(args[1:], stdout)
+	case "game":
+		err = cmdGame(args[1:], stdout)
+	case "demo":
+		err = cmdDemo(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -32,6 +32,9 @@ type Scenario struct {
 	Aircraft    []ScenarioPlane `yaml:"aircraft"`
 	Turns       int             `yaml:"turns"`
 	Victory     []scenarioVictory
+	// Service holds what the mail service needs (players' addresses, the moderator, deadlines); the
+	// rules do not read it (docs/scenarios.md).
+	Service yaml.Node `yaml:"service"`
 	// Dir is the folder the scenario was read from, for relative file names (tables).
 	Dir string `yaml:"-"`
 

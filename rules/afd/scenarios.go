@@ -29,3 +29,8 @@ func BundledScenario(name string) (*Scenario, error) {
 	}
 	return ParseScenario(data, name+".yaml")
 }
+
+// BundledScenarioFile returns a shipped scenario's file as written.
+func BundledScenarioFile(name string) ([]byte, error) {
+	return scenarioFS.ReadFile("scenarios/" + name + ".yaml")
+}

@@ -83,6 +83,9 @@ type State struct {
 	// Sight maps a side to what it knows of each enemy plane, by callsign.
 	Sight map[string]map[string]Sighting `json:"sight"`
 	Over  bool                           `json:"over"`
+	// TablesData is the moderator's replacement tables file, kept with the game so it resolves the same
+	// everywhere (docs/tables.md).
+	TablesData string `json:"tables_data,omitempty"`
 	// Outcome is set when the game is over: the winning side, or "draw", and the score.
 	Outcome *Outcome `json:"outcome,omitempty"`
 }

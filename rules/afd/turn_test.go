@@ -35,7 +35,7 @@ func card(t testing.TB, key string) *aircraft.Card {
 }
 
 // game builds a state from scenario YAML.
-func game(t testing.TB, yamlText string) *State {
+func newTestGame(t testing.TB, yamlText string) *State {
 	t.Helper()
 	s, err := ParseScenario([]byte(yamlText), "test.yaml")
 	if err != nil {
@@ -137,7 +137,7 @@ func TestBundledScenariosLoad(t *testing.T) {
 }
 
 func TestStateSerialisesLosslesslyAndStably(t *testing.T) {
-	st := game(t, duel)
+	st := newTestGame(t, duel)
 	st.Sight["A"]["BLUE1"] = Sighting{Spotted: true, Turn: 1}
 	a, err := st.JSON()
 	if err != nil {
@@ -163,7 +163,7 @@ func TestStateSerialisesLosslesslyAndStably(t *testing.T) {
 // rules.md: a missed plot flies straight and level with no power, and everyone is told.
 func TestNMRFliesStraightAndLevel(t *testing.T) {
 	env := testEnv(t)
-	st := game(t, duel)
+	st := newTestGame(t, duel)
 	next, events, err := Resolve(env, st, orders(t, "RED1: 2 TR"), dice.NewSeeded(dice.SeedFromUint64(1)))
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestNMRFliesStraightAndLevel(t *testing.T) {
 
 func TestIllegalOrderIsFlownAsDefaultAndSaysWhy(t *testing.T) {
 	env := testEnv(t)
-	st := game(t, duel)
+	st := newTestGame(t, duel)
 	_, events, err := Resolve(env, st, orders(t, "RED1: 5", "BLUE1: 3"), dice.NewSeeded(dice.SeedFromUint64(1)))
 	if err != nil {
 		t.Fatal(err)
@@ -479,7 +479,7 @@ func TestBigShotsSplitIntoBlocks(t *testing.T) {
 func TestShotDownPlaneStillFires(t *testing.T) {
 	env := testEnv(t)
 	for seed := uint64(1); seed < 300; seed++ {
-		st := game(t, duel)
+		st := newTestGame(t, duel)
 		red := st.Plane("RED1")
 		rc := card(t, "spitfire-i")
 		for i, s := range rc.Systems {
@@ -513,7 +513,7 @@ func TestShotDownPlaneStillFires(t *testing.T) {
 func TestBailOut(t *testing.T) {
 	env := testEnv(t)
 	for _, alt := range []int{400, 10000} {
-		st := game(t, strings.Replace(duel, "alt: 10000, speed: 3.0}\n  - {callsign: BLUE1", fmt.Sprintf("alt: %d, speed: 3.0}\n  - {callsign: BLUE1", alt), 1))
+		st := newTestGame(t, strings.Replace(duel, "alt: 10000, speed: 3.0}\n  - {callsign: BLUE1", fmt.Sprintf("alt: %d, speed: 3.0}\n  - {callsign: BLUE1", alt), 1))
 		red := st.Plane("RED1")
 		red.Status = ShotDown
 		red.Crew = 1
@@ -557,7 +557,7 @@ turns: 5
 // plane stays spotted while in sight, and without fog of war everything is visible.
 func TestSpottingAndClouds(t *testing.T) {
 	env := testEnv(t)
-	st := game(t, fogGame)
+	st := newTestGame(t, fogGame)
 	// The cloud at (0,-10) lies between RED1 and BLUE1 at their altitude: no sight either way.
 	next, _, err := Resolve(env, st, orders(t, "RED1: 5", "BLUE1: 5", "BLUE2: 5"), dice.NewSeeded(dice.SeedFromUint64(1)))
 	if err != nil {
@@ -574,7 +574,7 @@ func TestSpottingAndClouds(t *testing.T) {
 		t.Errorf("nothing spotted, nothing in the view: %+v", v.Enemies)
 	}
 	// Climb above the cloud: now in clear sight at 10 hexes; keep trying until spotted, then it stays.
-	st2 := game(t, strings.ReplaceAll(fogGame, "base: 9000, top: 11000", "base: 1000, top: 2000"))
+	st2 := newTestGame(t, strings.ReplaceAll(fogGame, "base: 9000, top: 11000", "base: 1000, top: 2000"))
 	spottedAt := 0
 	for turn := 1; turn <= 3; turn++ {
 		st2, _, err = Resolve(env, st2, orders(t, "RED1: 1 TR 1 TL 1", "BLUE1: 1 TR 1 TL 1", "BLUE2: 5"), dice.NewSeeded(dice.SeedFromUint64(uint64(turn))))
@@ -592,7 +592,7 @@ func TestSpottingAndClouds(t *testing.T) {
 		t.Fatal("planes closing in clear air never spotted each other")
 	}
 	// No fog: everything is spotted and identified at once.
-	clear := game(t, strings.Replace(fogGame, "fog_of_war: true", "fog_of_war: false", 1))
+	clear := newTestGame(t, strings.Replace(fogGame, "fog_of_war: true", "fog_of_war: false", 1))
 	clear, _, _ = Resolve(env, clear, orders(t, "RED1: 5", "BLUE1: 5", "BLUE2: 5"), dice.NewSeeded(dice.SeedFromUint64(1)))
 	if v := ViewOf(clear, "A"); len(v.Enemies) != 2 || v.Enemies[0].Type == "" {
 		t.Errorf("without fog every enemy is seen and identified: %+v", v.Enemies)

@@ -41,7 +41,7 @@ func checkEventForSide(t *testing.T, st *State, side string, e Event) {
 // Every event kind, from the other side's point of view: the test fails if a kind is added without a
 // visibility rule that keeps the enemy's secrets.
 func TestEventsForWalksEveryKind(t *testing.T) {
-	st := game(t, duel)
+	st := newTestGame(t, duel)
 	st.Sight["A"] = map[string]Sighting{}
 	full := func(kind string) Event {
 		return Event{Turn: 1, Kind: kind, Plane: "BLUE1", Side: "B", Target: "RED1", Player: "ben", Text: "secret text",
@@ -132,7 +132,7 @@ func TestViewsUnderFogOfWar(t *testing.T) {
 }
 
 func TestViewOfHidesUnspottedAndUnidentified(t *testing.T) {
-	st := game(t, duel)
+	st := newTestGame(t, duel)
 	if v := ViewOf(st, "A"); len(v.Enemies) != 0 || len(v.Own) != 1 || v.Own[0].Callsign != "RED1" {
 		t.Fatalf("fresh game: %+v", v)
 	}

@@ -1,0 +1,314 @@
+// Package adjudicator runs games by mail: it takes a player's message (already turned into text by the
+// mailer), finds the order block, checks who sent it, checks every order against that player's own
+// units, stores what is valid, answers with a receipt, resolves a round once every order is in or the
+// deadline passes, and queues every player's report, all in one transaction per message or round
+// (design.md invariants 1-4). It runs each game through the ruleset interface, so it knows no game's
+// rules.
+package adjudicator
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"sortie/rules/dice"
+	"sortie/rules/registry"
+	"sortie/rules/ruleset"
+	"sortie/storage"
+)
+
+// Game is a game as the service keeps it. The ruleset's own state is stored beside it.
+type Game struct {
+	ID       string    `json:"id"`
+	Ruleset  string    `json:"ruleset"`
+	Name     string    `json:"name"`
+	Scenario string    `json:"scenario"` // the scenario file as loaded
+	Source   string    `json:"source"`   // where it was loaded from
+	Created  time.Time `json:"created"`
+	// Seed is the game's secret dice seed (hex). Its SHA-256, Commitment, is published in the first
+	// report; the seed itself in the last (design.md invariant 3).
+	Seed       string        `json:"seed"`
+	Commitment string        `json:"commitment"`
+	Moderator  string        `json:"moderator,omitempty"`
+	TurnLength time.Duration `json:"turn_length"`
+	Round      int           `json:"round"`
+	Deadline   time.Time     `json:"deadline"`
+	// AllInAt is when the last missing order arrived; zero while orders are missing.
+	AllInAt time.Time `json:"all_in_at,omitempty"`
+	Waiting []string  `json:"waiting,omitempty"` // players who asked the round to wait for them
+	Seats   []Seat    `json:"seats"`
+	Status  string    `json:"status"` // running, over
+	Result  string    `json:"result,omitempty"`
+}
+
+// Seat is a player's place in a game: who they are and how they prove it.
+type Seat struct {
+	Player string `json:"player"`
+	Name   string `json:"name"`
+	Side   string `json:"side"`
+	Email  string `json:"email"`
+	Secret string `json:"secret"`
+	Token  string `json:"token"` // the reply address sortie+TOKEN@domain identifies the seat
+	TZ     string `json:"tz,omitempty"`
+}
+
+// Status values of a game.
+const (
+	StatusRunning = "running"
+	StatusOver    = "over"
+)
+
+func (g *Game) seat(player string) *Seat {
+	for i := range g.Seats {
+		if g.Seats[i].Player == player {
+			return &g.Seats[i]
+		}
+	}
+	return nil
+}
+
+func (g *Game) waiting(player string) bool {
+	for _, w := range g.Waiting {
+		if w == player {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Game) seedValue() dice.Seed {
+	s, _ := dice.ParseSeed(g.Seed)
+	return s
+}
+
+// serviceSection is the `service:` part of a scenario: what the mail service needs.
+type serviceSection struct {
+	Moderator string                 `yaml:"moderator"`
+	TurnHours float64                `yaml:"turn_hours"`
+	Players   map[string]seatSection `yaml:"players"`
+}
+
+type seatSection struct {
+	Email  string `yaml:"email"`
+	Secret string `yaml:"secret"`
+	TZ     string `yaml:"tz"`
+}
+
+var gameIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
+
+// NewGame reads a scenario, checks it with its ruleset, and stores a new game: seats with secrets and
+// reply tokens, a secret dice seed, the first deadline, and the opening mail to every player, all in one
+// transaction. id may be empty: one is made from the scenario's name.
+func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
+	name, err := registry.Detect(scenario)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := registry.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	rg, err := rs.NewGame(scenario, source)
+	if err != nil {
+		return nil, err
+	}
+	var top struct {
+		Service serviceSection `yaml:"service"`
+	}
+	if err := yaml.Unmarshal(scenario, &top); err != nil {
+		return nil, fmt.Errorf("%s: service: %w", source, err)
+	}
+	svc := top.Service
+	var problems []string
+	if id == "" {
+		id = slug(rg.Name()) + "-" + randomHex(2)
+	}
+	id = strings.ToLower(id)
+	if !gameIDRE.MatchString(id) {
+		problems = append(problems, fmt.Sprintf("game id %q: use 1-40 lower-case letters, digits, - and _", id))
+	}
+	g := &Game{ID: id, Ruleset: name, Name: rg.Name(), Scenario: string(scenario), Source: source, Created: s.now().UTC(),
+		Moderator: strings.ToLower(svc.Moderator), Round: rg.Round(), Status: StatusRunning}
+	g.TurnLength = s.cfg.TurnLength
+	if svc.TurnHours > 0 {
+		g.TurnLength = time.Duration(svc.TurnHours * float64(time.Hour))
+	}
+	seed := make([]byte, 32)
+	if _, err := rand.Read(seed); err != nil {
+		return nil, err
+	}
+	g.Seed = hex.EncodeToString(seed)
+	g.Commitment = g.seedValue().Commitment()
+	for _, p := range rg.Players() {
+		sec, ok := svc.Players[p.ID]
+		if !ok || sec.Email == "" {
+			problems = append(problems, fmt.Sprintf("service.players.%s.email: player %s needs a mail address", p.ID, p.ID))
+			continue
+		}
+		addr, err := mail.ParseAddress(sec.Email)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("service.players.%s.email: %v", p.ID, err))
+			continue
+		}
+		if sec.TZ != "" {
+			if _, err := time.LoadLocation(sec.TZ); err != nil {
+				problems = append(problems, fmt.Sprintf("service.players.%s.tz: unknown time zone %q", p.ID, sec.TZ))
+			}
+		}
+		secret := sec.Secret
+		if secret == "" {
+			secret = newSecret()
+		}
+		g.Seats = append(g.Seats, Seat{Player: p.ID, Name: p.Name, Side: p.Side, Email: strings.ToLower(addr.Address),
+			Secret: secret, Token: randomHex(8), TZ: sec.TZ})
+	}
+	for key := range svc.Players {
+		found := false
+		for _, p := range rg.Players() {
+			found = found || p.ID == key
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("service.players.%s: not a player of the scenario", key))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%s: %d problem(s):\n  %s", source, len(problems), strings.Join(problems, "\n  "))
+	}
+	g.Deadline = s.now().UTC().Add(g.TurnLength)
+	state, err := rg.Save()
+	if err != nil {
+		return nil, err
+	}
+	err = s.db.Update(func(tx *storage.Tx) error {
+		if old, err := tx.Get(bucketGames, g.ID); err != nil {
+			return err
+		} else if old != nil {
+			return fmt.Errorf("a game %q exists already", g.ID)
+		}
+		if err := putGame(tx, g); err != nil {
+			return err
+		}
+		if err := tx.Put(bucketState, g.ID, state); err != nil {
+			return err
+		}
+		for _, st := range g.Seats {
+			if err := tx.Put(bucketTokens, st.Token, []byte(g.ID+"/"+st.Player)); err != nil {
+				return err
+			}
+		}
+		for i := range g.Seats {
+			if err := s.queueReport(tx, g, rg, &g.Seats[i], nil, "start"); err != nil {
+				return err
+			}
+		}
+		return s.queueModerator(tx, g, fmt.Sprintf("Game %s (%s) has started with %d players; the first deadline is %s.",
+			g.ID, g.Name, len(g.Seats), g.Deadline.Format(time.RFC1123)))
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.kick()
+	return g, nil
+}
+
+var (
+	bucketGames  = []string{"games"}
+	bucketState  = []string{"state"}
+	bucketTokens = []string{"tokens"}
+)
+
+func ordersBucket(game string, round int) []string {
+	return []string{"orders", game, fmt.Sprintf("%06d", round)}
+}
+func archiveBucket(game string) []string { return []string{"archive", game} }
+func reportsBucket(game, player string) []string {
+	return []string{"reports", game, player}
+}
+
+func putGame(tx *storage.Tx, g *Game) error {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	return tx.Put(bucketGames, g.ID, b)
+}
+
+func getGame(tx *storage.Tx, id string) (*Game, error) {
+	b, err := tx.Get(bucketGames, strings.ToLower(id))
+	if err != nil || b == nil {
+		return nil, err
+	}
+	var g Game
+	if err := json.Unmarshal(b, &g); err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+func loadRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
+	rs, err := registry.Get(g.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	b, err := tx.Get(bucketState, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, fmt.Errorf("game %s has no state", g.ID)
+	}
+	return rs.Load(b)
+}
+
+func slug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 24 {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		s = "game"
+	}
+	return s
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+var secretWords = []string{"lark", "kite", "hawk", "wren", "swift", "tern", "crane", "finch", "heron", "raven",
+	"robin", "owl", "gull", "jay", "rook", "teal", "dove", "snipe", "plover", "merlin"}
+
+// newSecret makes a secret a player can type: two words and a number.
+func newSecret() string {
+	b := make([]byte, 3)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return fmt.Sprintf("%s-%s-%d", secretWords[int(b[0])%len(secretWords)], secretWords[int(b[1])%len(secretWords)], 10+int(b[2])%90)
+}
+
+var _ = bytes.Equal

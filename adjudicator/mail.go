@@ -1,0 +1,205 @@
+package adjudicator
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"sortie/rules/ruleset"
+	"sortie/storage"
+)
+
+// receipt is the data of the receipt template: everything about the player's own orders, and of the
+// others only who is still missing.
+type receipt struct {
+	Game        string
+	GameName    string
+	Player      string
+	Name        string
+	Round       int
+	Orders      []orderEcho
+	BlockErrors []string
+	Notes       []string
+	Missing     []string // the player's own units still without an order
+	Outstanding []string // other players still missing orders (names only)
+	Deadline    string
+	Resolving   string
+	OrderHeader string
+	Status      bool
+	Help        bool
+	Stored      []string // the player's orders on file this round, canonical
+}
+
+type orderEcho struct {
+	Unit      string
+	Written   string
+	Canonical string
+	Preview   []string
+	Errors    []string
+	Warnings  []string
+	Stored    bool
+	Line      int
+}
+
+// reportData is the data of the report, start and over templates: one player's report, built by the
+// ruleset from that player's view only.
+type reportData struct {
+	Game        string
+	GameName    string
+	Player      string
+	Name        string
+	Kind        string
+	Report      ruleset.Report
+	Deadline    string
+	Missed      []string
+	Commitment  string
+	Seed        string
+	Secret      string
+	ReplyTo     string
+	OrderHeader string
+	Address     string
+	Rules       string
+}
+
+func (s *Service) deadlineText(g *Game, seat *Seat) string {
+	d := g.Deadline.UTC()
+	text := d.Format("Mon 2 Jan 2006 15:04 UTC")
+	if seat != nil && seat.TZ != "" {
+		if loc, err := time.LoadLocation(seat.TZ); err == nil {
+			text += fmt.Sprintf(" (%s %s)", d.In(loc).Format("Mon 15:04"), seat.TZ)
+		}
+	}
+	return text
+}
+
+func (s *Service) replyTo(seat *Seat) string {
+	local, domain, ok := strings.Cut(s.cfg.Address, "@")
+	if !ok {
+		return s.cfg.Address
+	}
+	return local + "+" + seat.Token + "@" + domain
+}
+
+func orderHeader(g *Game, seat *Seat, round int) string {
+	return fmt.Sprintf("GAME %s TURN %d SECRET %s", g.ID, round, seat.Secret)
+}
+
+// queueReport renders a player's report (kind start, report or over) and puts it in the outbox.
+func (s *Service) queueReport(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string) error {
+	rep := rg.Report(seat.Player, log)
+	data := reportData{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
+		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
+		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset}
+	if log != nil {
+		for _, p := range log.Missed {
+			name := p
+			if st := g.seat(p); st != nil && st.Name != "" {
+				name = st.Name
+			}
+			data.Missed = append(data.Missed, name)
+		}
+	}
+	if kind == "start" {
+		data.Secret = seat.Secret
+	}
+	if kind == "over" {
+		data.Seed = g.Seed
+	}
+	subject, body, err := s.tmpl.Render(kind, data)
+	if err != nil {
+		return err
+	}
+	round := rep.Round
+	saved, _ := json.Marshal(savedMail{Subject: subject, Body: body})
+	if err := tx.Put(reportsBucket(g.ID, seat.Player), storage.SeqKey(uint64(round)), saved); err != nil {
+		return err
+	}
+	return s.enqueue(tx, seat.Email, seat.Name, g, kind, subject, body, "", seat.Token, kind, fmt.Sprint(round), seat.Player)
+}
+
+// fillReceipt adds what the player has on file and who is still missing.
+func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, rec *receipt) error {
+	miss, err := s.missing(tx, g, rg)
+	if err != nil {
+		return err
+	}
+	rec.Missing = miss[seat.Player]
+	for _, p := range sortedKeys(miss) {
+		if p == seat.Player {
+			continue
+		}
+		name := p
+		if st := g.seat(p); st != nil && st.Name != "" {
+			name = st.Name
+		}
+		rec.Outstanding = append(rec.Outstanding, name)
+	}
+	have, err := s.orders(tx, g)
+	if err != nil {
+		return err
+	}
+	for _, u := range rg.Units(seat.Player) {
+		if o, ok := have[u]; ok {
+			rec.Stored = append(rec.Stored, u+": "+o.Text)
+		}
+	}
+	rec.Round = g.Round
+	rec.Deadline = s.deadlineText(g, seat)
+	rec.OrderHeader = orderHeader(g, seat, g.Round)
+	switch {
+	case len(miss) > 0:
+	case len(g.Waiting) > 0:
+		rec.Resolving = "All orders are in, but the round waits for a player who sent WAIT (until READY or the deadline)."
+	case s.cfg.ResolveDelay == 0:
+		rec.Resolving = "All orders are in: the round is being resolved now."
+	default:
+		rec.Resolving = fmt.Sprintf("All orders are in: the round resolves in %s unless someone sends WAIT or changes an order.", s.cfg.ResolveDelay.Round(time.Second))
+	}
+	return nil
+}
+
+func (s *Service) helpData() map[string]any {
+	return map[string]any{"Address": s.cfg.Address, "Name": s.cfg.Name}
+}
+
+// queueSimple renders a template with data and queues it to one address.
+func (s *Service) queueSimple(tx *storage.Tx, name, to, inReplyTo, game string, data any) error {
+	subject, body, err := s.tmpl.Render(name, data)
+	if err != nil {
+		return err
+	}
+	var g *Game
+	if game != "" {
+		g, _ = getGame(tx, game)
+	}
+	return s.enqueue(tx, to, "", g, name, subject, body, inReplyTo, "", name, inReplyTo, to)
+}
+
+func (s *Service) queueModerator(tx *storage.Tx, g *Game, text string) error {
+	if g.Moderator == "" {
+		return nil
+	}
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": text})
+	if err != nil {
+		return err
+	}
+	return s.enqueue(tx, g.Moderator, "", g, "moderator", subject, body, "", "", "moderator", g.ID, text)
+}
+
+// enqueue writes one mail to the outbox in the caller's transaction, with a Message-ID made from what
+// caused it (so a re-run of the same effect would give the same id).
+func (s *Service) enqueue(tx *storage.Tx, to, toName string, g *Game, kind, subject, body, inReplyTo, token string, idParts ...string) error {
+	m := storage.OutMail{From: s.cfg.Address, To: to, ToName: toName, Subject: subject, Body: body, InReplyTo: inReplyTo,
+		Kind: kind, Created: s.now().UTC(), Headers: map[string]string{}}
+	m.MessageID = s.messageID(append([]string{kind, to, subject}, idParts...)...)
+	if g != nil {
+		m.Game = g.ID
+		m.Headers["X-Sortie-Game"] = g.ID
+	}
+	if token != "" {
+		m.ReplyTo = s.replyTo(&Seat{Token: token})
+	}
+	_, err := tx.Enqueue(m)
+	return err
+}

@@ -1,0 +1,120 @@
+package adjudicator
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"sortie/storage"
+)
+
+// Summary is one game in a moderator's list.
+type Summary struct {
+	ID       string    `json:"id"`
+	Name     string    `json:"name"`
+	Ruleset  string    `json:"ruleset"`
+	Round    int       `json:"round"`
+	Status   string    `json:"status"`
+	Deadline time.Time `json:"deadline"`
+	Missing  int       `json:"missing"` // players still missing orders this round
+	Result   string    `json:"result,omitempty"`
+}
+
+// SeatStatus is one player's standing in a round, for moderators: never their orders.
+type SeatStatus struct {
+	Player  string   `json:"player"`
+	Name    string   `json:"name"`
+	Side    string   `json:"side"`
+	Email   string   `json:"email"`
+	Missing []string `json:"missing"` // units still without an order
+	Waiting bool     `json:"waiting"`
+}
+
+// GameStatus is a game as a moderator sees it.
+type GameStatus struct {
+	Summary
+	Seats      []SeatStatus `json:"seats"`
+	Moderator  string       `json:"moderator,omitempty"`
+	Commitment string       `json:"commitment"`
+	AllInAt    time.Time    `json:"all_in_at,omitzero"`
+	Archived   int          `json:"archived_rounds"`
+	StateHash  string       `json:"state_hash"`
+}
+
+// List returns every game, newest deadline last.
+func (s *Service) List() ([]Summary, error) {
+	var out []Summary
+	err := s.db.View(func(tx *storage.Tx) error {
+		return tx.ForEach(bucketGames, func(k string, v []byte) error {
+			var g Game
+			if err := json.Unmarshal(v, &g); err != nil {
+				return err
+			}
+			sum := Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Result: g.Result}
+			if g.Status == StatusRunning {
+				rg, err := loadRules(tx, &g)
+				if err != nil {
+					return err
+				}
+				miss, err := s.missing(tx, &g, rg)
+				if err != nil {
+					return err
+				}
+				sum.Missing = len(miss)
+			}
+			out = append(out, sum)
+			return nil
+		})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, err
+}
+
+// Status returns one game's standing.
+func (s *Service) Status(id string) (*GameStatus, error) {
+	var st *GameStatus
+	err := s.db.View(func(tx *storage.Tx) error {
+		g, err := getGame(tx, id)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return fmt.Errorf("no game %q", id)
+		}
+		rg, err := loadRules(tx, g)
+		if err != nil {
+			return err
+		}
+		miss, err := s.missing(tx, g, rg)
+		if err != nil {
+			return err
+		}
+		st = &GameStatus{Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result},
+			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, StateHash: rg.Hash()}
+		for _, seat := range g.Seats {
+			st.Seats = append(st.Seats, SeatStatus{Player: seat.Player, Name: seat.Name, Side: seat.Side, Email: seat.Email,
+				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player)})
+		}
+		return tx.ForEach(archiveBucket(g.ID), func(string, []byte) error { st.Archived++; return nil })
+	})
+	return st, err
+}
+
+// Seats returns a game's seats with their secrets and reply tokens: for the moderator who created the
+// game (sortie game new prints them), never for mail.
+func (s *Service) Seats(id string) ([]Seat, error) {
+	var out []Seat
+	err := s.db.View(func(tx *storage.Tx) error {
+		g, err := getGame(tx, id)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return fmt.Errorf("no game %q", id)
+		}
+		out = append(out, g.Seats...)
+		return nil
+	})
+	return out, err
+}

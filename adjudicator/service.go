@@ -1,0 +1,694 @@
+package adjudicator
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rs/zerolog"
+
+	"sortie/parser"
+	"sortie/rules/dice"
+	"sortie/rules/ruleset"
+	"sortie/storage"
+	"sortie/templates"
+)
+
+// Config is the service's settings.
+type Config struct {
+	// Address is the service's mail address, e.g. sortie@example.org. Reply tokens are plus-addresses
+	// of it: sortie+TOKEN@example.org.
+	Address string
+	// Name is the display name on outgoing mail.
+	Name string
+	// TurnLength is the default time players have for a round.
+	TurnLength time.Duration
+	// ResolveDelay is how long the service waits after the last order arrives before resolving, so a
+	// player can still correct an order. Zero resolves at once, in the same transaction.
+	ResolveDelay time.Duration
+	// MaxMailSize is the largest order mail read; larger ones get a polite refusal.
+	MaxMailSize int
+}
+
+// Service is the adjudicator.
+type Service struct {
+	db   *storage.DB
+	tmpl *templates.Set
+	cfg  Config
+	log  zerolog.Logger
+	// Now is the clock; tests set it.
+	Now func() time.Time
+	// Notify is called after a commit that queued mail (the daemon wakes its sender).
+	Notify func()
+}
+
+// New makes a service on an open database.
+func New(db *storage.DB, tmpl *templates.Set, cfg Config, log zerolog.Logger) *Service {
+	if cfg.Name == "" {
+		cfg.Name = "Sortie"
+	}
+	if cfg.TurnLength == 0 {
+		cfg.TurnLength = 48 * time.Hour
+	}
+	if cfg.MaxMailSize == 0 {
+		cfg.MaxMailSize = 256 << 10
+	}
+	return &Service{db: db, tmpl: tmpl, cfg: cfg, log: log, Now: time.Now}
+}
+
+func (s *Service) now() time.Time { return s.Now() }
+
+func (s *Service) kick() {
+	if s.Notify != nil {
+		s.Notify()
+	}
+}
+
+// Envelope is one incoming mail as the mailer read it.
+type Envelope struct {
+	From       string
+	FromName   string
+	To         []string
+	MessageID  string
+	InReplyTo  string
+	Subject    string
+	Text       string // the order text: quoted replies and signature already removed
+	Size       int
+	Mailbox    string
+	UIDValid   uint32
+	UID        uint32
+	Oversize   bool
+	IgnoreWhy  string // set when the mailer found mail that must not be answered
+	FromHTML   bool
+	ReceivedAt time.Time
+}
+
+// Outcome is what became of a mail.
+type Outcome string
+
+const (
+	Accepted  Outcome = "accepted"
+	Refused   Outcome = "refused"
+	Duplicate Outcome = "duplicate"
+	Ignored   Outcome = "ignored"
+)
+
+// Submit takes one mail: everything it causes (the record that it was seen, stored orders, the receipt,
+// and if it completed the round with no delay, the resolved round and every report) is committed in one
+// transaction before Submit returns. The same Message-ID twice is a no-op.
+func (s *Service) Submit(env Envelope) (Outcome, error) {
+	var outcome Outcome
+	err := s.db.Update(func(tx *storage.Tx) error {
+		outcome = ""
+		if _, seen, err := tx.Seen(env.MessageID); err != nil {
+			return err
+		} else if seen {
+			outcome = Duplicate
+			return nil
+		}
+		o, err := s.submit(tx, env)
+		if err != nil {
+			return err
+		}
+		outcome = o
+		return tx.MarkSeen(env.MessageID, storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)})
+	})
+	if err != nil {
+		return "", err
+	}
+	s.log.Info().Str("message_id", env.MessageID).Str("from", env.From).Str("outcome", string(outcome)).Msg("mail")
+	if outcome != Duplicate && outcome != Ignored {
+		s.kick()
+	}
+	return outcome, nil
+}
+
+func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
+	if env.IgnoreWhy != "" {
+		return Ignored, nil
+	}
+	if env.From == "" {
+		return Ignored, nil
+	}
+	if env.Oversize || (s.cfg.MaxMailSize > 0 && env.Size > s.cfg.MaxMailSize) {
+		return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{
+			"Subject":  "your mail was too large",
+			"Problems": []string{fmt.Sprintf("Sortie reads order mails of up to %d KiB; yours was %d KiB. Send the order block as plain text, without attachments.", s.cfg.MaxMailSize>>10, env.Size>>10)},
+		})
+	}
+	block, diags := parser.ParseBlock(env.Text)
+	seat, g, authErr := s.identify(tx, env, block)
+	if !block.Found {
+		if block.HelpOnly || seat != nil && len(block.Commands) > 0 {
+			return Accepted, s.queueSimple(tx, "help", env.From, env.MessageID, gameIDOf(g), s.helpData())
+		}
+		problems := []string{"Sortie found no order block in your mail. An order block starts with a line GAME <game> TURN <n> SECRET <secret>; the end of every report has one ready to fill in."}
+		return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "no orders found", "Problems": problems})
+	}
+	if authErr != nil {
+		// A refusal that says nothing about the game or its players (pbem-anchors: njudge blind).
+		return Refused, s.queueSimple(tx, "refusal", env.From, env.MessageID, "", map[string]any{"Game": block.Game})
+	}
+	if g.Status != StatusRunning {
+		return Refused, s.queueSimple(tx, "error", seat.Email, env.MessageID, g.ID, map[string]any{
+			"Subject": "game " + g.ID + " is over", "Problems": []string{"Game " + g.ID + " has ended: " + g.Result}})
+	}
+	rg, err := loadRules(tx, g)
+	if err != nil {
+		return "", err
+	}
+	rec := receipt{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Round: g.Round}
+	for _, d := range diags {
+		if d.Severity == parser.SeverityError && (d.Line == 0 || !orderLine(block, d.Line)) && !refusedLine(block, d.Line) {
+			rec.BlockErrors = append(rec.BlockErrors, fmt.Sprintf("line %d: %s", d.Line, d.Diagnostic.Error()))
+		}
+	}
+	// Commands first: CLEAR before new orders, so "CLEAR" then orders in one mail works.
+	for _, c := range block.Commands {
+		switch c.Name {
+		case "CLEAR":
+			n, err := s.clear(tx, g, seat.Player, c.Args)
+			if err != nil {
+				return "", err
+			}
+			rec.Notes = append(rec.Notes, fmt.Sprintf("CLEAR: %d order(s) withdrawn", n))
+		case "WAIT":
+			if !g.waiting(seat.Player) {
+				g.Waiting = append(g.Waiting, seat.Player)
+			}
+			rec.Notes = append(rec.Notes, "WAIT: the round will wait for you until the deadline or your READY")
+		case "READY":
+			g.Waiting = remove(g.Waiting, seat.Player)
+			rec.Notes = append(rec.Notes, "READY: the round no longer waits for you")
+		}
+	}
+	if len(block.Orders) > 0 && block.Turn != g.Round {
+		rec.BlockErrors = append(rec.BlockErrors, turnGuardMessage(block.Turn, g.Round))
+	} else {
+		mine := map[string]bool{}
+		for _, u := range rg.Units(seat.Player) {
+			mine[u] = true
+		}
+		lines := append(append([]parser.BlockOrder(nil), block.Orders...), block.Refused...)
+		sort.SliceStable(lines, func(i, j int) bool { return lines[i].Line < lines[j].Line })
+		for _, o := range lines {
+			echo := orderEcho{Unit: o.Callsign, Written: strings.TrimSpace(orderTextOf(o.Text)), Line: o.Line}
+			lineErrs := false
+			for _, d := range lineDiags(diags, o.Line) {
+				if d.Severity == parser.SeverityError {
+					lineErrs = true
+					echo.Errors = append(echo.Errors, d.Error())
+				} else {
+					echo.Warnings = append(echo.Warnings, d.Error())
+				}
+			}
+			if !lineErrs {
+				// Check the order as the player wrote it, so columns point into their line.
+				head, rest, _ := strings.Cut(o.Text, ":")
+				offset := utf8.RuneCountInString(head) + 1
+				chk := rg.CheckOrder(seat.Player, o.Callsign, rest)
+				echo.Canonical, echo.Preview = chk.Canonical, chk.Preview
+				for _, p := range chk.Errors {
+					echo.Errors = append(echo.Errors, problemText(shift(p, offset)))
+				}
+				for _, p := range chk.Warnings {
+					if !parserWarning(p, diags, o.Line) {
+						echo.Warnings = append(echo.Warnings, problemText(shift(p, offset)))
+					}
+				}
+				if chk.OK() && mine[o.Callsign] {
+					b, _ := json.Marshal(storedOrder{Unit: o.Callsign, Player: seat.Player, Text: chk.Canonical, MessageID: env.MessageID, At: s.now().UTC()})
+					if err := tx.Put(ordersBucket(g.ID, g.Round), o.Callsign, b); err != nil {
+						return "", err
+					}
+					echo.Stored = true
+				}
+			}
+			rec.Orders = append(rec.Orders, echo)
+		}
+	}
+	resolveNow, err := s.updateAllIn(tx, g, rg)
+	if err != nil {
+		return "", err
+	}
+	if err := s.fillReceipt(tx, g, rg, seat, &rec); err != nil {
+		return "", err
+	}
+	for _, c := range block.Commands {
+		switch c.Name {
+		case "STATUS":
+			rec.Status = true
+		case "HELP":
+			rec.Help = true
+		case "RESEND":
+			if err := s.resend(tx, g, seat, c.Args, env.MessageID); err != nil {
+				return "", err
+			}
+			rec.Notes = append(rec.Notes, "RESEND: your report is on its way again")
+		}
+	}
+	subject, body, err := s.tmpl.Render("receipt", rec)
+	if err != nil {
+		return "", err
+	}
+	if err := s.enqueue(tx, seat.Email, seat.Name, g, "receipt", subject, body, env.MessageID, seat.Token, "receipt", env.MessageID); err != nil {
+		return "", err
+	}
+	if resolveNow {
+		if err := s.resolveRound(tx, g, rg); err != nil {
+			return "", err
+		}
+		return Accepted, nil
+	}
+	return Accepted, putGame(tx, g)
+}
+
+func shift(p ruleset.Problem, offset int) ruleset.Problem {
+	if p.Col > 0 {
+		p.Col += offset
+	}
+	return p
+}
+
+// parserWarning reports whether a warning the ruleset gives is one the block parser already gave for
+// that line (the notation's warnings come from both).
+func parserWarning(p ruleset.Problem, diags []parser.LineDiagnostic, line int) bool {
+	for _, d := range diags {
+		if d.Line == line && d.Code == p.Code {
+			return true
+		}
+	}
+	return false
+}
+
+func orderTextOf(line string) string {
+	if _, rest, ok := strings.Cut(line, ":"); ok {
+		return strings.TrimSpace(rest)
+	}
+	return line
+}
+
+func refusedLine(b parser.Block, line int) bool {
+	for _, o := range b.Refused {
+		if o.Line == line {
+			return true
+		}
+	}
+	return false
+}
+
+func orderLine(b parser.Block, line int) bool {
+	for _, o := range b.Orders {
+		if o.Line == line {
+			return true
+		}
+	}
+	return false
+}
+
+func lineDiags(ds []parser.LineDiagnostic, line int) []parser.Diagnostic {
+	var out []parser.Diagnostic
+	for _, d := range ds {
+		if d.Line == line {
+			out = append(out, d.Diagnostic)
+		}
+	}
+	return out
+}
+
+func problemText(p ruleset.Problem) string {
+	if p.Col > 0 {
+		return fmt.Sprintf("column %d: %s", p.Col, p.Message)
+	}
+	return p.Message
+}
+
+func turnGuardMessage(got, want int) string {
+	if got == 0 {
+		return fmt.Sprintf("your orders say no TURN: the game is on turn %d; write TURN %d on the GAME line. Nothing was stored.", want, want)
+	}
+	return fmt.Sprintf("your orders are for turn %d, but the game is on turn %d. Nothing was stored; send orders for turn %d.", got, want, want)
+}
+
+func remove(list []string, s string) []string {
+	out := list[:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func gameIDOf(g *Game) string {
+	if g == nil {
+		return ""
+	}
+	return g.ID
+}
+
+// identify finds the seat a mail speaks for: a reply token in any recipient address, or the game named
+// in the block with the sender's registered address and the seat's secret.
+func (s *Service) identify(tx *storage.Tx, env Envelope, b parser.Block) (*Seat, *Game, error) {
+	fail := errors.New("not identified")
+	for _, to := range env.To {
+		token := tokenOf(to, s.cfg.Address)
+		if token == "" {
+			continue
+		}
+		v, err := tx.Get(bucketTokens, token)
+		if err != nil || v == nil {
+			continue
+		}
+		gid, player, _ := strings.Cut(string(v), "/")
+		g, err := getGame(tx, gid)
+		if err != nil || g == nil {
+			continue
+		}
+		if b.Game != "" && !strings.EqualFold(b.Game, g.ID) {
+			continue
+		}
+		if st := g.seat(player); st != nil {
+			return st, g, nil
+		}
+	}
+	if b.Game == "" {
+		return nil, nil, fail
+	}
+	g, err := getGame(tx, b.Game)
+	if err != nil || g == nil {
+		return nil, nil, fail
+	}
+	for i := range g.Seats {
+		st := &g.Seats[i]
+		if st.Email == strings.ToLower(env.From) && st.Secret == b.Secret && (b.Player == "" || strings.EqualFold(b.Player, st.Player)) {
+			return st, g, nil
+		}
+	}
+	return nil, nil, fail
+}
+
+// tokenOf returns TOKEN for an address local+TOKEN@domain matching the service's address.
+func tokenOf(addr, service string) string {
+	local, domain, ok := strings.Cut(strings.ToLower(service), "@")
+	if !ok {
+		return ""
+	}
+	al, ad, ok := strings.Cut(strings.ToLower(addr), "@")
+	if !ok || ad != domain {
+		return ""
+	}
+	tok, ok := strings.CutPrefix(al, local+"+")
+	if !ok {
+		return ""
+	}
+	return tok
+}
+
+type storedOrder struct {
+	Unit      string    `json:"unit"`
+	Player    string    `json:"player"`
+	Text      string    `json:"text"`
+	MessageID string    `json:"message_id"`
+	At        time.Time `json:"at"`
+}
+
+func (s *Service) orders(tx *storage.Tx, g *Game) (map[string]storedOrder, error) {
+	out := map[string]storedOrder{}
+	err := tx.ForEach(ordersBucket(g.ID, g.Round), func(k string, v []byte) error {
+		var o storedOrder
+		if err := json.Unmarshal(v, &o); err != nil {
+			return err
+		}
+		out[k] = o
+		return nil
+	})
+	return out, err
+}
+
+func (s *Service) clear(tx *storage.Tx, g *Game, player string, units []string) (int, error) {
+	have, err := s.orders(tx, g)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for unit, o := range have {
+		if o.Player != player {
+			continue
+		}
+		if len(units) > 0 && !containsFold(units, unit) {
+			continue
+		}
+		if err := tx.Delete(ordersBucket(g.ID, g.Round), unit); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// missing lists, per player, the units still without an order this round.
+func (s *Service) missing(tx *storage.Tx, g *Game, rg ruleset.Game) (map[string][]string, error) {
+	have, err := s.orders(tx, g)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, st := range g.Seats {
+		for _, u := range rg.Units(st.Player) {
+			if _, ok := have[u]; !ok {
+				out[st.Player] = append(out[st.Player], u)
+			}
+		}
+	}
+	return out, nil
+}
+
+// updateAllIn records when the round became complete, and says whether to resolve it at once.
+func (s *Service) updateAllIn(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error) {
+	miss, err := s.missing(tx, g, rg)
+	if err != nil {
+		return false, err
+	}
+	if len(miss) > 0 {
+		g.AllInAt = time.Time{}
+		return false, nil
+	}
+	if g.AllInAt.IsZero() {
+		g.AllInAt = s.now().UTC()
+	}
+	return len(g.Waiting) == 0 && s.cfg.ResolveDelay == 0, nil
+}
+
+// Tick resolves every round that is due: all orders in and the delay passed with nobody waiting, or the
+// deadline passed. It returns the games it resolved.
+func (s *Service) Tick() ([]string, error) {
+	var due []string
+	now := s.now().UTC()
+	err := s.db.View(func(tx *storage.Tx) error {
+		return tx.ForEach(bucketGames, func(k string, v []byte) error {
+			var g Game
+			if err := json.Unmarshal(v, &g); err != nil {
+				return err
+			}
+			if g.Status != StatusRunning {
+				return nil
+			}
+			allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
+			if allIn || !now.Before(g.Deadline) {
+				due = append(due, g.ID)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	var done []string
+	for _, id := range due {
+		ok, err := s.ResolveGame(id, false)
+		if err != nil {
+			return done, err
+		}
+		if ok {
+			done = append(done, id)
+		}
+	}
+	return done, nil
+}
+
+// ResolveGame resolves a game's round now if it is due (or always, with force: a moderator's order).
+func (s *Service) ResolveGame(id string, force bool) (bool, error) {
+	resolved := false
+	err := s.db.Update(func(tx *storage.Tx) error {
+		g, err := getGame(tx, id)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return fmt.Errorf("no game %q", id)
+		}
+		if g.Status != StatusRunning {
+			if force {
+				return fmt.Errorf("game %s is over", id)
+			}
+			return nil
+		}
+		now := s.now().UTC()
+		allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
+		if !force && !allIn && now.Before(g.Deadline) {
+			return nil
+		}
+		rg, err := loadRules(tx, g)
+		if err != nil {
+			return err
+		}
+		resolved = true
+		return s.resolveRound(tx, g, rg)
+	})
+	if err == nil && resolved {
+		s.kick()
+		s.log.Info().Str("game", id).Msg("round resolved")
+	}
+	return resolved, err
+}
+
+// archiveRecord is one resolved round as kept forever: enough to re-run it byte for byte.
+type archiveRecord struct {
+	Round       int               `json:"round"`
+	Resolved    time.Time         `json:"resolved"`
+	StateBefore json.RawMessage   `json:"state_before"`
+	HashBefore  string            `json:"hash_before"`
+	Orders      map[string]string `json:"orders"`
+	Log         *ruleset.Log      `json:"log"`
+	HashAfter   string            `json:"hash_after"`
+}
+
+// resolveRound plays the round inside the caller's transaction: orders, dice from the game's seed, the
+// archive record, the new state, and every player's report.
+func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
+	have, err := s.orders(tx, g)
+	if err != nil {
+		return err
+	}
+	orders := map[string]string{}
+	for u, o := range have {
+		orders[u] = o.Text
+	}
+	before, err := rg.Save()
+	if err != nil {
+		return err
+	}
+	d := dice.NewSeeded(g.seedValue().Stream(fmt.Sprintf("round-%d", g.Round)))
+	next, log, err := rg.Resolve(orders, d)
+	if err != nil {
+		return err
+	}
+	after, err := next.Save()
+	if err != nil {
+		return err
+	}
+	rec := archiveRecord{Round: g.Round, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log, HashAfter: next.Hash()}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if err := tx.Put(archiveBucket(g.ID), storage.SeqKey(uint64(g.Round)), b); err != nil {
+		return err
+	}
+	if err := tx.Put(bucketState, g.ID, after); err != nil {
+		return err
+	}
+	g.Round = next.Round()
+	g.AllInAt = time.Time{}
+	g.Waiting = nil
+	g.Deadline = s.now().UTC().Add(g.TurnLength)
+	kind := "report"
+	if over, result := next.Over(); over {
+		g.Status, g.Result = StatusOver, result
+		kind = "over"
+	}
+	for i := range g.Seats {
+		if err := s.queueReport(tx, g, next, &g.Seats[i], log, kind); err != nil {
+			return err
+		}
+	}
+	if kind == "over" {
+		if err := s.queueModerator(tx, g, fmt.Sprintf("Game %s is over: %s", g.ID, g.Result)); err != nil {
+			return err
+		}
+	}
+	return putGame(tx, g)
+}
+
+func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inReplyTo string) error {
+	var last []byte
+	err := tx.ForEach(reportsBucket(g.ID, seat.Player), func(k string, v []byte) error {
+		if len(args) == 2 && strings.EqualFold(args[0], "TURN") {
+			if k == storage.SeqKey(parseUint(args[1])) {
+				last = append([]byte(nil), v...)
+			}
+			return nil
+		}
+		last = append([]byte(nil), v...)
+		return nil
+	})
+	if err != nil || last == nil {
+		return err
+	}
+	var m savedMail
+	if err := json.Unmarshal(last, &m); err != nil {
+		return err
+	}
+	return s.enqueue(tx, seat.Email, seat.Name, g, "resend", m.Subject, m.Body, inReplyTo, seat.Token)
+}
+
+func parseUint(s string) uint64 {
+	var n uint64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n
+}
+
+type savedMail struct {
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+}
+
+// messageID makes a stable, unique Message-ID for an outgoing mail from what caused it.
+func (s *Service) messageID(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	_, domain, ok := strings.Cut(s.cfg.Address, "@")
+	if !ok {
+		domain = "sortie.invalid"
+	}
+	return hex.EncodeToString(h[:12]) + "@" + domain
+}
+
+func sortedKeys(m map[string][]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

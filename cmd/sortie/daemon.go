@@ -1,0 +1,268 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+	"gopkg.in/yaml.v3"
+
+	"sortie/adjudicator"
+	"sortie/mailer"
+	"sortie/storage"
+	"sortie/templates"
+)
+
+// Config is the daemon's configuration file (docs/operations.md). Secrets may come from the
+// environment: a field password_env names the variable.
+type Config struct {
+	Database     string  `yaml:"database"`
+	Address      string  `yaml:"address"`
+	Name         string  `yaml:"name"`
+	TurnHours    float64 `yaml:"turn_hours"`
+	ResolveDelay string  `yaml:"resolve_delay"`
+	MaxMailKiB   int     `yaml:"max_mail_kib"`
+	Templates    string  `yaml:"templates"`
+	LogLevel     string  `yaml:"log_level"`
+	LogFormat    string  `yaml:"log_format"` // json (default) or console
+	IMAP         struct {
+		Addr        string `yaml:"addr"`
+		TLS         string `yaml:"tls"` // none, starttls, tls
+		CAFile      string `yaml:"ca_file"`
+		Username    string `yaml:"username"`
+		Password    string `yaml:"password"`
+		PasswordEnv string `yaml:"password_env"`
+		Mailbox     string `yaml:"mailbox"`
+		Processed   string `yaml:"processed"`
+		Rejected    string `yaml:"rejected"`
+		Poll        string `yaml:"poll"`
+	} `yaml:"imap"`
+	SMTP struct {
+		Host        string `yaml:"host"`
+		Port        int    `yaml:"port"`
+		TLS         string `yaml:"tls"`
+		CAFile      string `yaml:"ca_file"`
+		Username    string `yaml:"username"`
+		Password    string `yaml:"password"`
+		PasswordEnv string `yaml:"password_env"`
+	} `yaml:"smtp"`
+}
+
+// LoadConfig reads and checks a configuration file, listing every problem.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c Config
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var problems []string
+	if c.Database == "" {
+		problems = append(problems, "database: the path of the database file is required")
+	}
+	if !strings.Contains(c.Address, "@") {
+		problems = append(problems, "address: the service's mail address is required, e.g. sortie@example.org")
+	}
+	for _, d := range []struct{ name, v string }{{"resolve_delay", c.ResolveDelay}, {"imap.poll", c.IMAP.Poll}} {
+		if d.v != "" {
+			if _, err := time.ParseDuration(d.v); err != nil {
+				problems = append(problems, fmt.Sprintf("%s: %v", d.name, err))
+			}
+		}
+	}
+	for _, t := range []struct{ name, v string }{{"imap.tls", c.IMAP.TLS}, {"smtp.tls", c.SMTP.TLS}} {
+		switch t.v {
+		case "", "none", "starttls", "tls":
+		default:
+			problems = append(problems, fmt.Sprintf("%s: none, starttls or tls, not %q", t.name, t.v))
+		}
+	}
+	if c.IMAP.PasswordEnv != "" {
+		if v, ok := os.LookupEnv(c.IMAP.PasswordEnv); ok {
+			c.IMAP.Password = v
+		} else {
+			problems = append(problems, fmt.Sprintf("imap.password_env: the variable %s is not set", c.IMAP.PasswordEnv))
+		}
+	}
+	if c.SMTP.PasswordEnv != "" {
+		if v, ok := os.LookupEnv(c.SMTP.PasswordEnv); ok {
+			c.SMTP.Password = v
+		} else {
+			problems = append(problems, fmt.Sprintf("smtp.password_env: the variable %s is not set", c.SMTP.PasswordEnv))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("%s:\n  %s", path, strings.Join(problems, "\n  "))
+	}
+	return &c, nil
+}
+
+func (c *Config) adjudicatorConfig() adjudicator.Config {
+	ac := adjudicator.Config{Address: c.Address, Name: c.Name, MaxMailSize: c.MaxMailKiB << 10}
+	if c.TurnHours > 0 {
+		ac.TurnLength = time.Duration(c.TurnHours * float64(time.Hour))
+	}
+	if c.ResolveDelay != "" {
+		ac.ResolveDelay, _ = time.ParseDuration(c.ResolveDelay)
+	}
+	return ac
+}
+
+func (c *Config) logger() zerolog.Logger {
+	level, err := zerolog.ParseLevel(c.LogLevel)
+	if err != nil || c.LogLevel == "" {
+		level = zerolog.InfoLevel
+	}
+	var l zerolog.Logger
+	if c.LogFormat == "console" {
+		l = zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339})
+	} else {
+		l = zerolog.New(os.Stderr)
+	}
+	return l.Level(level).With().Timestamp().Logger()
+}
+
+// Daemon is the running service: database, adjudicator, IMAP intake, SMTP sender and the clock.
+type Daemon struct {
+	DB     *storage.DB
+	Svc    *adjudicator.Service
+	Intake *mailer.Intake
+	Sender *mailer.Sender
+	Log    zerolog.Logger
+	Tick   time.Duration
+}
+
+// outbox adapts the storage outbox to the mailer's view of it.
+type outbox struct{ db *storage.DB }
+
+func (o outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
+	items, err := o.db.Pending(now, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mailer.OutgoingMail, 0, len(items))
+	for _, it := range items {
+		out = append(out, mailer.OutgoingMail{ID: it.ID, From: it.From, To: it.To, ToName: it.ToName, ReplyTo: it.ReplyTo,
+			Subject: it.Subject, Body: it.Body, MessageID: it.MessageID, InReplyTo: it.InReplyTo, Headers: it.Headers})
+	}
+	return out, nil
+}
+func (o outbox) MarkSent(id string, at time.Time) error { return o.db.MarkSent(id, at) }
+func (o outbox) MarkFailed(id string, err error, at time.Time) error {
+	return o.db.MarkFailed(id, err, at)
+}
+
+// handler turns a fetched message into an envelope for the adjudicator: parsed, filtered, committed.
+func handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
+	return mailer.HandlerFunc(func(ctx context.Context, m mailer.Message) mailer.Disposition {
+		env := adjudicator.Envelope{Mailbox: m.Mailbox, UIDValid: m.UIDValidity, UID: m.UID, Size: len(m.Raw), ReceivedAt: time.Now().UTC()}
+		inc, err := mailer.ParseMessage(m.Raw)
+		if err != nil {
+			log.Warn().Err(err).Uint32("uid", m.UID).Msg("unreadable message")
+			return mailer.Rejected
+		}
+		env.From, env.FromName, env.To, env.MessageID = inc.From, inc.FromName, inc.To, inc.MessageID
+		env.InReplyTo, env.Subject, env.Text, env.FromHTML = inc.InReplyTo, inc.Subject, inc.OrderText, inc.FromHTML
+		if size, ok := mailer.OversizeOf(m); ok {
+			env.Oversize, env.Size = true, int(size)
+		}
+		if ignore, why := inc.ShouldIgnore(); ignore {
+			env.IgnoreWhy = why
+		}
+		outcome, err := svc.Submit(env)
+		if err != nil {
+			log.Error().Err(err).Str("message_id", inc.MessageID).Msg("could not commit a message; it stays in the inbox")
+			return mailer.Retry
+		}
+		if outcome == adjudicator.Refused {
+			return mailer.Rejected
+		}
+		return mailer.Processed
+	})
+}
+
+// NewDaemon opens everything the daemon needs from a configuration.
+func NewDaemon(c *Config) (*Daemon, error) {
+	log := c.logger()
+	db, err := storage.Open(c.Database, storage.Options{})
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := templates.New(c.Templates)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	svc := adjudicator.New(db, tmpl, c.adjudicatorConfig(), log)
+	d := &Daemon{DB: db, Svc: svc, Log: log, Tick: time.Second}
+	if c.SMTP.Host != "" {
+		d.Sender = mailer.NewSender(mailer.SenderOptions{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: mailer.TLSMode(orDefault(c.SMTP.TLS, "starttls")),
+			CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"), Logger: log}, outbox{db})
+		svc.Notify = d.Sender.Kick
+	}
+	if c.IMAP.Addr != "" {
+		poll, _ := time.ParseDuration(c.IMAP.Poll)
+		d.Intake = mailer.NewIntake(mailer.IntakeOptions{Addr: c.IMAP.Addr, TLS: mailer.TLSMode(orDefault(c.IMAP.TLS, "tls")), CAFile: c.IMAP.CAFile,
+			Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Processed: c.IMAP.Processed,
+			Rejected: c.IMAP.Rejected, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}, db, handler(svc, log))
+	}
+	return d, nil
+}
+
+func orDefault(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+// Run runs intake, sender and the deadline clock until ctx is cancelled, then stops them cleanly.
+func (d *Daemon) Run(ctx context.Context) error {
+	errs := make(chan error, 3)
+	running := 0
+	if d.Intake != nil {
+		running++
+		go func() { errs <- d.Intake.Run(ctx) }()
+	}
+	if d.Sender != nil {
+		running++
+		go func() { errs <- d.Sender.Run(ctx) }()
+	}
+	tick := time.NewTicker(d.Tick)
+	defer tick.Stop()
+	d.Log.Info().Msg("sortie is running")
+	var firstErr error
+	for {
+		select {
+		case <-ctx.Done():
+			for ; running > 0; running-- {
+				if err := <-errs; err != nil && !errors.Is(err, context.Canceled) && firstErr == nil {
+					firstErr = err
+				}
+			}
+			d.Log.Info().Msg("sortie stopped")
+			return firstErr
+		case err := <-errs:
+			running--
+			if err != nil && !errors.Is(err, context.Canceled) {
+				d.Log.Error().Err(err).Msg("a part of the daemon stopped")
+				firstErr = err
+			}
+		case <-tick.C:
+			if _, err := d.Svc.Tick(); err != nil {
+				d.Log.Error().Err(err).Msg("deadline check failed")
+			}
+		}
+	}
+}
+
+// Close closes the database.
+func (d *Daemon) Close() error { return d.DB.Close() }

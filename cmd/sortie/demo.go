@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	netmail "net/mail"
+	"net/smtp"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"sortie/mailer"
+	"sortie/mailer/localmail"
+	"sortie/rules/afd"
+)
+
+const demoHelp = `sortie demo: play a whole game by mail, on mail servers built into the binary.
+
+It starts an IMAP and an SMTP server on loopback, creates a game from a bundled scenario, and lets two
+bot players read their reports and mail their orders back through SMTP, while the real daemon reads the
+inbox, answers and resolves each turn. Every mail sent is written to a folder.
+
+  --out DIR        where to write the mails (default: a new folder sortie-demo-<time> here)
+  --scenario NAME  a bundled scenario (default channel-1940)
+  --timeout D      give up after this long (default 50s)
+`
+
+// demoDomain and playersDomain are reserved for examples (RFC 2606): no mail leaves the process.
+const (
+	demoAddress   = "sortie@sortie.test"
+	playersDomain = "players.test"
+)
+
+func cmdDemo(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out := fs.String("out", "", "")
+	scenario := fs.String("scenario", "channel-1940", "")
+	timeout := fs.Duration("timeout", 50*time.Second, "")
+	help := fs.Bool("help", false, "")
+	if err := fs.Parse(args); err != nil {
+		return usagef("demo: %v\n\n%s", err, demoHelp)
+	}
+	if *help {
+		fmt.Fprint(stdout, demoHelp)
+		return nil
+	}
+	if *out == "" {
+		*out = "sortie-demo-" + time.Now().Format("20060102-150405")
+	}
+	res, err := RunDemo(DemoOptions{Out: *out, Scenario: *scenario, Timeout: *timeout, Progress: stdout})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n%s\n%d mails were sent; every one is in %s\n", res.Result, res.Mails, res.Out)
+	for _, p := range res.Players {
+		fmt.Fprintf(stdout, "  %s: %s\n", p, filepath.Join(res.Out, p))
+	}
+	return nil
+}
+
+// DemoOptions configure a demo run.
+type DemoOptions struct {
+	Out      string
+	Scenario string
+	Timeout  time.Duration
+	Progress io.Writer
+	Log      zerolog.Logger
+}
+
+// DemoResult is what a demo run did.
+type DemoResult struct {
+	Out     string
+	Mails   int
+	Turns   int
+	Result  string
+	Players []string
+}
+
+// demoWorld is the in-process mail world: the servers, and a mailbox per player address.
+type demoWorld struct {
+	imap  *localmail.IMAPServer
+	smtp  *localmail.SMTPServer
+	out   string
+	mu    sync.Mutex
+	seq   int
+	boxes map[string]chan []byte // player address → incoming mail
+}
+
+// deliver routes a message accepted by the SMTP server: mail to the service goes into its IMAP inbox,
+// mail to a player into that player's mailbox; everything is also written to the output folder.
+func (w *demoWorld) deliver(from string, to []string, raw []byte) error {
+	for _, rcpt := range to {
+		rcpt = strings.ToLower(rcpt)
+		if strings.HasPrefix(rcpt, "sortie@") || strings.HasPrefix(rcpt, "sortie+") {
+			if err := w.imap.Deliver("sortie", raw); err != nil {
+				return err
+			}
+			w.save("to-sortie", raw)
+			continue
+		}
+		w.mu.Lock()
+		box := w.boxes[rcpt]
+		w.mu.Unlock()
+		local, _, _ := strings.Cut(rcpt, "@")
+		w.save(local, raw)
+		if box != nil {
+			box <- raw
+		}
+	}
+	return nil
+}
+
+func (w *demoWorld) save(folder string, raw []byte) {
+	w.mu.Lock()
+	w.seq++
+	n := w.seq
+	w.mu.Unlock()
+	dir := filepath.Join(w.out, folder)
+	os.MkdirAll(dir, 0o755)
+	subject := "mail"
+	if m := regexp.MustCompile(`(?m)^Subject: (.*)$`).FindSubmatch(raw); m != nil {
+		subject = strings.Trim(regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(string(m[1]), "-"), "-")
+		if len(subject) > 60 {
+			subject = subject[:60]
+		}
+	}
+	os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d-%s.eml", n, subject)), raw, 0o644)
+}
+
+// RunDemo plays a bundled scenario by mail to the end.
+func RunDemo(o DemoOptions) (*DemoResult, error) {
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "sortie-demo")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+
+	w := &demoWorld{out: o.Out, boxes: map[string]chan []byte{}}
+	if w.imap, err = localmail.StartIMAP(localmail.IMAPOptions{Users: map[string]string{"sortie": "demo-secret"}}); err != nil {
+		return nil, err
+	}
+	defer w.imap.Close()
+	if w.smtp, err = localmail.StartSMTP(localmail.SMTPOptions{Domain: "sortie.test", OnMessage: w.deliver}); err != nil {
+		return nil, err
+	}
+	defer w.smtp.Close()
+
+	scn, err := afd.BundledScenarioFile(o.Scenario)
+	if err != nil {
+		return nil, fmt.Errorf("no bundled scenario %q (%v)", o.Scenario, err)
+	}
+	players := scenarioPlayers(scn)
+	var svc strings.Builder
+	svc.WriteString("\nservice:\n  moderator: moderator@" + playersDomain + "\n  players:\n")
+	for _, p := range players {
+		fmt.Fprintf(&svc, "    %s: {email: %s@%s}\n", p, p, playersDomain)
+		w.boxes[p+"@"+playersDomain] = make(chan []byte, 256)
+	}
+	scn = append(scn, svc.String()...)
+
+	host, port := splitHostPort(w.smtp.Addr())
+	cfg := &Config{Database: filepath.Join(tmp, "sortie.db"), Address: demoAddress, Name: "Sortie demo", ResolveDelay: "0s", LogLevel: "warn"}
+	cfg.IMAP.Addr, cfg.IMAP.TLS, cfg.IMAP.Username, cfg.IMAP.Password, cfg.IMAP.Poll = w.imap.Addr(), "none", "sortie", "demo-secret", "2s"
+	cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.TLS = host, port, "none"
+	d, err := NewDaemon(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	d.Log = zerolog.Nop()
+	d.Tick = 200 * time.Millisecond
+
+	ctx, cancel := context.WithTimeout(context.Background(), o.Timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+
+	g, err := d.Svc.NewGame(scn, o.Scenario+".yaml", "demo")
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(o.Progress, "Game %s (%s) started; players %s mail their orders to %s\n", g.ID, g.Name, strings.Join(players, " and "), demoAddress)
+
+	res := &DemoResult{Out: o.Out, Players: players}
+	var wg sync.WaitGroup
+	results := make(chan string, len(players))
+	for _, p := range players {
+		wg.Add(1)
+		b := &bot{name: p, addr: p + "@" + playersDomain, smtpAddr: w.smtp.Addr(), inbox: w.boxes[p+"@"+playersDomain], progress: o.Progress}
+		go func() {
+			defer wg.Done()
+			result, err := b.play(ctx)
+			if err != nil {
+				result = "error: " + err.Error()
+			}
+			results <- result
+		}()
+	}
+	wg.Wait()
+	close(results)
+	for r := range results {
+		if res.Result == "" || strings.HasPrefix(res.Result, "error") {
+			res.Result = r
+		}
+	}
+	// Let the last mails leave the outbox before stopping.
+	for i := 0; i < 50; i++ {
+		if st, err := d.DB.OutboxStats(); err == nil && st.Pending == 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		return nil, err
+	}
+	res.Mails = len(w.smtp.Received())
+	if st, err := d.Svc.Status(g.ID); err == nil {
+		res.Turns = st.Archived
+		if st.Result != "" {
+			res.Result = "Result: " + st.Result
+		}
+	}
+	if strings.HasPrefix(res.Result, "error") {
+		return res, errors.New(res.Result)
+	}
+	return res, nil
+}
+
+func scenarioPlayers(scn []byte) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`\{id: ([a-z0-9_-]+)`).FindAllSubmatch(scn, -1) {
+		out = append(out, string(m[1]))
+	}
+	return out
+}
+
+func splitHostPort(addr string) (string, int) {
+	i := strings.LastIndexByte(addr, ':')
+	p, _ := strconv.Atoi(addr[i+1:])
+	return addr[:i], p
+}
+
+// bot is a demo player: it reads its reports, writes orders into the ready-made block (turning toward
+// the enemies it can see) and mails them back, and when a receipt says an order was refused it sends
+// the plot the report suggested instead.
+type bot struct {
+	name, addr, smtpAddr string
+	inbox                chan []byte
+	progress             io.Writer
+	sent                 int
+}
+
+var clockRE = regexp.MustCompile(`from ([A-Z0-9_-]+): (\d+) hexes at (\d+) o'clock`)
+
+func (b *bot) play(ctx context.Context) (string, error) {
+	var lastBlock string
+	for {
+		var raw []byte
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("%s: the game did not finish in time", b.name)
+		case raw = <-b.inbox:
+		}
+		m, err := mailer.ParseMessage(raw)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case strings.Contains(m.Subject, "game over"):
+			fmt.Fprintf(b.progress, "  %s: %s\n", b.name, m.Subject)
+			return strings.TrimPrefix(m.Subject[strings.Index(m.Subject, "]")+1:], " "), nil
+		case strings.Contains(m.Subject, "receipt"):
+			if strings.Contains(m.Text, "NOT STORED") && lastBlock != "" {
+				// Fall back to the suggested plots for this turn.
+				if err := b.send(m, raw, lastBlock); err != nil {
+					return "", err
+				}
+				lastBlock = ""
+			}
+		case strings.Contains(m.Subject, "welcome") || strings.Contains(m.Subject, "report"):
+			block := extractBlock(m.Text)
+			if block == "" {
+				continue
+			}
+			turn := regexp.MustCompile(`TURN (\d+)`).FindStringSubmatch(block)
+			if turn != nil {
+				fmt.Fprintf(b.progress, "  %s reads %q and plots turn %s\n", b.name, m.Subject, turn[1])
+			}
+			lastBlock = block
+			if err := b.send(m, raw, b.aggressive(block, m.Text)); err != nil {
+				return "", err
+			}
+		}
+	}
+}
+
+func extractBlock(text string) string {
+	i := strings.Index(text, "\nGAME ")
+	if i < 0 {
+		return ""
+	}
+	rest := text[i+1:]
+	j := strings.Index(rest, "\nEND")
+	if j < 0 {
+		return ""
+	}
+	return rest[:j] + "\nEND\n"
+}
+
+// aggressive turns each aircraft toward the nearest enemy its report shows: a turn in the second hex
+// toward the side the enemy is on. If the rules forbid it, the receipt says so and the bot resends.
+func (b *bot) aggressive(block, report string) string {
+	side := map[string]string{}
+	best := map[string]int{}
+	for _, m := range clockRE.FindAllStringSubmatch(report, -1) {
+		dist, _ := strconv.Atoi(m[2])
+		clock, _ := strconv.Atoi(m[3])
+		if d, ok := best[m[1]]; ok && d <= dist {
+			continue
+		}
+		best[m[1]] = dist
+		switch {
+		case clock >= 1 && clock <= 5:
+			side[m[1]] = "TR"
+		case clock >= 7 && clock <= 11:
+			side[m[1]] = "TL"
+		default:
+			side[m[1]] = ""
+		}
+	}
+	lines := strings.Split(block, "\n")
+	for i, l := range lines {
+		cs, plot, ok := strings.Cut(l, ": ")
+		if !ok || side[cs] == "" {
+			continue
+		}
+		fields := strings.Fields(plot)
+		if len(fields) == 0 {
+			continue
+		}
+		n, err := strconv.Atoi(fields[0])
+		if err != nil || n < 3 {
+			continue
+		}
+		fields[0] = fmt.Sprintf("1 1 %s %d", side[cs], n-3)
+		if n == 3 {
+			fields[0] = fmt.Sprintf("1 1 %s", side[cs])
+		}
+		lines[i] = cs + ": " + strings.Join(fields, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// send mails a reply to m with the block, the way a mail program would: quoting the report below.
+func (b *bot) send(m *mailer.Incoming, raw []byte, block string) error {
+	to := demoAddress
+	b.sent++
+	var msg bytes.Buffer
+	fmt.Fprintf(&msg, "From: %s <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <%s-%d-%d@%s>\r\nIn-Reply-To: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
+		strings.ToUpper(b.name[:1])+b.name[1:], b.addr, to, m.Subject, b.name, time.Now().UnixNano(), b.sent, playersDomain, m.MessageID, time.Now().Format(time.RFC1123Z))
+	fmt.Fprintf(&msg, "Here are my orders.\r\n\r\n%s\r\nCheers,\r\n%s\r\n\r\nOn %s, Sortie <%s> wrote:\r\n", strings.ReplaceAll(block, "\n", "\r\n"), b.name, time.Now().Format("Mon, 2 Jan 2006"), demoAddress)
+	for _, l := range strings.Split(m.Text, "\n") {
+		fmt.Fprintf(&msg, "> %s\r\n", l)
+	}
+	return smtp.SendMail(b.smtpAddr, nil, b.addr, []string{replyAddress(raw, to)}, msg.Bytes())
+}
+
+// replyAddress is where a reply goes: the report's Reply-To when it has one (the player's token address).
+func replyAddress(raw []byte, fallback string) string {
+	msg, err := netmail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return fallback
+	}
+	if list, err := msg.Header.AddressList("Reply-To"); err == nil && len(list) > 0 {
+		return list[0].Address
+	}
+	return fallback
+}

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"sortie/adjudicator"
+	"sortie/storage"
+	"sortie/templates"
+)
+
+const serveHelp = `sortie serve --config FILE: run the mail daemon (docs/operations.md).
+
+It reads orders from the IMAP inbox, answers each mail, resolves rounds when every order is in or the
+deadline passes, and sends reports over SMTP. SIGINT or SIGTERM stops it cleanly. While it runs,
+'sortie game ...' commands with the same --config talk to it through a socket beside the database.
+`
+
+func cmdServe(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	configPath := fs.String("config", "", "")
+	help := fs.Bool("help", false, "")
+	if err := fs.Parse(args); err != nil {
+		return usagef("serve: %v\n\n%s", err, serveHelp)
+	}
+	if *help {
+		fmt.Fprint(stdout, serveHelp)
+		return nil
+	}
+	if *configPath == "" {
+		return usagef("serve: --config is required\n\n%s", serveHelp)
+	}
+	cfg, err := LoadConfig(*configPath)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	d, err := NewDaemon(cfg)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ln, err := listenControl(cfg.Database)
+	if err != nil {
+		return err
+	}
+	go serveControl(ctx, ln, d.Svc)
+	defer ln.Close()
+	return d.Run(ctx)
+}
+
+// The control socket lets 'sortie game ...' work while the daemon holds the database: the command runs
+// inside the daemon, on the same database and service.
+func socketPath(db string) string { return db + ".sock" }
+
+func listenControl(db string) (net.Listener, error) {
+	path := socketPath(db)
+	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
+		c.Close()
+		return nil, fmt.Errorf("another sortie daemon is already serving %s", db)
+	}
+	os.Remove(path)
+	return net.Listen("unix", path)
+}
+
+type controlRequest struct {
+	Args  []string `json:"args"`
+	Input []byte   `json:"input"` // a scenario file for game new
+	Name  string   `json:"name"`  // its file name
+}
+
+type controlResponse struct {
+	Output string `json:"output"`
+	Error  string `json:"error"`
+	Usage  bool   `json:"usage"`
+}
+
+func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service) {
+	go func() { <-ctx.Done(); ln.Close() }()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(time.Minute))
+			var req controlRequest
+			if err := json.NewDecoder(c).Decode(&req); err != nil {
+				return
+			}
+			var out bytes.Buffer
+			err := gameCommand(svc, req.Args, req.Input, req.Name, &out)
+			resp := controlResponse{Output: out.String()}
+			if err != nil {
+				resp.Error = err.Error()
+				var u usageError
+				resp.Usage = errors.As(err, &u)
+				if resp.Usage {
+					resp.Error = u.msg
+				}
+			}
+			json.NewEncoder(c).Encode(resp)
+		}()
+	}
+}
+
+const gameHelp = `sortie game: moderators' commands, on the daemon's database (safe while it runs).
+
+  sortie game new --config FILE [--id ID] SCENARIO   start a game; players get their welcome mail
+  sortie game list --config FILE                     every game, its round, deadline and who is missing
+  sortie game status --config FILE ID                one game: seats, missing orders, waits, hashes
+  sortie game resolve --config FILE ID               resolve the round now (missing orders fly the default)
+`
+
+func cmdGame(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usagef("%s", gameHelp)
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("game "+sub, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	configPath := fs.String("config", "", "")
+	id := fs.String("id", "", "")
+	pos, rest := splitPositional(args[1:])
+	if err := fs.Parse(rest); err != nil {
+		return usagef("game %s: %v\n\n%s", sub, err, gameHelp)
+	}
+	if pos == "" && fs.NArg() > 0 {
+		pos = fs.Arg(0)
+	}
+	if *configPath == "" {
+		return usagef("game %s: --config is required (the daemon's configuration file)", sub)
+	}
+	cfg, err := LoadConfig(*configPath)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	call := []string{sub}
+	var input []byte
+	name := ""
+	switch sub {
+	case "new":
+		if pos == "" {
+			return usagef("game new: which scenario file?")
+		}
+		if input, err = os.ReadFile(pos); err != nil {
+			return usagef("%v", err)
+		}
+		name = pos
+		if *id != "" {
+			call = append(call, "--id", *id)
+		}
+	case "status", "resolve":
+		if pos == "" {
+			return usagef("game %s: which game? (sortie game list)", sub)
+		}
+		call = append(call, pos)
+	case "list":
+	default:
+		return usagef("game: unknown command %q\n\n%s", sub, gameHelp)
+	}
+	// A running daemon answers through its socket; otherwise open the database here.
+	if c, err := net.DialTimeout("unix", socketPath(cfg.Database), 500*time.Millisecond); err == nil {
+		defer c.Close()
+		if err := json.NewEncoder(c).Encode(controlRequest{Args: call, Input: input, Name: name}); err != nil {
+			return err
+		}
+		var resp controlResponse
+		if err := json.NewDecoder(c).Decode(&resp); err != nil {
+			return fmt.Errorf("the daemon did not answer: %w", err)
+		}
+		fmt.Fprint(stdout, resp.Output)
+		if resp.Error != "" {
+			if resp.Usage {
+				return usagef("%s", resp.Error)
+			}
+			return errors.New(resp.Error)
+		}
+		return nil
+	}
+	db, err := storage.Open(cfg.Database, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tmpl, err := templates.New(cfg.Templates)
+	if err != nil {
+		return err
+	}
+	svc := adjudicator.New(db, tmpl, cfg.adjudicatorConfig(), cfg.logger())
+	return gameCommand(svc, call, input, name, stdout)
+}
+
+// gameCommand runs one moderator command on a service (in the daemon or in this process).
+func gameCommand(svc *adjudicator.Service, args []string, input []byte, name string, w io.Writer) error {
+	switch args[0] {
+	case "new":
+		id := ""
+		if len(args) == 3 && args[1] == "--id" {
+			id = args[2]
+		}
+		g, err := svc.NewGame(input, name, id)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		fmt.Fprintf(w, "game %s started: %s, round %d, first deadline %s\n", g.ID, g.Name, g.Round, g.Deadline.Format(time.RFC1123))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "PLAYER\tSIDE\tADDRESS\tSECRET\tREPLY TOKEN")
+		for _, s := range g.Seats {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Player, s.Side, s.Email, s.Secret, s.Token)
+		}
+		tw.Flush()
+		fmt.Fprintln(w, "Each player has been mailed their secret and reply address.")
+		return nil
+	case "list":
+		games, err := svc.List()
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "GAME\tNAME\tRULES\tROUND\tSTATUS\tDEADLINE (UTC)\tMISSING")
+		for _, g := range games {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\n", g.ID, g.Name, g.Ruleset, g.Round, g.Status, g.Deadline.UTC().Format("2006-01-02 15:04"), g.Missing)
+		}
+		return tw.Flush()
+	case "status":
+		st, err := svc.Status(args[1])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		fmt.Fprintf(w, "%s (%s), %s rules: round %d, %s\n", st.ID, st.Name, st.Ruleset, st.Round, st.Status)
+		if st.Result != "" {
+			fmt.Fprintf(w, "result: %s\n", st.Result)
+		}
+		fmt.Fprintf(w, "deadline %s; %d round(s) archived; state hash %s\n", st.Deadline.UTC().Format(time.RFC1123), st.Archived, st.StateHash)
+		for _, s := range st.Seats {
+			missing := "all orders in"
+			if len(s.Missing) > 0 {
+				missing = "missing " + strings.Join(s.Missing, ", ")
+			}
+			wait := ""
+			if s.Waiting {
+				wait = " (WAIT)"
+			}
+			fmt.Fprintf(w, "  %-10s %-10s %-28s %s%s\n", s.Player, s.Side, s.Email, missing, wait)
+		}
+		return nil
+	case "resolve":
+		ok, err := svc.ResolveGame(args[1], true)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if ok {
+			fmt.Fprintf(w, "game %s: round resolved; reports are queued\n", args[1])
+		}
+		return nil
+	}
+	return usagef("game: unknown command %q", args[0])
+}

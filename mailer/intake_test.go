@@ -1,0 +1,570 @@
+package mailer_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"sortie/mailer"
+	"sortie/mailer/localmail"
+)
+
+// intakeCursor is an in-memory CursorStore.
+type intakeCursor struct {
+	mu    sync.Mutex
+	uv    map[string]uint32
+	last  map[string]uint32
+	saves int
+}
+
+func newIntakeCursor() *intakeCursor {
+	return &intakeCursor{uv: map[string]uint32{}, last: map[string]uint32{}}
+}
+
+func (c *intakeCursor) LoadCursor(mailbox string) (uint32, uint32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.uv[mailbox], c.last[mailbox], nil
+}
+
+func (c *intakeCursor) SaveCursor(mailbox string, uv, last uint32) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.uv[mailbox], c.last[mailbox] = uv, last
+	c.saves++
+	return nil
+}
+
+func (c *intakeCursor) get(mailbox string) (uint32, uint32) {
+	uv, last, _ := c.LoadCursor(mailbox)
+	return uv, last
+}
+
+// intakeRecorder is a Handler that records what it was given and answers with decide.
+type intakeRecorder struct {
+	mu       sync.Mutex
+	seen     []mailer.Message
+	oversize map[uint32]int64
+	decide   func(m mailer.Message, attempt int) mailer.Disposition
+	attempts map[string]int // by Message-ID header
+	got      chan mailer.Message
+}
+
+func newIntakeRecorder(decide func(m mailer.Message, attempt int) mailer.Disposition) *intakeRecorder {
+	if decide == nil {
+		decide = func(mailer.Message, int) mailer.Disposition { return mailer.Processed }
+	}
+	return &intakeRecorder{
+		decide:   decide,
+		oversize: map[uint32]int64{},
+		attempts: map[string]int{},
+		got:      make(chan mailer.Message, 100),
+	}
+}
+
+func (r *intakeRecorder) Handle(_ context.Context, m mailer.Message) mailer.Disposition {
+	r.mu.Lock()
+	r.seen = append(r.seen, m)
+	if size, ok := mailer.OversizeOf(m); ok {
+		r.oversize[m.UID] = size
+	}
+	id := intakeMessageID(m.Raw)
+	r.attempts[id]++
+	d := r.decide(m, r.attempts[id])
+	r.mu.Unlock()
+	r.got <- m
+	return d
+}
+
+func (r *intakeRecorder) uids() []uint32 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []uint32
+	for _, m := range r.seen {
+		out = append(out, m.UID)
+	}
+	return out
+}
+
+func (r *intakeRecorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen = nil
+}
+
+func (r *intakeRecorder) wait(t *testing.T, d time.Duration) mailer.Message {
+	t.Helper()
+	select {
+	case m := <-r.got:
+		return m
+	case <-time.After(d):
+		t.Fatalf("handler not called within %v", d)
+		return mailer.Message{}
+	}
+}
+
+func intakeMessageID(raw []byte) string {
+	for _, line := range strings.Split(string(raw), "\r\n") {
+		if v, ok := strings.CutPrefix(line, "Message-ID: "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func intakeMail(n int) []byte {
+	return []byte(fmt.Sprintf("From: Pilot %d <p%d@example.test>\r\nTo: gm@sortie.test\r\n"+
+		"Subject: Züge für Runde %d\r\nMessage-ID: <order-%d@example.test>\r\n"+
+		"Content-Type: text/plain; charset=utf-8\r\n\r\nGAME g1 TURN 3\r\nBf109 #1: 2L1 über Calais\r\n", n, n, n, n))
+}
+
+func startIntakeIMAP(t *testing.T, opts localmail.IMAPOptions) *localmail.IMAPServer {
+	t.Helper()
+	opts.Users = map[string]string{"gm": "gm-secret"}
+	srv, err := localmail.StartIMAP(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+func intakeOptions(t *testing.T, srv *localmail.IMAPServer) mailer.IntakeOptions {
+	return mailer.IntakeOptions{
+		Addr:     srv.Addr(),
+		TLS:      mailer.TLSNone,
+		Username: "gm",
+		Password: "gm-secret",
+		Backoff:  20 * time.Millisecond,
+		Logger:   zerolog.New(zerolog.NewTestWriter(t)).Level(zerolog.DebugLevel),
+	}
+}
+
+func mustMessages(t *testing.T, srv *localmail.IMAPServer, mailbox string) [][]byte {
+	t.Helper()
+	msgs, err := srv.Messages("gm", mailbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
+}
+
+func sameMails(got [][]byte, want ...int) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i, n := range want {
+		if !bytes.Equal(got[i], intakeMail(n)) {
+			return false
+		}
+	}
+	return true
+}
+
+// runIntake runs in.Run in the background until the test ends.
+func runIntake(t *testing.T, in *mailer.Intake) (stop func() time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	var once sync.Once
+	var took time.Duration
+	stop = func() time.Duration {
+		once.Do(func() {
+			start := time.Now()
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run returned %v", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Error("Run did not return after cancel")
+			}
+			took = time.Since(start)
+		})
+		return took
+	}
+	t.Cleanup(func() { stop() })
+	return stop
+}
+
+func TestIntakePollOnceDispositions(t *testing.T) {
+	for _, rev2 := range []bool{false, true} {
+		t.Run(fmt.Sprintf("IMAP4rev2=%v", rev2), func(t *testing.T) {
+			srv := startIntakeIMAP(t, localmail.IMAPOptions{IMAP4rev2: rev2})
+			for n := 1; n <= 5; n++ {
+				if err := srv.Deliver("gm", intakeMail(n)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cursor := newIntakeCursor()
+			// UID 2 is rejected; UID 4 "crashes" (nothing committed: Retry) the first time.
+			rec := newIntakeRecorder(func(m mailer.Message, attempt int) mailer.Disposition {
+				switch {
+				case m.UID == 2:
+					return mailer.Rejected
+				case m.UID == 4 && attempt == 1:
+					return mailer.Retry
+				}
+				return mailer.Processed
+			})
+			in := mailer.NewIntake(intakeOptions(t, srv), cursor, rec)
+			ctx := context.Background()
+
+			handled, err := in.PollOnce(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if handled != 3 || !slices.Equal(rec.uids(), []uint32{1, 2, 3, 4}) {
+				t.Fatalf("first pass: handled %d, handler saw UIDs %v", handled, rec.uids())
+			}
+			uv, err := srv.UIDValidity("gm", "INBOX")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range rec.seen {
+				if m.Mailbox != "INBOX" || m.UIDValidity != uv || !bytes.Equal(m.Raw, intakeMail(int(m.UID))) {
+					t.Errorf("message %d: %+v (raw intact: %v)", i, m, bytes.Equal(m.Raw, intakeMail(int(m.UID))))
+				}
+			}
+			if gotUV, last := cursor.get("INBOX"); gotUV != uv || last != 3 {
+				t.Fatalf("cursor = (%d, %d), want (%d, 3)", gotUV, last, uv)
+			}
+			if got := mustMessages(t, srv, "Processed"); !sameMails(got, 1, 3) {
+				t.Errorf("Processed holds %d messages, want 1 and 3", len(got))
+			}
+			if got := mustMessages(t, srv, "Rejected"); !sameMails(got, 2) {
+				t.Errorf("Rejected holds %d messages, want 2", len(got))
+			}
+			inbox, err := srv.List("gm", "INBOX")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(inbox) != 2 || inbox[0].UID != 4 || inbox[1].UID != 5 {
+				t.Fatalf("INBOX after first pass: %+v", inbox)
+			}
+			for _, m := range inbox {
+				if len(m.Flags) != 0 {
+					t.Errorf("UID %d has flags %v: the fetch was not a PEEK", m.UID, m.Flags)
+				}
+			}
+
+			// Next pass: the retried message comes again, in order, then the rest.
+			rec.reset()
+			if handled, err = in.PollOnce(ctx); err != nil || handled != 2 {
+				t.Fatalf("second pass: %d, %v", handled, err)
+			}
+			if !slices.Equal(rec.uids(), []uint32{4, 5}) {
+				t.Fatalf("second pass saw UIDs %v", rec.uids())
+			}
+			if got := mustMessages(t, srv, "INBOX"); len(got) != 0 {
+				t.Errorf("INBOX still holds %d", len(got))
+			}
+			if got := mustMessages(t, srv, "Processed"); !sameMails(got, 1, 3, 4, 5) {
+				t.Errorf("Processed holds %d messages", len(got))
+			}
+			rec.reset()
+			if handled, err = in.PollOnce(ctx); err != nil || handled != 0 || len(rec.uids()) != 0 {
+				t.Fatalf("third pass: %d, %v, saw %v", handled, err, rec.uids())
+			}
+		})
+	}
+}
+
+func TestIntakeBatchesAndCustomFolders(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	for n := 1; n <= 7; n++ {
+		if err := srv.Deliver("gm", intakeMail(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := intakeOptions(t, srv)
+	opts.Batch = 3
+	opts.Processed = "Archive/Orders" // created on first use
+	cursor := newIntakeCursor()
+	rec := newIntakeRecorder(nil)
+	in := mailer.NewIntake(opts, cursor, rec)
+	handled, err := in.PollOnce(context.Background())
+	if err != nil || handled != 7 || !slices.Equal(rec.uids(), []uint32{1, 2, 3, 4, 5, 6, 7}) {
+		t.Fatalf("handled %d, %v, UIDs %v", handled, err, rec.uids())
+	}
+	if got := mustMessages(t, srv, "Archive/Orders"); !sameMails(got, 1, 2, 3, 4, 5, 6, 7) {
+		t.Fatalf("Archive/Orders holds %d", len(got))
+	}
+}
+
+func TestIntakeUIDValidityReset(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	for n := 1; n <= 3; n++ {
+		srv.Deliver("gm", intakeMail(n))
+	}
+	cursor := newIntakeCursor()
+	rec := newIntakeRecorder(nil)
+	in := mailer.NewIntake(intakeOptions(t, srv), cursor, rec)
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 3 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	oldUV, last := cursor.get("INBOX")
+	if last != 3 {
+		t.Fatalf("last = %d", last)
+	}
+
+	// The mailbox is rebuilt: new UIDVALIDITY, UIDs start at 1 again, below the cursor's 3.
+	if err := srv.ResetMailbox("gm", "INBOX"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Deliver("gm", intakeMail(10))
+	srv.Deliver("gm", intakeMail(11))
+	rec.reset()
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 2 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	if !slices.Equal(rec.uids(), []uint32{1, 2}) || !bytes.Equal(rec.seen[0].Raw, intakeMail(10)) {
+		t.Fatalf("after reset the handler saw UIDs %v", rec.uids())
+	}
+	newUV, last := cursor.get("INBOX")
+	if newUV == oldUV || last != 2 || rec.seen[0].UIDValidity != newUV {
+		t.Fatalf("cursor (%d, %d), old uidvalidity %d, message %d", newUV, last, oldUV, rec.seen[0].UIDValidity)
+	}
+}
+
+func TestIntakeWithoutMoveFlagsSeen(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{NoMove: true})
+	srv.Deliver("gm", intakeMail(1))
+	srv.Deliver("gm", intakeMail(2))
+	cursor := newIntakeCursor()
+	rec := newIntakeRecorder(func(m mailer.Message, _ int) mailer.Disposition {
+		if m.UID == 2 {
+			return mailer.Rejected
+		}
+		return mailer.Processed
+	})
+	in := mailer.NewIntake(intakeOptions(t, srv), cursor, rec)
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 2 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	inbox, err := srv.List("gm", "INBOX")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inbox) != 2 {
+		t.Fatalf("INBOX holds %d; without MOVE both stay", len(inbox))
+	}
+	for _, m := range inbox {
+		if !slices.Contains(m.Flags, `\Seen`) {
+			t.Errorf("UID %d flags %v, want \\Seen", m.UID, m.Flags)
+		}
+	}
+	if got := mustMessages(t, srv, "Processed"); len(got) != 0 {
+		t.Errorf("Processed holds %d", len(got))
+	}
+	rec.reset()
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 0 || len(rec.uids()) != 0 {
+		t.Fatalf("second pass handled %d (%v), saw %v: the cursor must keep them out", n, err, rec.uids())
+	}
+}
+
+func TestIntakeOversize(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	small := intakeMail(1)
+	big := append(intakeMail(2), []byte(strings.Repeat("A picture of the map, base64 ...\r\n", 200))...)
+	srv.Deliver("gm", small)
+	srv.Deliver("gm", big)
+	srv.Deliver("gm", intakeMail(3))
+
+	opts := intakeOptions(t, srv)
+	opts.MaxSize = 2000
+	var during []bool
+	rec := newIntakeRecorder(func(m mailer.Message, _ int) mailer.Disposition {
+		during = append(during, mailer.IsOversize(m))
+		if mailer.IsOversize(m) {
+			return mailer.Rejected // after queueing a polite refusal
+		}
+		return mailer.Processed
+	})
+	in := mailer.NewIntake(opts, newIntakeCursor(), rec)
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 3 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	if !slices.Equal(during, []bool{false, true, false}) {
+		t.Fatalf("IsOversize during Handle: %v", during)
+	}
+	if size := rec.oversize[2]; size != int64(len(big)) {
+		t.Errorf("OversizeOf = %d, want %d", size, len(big))
+	}
+	m := rec.seen[1]
+	header, _, _ := bytes.Cut(big, []byte("\r\n\r\n"))
+	if want := append(header, "\r\n\r\n"...); !bytes.Equal(m.Raw, want) {
+		t.Errorf("oversize Raw = %q, want the header block %q", m.Raw, want)
+	}
+	if mailer.IsOversize(m) {
+		t.Error("IsOversize still true after Handle returned")
+	}
+	if !bytes.Equal(rec.seen[0].Raw, small) || mailer.IsOversize(rec.seen[0]) {
+		t.Error("small message not handed over whole")
+	}
+	if got := mustMessages(t, srv, "Rejected"); len(got) != 1 || !bytes.Equal(got[0], big) {
+		t.Error("the oversize message is not whole in Rejected")
+	}
+}
+
+func TestIntakeIdleWakeup(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	srv.Deliver("gm", intakeMail(1))
+	opts := intakeOptions(t, srv)
+	opts.Poll = time.Minute // only IDLE can be this fast
+	rec := newIntakeRecorder(nil)
+	stop := runIntake(t, mailer.NewIntake(opts, newIntakeCursor(), rec))
+
+	rec.wait(t, 5*time.Second) // the first pass
+	time.Sleep(100 * time.Millisecond)
+	for n := 2; n <= 3; n++ {
+		start := time.Now()
+		srv.Deliver("gm", intakeMail(n))
+		m := rec.wait(t, 2*time.Second)
+		if m.UID != uint32(n) {
+			t.Fatalf("got UID %d, want %d", m.UID, n)
+		}
+		t.Logf("IDLE wake-up: delivery to handler in %v", time.Since(start))
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("Run returned %v after cancel", stop())
+	if got := mustMessages(t, srv, "Processed"); !sameMails(got, 1, 2, 3) {
+		t.Errorf("Processed holds %d", len(got))
+	}
+}
+
+func TestIntakePollWithoutIdle(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	opts := intakeOptions(t, srv)
+	opts.NoIdle = true
+	opts.Poll = 50 * time.Millisecond
+	rec := newIntakeRecorder(nil)
+	runIntake(t, mailer.NewIntake(opts, newIntakeCursor(), rec))
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	srv.Deliver("gm", intakeMail(1))
+	if m := rec.wait(t, 2*time.Second); m.UID != 1 {
+		t.Fatalf("UID %d", m.UID)
+	}
+	t.Logf("poll (50 ms) pick-up in %v", time.Since(start))
+}
+
+func TestIntakeReconnect(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	srv.Deliver("gm", intakeMail(1))
+	opts := intakeOptions(t, srv)
+	opts.Poll = time.Minute
+	cursor := newIntakeCursor()
+	rec := newIntakeRecorder(nil)
+	runIntake(t, mailer.NewIntake(opts, cursor, rec))
+	rec.wait(t, 5*time.Second)
+
+	// The server goes away mid-IDLE; mail arrives while it is down; it comes back on the same address.
+	if err := srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	srv.Deliver("gm", intakeMail(2))
+	time.Sleep(300 * time.Millisecond) // a few failed reconnects
+	start := time.Now()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if m := rec.wait(t, 5*time.Second); m.UID != 2 {
+		t.Fatalf("after restart got UID %d", m.UID)
+	}
+	t.Logf("recovered %v after the listener came back", time.Since(start))
+
+	// And the new connection idles again.
+	time.Sleep(100 * time.Millisecond)
+	start = time.Now()
+	srv.Deliver("gm", intakeMail(3))
+	if m := rec.wait(t, 2*time.Second); m.UID != 3 {
+		t.Fatalf("got UID %d", m.UID)
+	}
+	t.Logf("IDLE wake-up after reconnect in %v", time.Since(start))
+
+	// RestartListener drops the connection again, with nothing lost.
+	srv.RestartListener()
+	srv.Deliver("gm", intakeMail(4))
+	if m := rec.wait(t, 5*time.Second); m.UID != 4 {
+		t.Fatalf("got UID %d", m.UID)
+	}
+	if got := rec.uids(); !slices.Equal(got, []uint32{1, 2, 3, 4}) {
+		t.Fatalf("handler saw %v", got)
+	}
+	if _, last := cursor.get("INBOX"); last != 4 {
+		t.Fatalf("cursor last = %d", last)
+	}
+}
+
+func TestIntakeTLS(t *testing.T) {
+	caPEM, serverTLS, err := localmail.GenerateCA()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, caPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{TLSConfig: serverTLS, ImplicitTLS: true, RequireTLS: true})
+	srv.Deliver("gm", intakeMail(1))
+	srv.Deliver("gm", intakeMail(2))
+
+	for i, tc := range []struct {
+		mode mailer.TLSMode
+		addr string
+	}{{mailer.TLSStartTLS, srv.Addr()}, {mailer.TLSImplicit, srv.TLSAddr()}} {
+		opts := intakeOptions(t, srv)
+		opts.TLS, opts.Addr, opts.CAFile = tc.mode, tc.addr, caFile
+		rec := newIntakeRecorder(nil)
+		n, err := mailer.NewIntake(opts, newIntakeCursor(), rec).PollOnce(context.Background())
+		if err != nil || n != 1 || rec.uids()[0] != uint32(i+1) {
+			t.Fatalf("%s: handled %d, %v, %v", tc.mode, n, err, rec.uids())
+		}
+	}
+
+	// Without the CA the certificate is not trusted; clear text cannot log in.
+	opts := intakeOptions(t, srv)
+	opts.TLS = mailer.TLSStartTLS
+	if _, err := mailer.NewIntake(opts, newIntakeCursor(), newIntakeRecorder(nil)).PollOnce(context.Background()); err == nil ||
+		!strings.Contains(err.Error(), "certificate") {
+		t.Errorf("STARTTLS without CAFile: %v", err)
+	}
+	opts.TLS = mailer.TLSNone
+	if _, err := mailer.NewIntake(opts, newIntakeCursor(), newIntakeRecorder(nil)).PollOnce(context.Background()); err == nil {
+		t.Error("clear-text login accepted")
+	}
+	opts.TLS = "ssl"
+	if _, err := mailer.NewIntake(opts, newIntakeCursor(), newIntakeRecorder(nil)).PollOnce(context.Background()); err == nil {
+		t.Error("unknown TLS mode accepted")
+	}
+}
+
+func TestIntakeBadLoginAndBusy(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	opts := intakeOptions(t, srv)
+	opts.Password = "wrong"
+	if _, err := mailer.NewIntake(opts, newIntakeCursor(), newIntakeRecorder(nil)).PollOnce(context.Background()); err == nil {
+		t.Fatal("wrong password accepted")
+	} else if strings.Contains(err.Error(), "wrong") {
+		t.Fatalf("error reveals the password: %v", err)
+	}
+
+	// Run and PollOnce exclude each other.
+	in := mailer.NewIntake(intakeOptions(t, srv), newIntakeCursor(), newIntakeRecorder(nil))
+	runIntake(t, in)
+	time.Sleep(50 * time.Millisecond)
+	if _, err := in.PollOnce(context.Background()); err == nil {
+		t.Error("PollOnce ran during Run")
+	}
+}

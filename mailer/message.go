@@ -1,0 +1,1056 @@
+package mailer
+
+// This file turns one raw message into an Incoming: the sender, the recipients, the threading headers and
+// the text that may hold orders, whatever mail program wrote it. It walks the MIME tree itself (over the
+// raw bytes, so a missing closing boundary or a broken part costs only that part), decodes the transfer
+// encoding leniently, converts every charset the go-message charset package knows to UTF-8 and reads an
+// unknown one as windows-1252 with a warning. Nothing here fails on a bad body: only a message without a
+// single header field is refused.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	netmail "net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/charset" // also registers message.CharsetReader for every charset it knows
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// Incoming is a parsed message: who sent it, to whom, and the text that may hold orders.
+type Incoming struct {
+	From       string   // sender address, lower case (the address only)
+	FromName   string   // display name, decoded (may be non-ASCII)
+	To         []string // every recipient address from To, Cc, Delivered-To, X-Original-To, lower case, deduplicated
+	MessageID  string   // without <>; if the message has none: "sha256:" + hex SHA-256 of the raw bytes
+	InReplyTo  string   // without <>
+	References []string
+	Subject    string // decoded
+	Date       time.Time
+	// Text is the best text part as UTF-8: text/plain preferred, else text/html converted to text. The
+	// BOM is removed, CRLF and CR are LF, and format=flowed (RFC 3676, with DelSp) is unwrapped.
+	Text      string
+	FromHTML  bool     // Text was converted from HTML
+	OrderText string   // Text without quoted replies and the signature (StripQuoted): what the order parser reads
+	Size      int      // len(raw)
+	Warnings  []string // what was read leniently, e.g. an unknown charset read as windows-1252
+
+	hdr textproto.Header // the top-level header, for ShouldIgnore
+}
+
+// Limits on the work one message may cause.
+const (
+	msgMaxParts     = 50      // MIME parts looked at; later parts are ignored
+	msgMaxDepth     = 10      // MIME nesting; deeper multiparts are ignored
+	msgMaxTextBytes = 1 << 20 // Text is truncated beyond this
+	msgMaxPartBytes = 4 << 20 // decoded bytes of one text part considered
+	msgMaxWarnings  = 20
+)
+
+// ParseMessage reads a raw RFC 5322 message. It fails only when raw has no header field at all; every
+// other defect (bad charset, broken base64, malformed MIME, missing headers) is read as well as possible
+// and noted in Warnings. It never panics.
+func ParseMessage(raw []byte) (m *Incoming, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("mailer: unreadable message: %v", r)
+		}
+	}()
+	return parseMessage(raw)
+}
+
+var errMsgNoHeader = errors.New("mailer: unreadable message: no header fields")
+
+// msgParse is the state of one ParseMessage call.
+type msgParse struct {
+	warnings []string
+	parts    int
+	partsCap bool
+	depthCap bool
+	// attachment is the first text/plain attachment, used when the message has no inline text at all.
+	attachment *msgPart
+}
+
+type msgPart struct {
+	hdr  textproto.Header
+	body []byte
+}
+
+func (p *msgParse) warn(format string, args ...any) {
+	w := fmt.Sprintf(format, args...)
+	for _, o := range p.warnings {
+		if o == w {
+			return
+		}
+	}
+	if len(p.warnings) < msgMaxWarnings {
+		p.warnings = append(p.warnings, w)
+	}
+}
+
+func parseMessage(raw []byte) (*Incoming, error) {
+	p := &msgParse{}
+	hb, body := msgSplitHeaderBody(raw, true)
+	h := p.readHeader(hb, "message")
+	if h.Len() == 0 {
+		return nil, errMsgNoHeader
+	}
+	mh := mail.Header{Header: message.Header{Header: h}}
+	m := &Incoming{Size: len(raw), hdr: h}
+
+	if froms := p.addresses(h, "From"); len(froms) > 0 {
+		m.From = froms[0].Address
+		m.FromName = froms[0].Name
+	} else if h.Get("From") != "" {
+		p.warn("unreadable From header %q", msgClip(h.Get("From")))
+	}
+	seen := map[string]bool{}
+	for _, k := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
+		for _, a := range p.addresses(h, k) {
+			if a.Address != "" && !seen[a.Address] {
+				seen[a.Address] = true
+				m.To = append(m.To, a.Address)
+			}
+		}
+	}
+
+	m.MessageID = msgMessageID(mh)
+	if m.MessageID == "" {
+		sum := sha256.Sum256(raw)
+		m.MessageID = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	if ids := msgIDs(mh, "In-Reply-To"); len(ids) > 0 {
+		m.InReplyTo = ids[0]
+	}
+	m.References = msgIDs(mh, "References")
+	m.Subject = p.decodeWords(h.Get("Subject"))
+	m.Date = p.date(mh)
+
+	// The body.
+	top := msgPart{hdr: h, body: body}
+	text, isHTML, ok := p.best(top, 0, "text/plain")
+	if (!ok || strings.TrimSpace(text) == "") && p.attachment != nil {
+		if t, _, aok := p.leafText(*p.attachment, "text/plain"); aok && strings.TrimSpace(t) != "" {
+			text, isHTML, ok = t, false, true
+			p.warn("no inline text: read the attached text file %q", msgClip(msgPartFilename(p.attachment.hdr)))
+		}
+	}
+	if !ok {
+		p.warn("no readable text part")
+	}
+	if len(text) > msgMaxTextBytes {
+		text = msgTruncateUTF8(text, msgMaxTextBytes)
+		p.warn("text over 1 MiB truncated")
+	}
+	m.Text = text
+	m.FromHTML = isHTML
+	m.OrderText = StripQuoted(text)
+	m.Warnings = p.warnings
+	return m, nil
+}
+
+// ---- header ----
+
+// splitHeaderBody cuts a message or a part at the first empty line. top says raw is a whole message, whose
+// first line may be an mbox "From " line. Without an empty line, the header ends at the first line that
+// is neither a header field nor its continuation.
+func msgSplitHeaderBody(raw []byte, top bool) (hdr, body []byte) {
+	start := 0
+	if top && bytes.HasPrefix(raw, []byte("From ")) {
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			start = i + 1
+		} else {
+			return nil, nil
+		}
+	}
+	firstInvalid := -1
+	for i := start; i < len(raw); {
+		j := bytes.IndexByte(raw[i:], '\n')
+		var line []byte
+		next := len(raw)
+		if j >= 0 {
+			line = raw[i : i+j]
+			next = i + j + 1
+		} else {
+			line = raw[i:]
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
+			return raw[start:i], raw[next:]
+		}
+		if firstInvalid < 0 && line[0] != ' ' && line[0] != '\t' && !msgIsHeaderLine(line) {
+			firstInvalid = i
+		}
+		i = next
+	}
+	if firstInvalid >= 0 {
+		return raw[start:firstInvalid], raw[firstInvalid:]
+	}
+	return raw[start:], nil
+}
+
+// isHeaderLine reports whether line starts a header field: a name of printable ASCII, then a colon.
+func msgIsHeaderLine(line []byte) bool {
+	i := bytes.IndexByte(line, ':')
+	if i <= 0 {
+		return false
+	}
+	key := bytes.TrimRight(line[:i], " \t")
+	if len(key) == 0 {
+		return false
+	}
+	for _, c := range key {
+		if c < 33 || c > 126 {
+			return false
+		}
+	}
+	return true
+}
+
+// readHeader parses a header block, dropping lines that are not header fields (with a warning).
+func (p *msgParse) readHeader(b []byte, what string) textproto.Header {
+	var clean bytes.Buffer
+	clean.Grow(len(b) + 4)
+	dropped, keep := 0, false
+	for len(b) > 0 {
+		var line []byte
+		if j := bytes.IndexByte(b, '\n'); j >= 0 {
+			line, b = b[:j], b[j+1:]
+		} else {
+			line, b = b, nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		switch {
+		case len(line) == 0:
+			continue
+		case line[0] == ' ' || line[0] == '\t':
+			if !keep {
+				continue
+			}
+		case msgIsHeaderLine(line):
+			keep = true
+		default:
+			keep = false
+			dropped++
+			continue
+		}
+		clean.Write(line)
+		clean.WriteString("\r\n")
+	}
+	clean.WriteString("\r\n")
+	if dropped > 0 {
+		p.warn("%d malformed %s header line(s) ignored", dropped, what)
+	}
+	h, err := textproto.ReadHeader(bufio.NewReader(&clean))
+	if err != nil {
+		p.warn("%s header: %v", what, err)
+	}
+	return h
+}
+
+// headerUTF8 makes a raw header value valid UTF-8: 8-bit bytes that are not UTF-8 are read as windows-1252.
+func msgHeaderUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return msgDecodeMixedUTF8([]byte(s))
+}
+
+// decodeWords decodes RFC 2047 encoded words with any charset; an unknown one is read as windows-1252.
+func (p *msgParse) decodeWords(s string) string {
+	s = msgHeaderUTF8(s)
+	if !strings.Contains(s, "=?") {
+		return s
+	}
+	out, err := p.wordDecoder().DecodeHeader(s)
+	if err != nil {
+		return s
+	}
+	return msgHeaderUTF8(out)
+}
+
+func (p *msgParse) wordDecoder() *mime.WordDecoder {
+	return &mime.WordDecoder{CharsetReader: func(cs string, input io.Reader) (io.Reader, error) {
+		if r, err := charset.Reader(cs, input); err == nil && r != nil {
+			return r, nil
+		}
+		p.warn("unknown charset %q in a header read as windows-1252", msgClip(cs))
+		return charmap.Windows1252.NewDecoder().Reader(input), nil
+	}}
+}
+
+// addresses reads every address in every field named key. Whatever net/mail cannot parse is read by a
+// lenient fallback: <addr> or the first token with an @, and the text before it as the name.
+func (p *msgParse) addresses(h textproto.Header, key string) []*mail.Address {
+	var out []*mail.Address
+	parser := netmail.AddressParser{WordDecoder: p.wordDecoder()}
+	for _, v := range h.Values(key) {
+		v = msgHeaderUTF8(v)
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		list, err := parser.ParseList(v)
+		if err != nil {
+			list = nil
+			for _, piece := range msgSplitAddressList(v) {
+				if a := p.looseAddress(piece); a != nil {
+					list = append(list, a)
+				}
+			}
+		}
+		for _, a := range list {
+			a.Address = strings.ToLower(strings.TrimSpace(a.Address))
+			a.Name = strings.TrimSpace(a.Name)
+			if a.Address != "" {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// splitAddressList splits at commas outside quotes, angle brackets and comments.
+func msgSplitAddressList(v string) []string {
+	var out []string
+	quote, angle, paren := false, false, 0
+	start := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && quote:
+			i++
+		case c == '"':
+			quote = !quote
+		case quote:
+		case c == '<':
+			angle = true
+		case c == '>':
+			angle = false
+		case c == '(':
+			paren++
+		case c == ')' && paren > 0:
+			paren--
+		case c == ',' && !angle && paren == 0:
+			out = append(out, v[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, v[start:])
+}
+
+func (p *msgParse) looseAddress(s string) *mail.Address {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	if i := strings.LastIndexByte(s, '<'); i >= 0 {
+		if j := strings.IndexByte(s[i:], '>'); j > 0 {
+			addr := strings.TrimSpace(s[i+1 : i+j])
+			if addr == "" || strings.ContainsAny(addr, " \t") {
+				return nil
+			}
+			name := strings.TrimSpace(s[:i])
+			if len(name) >= 2 && name[0] == '"' && name[len(name)-1] == '"' {
+				name = strings.ReplaceAll(name[1:len(name)-1], `\"`, `"`)
+			}
+			return &mail.Address{Name: p.decodeWords(name), Address: addr}
+		}
+	}
+	for _, f := range strings.Fields(s) {
+		f = strings.Trim(f, "<>\"'(),;")
+		if strings.Contains(f, "@") {
+			return &mail.Address{Address: f}
+		}
+	}
+	if f := strings.Fields(s); len(f) == 1 {
+		return &mail.Address{Address: strings.Trim(f[0], "<>\"'")}
+	}
+	return nil
+}
+
+func msgMessageID(h mail.Header) string {
+	v := strings.TrimSpace(msgHeaderUTF8(h.Get("Message-Id")))
+	if v == "" {
+		return ""
+	}
+	if id, err := h.MessageID(); err == nil && id != "" {
+		return id
+	}
+	if ids := looseMsgIDs(v); len(ids) > 0 {
+		return ids[0]
+	}
+	return ""
+}
+
+func msgIDs(h mail.Header, key string) []string {
+	v := msgHeaderUTF8(h.Get(key))
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	if ids, err := h.MsgIDList(key); err == nil && len(ids) > 0 {
+		return ids
+	}
+	return looseMsgIDs(v)
+}
+
+// looseMsgIDs finds <...> items; without any, the whitespace-separated words.
+func looseMsgIDs(v string) []string {
+	var out []string
+	rest := v
+	for {
+		i := strings.IndexByte(rest, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '>')
+		if j < 0 {
+			break
+		}
+		if id := strings.TrimSpace(rest[i+1 : i+j]); id != "" {
+			out = append(out, id)
+		}
+		rest = rest[i+j+1:]
+	}
+	if len(out) == 0 {
+		for _, f := range strings.Fields(v) {
+			if f = strings.Trim(f, "<>,;"); f != "" {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+var msgDateLayouts = []string{
+	"Mon, 2 Jan 2006 15:04:05 -0700",
+	"Mon, 2 Jan 2006 15:04:05 MST",
+	"Mon, 2 Jan 2006 15:04 -0700",
+	"2 Jan 2006 15:04:05 -0700",
+	"Mon, 2 Jan 06 15:04:05 -0700",
+	"Mon, 2 Jan 2006 15:04:05",
+	"Mon Jan 2 15:04:05 2006",
+	"Mon Jan 2 15:04:05 -0700 2006",
+	time.RFC3339,
+	"2006-01-02 15:04:05 -0700",
+}
+
+func (p *msgParse) date(h mail.Header) time.Time {
+	v := strings.TrimSpace(msgHeaderUTF8(h.Get("Date")))
+	if v == "" {
+		p.warn("no Date header")
+		return time.Time{}
+	}
+	if t, err := h.Date(); err == nil {
+		return t
+	}
+	s := v
+	if i := strings.IndexByte(s, '('); i > 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	for _, l := range msgDateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t
+		}
+	}
+	p.warn("unreadable Date header %q", msgClip(v))
+	return time.Time{}
+}
+
+// ---- body ----
+
+// mediaType returns the lower-case media type and its parameters; broken parameters are read leniently.
+func msgMediaType(h textproto.Header, def string) (string, map[string]string) {
+	v := msgHeaderUTF8(h.Get("Content-Type"))
+	if strings.TrimSpace(v) == "" {
+		return def, map[string]string{}
+	}
+	mt, params, err := mime.ParseMediaType(v)
+	if err != nil || params == nil {
+		params = msgLooseParams(v)
+		if mt == "" {
+			mt = strings.ToLower(strings.TrimSpace(strings.SplitN(v, ";", 2)[0]))
+		}
+	}
+	if !strings.Contains(mt, "/") {
+		mt = def
+	}
+	return mt, params
+}
+
+// looseParams reads ; key=value parameters the way most mail programs do when mime.ParseMediaType gives up.
+func msgLooseParams(v string) map[string]string {
+	params := map[string]string{}
+	pieces := strings.Split(v, ";")
+	for _, piece := range pieces[1:] {
+		k, val, ok := strings.Cut(piece, "=")
+		if !ok {
+			continue
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		k = strings.TrimSuffix(k, "*")
+		val = strings.TrimSpace(val)
+		if len(val) >= 2 && val[0] == '"' {
+			if j := strings.IndexByte(val[1:], '"'); j >= 0 {
+				val = val[1 : j+1]
+			} else {
+				val = val[1:]
+			}
+		}
+		if _, dup := params[k]; k != "" && !dup {
+			params[k] = val
+		}
+	}
+	return params
+}
+
+func msgPartFilename(h textproto.Header) string {
+	if _, p, err := mime.ParseMediaType(h.Get("Content-Disposition")); err == nil && p["filename"] != "" {
+		return p["filename"]
+	}
+	_, p := msgMediaType(h, "text/plain")
+	return p["name"]
+}
+
+// isAttachment: Content-Disposition attachment, or (without a disposition) a Content-Type name.
+func msgIsAttachment(h textproto.Header, params map[string]string) bool {
+	d := strings.ToLower(strings.TrimSpace(h.Get("Content-Disposition")))
+	if d != "" {
+		return strings.HasPrefix(d, "attachment")
+	}
+	return params["name"] != ""
+}
+
+// best finds the text of an entity: for multipart/alternative the plain alternative (else the HTML one),
+// for every other multipart the first child with text, for a leaf its own text if it is inline text.
+func (p *msgParse) best(part msgPart, depth int, def string) (text string, isHTML, ok bool) {
+	mt, params := msgMediaType(part.hdr, def)
+	switch {
+	case strings.HasPrefix(mt, "multipart/"):
+		if depth >= msgMaxDepth {
+			if !p.depthCap {
+				p.depthCap = true
+				p.warn("MIME nesting deeper than %d ignored", msgMaxDepth)
+			}
+			return "", false, false
+		}
+		boundary := params["boundary"]
+		if boundary == "" {
+			p.warn("%s without a boundary ignored", mt)
+			return "", false, false
+		}
+		childDef := "text/plain"
+		if mt == "multipart/digest" {
+			childDef = "message/rfc822"
+		}
+		// The first child with non-blank text wins (in an alternative, the first plain one); a blank
+		// text part is used only when nothing better follows.
+		type found struct {
+			text   string
+			isHTML bool
+		}
+		var html, blank *found
+		for _, raw := range msgSplitMultipart(part.body, boundary) {
+			if p.parts >= msgMaxParts {
+				if !p.partsCap {
+					p.partsCap = true
+					p.warn("MIME parts beyond %d ignored", msgMaxParts)
+				}
+				break
+			}
+			p.parts++
+			hb, body := msgSplitHeaderBody(raw, false)
+			child := msgPart{hdr: p.readHeader(hb, "part"), body: body}
+			t, h, ok := p.best(child, depth+1, childDef)
+			switch {
+			case !ok:
+			case strings.TrimSpace(t) == "":
+				if blank == nil {
+					blank = &found{t, h}
+				}
+			case mt != "multipart/alternative" || !h:
+				return t, h, true
+			case html == nil:
+				html = &found{t, h}
+			}
+		}
+		if html != nil {
+			return html.text, html.isHTML, true
+		}
+		if blank != nil {
+			return blank.text, blank.isHTML, true
+		}
+		return "", false, false
+	case mt == "text/plain" || mt == "text/html":
+		if msgIsAttachment(part.hdr, params) {
+			if mt == "text/plain" && p.attachment == nil {
+				a := part
+				p.attachment = &a
+			}
+			return "", false, false
+		}
+		return p.leafText(part, mt)
+	}
+	return "", false, false
+}
+
+// splitMultipart returns the raw parts between boundary delimiter lines. The preamble and epilogue are
+// dropped; a missing close delimiter ends the last part at the end of the body.
+func msgSplitMultipart(body []byte, boundary string) [][]byte {
+	delim := []byte("--" + boundary)
+	var parts [][]byte
+	partStart := -1
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '\n')
+		next := len(body)
+		line := body[i:]
+		if j >= 0 {
+			next = i + j + 1
+			line = body[i : i+j]
+		}
+		if bytes.HasPrefix(line, delim) {
+			rest := bytes.TrimRight(line[len(delim):], " \t\r")
+			closing := bytes.Equal(rest, []byte("--"))
+			if closing || len(rest) == 0 {
+				if partStart >= 0 {
+					end := i
+					// The line break before the delimiter belongs to the delimiter.
+					if end > partStart && body[end-1] == '\n' {
+						end--
+						if end > partStart && body[end-1] == '\r' {
+							end--
+						}
+					}
+					parts = append(parts, body[partStart:end])
+				}
+				if closing {
+					return parts
+				}
+				partStart = next
+			}
+		}
+		i = next
+	}
+	if partStart >= 0 && partStart < len(body) {
+		parts = append(parts, body[partStart:])
+	}
+	return parts
+}
+
+// leafText decodes one text/plain or text/html part to clean UTF-8 text.
+func (p *msgParse) leafText(part msgPart, mt string) (string, bool, bool) {
+	_, params := msgMediaType(part.hdr, mt)
+	data := p.transferDecode(part.hdr, part.body)
+	if len(data) > msgMaxPartBytes {
+		data = data[:msgMaxPartBytes]
+		p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
+	}
+	cs := strings.ToLower(strings.Trim(strings.TrimSpace(params["charset"]), `"'`))
+	isHTML := mt == "text/html"
+	if isHTML && cs == "" {
+		cs = msgSniffHTMLCharset(data)
+	}
+	s := p.toUTF8(data, cs)
+	if isHTML {
+		return HTMLToText(s), true, true
+	}
+	s = msgNormalizeNewlines(s)
+	if strings.EqualFold(params["format"], "flowed") {
+		s = msgDecodeFlowed(s, strings.EqualFold(params["delsp"], "yes"))
+	}
+	return s, false, true
+}
+
+func msgNormalizeNewlines(s string) string {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+func (p *msgParse) transferDecode(h textproto.Header, body []byte) []byte {
+	enc := strings.ToLower(strings.Trim(strings.TrimSpace(h.Get("Content-Transfer-Encoding")), `"'`))
+	switch enc {
+	case "", "7bit", "8bit", "binary":
+		return body
+	case "quoted-printable":
+		return msgDecodeQP(body)
+	case "base64":
+		out, broken := msgDecodeBase64(body)
+		if broken {
+			p.warn("broken base64 body: damaged data skipped")
+		}
+		return out
+	}
+	p.warn("unknown Content-Transfer-Encoding %q read as 8bit", msgClip(enc))
+	return body
+}
+
+// decodeQuotedPrintable decodes quoted-printable leniently: an '=' that does not start a valid escape is
+// kept as it is, trailing white space is transport padding, and lower-case hex is accepted.
+func msgDecodeQP(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		var line []byte
+		eol := false
+		if j := bytes.IndexByte(b, '\n'); j >= 0 {
+			line, b, eol = b[:j], b[j+1:], true
+		} else {
+			line, b = b, nil
+		}
+		line = bytes.TrimRight(line, " \t\r")
+		soft := false
+		if n := len(line); n > 0 && line[n-1] == '=' {
+			soft, line = true, line[:n-1]
+		}
+		for i := 0; i < len(line); i++ {
+			c := line[i]
+			if c == '=' && i+2 < len(line) {
+				hi, ok1 := qpUnhex(line[i+1])
+				lo, ok2 := qpUnhex(line[i+2])
+				if ok1 && ok2 {
+					out = append(out, hi<<4|lo)
+					i += 2
+					continue
+				}
+			}
+			out = append(out, c)
+		}
+		if eol && !soft {
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
+
+func qpUnhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+func isBase64Char(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
+}
+
+// decodeBase64Lenient decodes what can be decoded and reports whether anything was damaged: characters
+// outside the alphabet are skipped, '=' ends a group (so concatenated encodings work), a dangling
+// character is dropped, and when every line so far was a whole number of quads, a shorter line in the
+// middle is taken as damaged and decoded on its own, so the lines after it stay aligned.
+func msgDecodeBase64(b []byte) ([]byte, bool) {
+	out := make([]byte, 0, len(b)*3/4+3)
+	acc := make([]byte, 0, 128)
+	broken := false
+	flush := func(dropPartial bool) {
+		rem := len(acc) % 4
+		if rem == 1 || (dropPartial && rem != 0) {
+			acc = acc[:len(acc)-rem]
+			broken = true
+		}
+		if len(acc) > 0 {
+			dst := make([]byte, base64.RawStdEncoding.DecodedLen(len(acc)))
+			n, err := base64.RawStdEncoding.Decode(dst, acc)
+			if err != nil {
+				broken = true
+			}
+			out = append(out, dst[:n]...)
+		}
+		acc = acc[:0]
+	}
+	// The last line with data: a short last line is normal.
+	last := -1
+	for i := len(b) - 1; i >= 0; i-- {
+		if isBase64Char(b[i]) {
+			last = i
+			break
+		}
+	}
+	regular := true
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '\n')
+		end := len(b)
+		if j >= 0 {
+			end = i + j
+		}
+		line := b[i:end]
+		n, padded := 0, false
+		for _, c := range line {
+			switch {
+			case isBase64Char(c):
+				acc = append(acc, c)
+				n++
+			case c == '=':
+				padded = true
+				flush(false)
+			case c == ' ' || c == '\t' || c == '\r':
+			default:
+				broken = true
+			}
+		}
+		if n%4 != 0 && !padded {
+			if regular && end < last {
+				flush(true) // a damaged line in a regular stream
+			} else {
+				regular = false
+			}
+		}
+		i = end + 1
+	}
+	flush(false)
+	return out, broken
+}
+
+// sniffHTMLCharset finds <meta charset=...> or <meta http-equiv content="...; charset=..."> near the start.
+func msgSniffHTMLCharset(b []byte) string {
+	if len(b) > 4096 {
+		b = b[:4096]
+	}
+	low := bytes.ToLower(b)
+	for off := 0; ; {
+		i := bytes.Index(low[off:], []byte("charset="))
+		if i < 0 {
+			return ""
+		}
+		i += off + len("charset=")
+		off = i
+		if !bytes.Contains(low[:i], []byte("<meta")) {
+			continue
+		}
+		v := low[i:]
+		v = bytes.TrimLeft(v, `"' `)
+		end := bytes.IndexAny(v, `"' ;>/`)
+		if end < 0 {
+			end = len(v)
+		}
+		if cs := string(v[:end]); cs != "" {
+			return cs
+		}
+	}
+}
+
+// toUTF8 decodes b in the declared charset. A BOM wins over the declaration. Declared UTF-8 (or none)
+// that is not valid UTF-8 keeps its valid sequences and reads the other bytes as windows-1252; an
+// unknown charset is read as windows-1252 (or as UTF-8 if the bytes are valid UTF-8), with a warning.
+func (p *msgParse) toUTF8(b []byte, cs string) string {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		b, cs = b[3:], "utf-8"
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		out, err := unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder().Bytes(b)
+		if err != nil {
+			p.warn("broken UTF-16 text")
+		}
+		return msgCleanUTF8(string(out))
+	}
+	switch cs {
+	case "", "utf-8", "utf8", "us-ascii", "ascii", "ansi_x3.4-1968":
+		if utf8.Valid(b) {
+			return msgCleanUTF8(string(b))
+		}
+		if cs == "" {
+			cs = "none"
+		}
+		p.warn("text is not valid UTF-8 (charset %s): other bytes read as windows-1252", cs)
+		return msgCleanUTF8(msgDecodeMixedUTF8(b))
+	}
+	r, err := charset.Reader(cs, bytes.NewReader(b))
+	if err != nil || r == nil {
+		if utf8.Valid(b) {
+			p.warn("unknown charset %q read as UTF-8", msgClip(cs))
+			return msgCleanUTF8(string(b))
+		}
+		p.warn("unknown charset %q read as windows-1252", msgClip(cs))
+		out, _ := charmap.Windows1252.NewDecoder().Bytes(b)
+		return msgCleanUTF8(string(out))
+	}
+	out, err := io.ReadAll(io.LimitReader(r, 4*msgMaxPartBytes))
+	if err != nil {
+		p.warn("charset %q: %v", msgClip(cs), err)
+	}
+	return msgCleanUTF8(string(out))
+}
+
+func msgCleanUTF8(s string) string {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
+}
+
+// decodeMixedUTF8 keeps valid UTF-8 sequences and reads every other byte as windows-1252.
+func msgDecodeMixedUTF8(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b) + len(b)/4)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n <= 1 {
+			sb.WriteRune(charmap.Windows1252.DecodeByte(b[0]))
+			b = b[1:]
+			continue
+		}
+		sb.Write(b[:n])
+		b = b[n:]
+	}
+	return sb.String()
+}
+
+// decodeFlowed undoes format=flowed (RFC 3676): a line ending in a space continues on the next line of
+// the same quote depth; space-stuffing is removed; with delsp the trailing space itself is deleted. The
+// signature separator "-- " is never flowed. Quoted lines come out as ">"*depth + " " + text.
+func msgDecodeFlowed(s string, delsp bool) string {
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	var cur strings.Builder
+	curDepth, open := 0, false
+	emit := func() {
+		prefix := ""
+		if curDepth > 0 {
+			prefix = strings.Repeat(">", curDepth) + " "
+		}
+		out = append(out, prefix+cur.String())
+		cur.Reset()
+		open = false
+	}
+	for _, l := range lines {
+		depth := 0
+		for depth < len(l) && l[depth] == '>' {
+			depth++
+		}
+		content := l[depth:]
+		content = strings.TrimPrefix(content, " ") // space-stuffing
+		if open && depth != curDepth {
+			emit()
+		}
+		flowed := content != "-- " && strings.HasSuffix(content, " ")
+		if flowed && delsp {
+			content = content[:len(content)-1]
+		}
+		cur.WriteString(content)
+		curDepth = depth
+		open = true
+		if !flowed {
+			emit()
+		}
+	}
+	if open {
+		emit()
+	}
+	return strings.Join(out, "\n")
+}
+
+func msgTruncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// clip shortens a value quoted in a warning.
+func msgClip(s string) string {
+	s = msgHeaderUTF8(s)
+	if len(s) > 60 {
+		return msgTruncateUTF8(s, 60) + "…"
+	}
+	return s
+}
+
+// ---- ignoring ----
+
+// ShouldIgnore reports whether the message must never be answered (an auto-reply, a bounce, mailing-list
+// traffic, Sortie's own mail come back, or mail without a sender) and a short reason.
+func (m *Incoming) ShouldIgnore() (bool, string) {
+	if m == nil {
+		return true, "no message"
+	}
+	h := &m.hdr
+	for f := h.Fields(); f.Next(); {
+		if k := strings.ToLower(f.Key()); strings.HasPrefix(k, "x-sortie") {
+			return true, "own mail (" + f.Key() + " header)"
+		}
+	}
+	// Bounces and reports.
+	if local, _, _ := strings.Cut(m.From, "@"); local == "mailer-daemon" || local == "postmaster" {
+		return true, "bounce (from " + local + ")"
+	}
+	for _, rp := range h.Values("Return-Path") {
+		if strings.Join(strings.Fields(rp), "") == "<>" {
+			return true, "bounce (empty Return-Path)"
+		}
+	}
+	if mt, _ := msgMediaType(*h, "text/plain"); mt == "multipart/report" || mt == "message/delivery-status" ||
+		mt == "message/disposition-notification" {
+		return true, "delivery report (" + mt + ")"
+	}
+	// Auto-replies.
+	if v := msgHeaderToken(h.Get("Auto-Submitted")); v != "" && v != "no" {
+		return true, "auto-reply (Auto-Submitted: " + v + ")"
+	}
+	for _, k := range []string{"X-Autoreply", "X-Autorespond", "X-Autogenerated"} {
+		if h.Has(k) {
+			if v := msgHeaderToken(h.Get(k)); v != "no" && v != "false" && v != "0" {
+				return true, "auto-reply (" + k + " header)"
+			}
+		}
+	}
+	switch v := msgHeaderToken(h.Get("Precedence")); v {
+	case "bulk", "junk", "list", "auto_reply", "auto-reply":
+		return true, "precedence " + v
+	}
+	// Mailing lists.
+	for _, k := range []string{"List-Id", "List-Unsubscribe", "Mailing-List"} {
+		if h.Has(k) {
+			return true, "mailing list (" + k + " header)"
+		}
+	}
+	// Subjects, as a fallback for auto-responders that set no header.
+	subj := strings.ToLower(strings.TrimSpace(m.Subject))
+	for _, prefix := range ignoreSubjectPrefixes {
+		if strings.HasPrefix(subj, prefix) {
+			return true, "auto-reply (subject " + strings.TrimSpace(prefix) + ")"
+		}
+	}
+	if m.From == "" {
+		return true, "no sender address"
+	}
+	return false, ""
+}
+
+var ignoreSubjectPrefixes = []string{
+	"auto:", "automatic reply:", "out of office", "out of the office", "autoreply:", "auto-reply:",
+	"auto reply:", "automatische antwort:", "abwesenheitsnotiz", "réponse automatique", "risposta automatica:",
+	"respuesta automática:", "undeliverable:", "undelivered mail returned to sender",
+	"delivery status notification (failure)", "mail delivery failed", "returned mail:",
+}
+
+// headerToken is the first word of a header value, lower case, without parameters or comments.
+func msgHeaderToken(v string) string {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if i := strings.IndexAny(v, "; \t("); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}

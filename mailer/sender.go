@@ -1,0 +1,431 @@
+package mailer
+
+// SMTP sender: delivers the transactional outbox (design.md, invariant 2) with go-mail, one
+// authenticated connection per batch.
+//
+// Exactly-once, and the window where it is only at-least-once. An item is marked sent right after
+// the SMTP server accepted it (250 after DATA) and is never offered again after that, so a restart
+// does not resend mail. Two windows remain in which the same message can go out twice, both with the
+// same Message-ID, so a recipient's mail client or our own intake recognises the duplicate:
+//   - the process dies (or MarkSent fails) between the server's 250 and MarkSent committing;
+//   - the connection breaks after the server took the final "." of DATA but before its 250 reached
+//     us: the server may have queued the message while we record a failure and try again later.
+// Closing these would need a two-phase handshake SMTP does not have; both are narrow (one message
+// per crash or broken connection).
+//
+// Every item the sender takes from Pending ends the pass either marked sent or marked failed (a
+// connection that cannot be opened, or breaks, fails each remaining item of the batch with an error
+// wrapping ErrSMTPUnavailable), except when the context is cancelled mid-pass or MarkSent fails.
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	netmail "net/mail"
+	"net/textproto"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	mail "github.com/wneessen/go-mail"
+)
+
+// Defaults for SenderOptions.
+const (
+	DefaultSenderBatch   = 50
+	DefaultSenderPoll    = 2 * time.Second
+	DefaultSenderBackoff = time.Second
+	maxSenderBackoff     = 5 * time.Minute
+	senderDialTimeout    = 30 * time.Second
+	senderCmdTimeout     = 30 * time.Second
+)
+
+// ErrSMTPUnavailable wraps the error given to Outbox.MarkFailed when a message could not be sent
+// because the SMTP server could not be reached or the connection broke (as opposed to the server
+// refusing that one message). A store can use errors.Is to keep such failures out of a
+// give-up-after-N-attempts count.
+var ErrSMTPUnavailable = errors.New("mailer: SMTP server unavailable")
+
+// SenderOptions configures a Sender. Host is required.
+type SenderOptions struct {
+	// Host and Port of the SMTP submission server. Port 0 means 465 for TLS "tls" and 587 otherwise.
+	Host string
+	Port int
+	// TLS: "starttls" (mandatory STARTTLS), "tls" (implicit TLS) or "none". Empty means "tls" on port
+	// 465 and "starttls" otherwise: never clear text unless asked for.
+	TLS TLSMode
+	// CAFile is a PEM bundle of CAs to verify the server with instead of the system roots.
+	CAFile string
+	// Username and Password for SMTP AUTH PLAIN; no AUTH when Username is empty. Over TLS "none",
+	// go-mail only sends them to localhost.
+	Username, Password string
+	// FromName is the service's display name in From, e.g. "Sortie".
+	FromName string
+	// Batch is how many messages one connection sends at most; default 50.
+	Batch int
+	// Poll is how often Run looks at the outbox when nothing kicks it; default 2 s.
+	Poll time.Duration
+	// Backoff is the first delay after a failed connection; it doubles up to 5 min and starts over
+	// after a pass without connection trouble. Default 1 s.
+	Backoff time.Duration
+	// Logger for connection events and per-message outcomes (id, message_id, to); never bodies or
+	// credentials. The zero value logs nothing.
+	Logger zerolog.Logger
+}
+
+// Sender delivers the outbox over SMTP. See Run, Kick and SendOnce.
+type Sender struct {
+	opts SenderOptions
+	box  Outbox
+	log  zerolog.Logger
+	kick chan struct{}
+	busy sync.Mutex // Run and SendOnce exclude each other
+}
+
+var errSenderBusy = errors.New("mailer: sender already running")
+
+// NewSender returns a sender for box. It does not connect; Run and SendOnce do.
+func NewSender(opts SenderOptions, box Outbox) *Sender {
+	if opts.Batch <= 0 {
+		opts.Batch = DefaultSenderBatch
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = DefaultSenderPoll
+	}
+	if opts.Backoff <= 0 {
+		opts.Backoff = DefaultSenderBackoff
+	}
+	return &Sender{
+		opts: opts,
+		box:  box,
+		log:  opts.Logger.With().Str("smtp_host", opts.Host).Logger(),
+		kick: make(chan struct{}, 1),
+	}
+}
+
+// Kick wakes Run now instead of at the next poll, e.g. right after a commit queued mail. It never
+// blocks. A kick does not cut short the backoff after a failed connection.
+func (s *Sender) Kick() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run delivers pending mail until ctx is done: one connection per batch, MarkSent right after each
+// accepted message, MarkFailed for each message that failed; after a connection failure it backs off.
+// It returns nil when ctx is cancelled.
+func (s *Sender) Run(ctx context.Context) error {
+	if !s.busy.TryLock() {
+		return errSenderBusy
+	}
+	defer s.busy.Unlock()
+
+	delay := s.opts.Backoff
+	for {
+		sent, err := s.pass(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			s.log.Warn().Err(err).Dur("retry_in", delay).Msg("smtp pass failed; backing off")
+			t := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil
+			case <-t.C:
+			}
+			delay = min(2*delay, max(maxSenderBackoff, s.opts.Backoff))
+			continue
+		}
+		delay = s.opts.Backoff
+		if sent == s.opts.Batch {
+			continue // a full batch went out: there may be more
+		}
+		t := time.NewTimer(s.opts.Poll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-s.kick:
+			t.Stop()
+		case <-t.C:
+		}
+	}
+}
+
+// SendOnce sends what is pending now and returns how many messages the server accepted. It keeps
+// taking batches while each one went out completely and was full; it stops at the first failure and
+// returns the connection (or outbox) error, if any. For tests and the demo.
+func (s *Sender) SendOnce(ctx context.Context) (sent int, err error) {
+	if !s.busy.TryLock() {
+		return 0, errSenderBusy
+	}
+	defer s.busy.Unlock()
+	for {
+		n, err := s.pass(ctx)
+		sent += n
+		if err != nil || n < s.opts.Batch {
+			return sent, err
+		}
+	}
+}
+
+// pass sends one batch over one connection and returns how many were accepted. The error is
+// non-nil for trouble with the connection or the outbox, not for a message the server refused.
+func (s *Sender) pass(ctx context.Context) (sent int, err error) {
+	items, err := s.box.Pending(time.Now(), s.opts.Batch)
+	if err != nil {
+		return 0, fmt.Errorf("mailer: outbox: %w", err)
+	}
+	if len(items) == 0 {
+		return 0, nil
+	}
+	client, hangUp, err := s.dial(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		err = fmt.Errorf("%w: %w", ErrSMTPUnavailable, err)
+		s.failAll(items, err)
+		return 0, err
+	}
+	defer hangUp()
+
+	for i, item := range items {
+		if ctx.Err() != nil {
+			return sent, ctx.Err()
+		}
+		log := s.log.With().Str("id", item.ID).Str("message_id", item.MessageID).Str("to", item.To).Logger()
+		msg, err := s.build(item, log)
+		if err != nil {
+			log.Error().Err(err).Msg("cannot build message")
+			s.markFailed(item, err)
+			continue
+		}
+		if err := client.Send(msg); err != nil {
+			if ctx.Err() != nil {
+				return sent, ctx.Err()
+			}
+			if connectionLost(err) {
+				err = fmt.Errorf("%w: %w", ErrSMTPUnavailable, err)
+				s.failAll(items[i:], err)
+				return sent, err
+			}
+			log.Warn().Err(err).Msg("message refused")
+			s.markFailed(item, err)
+			continue
+		}
+		if err := s.box.MarkSent(item.ID, time.Now()); err != nil {
+			// Accepted by the server but not recorded: it will go out again (same Message-ID).
+			log.Error().Err(err).Msg("message sent but MarkSent failed; it may be sent twice")
+			return sent, fmt.Errorf("mailer: outbox mark sent: %w", err)
+		}
+		sent++
+		log.Info().Msg("message sent")
+	}
+	return sent, nil
+}
+
+func (s *Sender) markFailed(item OutgoingMail, err error) {
+	if merr := s.box.MarkFailed(item.ID, err, time.Now()); merr != nil {
+		s.log.Error().Err(merr).Str("id", item.ID).Msg("outbox mark failed")
+	}
+}
+
+func (s *Sender) failAll(items []OutgoingMail, err error) {
+	for _, item := range items {
+		s.markFailed(item, err)
+	}
+}
+
+// connectionLost reports whether a Send error means the connection is unusable: go-mail's
+// pre-message NOOP failed (the message was not attempted), or the server said 421 (closing the
+// channel).
+func connectionLost(err error) bool {
+	var se *mail.SendError
+	if !errors.As(err, &se) {
+		return true
+	}
+	return se.Reason == mail.ErrConnCheck || se.ErrorCode() == 421
+}
+
+// dial opens one connection, with STARTTLS or implicit TLS and AUTH as configured. hangUp sends
+// QUIT and closes the connection.
+func (s *Sender) dial(ctx context.Context) (client *mail.Client, hangUp func(), err error) {
+	port := s.opts.Port
+	mode, err := resolveTLSMode(s.opts.TLS, strconv.Itoa(port))
+	if err != nil {
+		return nil, nil, err
+	}
+	if port == 0 {
+		port = 587
+		if mode == TLSImplicit {
+			port = 465
+		}
+	}
+	var tlsCfg *tls.Config
+	if mode != TLSNone {
+		if tlsCfg, err = clientTLSConfig(s.opts.Host, s.opts.CAFile); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	// Our own dial function, so that a connection that fails after the greeting (EHLO, STARTTLS,
+	// AUTH) is closed (go-mail leaves it open), and for implicit TLS with our tls.Config.
+	var mu sync.Mutex
+	var conn net.Conn
+	dialFn := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		d := net.Dialer{Timeout: senderDialTimeout}
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		if mode == TLSImplicit {
+			tc := tls.Client(c, tlsCfg)
+			if err := tc.HandshakeContext(ctx); err != nil {
+				c.Close()
+				return nil, err
+			}
+			c = tc
+		}
+		mu.Lock()
+		conn = c
+		mu.Unlock()
+		return c, nil
+	}
+	closeConn := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if conn != nil {
+			conn.Close()
+		}
+	}
+
+	opts := []mail.Option{
+		mail.WithPort(port),
+		mail.WithDialContextFunc(dialFn),
+		mail.WithTimeout(senderCmdTimeout),
+	}
+	switch mode {
+	case TLSNone:
+		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
+	case TLSStartTLS:
+		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory), mail.WithTLSConfig(tlsCfg))
+	case TLSImplicit:
+		// The TLS handshake happens in dialFn; WithSSL tells go-mail not to try STARTTLS on top.
+		opts = append(opts, mail.WithSSL(), mail.WithTLSConfig(tlsCfg))
+	}
+	if s.opts.Username != "" {
+		opts = append(opts,
+			mail.WithSMTPAuth(mail.SMTPAuthPlain),
+			mail.WithUsername(s.opts.Username),
+			mail.WithPassword(s.opts.Password))
+	}
+	client, err = mail.NewClient(s.opts.Host, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := client.DialWithContext(ctx); err != nil {
+		closeConn()
+		return nil, nil, err
+	}
+	stop := context.AfterFunc(ctx, closeConn)
+	return client, func() {
+		stop()
+		if err := client.Close(); err != nil {
+			s.log.Debug().Err(err).Msg("smtp quit")
+		}
+		closeConn()
+	}, nil
+}
+
+// reservedHeaders are set by build and cannot be overridden through OutgoingMail.Headers.
+var reservedHeaders = func() map[string]bool {
+	m := map[string]bool{}
+	for _, h := range []string{
+		"From", "Sender", "To", "Cc", "Bcc", "Reply-To", "Subject", "Date", "Message-ID",
+		"In-Reply-To", "References", "MIME-Version", "Content-Type", "Content-Transfer-Encoding",
+		"Content-Disposition", "Return-Path", "X-Sortie", "Auto-Submitted", "X-Auto-Response-Suppress",
+	} {
+		m[textproto.CanonicalMIMEHeaderKey(h)] = true
+	}
+	return m
+}()
+
+// build turns an outbox item into a go-mail message.
+func (s *Sender) build(item OutgoingMail, log zerolog.Logger) (*mail.Msg, error) {
+	id := strings.Trim(strings.TrimSpace(item.MessageID), "<>")
+	if id == "" || strings.ContainsAny(id, "<> \t\r\n") {
+		return nil, fmt.Errorf("mailer: outgoing mail %s has a bad Message-ID %q", item.ID, item.MessageID)
+	}
+	from, err := netmail.ParseAddress(item.From)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: bad From address %q: %w", item.From, err)
+	}
+	to, err := netmail.ParseAddress(item.To)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: bad To address %q: %w", item.To, err)
+	}
+
+	m := mail.NewMsg(mail.WithNoDefaultUserAgent()) // UTF-8, quoted-printable by default
+	m.FromMailAddress(&netmail.Address{Name: oneLine(s.opts.FromName), Address: from.Address})
+	m.ToMailAddress(&netmail.Address{Name: oneLine(item.ToName), Address: to.Address})
+	if item.ReplyTo != "" {
+		if err := m.ReplyTo(item.ReplyTo); err != nil {
+			return nil, fmt.Errorf("mailer: bad Reply-To address %q: %w", item.ReplyTo, err)
+		}
+	}
+	m.Subject(oneLine(item.Subject))
+	m.SetMessageIDWithValue(id)
+	if irt := strings.Trim(strings.TrimSpace(item.InReplyTo), "<>"); irt != "" && !strings.ContainsAny(irt, "<> \t\r\n") {
+		m.SetGenHeader(mail.HeaderInReplyTo, "<"+irt+">")
+		m.SetGenHeader(mail.HeaderReferences, "<"+irt+">")
+	}
+
+	keys := make([]string, 0, len(item.Headers))
+	for k := range item.Headers {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !validHeaderName(k) || reservedHeaders[textproto.CanonicalMIMEHeaderKey(k)] {
+			log.Warn().Str("header", k).Msg("extra header ignored")
+			continue
+		}
+		m.SetGenHeader(mail.Header(k), oneLine(item.Headers[k]))
+	}
+	// Mark the mail as automatic, so that auto-responders (ours included) leave it alone.
+	m.SetGenHeader("X-Sortie", "1")
+	m.SetGenHeader("Auto-Submitted", "auto-generated")
+	m.SetGenHeader("X-Auto-Response-Suppress", "OOF, AutoReply")
+	m.SetBodyString(mail.TypeTextPlain, item.Body)
+	return m, nil
+}
+
+// oneLine keeps a header value on one line (no header injection).
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
+}
+
+// validHeaderName accepts RFC 5322 field names: printable ASCII without ':'.
+func validHeaderName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 33 || c > 126 || c == ':' {
+			return false
+		}
+	}
+	return true
+}

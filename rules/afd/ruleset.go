@@ -1,0 +1,452 @@
+package afd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sortie/parser"
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
+)
+
+// Ruleset is the Air Force / Dauntless ruleset behind the common interface (design.md invariant 5).
+type Ruleset struct {
+	Env *Env // the shipped cards and house tables; a scenario's tables file replaces tables per game
+}
+
+// Name is "afd".
+func (Ruleset) Name() string { return "afd" }
+
+// NewGame checks a scenario and builds its first turn. A tables file the scenario names (relative to
+// source's folder) is read now and kept in the state, so the game resolves the same way wherever it is
+// archived or re-run.
+func (r Ruleset) NewGame(scenario []byte, source string) (ruleset.Game, error) {
+	s, err := ParseScenario(scenario, source)
+	if err != nil {
+		return nil, err
+	}
+	s.Dir = filepath.Dir(source)
+	st, err := NewGame(s, r.Env.Cards)
+	if err != nil {
+		return nil, err
+	}
+	env := r.Env
+	if s.Options.Tables != "" {
+		path := s.Options.Tables
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(s.Dir, path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: tables: %w", source, err)
+		}
+		st.TablesData = string(data)
+		if env, err = r.envFor(st); err != nil {
+			return nil, err
+		}
+	}
+	return &game{env: env, st: st}, nil
+}
+
+func (r Ruleset) envFor(st *State) (*Env, error) {
+	if st.TablesData == "" {
+		return r.Env, nil
+	}
+	t, err := r.Env.Tables.With(map[string][]byte{st.Options.Tables: []byte(st.TablesData)})
+	if err != nil {
+		return nil, err
+	}
+	return &Env{Cards: r.Env.Cards, Tables: t}, nil
+}
+
+// Load reads a state saved by Save.
+func (r Ruleset) Load(data []byte) (ruleset.Game, error) {
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("afd: reading a saved game: %w", err)
+	}
+	if st.Ruleset != "afd" {
+		return nil, fmt.Errorf("afd: the saved game is for ruleset %q", st.Ruleset)
+	}
+	if st.Sight == nil {
+		st.Sight = map[string]map[string]Sighting{}
+	}
+	env, err := r.envFor(&st)
+	if err != nil {
+		return nil, err
+	}
+	return &game{env: env, st: &st}, nil
+}
+
+type game struct {
+	env *Env
+	st  *State
+}
+
+func (g *game) Save() ([]byte, error) { return g.st.JSON() }
+func (g *game) Hash() string          { return g.st.Hash() }
+func (g *game) Name() string          { return g.st.Scenario }
+func (g *game) Round() int            { return g.st.Turn }
+func (g *game) RoundLimit() int       { return g.st.TurnLimit }
+
+func (g *game) Over() (bool, string) {
+	if !g.st.Over || g.st.Outcome == nil {
+		return g.st.Over, ""
+	}
+	return true, outcomeText(g.st)
+}
+
+func outcomeText(st *State) string {
+	o := st.Outcome
+	var score []string
+	for _, side := range st.Sides {
+		score = append(score, fmt.Sprintf("%s %d", side, o.Score[side]))
+	}
+	who := o.Winner + " wins"
+	if o.Winner == "draw" {
+		who = "a draw"
+	}
+	return fmt.Sprintf("%s (%s): %s", who, strings.Join(score, ", "), o.Reason)
+}
+
+func (g *game) Players() []ruleset.Player {
+	var out []ruleset.Player
+	for _, p := range g.st.Players {
+		out = append(out, ruleset.Player{ID: p.ID, Name: p.Name, Side: p.Side})
+	}
+	return out
+}
+
+func (g *game) Units(player string) []string {
+	var out []string
+	for _, p := range g.st.Planes {
+		if p.Player == player && p.InPlay() {
+			out = append(out, p.Callsign)
+		}
+	}
+	return out
+}
+
+func problems(ps []Problem) []ruleset.Problem {
+	out := []ruleset.Problem{}
+	for _, p := range ps {
+		out = append(out, ruleset.Problem{Code: p.Code, Message: p.Message, Col: p.Col})
+	}
+	return out
+}
+
+// CheckOrder reads one aircraft's order and checks it against that aircraft only, giving the player the
+// hex-by-hex forecast of the plot (from the plane's own state: nothing about anyone else).
+func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
+	out := ruleset.OrderCheck{Errors: []ruleset.Problem{}, Warnings: []ruleset.Problem{}}
+	p := g.st.Plane(strings.ToUpper(unit))
+	if p == nil || p.Player != player {
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your aircraft", strings.ToUpper(unit))})
+		return out
+	}
+	if !p.InPlay() {
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s is %s and takes no more orders", p.Callsign, p.Status)})
+		return out
+	}
+	o, ds := parser.ParseOrder(text)
+	for _, d := range ds {
+		pr := ruleset.Problem{Code: d.Code, Message: d.Message, Col: d.Col}
+		if d.Suggestion != "" && !strings.Contains(pr.Message, d.Suggestion) {
+			pr.Message += fmt.Sprintf(" (did you mean %s?)", d.Suggestion)
+		}
+		if d.Severity == parser.SeverityError {
+			out.Errors = append(out.Errors, pr)
+		} else {
+			out.Warnings = append(out.Warnings, pr)
+		}
+	}
+	if parser.HasErrors(ds) {
+		return out
+	}
+	card, ok := g.env.Cards.Get(p.Type)
+	if !ok {
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "card", Message: "no card for " + p.Type})
+		return out
+	}
+	r := CheckOrder(card, p.Flight, o)
+	out.Errors = append(out.Errors, problems(r.Errors)...)
+	out.Warnings = append(out.Warnings, problems(r.Warnings)...)
+	out.Canonical = o.String()
+	if o.Fire.Default {
+		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
+	}
+	for _, s := range r.Steps {
+		note := ""
+		if s.Skipped {
+			note = "  (vertical)"
+		}
+		out.Preview = append(out.Preview, fmt.Sprintf("MP %-2d %-5s hex (%d,%d)  facing %s  %s ft  bank %s%s",
+			s.MP, s.Token, s.Hex.Q, s.Hex.R, s.Facing, feetText(s.Alt), s.Bank, note))
+	}
+	e := r.End
+	out.Preview = append(out.Preview, fmt.Sprintf("ends in hex (%d,%d) facing %s at %s ft, bank %s; next turn's speed %.1f",
+		e.Hex.Q, e.Hex.R, e.Facing, feetText(e.Alt), e.Bank, e.Speed.Float()))
+	return out
+}
+
+func feetText(n int) string {
+	if n >= 1000 {
+		return fmt.Sprintf("%d,%03d", n/1000, n%1000)
+	}
+	return fmt.Sprint(n)
+}
+
+func (g *game) DefaultOrder(unit string) string {
+	p := g.st.Plane(unit)
+	if p == nil {
+		return ""
+	}
+	card, ok := g.env.Cards.Get(p.Type)
+	if !ok {
+		return ""
+	}
+	return parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny}}.String()
+}
+
+// Resolve plays the turn. Orders that do not parse are treated as missing (the adjudicator stores only
+// orders that passed CheckOrder).
+func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
+	parsed := map[string]parser.Order{}
+	keys := make([]string, 0, len(orders))
+	for k := range orders {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, unit := range keys {
+		o, ds := parser.ParseOrder(orders[unit])
+		if parser.HasErrors(ds) {
+			continue
+		}
+		if p := g.st.Plane(unit); p != nil && p.InPlay() {
+			parsed[unit] = o
+		}
+	}
+	before := len(d.Log())
+	next, events, err := Resolve(g.env, g.st, parsed, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	evJSON, err := json.Marshal(events)
+	if err != nil {
+		return nil, nil, err
+	}
+	log := &ruleset.Log{Round: g.st.Turn, Events: evJSON, Dice: append([]dice.Roll(nil), d.Log()[before:]...)}
+	missed := map[string]bool{}
+	for _, e := range events {
+		if e.Kind == EvNMR {
+			missed[e.Player] = true
+		}
+	}
+	for p := range missed {
+		log.Missed = append(log.Missed, p)
+	}
+	sort.Strings(log.Missed)
+	return &game{env: g.env, st: next}, log, nil
+}
+
+// Report builds one player's report from their side's view only (design.md invariant 4).
+func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
+	st := g.st
+	side := st.SideOf(player)
+	v := ViewOf(st, side)
+	r := ruleset.Report{Side: side, NextRound: st.Turn, StateHash: v.StateHash, Over: st.Over,
+		Own: []ruleset.Unit{}, Contacts: []ruleset.Unit{}, Events: []string{}, Dice: []string{}, OrderLines: []string{}}
+	if st.Over && st.Outcome != nil {
+		r.Result = outcomeText(st)
+	}
+	if log != nil {
+		r.Round = log.Round
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err == nil {
+			for _, e := range EventsFor(st, side, events) {
+				line := e.Text
+				if e.Kind == EvFire && e.Fire != nil && e.Side == side {
+					f := e.Fire
+					line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
+						f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
+					if len(f.Locations) > 0 {
+						line += " hit location " + strings.Join(f.Locations, " ")
+					}
+				}
+				r.Events = append(r.Events, line)
+				for _, p := range e.Problems {
+					r.Events = append(r.Events, fmt.Sprintf("    column %d: %s", p.Col, p.Message))
+				}
+				for _, d := range e.Dice {
+					r.Dice = append(r.Dice, d.String())
+				}
+			}
+		}
+	}
+	for _, p := range v.Own {
+		card, _ := g.env.Cards.Get(p.Type)
+		f := p.Flight
+		u := ruleset.Unit{Name: p.Callsign, Type: p.Type}
+		if p.InPlay() {
+			u.Summary = fmt.Sprintf("hex (%d,%d) facing %s, %s ft, speed %.1f, bank %s", f.Hex.Q, f.Hex.R, f.Facing, feetText(f.Alt), f.Speed.Float(), f.Bank)
+		} else {
+			u.Summary = string(p.Status)
+		}
+		if card != nil {
+			var dmg []string
+			for i, s := range card.Systems {
+				if i < len(p.Damage) && p.Damage[i] > 0 {
+					dmg = append(dmg, fmt.Sprintf("%s %d/%d", s.Name, min(p.Damage[i], s.Boxes), s.Boxes))
+				}
+			}
+			if len(dmg) > 0 {
+				u.Detail = append(u.Detail, "damage: "+strings.Join(dmg, ", "))
+			}
+			var ammo []string
+			for _, gpos := range card.Guns {
+				ammo = append(ammo, fmt.Sprintf("%s %d", gpos.ID, p.Ammo[gpos.ID]))
+			}
+			if len(ammo) > 0 && p.InPlay() {
+				u.Detail = append(u.Detail, "ammunition (bursts): "+strings.Join(ammo, ", "))
+			}
+		}
+		if f.Loaded && p.InPlay() {
+			u.Detail = append(u.Detail, "loaded")
+		}
+		if f.NoPower && p.InPlay() {
+			u.Detail = append(u.Detail, "engine out: no power, flies as loaded")
+		}
+		if p.InPlay() {
+			last := []string{}
+			if f.Last.SteepClimb {
+				last = append(last, "steep climb")
+			}
+			if f.Last.SteepDive {
+				last = append(last, "steep dive")
+			}
+			if f.Last.Vert {
+				last = append(last, "vertical dive")
+			}
+			if f.Last.DiveFt > 0 && !f.Last.SteepDive && !f.Last.Vert {
+				last = append(last, "dived "+feetText(f.Last.DiveFt)+" ft")
+			}
+			if f.Last.Power {
+				last = append(last, "used power")
+			}
+			if len(last) > 0 {
+				u.Detail = append(u.Detail, "last turn: "+strings.Join(last, ", "))
+			}
+			if f.Straight < Plenty {
+				u.Detail = append(u.Detail, fmt.Sprintf("hexes since last manoeuvre: %d", f.Straight))
+			}
+			if p.Player == player {
+				r.OrderLines = append(r.OrderLines, p.Callsign+": "+g.DefaultOrder(p.Callsign))
+			}
+		}
+		r.Own = append(r.Own, u)
+	}
+	for _, c := range v.Enemies {
+		typ := c.Type
+		if typ == "" {
+			typ = "unidentified"
+		}
+		u := ruleset.Unit{Name: c.Callsign, Type: typ,
+			Summary: fmt.Sprintf("hex (%d,%d) facing %s, %s ft", c.Hex.Q, c.Hex.R, c.Facing, feetText(c.Alt))}
+		for _, p := range v.Own {
+			if p.InPlay() {
+				u.Detail = append(u.Detail, fmt.Sprintf("from %s: %d hexes at %d o'clock", p.Callsign, hexmap.Distance(p.Flight.Hex, c.Hex), hexmap.Clock(p.Flight.Hex, p.Flight.Facing, c.Hex)))
+			}
+		}
+		r.Contacts = append(r.Contacts, u)
+	}
+	r.Map = asciiMap(v)
+	return r
+}
+
+// asciiMap draws the hexes around a side's aircraft: each hex one character, odd columns half a row
+// lower, own aircraft as capital letters and spotted enemies as digits, with a legend.
+func asciiMap(v View) string {
+	type mark struct {
+		h     hexmap.Hex
+		sym   byte
+		label string
+	}
+	var marks []mark
+	letter := byte('A')
+	for _, p := range v.Own {
+		if p.InPlay() && letter <= 'Z' {
+			marks = append(marks, mark{p.Flight.Hex, letter, fmt.Sprintf("%c %s", letter, p.Callsign)})
+			letter++
+		}
+	}
+	digit := byte('1')
+	for _, c := range v.Enemies {
+		if digit <= '9' {
+			marks = append(marks, mark{c.Hex, digit, fmt.Sprintf("%c %s", digit, c.Callsign)})
+			digit++
+		}
+	}
+	if len(marks) == 0 {
+		return ""
+	}
+	minQ, maxQ, minRow, maxRow := marks[0].h.Q, marks[0].h.Q, Row(marks[0].h), Row(marks[0].h)
+	for _, m := range marks {
+		minQ, maxQ = min(minQ, m.h.Q), max(maxQ, m.h.Q)
+		minRow, maxRow = min(minRow, Row(m.h)), max(maxRow, Row(m.h))
+	}
+	minQ, maxQ, minRow, maxRow = minQ-2, maxQ+2, minRow-2, maxRow+2
+	// Keep the map readable: at most 40 columns and 20 rows, centred on the first own aircraft.
+	if maxQ-minQ > 40 || maxRow-minRow > 20 {
+		c := marks[0].h
+		minQ, maxQ, minRow, maxRow = c.Q-20, c.Q+20, Row(c)-10, Row(c)+10
+	}
+	width := (maxQ - minQ + 1) * 2
+	height := (maxRow - minRow + 1) * 2
+	grid := make([][]byte, height)
+	for y := range grid {
+		grid[y] = []byte(strings.Repeat(" ", width))
+	}
+	at := func(q, row int) (int, int) {
+		y := (row-minRow)*2 + (q & 1)
+		return (q - minQ) * 2, y
+	}
+	for q := minQ; q <= maxQ; q++ {
+		for row := minRow; row <= maxRow; row++ {
+			x, y := at(q, row)
+			if y < height {
+				grid[y][x] = '.'
+			}
+		}
+	}
+	var legend []string
+	for _, m := range marks {
+		row := Row(m.h)
+		if m.h.Q < minQ || m.h.Q > maxQ || row < minRow || row > maxRow {
+			legend = append(legend, m.label+" (off this map)")
+			continue
+		}
+		x, y := at(m.h.Q, row)
+		if y < height {
+			if grid[y][x] != '.' {
+				grid[y][x] = '*' // two in one hex
+			} else {
+				grid[y][x] = m.sym
+			}
+		}
+		legend = append(legend, fmt.Sprintf("%s (%d,%d)", m.label, m.h.Q, m.h.R))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
+	for _, line := range grid {
+		b.WriteString(strings.TrimRight(string(line), " "))
+		b.WriteByte('\n')
+	}
+	b.WriteString(strings.Join(legend, "; "))
+	b.WriteString("  (* = more than one aircraft in the hex)\n")
+	return b.String()
+}

@@ -1,0 +1,111 @@
+// Package ruleset is the one interface every game system implements (design.md invariant 5: rulesets
+// are peers). The adjudicator runs games only through it: it stores a game's state as the bytes the
+// ruleset saves, asks the ruleset to check each order, to resolve a round, and to tell each side what it
+// may know. So a new ruleset touches nothing outside rules/ but a line in rules/registry.
+package ruleset
+
+import "sortie/rules/dice"
+
+// Ruleset creates and loads games of one system.
+type Ruleset interface {
+	// Name is the ruleset's key in scenarios and the registry, e.g. "afd".
+	Name() string
+	// NewGame checks a scenario (YAML) and returns its first state; every problem is in the error.
+	NewGame(scenario []byte, source string) (Game, error)
+	// Load reads a state written by Game.Save.
+	Load(state []byte) (Game, error)
+}
+
+// Player is a seat in a game as the scenario names it.
+type Player struct {
+	ID   string
+	Name string
+	Side string
+}
+
+// Problem is one thing wrong with an order, positioned in the order text (Col counts runes from 1; 0
+// means the whole order).
+type Problem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Col     int    `json:"column"`
+}
+
+// OrderCheck is what the ruleset says about one unit's order: how it read it, where it takes the unit
+// (for the receipt's forecast, from the player's own knowledge only), and what is wrong with it.
+type OrderCheck struct {
+	Canonical string    `json:"canonical"`
+	Preview   []string  `json:"preview"`
+	Errors    []Problem `json:"errors"`
+	Warnings  []Problem `json:"warnings"`
+}
+
+// OK reports whether the order can be stored.
+func (c OrderCheck) OK() bool { return len(c.Errors) == 0 }
+
+// Game is one game's state between rounds. Implementations are values: methods never change the
+// receiver; Resolve returns a new Game.
+type Game interface {
+	// Save is the canonical serialisation: the same state always gives the same bytes.
+	Save() ([]byte, error)
+	// Hash is the SHA-256 of Save, in hex.
+	Hash() string
+	// Name is the scenario's name.
+	Name() string
+	// Round is the number of the round to be ordered next (the game turn for most rulesets).
+	Round() int
+	// RoundLimit is the last round, 0 if none.
+	RoundLimit() int
+	// Over says whether the game has ended, and how.
+	Over() (bool, string)
+	Players() []Player
+	// Units lists the units a player must give orders for this round.
+	Units(player string) []string
+	// CheckOrder reads and validates the order text for one of the player's units against that unit
+	// only.
+	CheckOrder(player, unit, text string) OrderCheck
+	// DefaultOrder is the order a unit follows when none came (rules.md: NMR), as canonical text.
+	DefaultOrder(unit string) string
+	// Resolve plays the round from the given orders (canonical texts by unit; missing units follow
+	// their default) with the dice given, and returns the next state and the round's log.
+	Resolve(orders map[string]string, d dice.Source) (Game, *Log, error)
+	// Report is what one player may know after a round: built from that player's side's view only.
+	// log is the round just resolved, or nil for the opening report.
+	Report(player string, log *Log) Report
+}
+
+// Log is a resolved round: the ruleset's own events (opaque JSON, kept in the archive) and every die
+// thrown.
+type Log struct {
+	Round  int         `json:"round"`
+	Events []byte      `json:"events"`
+	Dice   []dice.Roll `json:"dice"`
+	// Missed lists the players who sent no order for some unit (announced to everyone).
+	Missed []string `json:"missed,omitempty"`
+}
+
+// Report is one player's report, ready for a template: plain lines the ruleset wrote from the player's
+// view.
+type Report struct {
+	Side      string   `json:"side"`
+	Round     int      `json:"round"`      // the round just resolved (0 for the opening report)
+	NextRound int      `json:"next_round"` // the round to order next
+	Own       []Unit   `json:"own"`
+	Contacts  []Unit   `json:"contacts"`
+	Events    []string `json:"events"`
+	Dice      []string `json:"dice"`
+	Map       string   `json:"map"`
+	Over      bool     `json:"over"`
+	Result    string   `json:"result"`
+	StateHash string   `json:"state_hash"`
+	// OrderLines are the lines of a ready-to-fill order block for the next round, one per unit.
+	OrderLines []string `json:"order_lines"`
+}
+
+// Unit is one line (and its details) about a unit in a report.
+type Unit struct {
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Summary string   `json:"summary"`
+	Detail  []string `json:"detail"`
+}

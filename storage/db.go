@@ -1,0 +1,245 @@
+// Package storage keeps all of Sortie's state in one bbolt file: the games, the orders, the dice log and the
+// archive (as generic records under bucket paths), plus the few things with a fixed shape that the mail side
+// relies on: the Message-IDs already handled (design.md invariant 1), the IMAP cursor, and the transactional
+// outbox (invariant 2).
+//
+// Every effect is a method on *Tx, so a caller combines several of them in one bbolt transaction: the
+// processed Message-ID, the orders, the receipt in the outbox and, when the round is complete, the resolved
+// state and every report commit together or not at all.
+//
+//	err := db.Update(func(tx *storage.Tx) error {
+//		if _, seen, err := tx.Seen(msgID); err != nil || seen {
+//			return err
+//		}
+//		if err := tx.PutJSON([]string{"orders", game, storage.SeqKey(round)}, player, plot); err != nil {
+//			return err
+//		}
+//		if _, err := tx.Enqueue(receipt); err != nil {
+//			return err
+//		}
+//		return tx.MarkSeen(msgID, storage.SeenRecord{Mailbox: "INBOX", UIDValidity: v, UID: uid, Outcome: "accepted"})
+//	})
+//
+// The package imports nothing of the project; the daemon adapts *DB to mailer.CursorStore (the signatures match)
+// and to mailer.Outbox (Outgoing carries the fields of mailer.OutgoingMail).
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// DefaultTimeout is how long Open waits for the file lock before it gives up. bbolt flocks the file, and
+// without a timeout a second process (a moderator command while the daemon runs) would block forever.
+const DefaultTimeout = time.Second
+
+// Errors callers can test with errors.Is.
+var (
+	// ErrLocked: another process (or another DB in this process) holds the file.
+	ErrLocked = errors.New("database is locked by another process")
+	// ErrSchemaTooNew: the file was written by a newer Sortie; this build refuses to touch it.
+	ErrSchemaTooNew = errors.New("database schema is newer than this build supports")
+	// ErrNotSortie: the file is a bbolt database without Sortie's meta bucket.
+	ErrNotSortie = errors.New("not a sortie database")
+	// ErrNeedsMigration: a read-only open found an older schema, which only a read-write open can migrate.
+	ErrNeedsMigration = errors.New("database schema is older than this build and must be migrated")
+	// ErrReserved: the generic record methods refuse to write into buckets that have their own typed API.
+	ErrReserved = errors.New("bucket is reserved")
+	// ErrBadPath: an empty bucket path, bucket name or key.
+	ErrBadPath = errors.New("bad bucket path or key")
+	// ErrNotFound: an outbox id that does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrDuplicateMessageID: the outbox already holds a mail with this Message-ID.
+	ErrDuplicateMessageID = errors.New("outbox already holds this Message-ID")
+	// ErrInvalidMail: an outgoing mail that cannot be sent as it is (no recipient, no Message-ID, a line break
+	// in a header field).
+	ErrInvalidMail = errors.New("invalid outgoing mail")
+)
+
+// Options for Open. The zero value is what the daemon wants.
+type Options struct {
+	// Timeout is how long to wait for the file lock; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Mode is the permission of a newly created file; 0 means 0600 (the file holds player secrets).
+	Mode os.FileMode
+	// ReadOnly opens with a shared lock and refuses every write. It does not migrate: an older schema
+	// gives ErrNeedsMigration. Useful to inspect a backup.
+	ReadOnly bool
+	// InitialMmapSize, if set, maps this many bytes up front. A long read transaction (a Backup) then does not
+	// hold up writers that would otherwise wait to grow the mapping.
+	InitialMmapSize int
+
+	// schema replaces the package's schema in tests (version and migrations).
+	schema *schema
+}
+
+// DB is an open Sortie database. All its methods are safe for concurrent use; bbolt serialises writers and
+// lets readers run alongside them.
+type DB struct {
+	bolt *bolt.DB
+	path string
+
+	// outboxReady gets a token after every commit that enqueued mail; see OutboxReady.
+	outboxReady chan struct{}
+}
+
+// Open opens (creating if needed) the database at path, creates the top-level buckets and brings the schema
+// up to date: a fresh file is stamped with the current version, an older one runs the registered migrations
+// in one transaction, a newer one is refused with ErrSchemaTooNew.
+func Open(path string, opts Options) (*DB, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	mode := opts.Mode
+	if mode == 0 {
+		mode = 0o600
+	}
+	sc := &current
+	if opts.schema != nil {
+		sc = opts.schema
+	}
+	if err := sc.validate(); err != nil {
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+
+	bdb, err := bolt.Open(path, mode, &bolt.Options{
+		Timeout:         timeout,
+		ReadOnly:        opts.ReadOnly,
+		InitialMmapSize: opts.InitialMmapSize,
+		// NoSync stays false: an order acknowledged to a player must be on disk.
+	})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("storage: open %s: %w (gave up after %s; is another sortie running on this file?): %w",
+				path, ErrLocked, timeout, err)
+		}
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	db := &DB{bolt: bdb, path: path, outboxReady: make(chan struct{}, 1)}
+	if err := db.prepare(sc, opts.ReadOnly); err != nil {
+		_ = bdb.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// Close releases the file. It waits for running transactions to finish.
+func (db *DB) Close() error {
+	return db.bolt.Close()
+}
+
+// Path is the file the database lives in.
+func (db *DB) Path() string { return db.path }
+
+// Update runs fn in one read-write transaction. If fn returns an error (or panics) nothing it did is kept;
+// otherwise everything commits together, synced to disk, before Update returns.
+func (db *DB) Update(fn func(tx *Tx) error) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		return fn(&Tx{tx: btx, db: db})
+	})
+}
+
+// View runs fn in one read-only transaction that sees a consistent snapshot.
+func (db *DB) View(fn func(tx *Tx) error) error {
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		return fn(&Tx{tx: btx, db: db})
+	})
+}
+
+// Backup writes a consistent copy of the whole database to w while writers carry on, and returns the number
+// of bytes written. The copy is a bbolt file that Open accepts.
+func (db *DB) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := db.bolt.View(func(btx *bolt.Tx) error {
+		var err error
+		n, err = btx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("storage: backup: %w", err)
+	}
+	return n, nil
+}
+
+// BackupTo writes a consistent copy to path: first to a temporary file in the same folder, which is synced
+// and then renamed over path, so path always holds either the previous backup or a complete new one.
+func (db *DB) BackupTo(path string) (err error) {
+	if same, err := samePath(db.path, path); err != nil {
+		return fmt.Errorf("storage: backup to %s: %w", path, err)
+	} else if same {
+		return fmt.Errorf("storage: backup to %s: that is the live database", path)
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("storage: backup to %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(tmp)
+		}
+	}()
+	if _, err = db.Backup(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("storage: backup to %s: sync: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("storage: backup to %s: close: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("storage: backup to %s: %w", path, err)
+	}
+	// Make the rename itself durable. Not every platform can sync a directory; the data is already synced.
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}
+
+// OutboxReady returns a channel that receives a token after any commit that put mail in the outbox, so the
+// sender can wake up at once instead of waiting for its next poll. Tokens do not queue up: one token may
+// stand for several commits, so the sender drains Pending each time.
+func (db *DB) OutboxReady() <-chan struct{} { return db.outboxReady }
+
+func (db *DB) signalOutbox() {
+	select {
+	case db.outboxReady <- struct{}{}:
+	default:
+	}
+}
+
+// samePath reports whether a and b name the same file (or would, once b exists).
+func samePath(a, b string) (bool, error) {
+	aa, err := filepath.Abs(a)
+	if err != nil {
+		return false, err
+	}
+	bb, err := filepath.Abs(b)
+	if err != nil {
+		return false, err
+	}
+	if aa == bb {
+		return true, nil
+	}
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false, nil
+	}
+	bi, err := os.Stat(b)
+	if err != nil {
+		return false, nil
+	}
+	return os.SameFile(ai, bi), nil
+}

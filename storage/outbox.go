@@ -1,0 +1,486 @@
+package storage
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The transactional outbox (design.md invariant 2). Mail is written here in the same transaction as the state
+// change that caused it; the sender only ever sees committed mail. Layout under the reserved bucket outbox:
+//
+//	outbox/mail/<id>           → Outgoing (JSON); id = SeqKey(n), so key order is enqueue order
+//	outbox/pending/<id>        → next attempt, 8 bytes big-endian Unix nanoseconds (0: due now)
+//	outbox/failed/<id>         → "" (gave up: failed-permanently)
+//	outbox/msgid/<Message-ID>  → id
+//	outbox/game/<game>/<id>    → ""
+//
+// The pending index holds only what still has to go, so Pending costs the size of the queue, not of the
+// history; mail that is sent leaves it in the same transaction that records the sending.
+const (
+	outboxMail    = "mail"
+	outboxPending = "pending"
+	outboxFailed  = "failed"
+	outboxMsgID   = "msgid"
+	outboxGame    = "game"
+)
+
+// Retry policy of MarkFailed: the first retry after RetryFirst, each further one after twice the previous
+// wait, never more than RetryMax; once the first failure is GiveUpAfter old, the mail is failed-permanently.
+const (
+	RetryFirst  = 30 * time.Second
+	RetryMax    = time.Hour
+	GiveUpAfter = 48 * time.Hour
+)
+
+// OutStatus is where an outgoing mail stands.
+type OutStatus string
+
+// The statuses of outgoing mail.
+const (
+	OutPending OutStatus = "pending"
+	OutSent    OutStatus = "sent"
+	OutFailed  OutStatus = "failed-permanently"
+)
+
+// OutMail is a mail to enqueue. From, To, Subject, Body and MessageID are what mailer.OutgoingMail carries;
+// Game and Kind are for the archive and for moderators.
+type OutMail struct {
+	From      string            `json:"from"`
+	To        string            `json:"to"` // one address
+	ToName    string            `json:"to_name,omitempty"`
+	ReplyTo   string            `json:"reply_to,omitempty"`
+	Subject   string            `json:"subject"`
+	Body      string            `json:"body"`       // plain text, UTF-8
+	MessageID string            `json:"message_id"` // required and stable, without angle brackets
+	InReplyTo string            `json:"in_reply_to,omitempty"`
+	Headers   map[string]string `json:"headers,omitempty"` // extra headers, e.g. X-Sortie-Game
+	Game      string            `json:"game,omitempty"`    // the game it belongs to; indexed for OutboxByGame
+	Kind      string            `json:"kind,omitempty"`    // receipt, report, error, reminder, …
+	Created   time.Time         `json:"created,omitzero"`  // Enqueue fills in now if zero
+}
+
+// Outgoing is an outbox entry: the mail plus its delivery state.
+type Outgoing struct {
+	ID string `json:"id"` // the outbox key; stable
+	OutMail
+	Status       OutStatus `json:"status"`
+	Attempts     int       `json:"attempts,omitempty"`     // failed attempts so far
+	NextAttempt  time.Time `json:"next_attempt,omitzero"`  // zero: due at once
+	FirstFailure time.Time `json:"first_failure,omitzero"` // the 48 h to give up count from here
+	LastAttempt  time.Time `json:"last_attempt,omitzero"`  // time of the last failed attempt
+	LastError    string    `json:"last_error,omitempty"`   // what the last failed attempt said
+	SentAt       time.Time `json:"sent_at,omitzero"`       // when the server accepted it
+}
+
+// OutboxStats counts the outbox.
+type OutboxStats struct {
+	Total    int // everything ever enqueued
+	Pending  int // still to be sent, due or waiting for a retry
+	Retrying int // pending items that failed at least once
+	Sent     int
+	Failed   int // failed-permanently
+	// OldestPending is when the oldest pending item was enqueued (zero when nothing is pending): a sender that
+	// is stuck shows here first.
+	OldestPending time.Time
+}
+
+// Permanent wraps err so that MarkFailed gives up on the mail at once (e.g. an SMTP 5xx reply that says the
+// address does not exist). MarkFailed also honours any error in the chain with a method Permanent() bool
+// that returns true, so the mailer need not import this package.
+func Permanent(err error) error { return permanentError{err} }
+
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string   { return p.err.Error() }
+func (p permanentError) Unwrap() error   { return p.err }
+func (p permanentError) Permanent() bool { return true }
+
+func isPermanent(err error) bool {
+	var p interface{ Permanent() bool }
+	return errors.As(err, &p) && p.Permanent()
+}
+
+func createOutboxBuckets(btx *bolt.Tx) error {
+	out := btx.Bucket([]byte(BucketOutbox))
+	for _, name := range []string{outboxMail, outboxPending, outboxFailed, outboxMsgID, outboxGame} {
+		if _, err := out.CreateBucketIfNotExists([]byte(name)); err != nil {
+			return fmt.Errorf("create bucket %s/%s: %w", BucketOutbox, name, err)
+		}
+	}
+	return nil
+}
+
+// outbox gives the outbox's sub-buckets for this transaction, with the append-only fill factor set on those
+// whose keys are ids. A nil result means the file has no outbox (only possible read-only on a foreign file).
+type outboxBuckets struct {
+	mail, pending, failed, msgid, game *bolt.Bucket
+}
+
+func (tx *Tx) outbox() (outboxBuckets, error) {
+	out := tx.tx.Bucket([]byte(BucketOutbox))
+	if out == nil {
+		return outboxBuckets{}, fmt.Errorf("storage: %w: no %s bucket", ErrNotSortie, BucketOutbox)
+	}
+	ob := outboxBuckets{
+		mail:    out.Bucket([]byte(outboxMail)),
+		pending: out.Bucket([]byte(outboxPending)),
+		failed:  out.Bucket([]byte(outboxFailed)),
+		msgid:   out.Bucket([]byte(outboxMsgID)),
+		game:    out.Bucket([]byte(outboxGame)),
+	}
+	if ob.mail == nil || ob.pending == nil || ob.failed == nil || ob.msgid == nil || ob.game == nil {
+		return outboxBuckets{}, fmt.Errorf("storage: %w: incomplete %s bucket", ErrNotSortie, BucketOutbox)
+	}
+	if tx.tx.Writable() {
+		ob.mail.FillPercent = appendFillPercent
+		ob.pending.FillPercent = appendFillPercent
+		ob.failed.FillPercent = appendFillPercent
+	}
+	return ob, nil
+}
+
+// Enqueue puts a mail in the outbox as part of this transaction and returns its id. Nothing is sent unless the
+// transaction commits. MessageID is required (stable, so a resend after a crash is recognisable); a second
+// mail with the same MessageID is refused with ErrDuplicateMessageID and the id of the first.
+func (tx *Tx) Enqueue(m OutMail) (string, error) {
+	m.MessageID = NormalizeMessageID(m.MessageID)
+	m.InReplyTo = NormalizeMessageID(m.InReplyTo)
+	if err := validateMail(m); err != nil {
+		return "", err
+	}
+	ob, err := tx.outbox()
+	if err != nil {
+		return "", err
+	}
+	if id := ob.msgid.Get([]byte(m.MessageID)); id != nil {
+		return string(id), fmt.Errorf("storage: enqueue %q: %w (id %s)", m.MessageID, ErrDuplicateMessageID, id)
+	}
+	n, err := ob.mail.NextSequence()
+	if err != nil {
+		return "", fmt.Errorf("storage: enqueue: %w", err)
+	}
+	if m.Created.IsZero() {
+		m.Created = time.Now()
+	}
+	m.Created = m.Created.UTC()
+	rec := Outgoing{ID: SeqKey(n), OutMail: m, Status: OutPending}
+	if err := putOutgoing(ob, rec); err != nil {
+		return "", err
+	}
+	id := []byte(rec.ID)
+	if err := ob.pending.Put(id, nanos(time.Time{})); err != nil {
+		return "", fmt.Errorf("storage: enqueue: %w", err)
+	}
+	if err := ob.msgid.Put([]byte(m.MessageID), id); err != nil {
+		return "", fmt.Errorf("storage: enqueue: %w", err)
+	}
+	if m.Game != "" {
+		g, err := ob.game.CreateBucketIfNotExists([]byte(m.Game))
+		if err != nil {
+			return "", fmt.Errorf("storage: enqueue: game index %q: %w", m.Game, err)
+		}
+		g.FillPercent = appendFillPercent
+		if err := g.Put(id, []byte{}); err != nil {
+			return "", fmt.Errorf("storage: enqueue: %w", err)
+		}
+	}
+	if !tx.outboxSignal {
+		tx.outboxSignal = true
+		tx.OnCommit(tx.db.signalOutbox)
+	}
+	return rec.ID, nil
+}
+
+func validateMail(m OutMail) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("storage: enqueue: %w: %s", ErrInvalidMail, fmt.Sprintf(format, args...))
+	}
+	if strings.TrimSpace(m.To) == "" {
+		return bad("no recipient")
+	}
+	if m.MessageID == "" {
+		return bad("no Message-ID (the outbox needs a stable one)")
+	}
+	// A line break in a header field would let text (a player's, say) add headers of its own.
+	for name, v := range map[string]string{
+		"From": m.From, "To": m.To, "ToName": m.ToName, "ReplyTo": m.ReplyTo, "Subject": m.Subject,
+		"MessageID": m.MessageID, "InReplyTo": m.InReplyTo,
+	} {
+		if strings.ContainsAny(v, "\r\n") {
+			return bad("line break in %s", name)
+		}
+	}
+	for k, v := range m.Headers {
+		if k == "" || strings.ContainsAny(k, ": \t\r\n") {
+			return bad("header name %q", k)
+		}
+		if strings.ContainsAny(v, "\r\n") {
+			return bad("line break in header %s", k)
+		}
+	}
+	return nil
+}
+
+// OutboxItem returns one outbox entry by id.
+func (tx *Tx) OutboxItem(id string) (Outgoing, bool, error) {
+	ob, err := tx.outbox()
+	if err != nil {
+		return Outgoing{}, false, err
+	}
+	return getOutgoing(ob, id)
+}
+
+// OutboxByGame lists every outbox entry of a game, whatever its status, in enqueue order (for the archive).
+func (tx *Tx) OutboxByGame(game string) ([]Outgoing, error) {
+	ob, err := tx.outbox()
+	if err != nil {
+		return nil, err
+	}
+	g := ob.game.Bucket([]byte(game))
+	if game == "" || g == nil {
+		return nil, nil
+	}
+	var list []Outgoing
+	c := g.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		rec, ok, err := getOutgoing(ob, string(k))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			list = append(list, rec)
+		}
+	}
+	return list, nil
+}
+
+// Pending returns up to limit mails due at now (limit <= 0: all), oldest first. Mail waiting for a retry
+// whose time has not come is left out; sent and failed-permanently mail never appears.
+func (db *DB) Pending(now time.Time, limit int) ([]Outgoing, error) {
+	var list []Outgoing
+	err := db.View(func(tx *Tx) error {
+		ob, err := tx.outbox()
+		if err != nil {
+			return err
+		}
+		due := now.UnixNano()
+		c := ob.pending.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if next := int64(binary.BigEndian.Uint64(v)); next != 0 && next > due {
+				continue
+			}
+			rec, ok, err := getOutgoing(ob, string(k))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("storage: outbox: pending id %s has no mail", k)
+			}
+			list = append(list, rec)
+			if limit > 0 && len(list) >= limit {
+				break
+			}
+		}
+		return nil
+	})
+	return list, err
+}
+
+// MarkSent records that the SMTP server accepted the mail at at. It leaves the pending index in the same
+// commit, so it is never returned by Pending again. Marking a sent mail again changes nothing; marking a
+// failed-permanently one (the sender tried anyway) records the success.
+func (db *DB) MarkSent(id string, at time.Time) error {
+	return db.Update(func(tx *Tx) error {
+		ob, err := tx.outbox()
+		if err != nil {
+			return err
+		}
+		rec, ok, err := getOutgoing(ob, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("storage: mark sent %q: %w", id, ErrNotFound)
+		}
+		if rec.Status == OutSent {
+			return nil
+		}
+		rec.Status = OutSent
+		rec.SentAt = at.UTC()
+		rec.NextAttempt = time.Time{}
+		if err := ob.pending.Delete([]byte(id)); err != nil {
+			return err
+		}
+		if err := ob.failed.Delete([]byte(id)); err != nil {
+			return err
+		}
+		return putOutgoing(ob, rec)
+	})
+}
+
+// MarkFailed records a failed attempt at at and schedules the next one: RetryFirst after the first failure,
+// doubling up to RetryMax. When the first failure is GiveUpAfter old, or sendErr is permanent (see
+// Permanent), the mail becomes failed-permanently and leaves the queue. Failures reported for a mail that is
+// already sent or failed-permanently change nothing.
+func (db *DB) MarkFailed(id string, sendErr error, at time.Time) error {
+	return db.Update(func(tx *Tx) error {
+		ob, err := tx.outbox()
+		if err != nil {
+			return err
+		}
+		rec, ok, err := getOutgoing(ob, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("storage: mark failed %q: %w", id, ErrNotFound)
+		}
+		if rec.Status != OutPending {
+			return nil
+		}
+		at = at.UTC()
+		rec.Attempts++
+		rec.LastAttempt = at
+		rec.LastError = "unknown error"
+		if sendErr != nil {
+			rec.LastError = sendErr.Error()
+		}
+		if rec.FirstFailure.IsZero() {
+			rec.FirstFailure = at
+		}
+		if isPermanent(sendErr) || at.Sub(rec.FirstFailure) >= GiveUpAfter {
+			rec.Status = OutFailed
+			rec.NextAttempt = time.Time{}
+			if err := ob.pending.Delete([]byte(id)); err != nil {
+				return err
+			}
+			if err := ob.failed.Put([]byte(id), []byte{}); err != nil {
+				return err
+			}
+			return putOutgoing(ob, rec)
+		}
+		rec.NextAttempt = at.Add(Backoff(rec.Attempts))
+		if err := ob.pending.Put([]byte(id), nanos(rec.NextAttempt)); err != nil {
+			return err
+		}
+		return putOutgoing(ob, rec)
+	})
+}
+
+// Backoff is the wait after the n-th failed attempt (n >= 1): 30 s, 1 min, 2 min, … capped at 1 h.
+func Backoff(n int) time.Duration {
+	d := RetryFirst
+	for i := 1; i < n && d < RetryMax; i++ {
+		d *= 2
+	}
+	return min(d, RetryMax)
+}
+
+// Requeue puts a failed-permanently (or waiting) mail back in the queue, due at once, with a fresh retry
+// budget: for a moderator who fixed the cause. It reports false for a mail already sent, which it leaves alone.
+func (db *DB) Requeue(id string) (bool, error) {
+	requeued := false
+	err := db.Update(func(tx *Tx) error {
+		ob, err := tx.outbox()
+		if err != nil {
+			return err
+		}
+		rec, ok, err := getOutgoing(ob, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("storage: requeue %q: %w", id, ErrNotFound)
+		}
+		if rec.Status == OutSent {
+			return nil
+		}
+		rec.Status = OutPending
+		rec.Attempts = 0
+		rec.NextAttempt = time.Time{}
+		rec.FirstFailure = time.Time{}
+		if err := ob.failed.Delete([]byte(id)); err != nil {
+			return err
+		}
+		if err := ob.pending.Put([]byte(id), nanos(time.Time{})); err != nil {
+			return err
+		}
+		if !tx.outboxSignal {
+			tx.outboxSignal = true
+			tx.OnCommit(db.signalOutbox)
+		}
+		requeued = true
+		return putOutgoing(ob, rec)
+	})
+	return requeued && err == nil, err
+}
+
+// OutboxStats counts the outbox in one read transaction.
+func (db *DB) OutboxStats() (OutboxStats, error) {
+	var st OutboxStats
+	err := db.View(func(tx *Tx) error {
+		ob, err := tx.outbox()
+		if err != nil {
+			return err
+		}
+		st.Total = ob.mail.Stats().KeyN
+		c := ob.pending.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if st.Pending == 0 {
+				rec, ok, err := getOutgoing(ob, string(k))
+				if err != nil {
+					return err
+				}
+				if ok {
+					st.OldestPending = rec.Created
+				}
+			}
+			st.Pending++
+			if binary.BigEndian.Uint64(v) != 0 {
+				st.Retrying++
+			}
+		}
+		st.Failed = ob.failed.Stats().KeyN
+		st.Sent = st.Total - st.Pending - st.Failed
+		return nil
+	})
+	return st, err
+}
+
+func getOutgoing(ob outboxBuckets, id string) (Outgoing, bool, error) {
+	var rec Outgoing
+	v := ob.mail.Get([]byte(id))
+	if v == nil {
+		return rec, false, nil
+	}
+	if err := json.Unmarshal(v, &rec); err != nil {
+		return rec, true, fmt.Errorf("storage: outbox %s: %w", id, err)
+	}
+	return rec, true, nil
+}
+
+func putOutgoing(ob outboxBuckets, rec Outgoing) error {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("storage: outbox %s: %w", rec.ID, err)
+	}
+	if err := ob.mail.Put([]byte(rec.ID), data); err != nil {
+		return fmt.Errorf("storage: outbox %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// nanos encodes a time for the pending index; the zero time is 0 (due at once).
+func nanos(t time.Time) []byte {
+	b := make([]byte, 8)
+	if !t.IsZero() {
+		binary.BigEndian.PutUint64(b, uint64(t.UnixNano()))
+	}
+	return b
+}

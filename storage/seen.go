@@ -1,0 +1,180 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Layout of the reserved buckets seen and cursor:
+//
+//	seen/msgid/<Message-ID>                          → SeenRecord (JSON)
+//	seen/uid/<mailbox>\x00<uidvalidity:%08x><uid:%08x> → SeenRecord (JSON)
+//	cursor/<mailbox>                                 → {"uid_validity":…,"last_uid":…}
+//
+// A message is known by both its Message-ID and where it was fetched from (mail-stack.md: a UID means nothing
+// without its UIDVALIDITY, and de-duplicate on Message-ID as well): the same mail resent by a player has a new
+// UID, and a mail without a Message-ID still has a UID.
+const (
+	seenByMsgID = "msgid"
+	seenByUID   = "uid"
+)
+
+// SeenRecord is what Sortie remembers of a message it has handled (design.md invariant 1).
+type SeenRecord struct {
+	MessageID   string    `json:"message_id,omitempty"` // filled in by MarkSeen, without angle brackets
+	Mailbox     string    `json:"mailbox,omitempty"`
+	UIDValidity uint32    `json:"uid_validity,omitempty"`
+	UID         uint32    `json:"uid,omitempty"`
+	At          time.Time `json:"at,omitzero"`       // when it was handled; MarkSeen fills in now if zero
+	Outcome     string    `json:"outcome,omitempty"` // e.g. accepted, rejected, ignored
+}
+
+func createSeenBuckets(btx *bolt.Tx) error {
+	seen := btx.Bucket([]byte(BucketSeen))
+	for _, name := range []string{seenByMsgID, seenByUID} {
+		if _, err := seen.CreateBucketIfNotExists([]byte(name)); err != nil {
+			return fmt.Errorf("create bucket %s/%s: %w", BucketSeen, name, err)
+		}
+	}
+	return nil
+}
+
+// NormalizeMessageID trims white space and the angle brackets, so "<a@b>" and "a@b" are the same message.
+// Case is kept: the left part of a Message-ID is case-sensitive.
+func NormalizeMessageID(id string) string {
+	id = strings.TrimSpace(id)
+	id = strings.TrimPrefix(id, "<")
+	id = strings.TrimSuffix(id, ">")
+	return strings.TrimSpace(id)
+}
+
+func uidKey(mailbox string, uidValidity, uid uint32) []byte {
+	return fmt.Appendf(nil, "%s\x00%08x%08x", mailbox, uidValidity, uid)
+}
+
+// Seen looks a message up by its Message-ID. An empty Message-ID is never seen.
+func (tx *Tx) Seen(messageID string) (SeenRecord, bool, error) {
+	id := NormalizeMessageID(messageID)
+	if id == "" {
+		return SeenRecord{}, false, nil
+	}
+	return tx.seenGet(seenByMsgID, []byte(id))
+}
+
+// SeenUID looks a message up by where it was fetched from.
+func (tx *Tx) SeenUID(mailbox string, uidValidity, uid uint32) (SeenRecord, bool, error) {
+	return tx.seenGet(seenByUID, uidKey(mailbox, uidValidity, uid))
+}
+
+func (tx *Tx) seenGet(index string, key []byte) (SeenRecord, bool, error) {
+	var rec SeenRecord
+	seen := tx.tx.Bucket([]byte(BucketSeen))
+	if seen == nil {
+		return rec, false, nil
+	}
+	b := seen.Bucket([]byte(index))
+	if b == nil {
+		return rec, false, nil
+	}
+	v := b.Get(key)
+	if v == nil {
+		return rec, false, nil
+	}
+	if err := json.Unmarshal(v, &rec); err != nil {
+		return rec, true, fmt.Errorf("storage: seen record %q: %w", key, err)
+	}
+	return rec, true, nil
+}
+
+// MarkSeen records that a message has been handled, under its Message-ID and, when rec names a mailbox and a
+// UID, under (mailbox, UIDVALIDITY, UID) too. Marking again overwrites (e.g. a new outcome). It needs at least
+// one of the two keys.
+func (tx *Tx) MarkSeen(messageID string, rec SeenRecord) error {
+	id := NormalizeMessageID(messageID)
+	byUID := rec.Mailbox != "" && rec.UID != 0
+	if id == "" && !byUID {
+		return fmt.Errorf("storage: mark seen: %w: neither a Message-ID nor a mailbox and UID", ErrBadPath)
+	}
+	rec.MessageID = id
+	if rec.At.IsZero() {
+		rec.At = time.Now()
+	}
+	rec.At = rec.At.UTC()
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("storage: mark seen: %w", err)
+	}
+	seen := tx.tx.Bucket([]byte(BucketSeen))
+	if id != "" {
+		if err := seen.Bucket([]byte(seenByMsgID)).Put([]byte(id), data); err != nil {
+			return fmt.Errorf("storage: mark seen %q: %w", id, err)
+		}
+	}
+	if byUID {
+		if err := seen.Bucket([]byte(seenByUID)).Put(uidKey(rec.Mailbox, rec.UIDValidity, rec.UID), data); err != nil {
+			return fmt.Errorf("storage: mark seen %s/%d/%d: %w", rec.Mailbox, rec.UIDValidity, rec.UID, err)
+		}
+	}
+	return nil
+}
+
+type cursorRecord struct {
+	UIDValidity uint32 `json:"uid_validity"`
+	LastUID     uint32 `json:"last_uid"`
+}
+
+// Cursor returns the intake's place in mailbox: its UIDVALIDITY and the highest UID handled; 0, 0 if none.
+func (tx *Tx) Cursor(mailbox string) (uidValidity, lastUID uint32, err error) {
+	if mailbox == "" {
+		return 0, 0, fmt.Errorf("storage: cursor: %w: empty mailbox name", ErrBadPath)
+	}
+	b := tx.tx.Bucket([]byte(BucketCursor))
+	if b == nil {
+		return 0, 0, nil
+	}
+	v := b.Get([]byte(mailbox))
+	if v == nil {
+		return 0, 0, nil
+	}
+	var c cursorRecord
+	if err := json.Unmarshal(v, &c); err != nil {
+		return 0, 0, fmt.Errorf("storage: cursor %q: %w", mailbox, err)
+	}
+	return c.UIDValidity, c.LastUID, nil
+}
+
+// SetCursor stores the intake's place in mailbox. When the server reports a new UIDVALIDITY, the intake
+// stores it with lastUID 0 (or where it resumed); this method keeps whatever it is given.
+func (tx *Tx) SetCursor(mailbox string, uidValidity, lastUID uint32) error {
+	if mailbox == "" {
+		return fmt.Errorf("storage: set cursor: %w: empty mailbox name", ErrBadPath)
+	}
+	data, err := json.Marshal(cursorRecord{UIDValidity: uidValidity, LastUID: lastUID})
+	if err != nil {
+		return err
+	}
+	if err := tx.tx.Bucket([]byte(BucketCursor)).Put([]byte(mailbox), data); err != nil {
+		return fmt.Errorf("storage: set cursor %q: %w", mailbox, err)
+	}
+	return nil
+}
+
+// LoadCursor is Cursor in its own transaction (mailer.CursorStore).
+func (db *DB) LoadCursor(mailbox string) (uidValidity, lastUID uint32, err error) {
+	err = db.View(func(tx *Tx) error {
+		uidValidity, lastUID, err = tx.Cursor(mailbox)
+		return err
+	})
+	return uidValidity, lastUID, err
+}
+
+// SaveCursor is SetCursor in its own transaction (mailer.CursorStore).
+func (db *DB) SaveCursor(mailbox string, uidValidity, lastUID uint32) error {
+	return db.Update(func(tx *Tx) error {
+		return tx.SetCursor(mailbox, uidValidity, lastUID)
+	})
+}
