@@ -94,6 +94,9 @@ type serviceSection struct {
 	Moderator string                 `yaml:"moderator"`
 	TurnHours float64                `yaml:"turn_hours"`
 	Players   map[string]seatSection `yaml:"players"`
+	// Seed fixes the dice seed (64 hex digits) instead of drawing a secret one: for tests and for
+	// replaying a game elsewhere. Players are told in the first report that it was fixed.
+	Seed string `yaml:"seed"`
 }
 
 type seatSection struct {
@@ -141,11 +144,18 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 	if svc.TurnHours > 0 {
 		g.TurnLength = time.Duration(svc.TurnHours * float64(time.Hour))
 	}
-	seed := make([]byte, 32)
-	if _, err := rand.Read(seed); err != nil {
-		return nil, err
+	if svc.Seed != "" {
+		if _, err := dice.ParseSeed(svc.Seed); err != nil {
+			problems = append(problems, "service.seed: "+err.Error())
+		}
+		g.Seed = strings.ToLower(svc.Seed)
+	} else {
+		seed := make([]byte, 32)
+		if _, err := rand.Read(seed); err != nil {
+			return nil, err
+		}
+		g.Seed = hex.EncodeToString(seed)
 	}
-	g.Seed = hex.EncodeToString(seed)
 	g.Commitment = g.seedValue().Commitment()
 	for _, p := range rg.Players() {
 		sec, ok := svc.Players[p.ID]

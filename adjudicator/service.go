@@ -166,8 +166,25 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	rec := receipt{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Round: g.Round}
 	for _, d := range diags {
 		if d.Severity == parser.SeverityError && (d.Line == 0 || !orderLine(block, d.Line)) && !refusedLine(block, d.Line) {
-			rec.BlockErrors = append(rec.BlockErrors, fmt.Sprintf("line %d: %s", d.Line, d.Diagnostic.Error()))
+			rec.BlockErrors = append(rec.BlockErrors, d.Error())
 		}
+	}
+	if parser.BlockRefused(diags) {
+		// A fault in the header or the block as a whole: nothing in it is used.
+		for _, d := range diags {
+			if d.Severity == parser.SeverityError && (orderLine(block, d.Line) || refusedLine(block, d.Line)) {
+				rec.BlockErrors = append(rec.BlockErrors, d.Error())
+			}
+		}
+		rec.BlockErrors = append(rec.BlockErrors, "Because of the problems above nothing in this mail was used; fix them and send the block again.")
+		if err := s.fillReceipt(tx, g, rg, seat, &rec); err != nil {
+			return "", err
+		}
+		subject, body, err := s.tmpl.Render("receipt", rec)
+		if err != nil {
+			return "", err
+		}
+		return Refused, s.enqueue(tx, seat.Email, seat.Name, g, "receipt", subject, body, env.MessageID, seat.Token, "receipt", env.MessageID)
 	}
 	// Commands first: CLEAR before new orders, so "CLEAR" then orders in one mail works.
 	for _, c := range block.Commands {

@@ -177,11 +177,13 @@ func handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
 		if ignore, why := inc.ShouldIgnore(); ignore {
 			env.IgnoreWhy = why
 		}
+		crashPoint("after-fetch")
 		outcome, err := svc.Submit(env)
 		if err != nil {
 			log.Error().Err(err).Str("message_id", inc.MessageID).Msg("could not commit a message; it stays in the inbox")
 			return mailer.Retry
 		}
+		crashPoint("after-commit")
 		if outcome == adjudicator.Refused {
 			return mailer.Rejected
 		}
@@ -266,3 +268,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 
 // Close closes the database.
 func (d *Daemon) Close() error { return d.DB.Close() }
+
+// crashPoint ends the process at once, as a crash would (no deferred cleanup, no graceful shutdown),
+// when SORTIE_CRASH names this point. The end-to-end tests use it to kill the daemon between fetching a
+// message and committing it, and between the commit and sending the mail it caused.
+func crashPoint(name string) {
+	if v := os.Getenv("SORTIE_CRASH"); v != "" && v == name {
+		fmt.Fprintf(os.Stderr, "sortie: crashing at %s (SORTIE_CRASH)\n", name)
+		os.Exit(97)
+	}
+}
