@@ -123,9 +123,7 @@ func (s *Service) Submit(env Envelope) (Outcome, error) {
 		return "", err
 	}
 	s.log.Info().Str("message_id", env.MessageID).Str("from", env.From).Str("outcome", string(outcome)).Msg("mail")
-	if outcome != Duplicate && outcome != Ignored {
-		s.kick()
-	}
+	// The caller wakes the sender (Notify) once it has finished with the message.
 	return outcome, nil
 }
 
@@ -672,7 +670,7 @@ func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inR
 	if err := json.Unmarshal(last, &m); err != nil {
 		return err
 	}
-	return s.enqueue(tx, seat.Email, seat.Name, g, "resend", m.Subject, m.Body, inReplyTo, seat.Token)
+	return s.enqueue(tx, seat.Email, seat.Name, g, "resend", m.Subject, m.Body, inReplyTo, seat.Token, "resend", inReplyTo)
 }
 
 func parseUint(s string) uint64 {

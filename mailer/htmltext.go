@@ -21,7 +21,7 @@ import (
 // Trailing white space is removed from each line, runs of blank lines become one, and the text ends with
 // a newline unless it is empty.
 func HTMLToText(src string) string {
-	c := &htmlConv{src: src, low: htmlASCIILower(src), atLineStart: true}
+	c := &htmlConv{src: src, low: htmlASCIILower(src), atLineStart: true, noCloser: map[string]bool{}}
 	c.run()
 	return c.finish()
 }
@@ -44,9 +44,10 @@ type htmlConv struct {
 	gq        int  // the div depth at which a quote container (gmail_quote) opened; 0: none
 	quoteRest bool // an Outlook reply marker was seen: all that follows is quoted
 	inHead    bool
-	msoP      bool          // the open <p> is Outlook's single-line paragraph
-	unclosed  [256]bool     // no closing quote character of this kind is left in the input
-	attrs     htmlAttrNames // of the tag being read
+	msoP      bool            // the open <p> is Outlook's single-line paragraph
+	unclosed  [256]bool       // no closing quote character of this kind is left in the input
+	attrs     htmlAttrNames   // of the tag being read
+	noCloser  map[string]bool // raw-text elements with no end tag left in the input
 }
 
 type htmlAttrNames struct{ class, id string }
@@ -337,7 +338,12 @@ func (c *htmlConv) startTag(name string, next int) int {
 		c.quoteRest = true
 	}
 	if htmlRawText[name] {
-		k := strings.Index(c.low[next:], "</"+name)
+		k := -1
+		if !c.noCloser[name] {
+			if k = strings.Index(c.low[next:], "</"+name); k < 0 {
+				c.noCloser[name] = true // nor after any later start tag: keeps this linear
+			}
+		}
 		if k < 0 {
 			if name == "script" || name == "style" || name == "xml" {
 				return len(c.src)

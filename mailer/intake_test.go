@@ -197,6 +197,17 @@ func runIntake(t *testing.T, in *mailer.Intake) (stop func() time.Duration) {
 	return stop
 }
 
+func intakeWaitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func TestIntakePollOnceDispositions(t *testing.T) {
 	for _, rev2 := range []bool{false, true} {
 		t.Run(fmt.Sprintf("IMAP4rev2=%v", rev2), func(t *testing.T) {
@@ -468,6 +479,7 @@ func TestIntakeReconnect(t *testing.T) {
 	rec := newIntakeRecorder(nil)
 	runIntake(t, mailer.NewIntake(opts, cursor, rec))
 	rec.wait(t, 5*time.Second)
+	intakeWaitFor(t, "message 1 moved", func() bool { return len(mustMessages(t, srv, "Processed")) == 1 })
 
 	// The server goes away mid-IDLE; mail arrives while it is down; it comes back on the same address.
 	if err := srv.Stop(); err != nil {
@@ -492,6 +504,7 @@ func TestIntakeReconnect(t *testing.T) {
 		t.Fatalf("got UID %d", m.UID)
 	}
 	t.Logf("IDLE wake-up after reconnect in %v", time.Since(start))
+	intakeWaitFor(t, "message 3 moved", func() bool { return len(mustMessages(t, srv, "Processed")) == 3 })
 
 	// RestartListener drops the connection again, with nothing lost.
 	srv.RestartListener()
@@ -502,9 +515,7 @@ func TestIntakeReconnect(t *testing.T) {
 	if got := rec.uids(); !slices.Equal(got, []uint32{1, 2, 3, 4}) {
 		t.Fatalf("handler saw %v", got)
 	}
-	if _, last := cursor.get("INBOX"); last != 4 {
-		t.Fatalf("cursor last = %d", last)
-	}
+	intakeWaitFor(t, "cursor at 4", func() bool { _, last := cursor.get("INBOX"); return last == 4 })
 }
 
 func TestIntakeTLS(t *testing.T) {
@@ -517,15 +528,13 @@ func TestIntakeTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := startIntakeIMAP(t, localmail.IMAPOptions{TLSConfig: serverTLS, ImplicitTLS: true, RequireTLS: true})
-	srv.Deliver("gm", intakeMail(1))
-	srv.Deliver("gm", intakeMail(2))
-
 	for i, tc := range []struct {
 		mode mailer.TLSMode
 		addr string
 	}{{mailer.TLSStartTLS, srv.Addr()}, {mailer.TLSImplicit, srv.TLSAddr()}} {
 		opts := intakeOptions(t, srv)
 		opts.TLS, opts.Addr, opts.CAFile = tc.mode, tc.addr, caFile
+		srv.Deliver("gm", intakeMail(i+1))
 		rec := newIntakeRecorder(nil)
 		n, err := mailer.NewIntake(opts, newIntakeCursor(), rec).PollOnce(context.Background())
 		if err != nil || n != 1 || rec.uids()[0] != uint32(i+1) {

@@ -53,11 +53,12 @@ type Incoming struct {
 
 // Limits on the work one message may cause.
 const (
-	msgMaxParts     = 50      // MIME parts looked at; later parts are ignored
-	msgMaxDepth     = 10      // MIME nesting; deeper multiparts are ignored
-	msgMaxTextBytes = 1 << 20 // Text is truncated beyond this
-	msgMaxPartBytes = 4 << 20 // decoded bytes of one text part considered
-	msgMaxWarnings  = 20
+	msgMaxParts       = 50      // MIME parts looked at; later parts are ignored
+	msgMaxDepth       = 10      // MIME nesting; deeper multiparts are ignored
+	msgMaxTextBytes   = 1 << 20 // Text is truncated beyond this
+	msgMaxPartBytes   = 4 << 20 // decoded bytes of one text part considered
+	msgMaxWarnings    = 20
+	msgMaxHeaderBytes = 1 << 20 // header fields beyond this are ignored
 )
 
 // ParseMessage reads a raw RFC 5322 message. It fails only when raw has no header field at all; every
@@ -222,6 +223,13 @@ func msgIsHeaderLine(line []byte) bool {
 
 // readHeader parses a header block, dropping lines that are not header fields (with a warning).
 func (p *msgParse) readHeader(b []byte, what string) textproto.Header {
+	if len(b) > msgMaxHeaderBytes {
+		b = b[:msgMaxHeaderBytes]
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			b = b[:i+1]
+		}
+		p.warn("%s header over 1 MiB truncated", what)
+	}
 	var clean bytes.Buffer
 	clean.Grow(len(b) + 4)
 	dropped, keep := 0, false
@@ -368,14 +376,33 @@ func (p *msgParse) looseAddress(s string) *mail.Address {
 			return &mail.Address{Name: p.decodeWords(name), Address: addr}
 		}
 	}
-	for _, f := range strings.Fields(s) {
-		f = strings.Trim(f, "<>\"'(),;")
-		if strings.Contains(f, "@") {
-			return &mail.Address{Address: f}
+	// Comments are display names here: "MAILER-DAEMON (Mail Delivery System)".
+	var bare, comment strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth > 0:
+			comment.WriteRune(r)
+		default:
+			bare.WriteRune(r)
 		}
 	}
-	if f := strings.Fields(s); len(f) == 1 {
-		return &mail.Address{Address: strings.Trim(f[0], "<>\"'")}
+	name := p.decodeWords(strings.TrimSpace(comment.String()))
+	fields := strings.Fields(bare.String())
+	for _, f := range fields {
+		f = strings.Trim(f, "<>\"',;")
+		if strings.Contains(f, "@") {
+			return &mail.Address{Name: name, Address: f}
+		}
+	}
+	if len(fields) == 1 {
+		if f := strings.Trim(fields[0], "<>\"',;"); f != "" {
+			return &mail.Address{Name: name, Address: f}
+		}
 	}
 	return nil
 }
@@ -449,7 +476,6 @@ var msgDateLayouts = []string{
 func (p *msgParse) date(h mail.Header) time.Time {
 	v := strings.TrimSpace(msgHeaderUTF8(h.Get("Date")))
 	if v == "" {
-		p.warn("no Date header")
 		return time.Time{}
 	}
 	if t, err := h.Date(); err == nil {

@@ -184,6 +184,9 @@ func handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
 			return mailer.Retry
 		}
 		crashPoint("after-commit")
+		if svc.Notify != nil && outcome != adjudicator.Duplicate && outcome != adjudicator.Ignored {
+			svc.Notify()
+		}
 		if outcome == adjudicator.Refused {
 			return mailer.Rejected
 		}

@@ -145,6 +145,13 @@ var errServiceDown = &smtp.SMTPError{
 	Message:      "Service not available, closing transmission channel",
 }
 
+// errAuthRequired is RFC 4954's answer to MAIL before AUTH (go-smtp's ErrAuthRequired is a 502).
+var errAuthRequired = &smtp.SMTPError{
+	Code:         530,
+	EnhancedCode: smtp.EnhancedCode{5, 7, 0},
+	Message:      "Authentication required",
+}
+
 func (s *SMTPServer) newSession(*smtp.Conn) (smtp.Session, error) {
 	if s.down.Load() {
 		return nil, errServiceDown
@@ -176,7 +183,7 @@ func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
 		return errServiceDown
 	}
 	if ss.server.opts.Username != "" && !ss.authed {
-		return smtp.ErrAuthRequired
+		return errAuthRequired
 	}
 	ss.from = from
 	ss.to = nil
