@@ -200,6 +200,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			rec.Notes = append(rec.Notes, "WAIT: the round will wait for you until the deadline or your READY")
 		case "READY":
 			g.Waiting = remove(g.Waiting, seat.Player)
+			g.AllInAt = time.Time{} // the resolve delay counts from this change
 			rec.Notes = append(rec.Notes, "READY: the round no longer waits for you")
 		}
 	}
@@ -218,9 +219,9 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			for _, d := range lineDiags(diags, o.Line) {
 				if d.Severity == parser.SeverityError {
 					lineErrs = true
-					echo.Errors = append(echo.Errors, d.Error())
+					echo.Errors = append(echo.Errors, diagText(d))
 				} else {
-					echo.Warnings = append(echo.Warnings, d.Error())
+					echo.Warnings = append(echo.Warnings, diagText(d))
 				}
 			}
 			if !lineErrs {
@@ -335,6 +336,15 @@ func lineDiags(ds []parser.LineDiagnostic, line int) []parser.Diagnostic {
 		}
 	}
 	return out
+}
+
+// diagText writes a parser diagnostic the way receipts write every problem: "column N: message".
+func diagText(d parser.Diagnostic) string {
+	p := ruleset.Problem{Code: d.Code, Message: d.Message, Col: d.Col}
+	if d.Suggestion != "" && !strings.Contains(d.Message, d.Suggestion) {
+		p.Message += " (did you mean " + d.Suggestion + "?)"
+	}
+	return problemText(p)
 }
 
 func problemText(p ruleset.Problem) string {

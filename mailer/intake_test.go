@@ -577,3 +577,50 @@ func TestIntakeBadLoginAndBusy(t *testing.T) {
 		t.Error("PollOnce ran during Run")
 	}
 }
+
+// intakeLogCounter counts log lines containing a substring.
+type intakeLogCounter struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (w *intakeLogCounter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lines = append(w.lines, string(p))
+	return len(p), nil
+}
+
+func (w *intakeLogCounter) count(sub string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, l := range w.lines {
+		if strings.Contains(l, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestIntakeIdleRestartsOnOneConnection(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	logs := &intakeLogCounter{}
+	opts := intakeOptions(t, srv)
+	opts.Logger = zerolog.New(logs)
+	opts.Poll = 20 * time.Millisecond        // safety-net wake-ups stop and restart IDLE
+	opts.IdleRefresh = 30 * time.Millisecond // and so does the refresh
+	rec := newIntakeRecorder(nil)
+	runIntake(t, mailer.NewIntake(opts, newIntakeCursor(), rec))
+	time.Sleep(300 * time.Millisecond) // about 15 IDLE cycles
+	srv.Deliver("gm", intakeMail(1))
+	if m := rec.wait(t, 2*time.Second); m.UID != 1 {
+		t.Fatalf("UID %d", m.UID)
+	}
+	if n := logs.count("imap connected"); n != 1 {
+		t.Errorf("%d connections, want 1: stopping and restarting IDLE must not break the connection\n%s", n, strings.Join(logs.lines, ""))
+	}
+	if n := logs.count(`"level":"warn"`); n != 0 {
+		t.Errorf("%d warnings:\n%s", n, strings.Join(logs.lines, ""))
+	}
+}

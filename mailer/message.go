@@ -165,7 +165,7 @@ func parseMessage(raw []byte) (*Incoming, error) {
 
 // ---- header ----
 
-// splitHeaderBody cuts a message or a part at the first empty line. top says raw is a whole message, whose
+// msgSplitHeaderBody cuts a message or a part at the first empty line. top says raw is a whole message, whose
 // first line may be an mbox "From " line. Without an empty line, the header ends at the first line that
 // is neither a header field nor its continuation.
 func msgSplitHeaderBody(raw []byte, top bool) (hdr, body []byte) {
@@ -203,7 +203,7 @@ func msgSplitHeaderBody(raw []byte, top bool) (hdr, body []byte) {
 	return raw[start:], nil
 }
 
-// isHeaderLine reports whether line starts a header field: a name of printable ASCII, then a colon.
+// msgIsHeaderLine reports whether line starts a header field: a name of printable ASCII, then a colon.
 func msgIsHeaderLine(line []byte) bool {
 	i := bytes.IndexByte(line, ':')
 	if i <= 0 {
@@ -269,7 +269,7 @@ func (p *msgParse) readHeader(b []byte, what string) textproto.Header {
 	return h
 }
 
-// headerUTF8 makes a raw header value valid UTF-8: 8-bit bytes that are not UTF-8 are read as windows-1252.
+// msgHeaderUTF8 makes a raw header value valid UTF-8: 8-bit bytes that are not UTF-8 are read as windows-1252.
 func msgHeaderUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
@@ -330,7 +330,7 @@ func (p *msgParse) addresses(h textproto.Header, key string) []*mail.Address {
 	return out
 }
 
-// splitAddressList splits at commas outside quotes, angle brackets and comments.
+// msgSplitAddressList splits at commas outside quotes, angle brackets and comments.
 func msgSplitAddressList(v string) []string {
 	var out []string
 	quote, angle, paren := false, false, 0
@@ -497,7 +497,7 @@ func (p *msgParse) date(h mail.Header) time.Time {
 
 // ---- body ----
 
-// mediaType returns the lower-case media type and its parameters; broken parameters are read leniently.
+// msgMediaType returns the lower-case media type and its parameters; broken parameters are read leniently.
 func msgMediaType(h textproto.Header, def string) (string, map[string]string) {
 	v := msgHeaderUTF8(h.Get("Content-Type"))
 	if strings.TrimSpace(v) == "" {
@@ -516,7 +516,7 @@ func msgMediaType(h textproto.Header, def string) (string, map[string]string) {
 	return mt, params
 }
 
-// looseParams reads ; key=value parameters the way most mail programs do when mime.ParseMediaType gives up.
+// msgLooseParams reads ; key=value parameters the way most mail programs do when mime.ParseMediaType gives up.
 func msgLooseParams(v string) map[string]string {
 	params := map[string]string{}
 	pieces := strings.Split(v, ";")
@@ -588,7 +588,7 @@ func (p *msgParse) best(part msgPart, depth int, def string) (text string, isHTM
 			isHTML bool
 		}
 		var html, blank *found
-		for _, raw := range msgSplitMultipart(part.body, boundary) {
+		for _, raw := range msgSplitMultipart(part.body, boundary, msgMaxParts-p.parts+1) {
 			if p.parts >= msgMaxParts {
 				if !p.partsCap {
 					p.partsCap = true
@@ -632,9 +632,9 @@ func (p *msgParse) best(part msgPart, depth int, def string) (text string, isHTM
 	return "", false, false
 }
 
-// splitMultipart returns the raw parts between boundary delimiter lines. The preamble and epilogue are
-// dropped; a missing close delimiter ends the last part at the end of the body.
-func msgSplitMultipart(body []byte, boundary string) [][]byte {
+// msgSplitMultipart returns the raw parts between boundary delimiter lines, at most limit of them. The
+// preamble and epilogue are dropped; a missing close delimiter ends the last part at the end of the body.
+func msgSplitMultipart(body []byte, boundary string, limit int) [][]byte {
 	delim := []byte("--" + boundary)
 	var parts [][]byte
 	partStart := -1
@@ -661,7 +661,7 @@ func msgSplitMultipart(body []byte, boundary string) [][]byte {
 					}
 					parts = append(parts, body[partStart:end])
 				}
-				if closing {
+				if closing || len(parts) >= limit {
 					return parts
 				}
 				partStart = next
@@ -726,7 +726,7 @@ func (p *msgParse) transferDecode(h textproto.Header, body []byte) []byte {
 	return body
 }
 
-// decodeQuotedPrintable decodes quoted-printable leniently: an '=' that does not start a valid escape is
+// msgDecodeQP decodes quoted-printable leniently: an '=' that does not start a valid escape is
 // kept as it is, trailing white space is transport padding, and lower-case hex is accepted.
 func msgDecodeQP(b []byte) []byte {
 	out := make([]byte, 0, len(b))
@@ -779,7 +779,7 @@ func isBase64Char(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
 }
 
-// decodeBase64Lenient decodes what can be decoded and reports whether anything was damaged: characters
+// msgDecodeBase64 decodes what can be decoded and reports whether anything was damaged: characters
 // outside the alphabet are skipped, '=' ends a group (so concatenated encodings work), a dangling
 // character is dropped, and when every line so far was a whole number of quads, a shorter line in the
 // middle is taken as damaged and decoded on its own, so the lines after it stay aligned.
@@ -846,7 +846,7 @@ func msgDecodeBase64(b []byte) ([]byte, bool) {
 	return out, broken
 }
 
-// sniffHTMLCharset finds <meta charset=...> or <meta http-equiv content="...; charset=..."> near the start.
+// msgSniffHTMLCharset finds <meta charset=...> or <meta http-equiv content="...; charset=..."> near the start.
 func msgSniffHTMLCharset(b []byte) string {
 	if len(b) > 4096 {
 		b = b[:4096]
@@ -924,7 +924,7 @@ func msgCleanUTF8(s string) string {
 	return s
 }
 
-// decodeMixedUTF8 keeps valid UTF-8 sequences and reads every other byte as windows-1252.
+// msgDecodeMixedUTF8 keeps valid UTF-8 sequences and reads every other byte as windows-1252.
 func msgDecodeMixedUTF8(b []byte) string {
 	var sb strings.Builder
 	sb.Grow(len(b) + len(b)/4)
@@ -941,7 +941,7 @@ func msgDecodeMixedUTF8(b []byte) string {
 	return sb.String()
 }
 
-// decodeFlowed undoes format=flowed (RFC 3676): a line ending in a space continues on the next line of
+// msgDecodeFlowed undoes format=flowed (RFC 3676): a line ending in a space continues on the next line of
 // the same quote depth; space-stuffing is removed; with delsp the trailing space itself is deleted. The
 // signature separator "-- " is never flowed. Quoted lines come out as ">"*depth + " " + text.
 func msgDecodeFlowed(s string, delsp bool) string {
@@ -995,7 +995,7 @@ func msgTruncateUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// clip shortens a value quoted in a warning.
+// msgClip shortens a value quoted in a warning.
 func msgClip(s string) string {
 	s = msgHeaderUTF8(s)
 	if len(s) > 60 {
@@ -1072,7 +1072,7 @@ var ignoreSubjectPrefixes = []string{
 	"delivery status notification (failure)", "mail delivery failed", "returned mail:",
 }
 
-// headerToken is the first word of a header value, lower case, without parameters or comments.
+// msgHeaderToken is the first word of a header value, lower case, without parameters or comments.
 func msgHeaderToken(v string) string {
 	v = strings.ToLower(strings.TrimSpace(v))
 	if i := strings.IndexAny(v, "; \t("); i >= 0 {

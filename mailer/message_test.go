@@ -340,7 +340,7 @@ func corpusHTML(t *testing.T, raw []byte) string {
 		mt, params := msgMediaType(part.hdr, "text/plain")
 		switch {
 		case strings.HasPrefix(mt, "multipart/") && depth < 10:
-			for _, r := range msgSplitMultipart(part.body, params["boundary"]) {
+			for _, r := range msgSplitMultipart(part.body, params["boundary"], msgMaxParts) {
 				h, b := msgSplitHeaderBody(r, false)
 				if s, ok := walk(msgPart{p.readHeader(h, "part"), b}, depth+1); ok {
 					return s, true

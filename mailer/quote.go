@@ -100,7 +100,7 @@ func quoteNextNonBlank(lines []string, i int) int {
 	return i
 }
 
-// simplifyMarker lower-cases a separator line and drops the dashes, underscores, stars and spaces
+// quoteMarker lower-cases a separator line and drops the dashes, underscores, stars and spaces
 // around it.
 func quoteMarker(l string) string {
 	return strings.ToLower(strings.TrimFunc(l, func(r rune) bool {
@@ -164,7 +164,7 @@ func underscoreThenFrom(lines []string, i int) bool {
 	return j < len(lines) && fromHeaderKey(lines[j])
 }
 
-// headerKey returns the lower-case key of a "Key: value" line (also "*Key:*" as Gmail writes bold
+// quoteHeaderKey returns the lower-case key of a "Key: value" line (also "*Key:*" as Gmail writes bold
 // labels, and "Key :" with the French space), or "".
 func quoteHeaderKey(l string) string {
 	t := strings.TrimSpace(l)

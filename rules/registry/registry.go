@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	once  sync.Once
-	sets  map[string]ruleset.Ruleset
+	once    sync.Once
+	sets    map[string]ruleset.Ruleset
 	loadErr error
 )
 

@@ -1,0 +1,245 @@
+package adjudicator
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"sortie/rules/afd"
+	"sortie/storage"
+	"sortie/templates"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const testSeed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
+
+type fixture struct {
+	t   *testing.T
+	s   *Service
+	db  *storage.DB
+	now time.Time
+	g   *Game
+}
+
+func newFixture(t *testing.T, delay time.Duration) *fixture {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	tmpl, err := templates.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay}, zerolog.Nop())
+	f.s.Now = func() time.Time { return f.now }
+	scn, err := afd.BundledScenarioFile("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn = append(scn, []byte(fmt.Sprintf(`
+service:
+  moderator: mod@players.test
+  seed: %s
+  players:
+    alice: {email: alice@players.test, secret: lark-1, tz: Europe/Paris}
+    bob: {email: bob@players.test, secret: kite-2}
+`, testSeed))...)
+	if f.g, err = f.s.NewGame(scn, "channel.yaml", "g1"); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) mail(from, id, text string) Outcome {
+	f.t.Helper()
+	o, err := f.s.Submit(Envelope{From: from, MessageID: id, Text: text, Size: len(text), To: []string{"sortie@sortie.test"}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return o
+}
+
+// outbox returns every queued mail to addr, oldest first.
+func (f *fixture) outbox(addr string) []storage.Outgoing {
+	f.t.Helper()
+	items, err := f.db.Pending(f.now.Add(1000*time.Hour), 0)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []storage.Outgoing
+	for _, it := range items {
+		if it.To == addr {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func (f *fixture) last(addr string) storage.Outgoing {
+	f.t.Helper()
+	all := f.outbox(addr)
+	if len(all) == 0 {
+		f.t.Fatalf("nothing queued for %s", addr)
+	}
+	return all[len(all)-1]
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from %s (go test ./adjudicator -update, then review the diff)\n--- got ---\n%s", name, path, got)
+	}
+}
+
+// Reply tokens and the secret change from game to game; hide nothing else.
+var tokenRE = regexp.MustCompile(`sortie\+[0-9a-f]{16}@`)
+
+func stable(s string) string { return tokenRE.ReplaceAllString(s, "sortie+TOKEN@") }
+
+func TestGoldenMails(t *testing.T) {
+	f := newFixture(t, 0)
+	golden(t, "start", stable(f.last("alice@players.test").Body))
+	golden(t, "moderator-start", f.last("mod@players.test").Body)
+
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 2R 1 TR 1 FIRE KURT\nRED2: 1 TRTR 4\nEND")
+	golden(t, "receipt", stable(f.last("alice@players.test").Body))
+
+	f.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5 HOLD\nHANS: 6\nEND")
+	golden(t, "report-alice", stable(f.last("alice@players.test").Body))
+	golden(t, "report-bob", stable(f.last("bob@players.test").Body))
+
+	f.mail("eve@evil.test", "e1", "GAME g1 TURN 2 SECRET guess\nHANS: 6\nEND")
+	golden(t, "refusal", f.last("eve@evil.test").Body)
+	f.mail("someone@players.test", "h1", "Hi, how does this work?\nHELP\n")
+	golden(t, "help", f.last("someone@players.test").Body)
+	f.mail("someone@players.test", "n1", "Just saying hello.")
+	golden(t, "no-block", f.last("someone@players.test").Body)
+}
+
+func TestIdentityAndTurnGuard(t *testing.T) {
+	f := newFixture(t, 0)
+	if o := f.mail("alice@players.test", "x1", "GAME g1 TURN 1 SECRET wrong\nRED1: 6\nEND"); o != Refused {
+		t.Errorf("a wrong secret: %s", o)
+	}
+	if o := f.mail("mallory@evil.test", "x2", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nEND"); o != Refused {
+		t.Errorf("the right secret from the wrong address: %s", o)
+	}
+	// The reply token alone identifies the seat.
+	var token string
+	f.db.View(func(tx *storage.Tx) error { g, _ := getGame(tx, "g1"); token = g.seat("alice").Token; return nil })
+	o, err := f.s.Submit(Envelope{From: "alice.other@elsewhere.test", MessageID: "x3", To: []string{"Sortie+" + token + "@sortie.test"}, Text: "GAME g1 TURN 1\nRED1: 6\nEND"})
+	if err != nil || o != Accepted {
+		t.Errorf("token address: %s %v", o, err)
+	}
+	// A plot for another side's aircraft says only that it is not yours.
+	f.mail("alice@players.test", "x4", "GAME g1 TURN 1 SECRET lark-1\nKURT: 5\nEND")
+	if body := f.last("alice@players.test").Body; !strings.Contains(body, "KURT is not one of your aircraft") || strings.Contains(body, "he-111") {
+		t.Errorf("someone else's aircraft:\n%s", body)
+	}
+	// The turn guard.
+	f.mail("alice@players.test", "x5", "GAME g1 TURN 2 SECRET lark-1\nRED2: 6\nEND")
+	if body := f.last("alice@players.test").Body; !strings.Contains(body, "for turn 2, but the game is on turn 1") {
+		t.Errorf("turn guard:\n%s", body)
+	}
+	// The same Message-ID twice changes nothing.
+	before := len(f.outbox("alice@players.test"))
+	if o := f.mail("alice@players.test", "x4", "GAME g1 TURN 1 SECRET lark-1\nRED2: 6\nEND"); o != Duplicate || len(f.outbox("alice@players.test")) != before {
+		t.Errorf("a duplicate Message-ID must be a no-op: %s", o)
+	}
+}
+
+func TestLastValidOrderWinsAndCommands(t *testing.T) {
+	f := newFixture(t, 10*time.Minute)
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	f.mail("alice@players.test", "a2", "GAME g1 TURN 1 SECRET lark-1\nRED1: 1 TL 4 HOLD\nRED2: 1 TRTR 4\nEND")
+	body := f.last("alice@players.test").Body
+	if !strings.Contains(body, "RED1: 1 TL 4 HOLD") || !strings.Contains(body, "RED2: 6 FIRE ANY") {
+		t.Errorf("the last valid order per aircraft must stand:\n%s", body)
+	}
+	f.mail("alice@players.test", "a3", "GAME g1 TURN 1 SECRET lark-1\nCLEAR RED2\nEND")
+	if body := f.last("alice@players.test").Body; !strings.Contains(body, "Still missing from you: RED2") {
+		t.Errorf("CLEAR RED2:\n%s", body)
+	}
+	f.mail("alice@players.test", "a4", "GAME g1 TURN 1 SECRET lark-1\nRED2: 6\nWAIT\nEND")
+	f.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nHANS: 6\nEND")
+	// All in, but Alice waits: nothing resolves, even after the delay.
+	f.now = f.now.Add(20 * time.Minute)
+	if done, _ := f.s.Tick(); len(done) != 0 {
+		t.Fatal("a WAIT must hold the round")
+	}
+	f.mail("alice@players.test", "a5", "GAME g1 TURN 1 SECRET lark-1\nREADY\nEND")
+	f.now = f.now.Add(5 * time.Minute)
+	if done, _ := f.s.Tick(); len(done) != 0 {
+		t.Fatal("after READY the resolve delay starts again")
+	}
+	f.now = f.now.Add(6 * time.Minute)
+	if done, _ := f.s.Tick(); len(done) != 1 {
+		t.Fatal("all in, nobody waiting, delay passed: the round resolves")
+	}
+	if reps := f.outbox("bob@players.test"); !strings.Contains(reps[len(reps)-1].Subject, "turn 1 report") {
+		t.Errorf("bob's last mail is %q", reps[len(reps)-1].Subject)
+	}
+	// STATUS, RESEND and HELP.
+	f.mail("alice@players.test", "a6", "GAME g1 SECRET lark-1\nSTATUS\nRESEND\nHELP\nEND")
+	all := f.outbox("alice@players.test")
+	subjects := []string{all[len(all)-2].Subject, all[len(all)-1].Subject}
+	if !strings.Contains(subjects[0]+subjects[1], "turn 1 report") || !strings.Contains(subjects[0]+subjects[1], "receipt") {
+		t.Errorf("RESEND and the receipt: %v", subjects)
+	}
+	// Asking twice for the same report is fine.
+	f.mail("alice@players.test", "a7", "GAME g1 SECRET lark-1\nRESEND\nEND")
+}
+
+// The deadline resolves a round with the missing orders flown by default, and everyone is told who
+// missed (rules.md: NMR).
+func TestDeadlineAndNMR(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	f.now = f.now.Add(47 * time.Hour)
+	if done, _ := f.s.Tick(); len(done) != 0 {
+		t.Fatal("resolved before the deadline")
+	}
+	f.now = f.now.Add(2 * time.Hour)
+	if done, _ := f.s.Tick(); len(done) != 1 {
+		t.Fatal("the deadline passed and the round did not resolve")
+	}
+	if body := f.last("alice@players.test").Body; !strings.Contains(body, "No orders came this turn from Bob") {
+		t.Errorf("the NMR must be announced:\n%s", body)
+	}
+	st, err := f.s.Status("g1")
+	if err != nil || st.Round != 2 || st.Archived != 1 {
+		t.Fatalf("status: %+v %v", st, err)
+	}
+}
+
+func TestOversizeAndIgnored(t *testing.T) {
+	f := newFixture(t, 0)
+	before := len(f.outbox("alice@players.test"))
+	o, _ := f.s.Submit(Envelope{From: "alice@players.test", MessageID: "big", Size: 10 << 20, Text: "GAME g1"})
+	if o != Refused || len(f.outbox("alice@players.test")) != before+1 {
+		t.Errorf("oversize mail gets a polite refusal: %s", o)
+	}
+	o, _ = f.s.Submit(Envelope{From: "alice@players.test", MessageID: "ooo", IgnoreWhy: "auto-reply", Text: "I am away"})
+	if o != Ignored || len(f.outbox("alice@players.test")) != before+1 {
+		t.Errorf("an auto-reply is never answered: %s", o)
+	}
+}
