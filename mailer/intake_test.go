@@ -448,6 +448,7 @@ func TestIntakeIdleWakeup(t *testing.T) {
 		t.Logf("IDLE wake-up: delivery to handler in %v", time.Since(start))
 		time.Sleep(50 * time.Millisecond)
 	}
+	intakeWaitFor(t, "three moved", func() bool { return len(mustMessages(t, srv, "Processed")) == 3 })
 	t.Logf("Run returned %v after cancel", stop())
 	if got := mustMessages(t, srv, "Processed"); !sameMails(got, 1, 2, 3) {
 		t.Errorf("Processed holds %d", len(got))

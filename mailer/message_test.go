@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -778,4 +779,25 @@ func FuzzParseMessage(f *testing.F) {
 		checkText(t, m)
 		m.ShouldIgnore()
 	})
+}
+
+func TestTmpFuzzTiming(t *testing.T) {
+	dir := os.Getenv("FUZZDIR")
+	if dir == "" {
+		t.Skip()
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		s := string(b)
+		i := strings.Index(s, "(")
+		j := strings.LastIndex(s, ")")
+		v, err := strconv.Unquote(s[i+1 : j])
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		parseMessage([]byte(v))
+		t.Logf("%s %d bytes %v", filepath.Base(f), len(v), time.Since(start))
+	}
 }

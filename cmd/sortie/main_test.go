@@ -194,3 +194,36 @@ func TestAircraftListAndShow(t *testing.T) {
 		t.Errorf("unknown aircraft: exit %d %q", code, errOut)
 	}
 }
+
+func TestExampleConfigLoads(t *testing.T) {
+	t.Setenv("SORTIE_IMAP_PASSWORD", "x")
+	t.Setenv("SORTIE_SMTP_PASSWORD", "y")
+	c, err := LoadConfig("../../docs/sortie.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IMAP.Password != "x" || c.SMTP.Password != "y" || c.adjudicatorConfig().ResolveDelay.Minutes() != 10 {
+		t.Errorf("example config: %+v", c)
+	}
+	os.Unsetenv("SORTIE_IMAP_PASSWORD")
+	if _, err := LoadConfig("../../docs/sortie.example.yaml"); err == nil || !strings.Contains(err.Error(), "SORTIE_IMAP_PASSWORD") {
+		t.Errorf("a missing password variable must be named: %v", err)
+	}
+}
+
+func TestDemoPlaysAGameToTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := sortie(t, "demo", "--out", filepath.Join(dir, "mails"))
+	if code != 0 {
+		t.Fatalf("demo exit %d: %s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "Result:") || !strings.Contains(out, "mails were sent") {
+		t.Errorf("demo output:\n%s", out)
+	}
+	for _, p := range []string{"alice", "bob", "to-sortie"} {
+		entries, err := os.ReadDir(filepath.Join(dir, "mails", p))
+		if err != nil || len(entries) < 3 {
+			t.Errorf("%s: %d mails (%v)", p, len(entries), err)
+		}
+	}
+}
