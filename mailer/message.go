@@ -104,7 +104,11 @@ func (p *msgParse) warn(format string, args ...any) {
 
 func parseMessage(raw []byte) (*Incoming, error) {
 	p := &msgParse{}
-	hb, body := msgSplitHeaderBody(raw, true)
+	work := raw
+	if bytes.IndexByte(raw, '\n') < 0 && bytes.IndexByte(raw, '\r') >= 0 {
+		work = bytes.ReplaceAll(raw, []byte("\r"), []byte("\n")) // classic Mac OS line ends
+	}
+	hb, body := msgSplitHeaderBody(work, true)
 	h := p.readHeader(hb, "message")
 	if h.Len() == 0 {
 		return nil, errMsgNoHeader

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -486,6 +485,13 @@ func TestParseMessageLenientAddresses(t *testing.T) {
 	}
 }
 
+func TestParseMessageCROnly(t *testing.T) {
+	m := mustParse(t, "From: a@example.org\rSubject: x\r\rGAME\rEND\r")
+	if m.From != "a@example.org" || m.Subject != "x" || m.Text != "GAME\nEND\n" {
+		t.Errorf("CR only: %q %q %q", m.From, m.Subject, m.Text)
+	}
+}
+
 func TestParseMessageNoMessageID(t *testing.T) {
 	a := mustParse(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
 	b := mustParse(t, "From: a@example.org\r\n\r\nGAME 2\r\n")
@@ -704,7 +710,7 @@ func TestParseMessageLinear(t *testing.T) {
 	}
 }
 
-func TestShouldIgnore(t *testing.T) {
+func TestMessageShouldIgnore(t *testing.T) {
 	for _, c := range []struct {
 		headers string
 		reason  string // "": not ignored
@@ -779,25 +785,4 @@ func FuzzParseMessage(f *testing.F) {
 		checkText(t, m)
 		m.ShouldIgnore()
 	})
-}
-
-func TestTmpFuzzTiming(t *testing.T) {
-	dir := os.Getenv("FUZZDIR")
-	if dir == "" {
-		t.Skip()
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	for _, f := range files {
-		b, _ := os.ReadFile(f)
-		s := string(b)
-		i := strings.Index(s, "(")
-		j := strings.LastIndex(s, ")")
-		v, err := strconv.Unquote(s[i+1 : j])
-		if err != nil {
-			t.Fatal(err)
-		}
-		start := time.Now()
-		parseMessage([]byte(v))
-		t.Logf("%s %d bytes %v", filepath.Base(f), len(v), time.Since(start))
-	}
 }

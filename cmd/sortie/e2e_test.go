@@ -205,6 +205,13 @@ func TestEndToEndGameByMail(t *testing.T) {
 	aliceWelcome := w.waitMails("alice@players.test", "welcome", 1)[0]
 	bobWelcome := w.waitMails("bob@players.test", "welcome", 1)[0]
 	aSecret, bSecret := secretOf(t, aliceWelcome), secretOf(t, bobWelcome)
+	// Moderator commands work while the daemon holds the database (through its socket).
+	if st := w.run("game", "status", "--config", w.cfg, "e2e"); !strings.Contains(st, "round 1") || !strings.Contains(st, "missing RED1, RED2") {
+		t.Errorf("game status while the daemon runs:\n%s", st)
+	}
+	if ls := w.run("game", "list", "--config", w.cfg); !strings.Contains(ls, "e2e") {
+		t.Errorf("game list while the daemon runs:\n%s", ls)
+	}
 	if !strings.Contains(aliceWelcome.ReplyTo, "sortie+") {
 		t.Errorf("the welcome mail's Reply-To must be the player's token address: %q", aliceWelcome.ReplyTo)
 	}

@@ -299,6 +299,24 @@ func (s *IMAPServer) Deliver(user string, raw []byte) error {
 	return err
 }
 
+// DeliverTo returns a function for SMTPOptions.OnMessage that delivers every accepted message into
+// the INBOX of the user route maps each envelope recipient to, the way a local delivery agent would.
+// Recipients route does not know are skipped. If a delivery fails, the error makes the SMTP server
+// answer 451 and the sender retries the whole message, so recipients delivered before the failure
+// get it twice (with the same Message-ID).
+func (s *IMAPServer) DeliverTo(route func(rcpt string) (user string, ok bool)) func(from string, to []string, raw []byte) error {
+	return func(_ string, to []string, raw []byte) error {
+		for _, rcpt := range to {
+			if user, ok := route(rcpt); ok {
+				if err := s.Deliver(user, raw); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+}
+
 // Append adds raw to one of user's mailboxes and returns its UID.
 func (s *IMAPServer) Append(user, mailbox string, raw []byte) (uid uint32, err error) {
 	u, err := s.user(user)

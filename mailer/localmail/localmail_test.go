@@ -314,3 +314,27 @@ func sendMail(addr string, a sasl.Client, from string, to []string, r *strings.R
 	}
 	return c.Quit()
 }
+
+func TestLocalSMTPDeliversIntoIMAP(t *testing.T) {
+	imapSrv := startIMAP(t, IMAPOptions{Users: map[string]string{"gm": "gmpass", "alice": "apass"}})
+	users := map[string]string{"gm@sortie.test": "gm", "alice@example.test": "alice"}
+	smtpSrv, err := StartSMTP(SMTPOptions{OnMessage: imapSrv.DeliverTo(func(rcpt string) (string, bool) {
+		u, ok := users[strings.ToLower(rcpt)]
+		return u, ok
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer smtpSrv.Close()
+	msg := "From: alice@example.test\r\nSubject: orders\r\n\r\nGAME g1\r\n"
+	if err := sendMail(smtpSrv.Addr(), nil, "alice@example.test", []string{"GM@sortie.test", "nobody@example.test"}, strings.NewReader(msg)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := imapSrv.Messages("gm", "INBOX")
+	if err != nil || len(got) != 1 || string(got[0]) != msg {
+		t.Fatalf("gm's INBOX: %q, %v", got, err)
+	}
+	if got, _ := imapSrv.Messages("alice", "INBOX"); len(got) != 0 {
+		t.Fatalf("alice got %d", len(got))
+	}
+}
