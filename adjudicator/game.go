@@ -47,7 +47,39 @@ type Game struct {
 	Seats   []Seat    `json:"seats"`
 	Status  string    `json:"status"` // running, over
 	Result  string    `json:"result,omitempty"`
+	// ModSecret signs a moderator's command mails (with the moderator's address).
+	ModSecret string `json:"mod_secret,omitempty"`
+	// Grace is how long after the deadline the round still waits for late orders.
+	Grace time.Duration `json:"grace,omitempty"`
+	// Policy is what happens to a player who keeps missing turns.
+	Policy NMRPolicy `json:"policy"`
+	// Paused stops the clock: no round resolves and the deadline moves on by the pause when it ends.
+	Paused   bool      `json:"paused,omitempty"`
+	PausedAt time.Time `json:"paused_at,omitzero"`
+	// Held says why a round is held for the moderator instead of resolving (an NMR spike).
+	Held string `json:"held,omitempty"`
+	// Reminded lists the reminders already sent this round.
+	Reminded []string `json:"reminded,omitempty"`
+	// Epoch counts rollbacks, so the reports of a turn played again get Message-IDs of their own.
+	Epoch int `json:"epoch,omitempty"`
+	// Notices counts announcements, to give each its own Message-ID.
+	Notices int `json:"notices,omitempty"`
 }
+
+// NMRPolicy is a game's rule for players who miss turns (pbem-anchors: default plot, autopilot after
+// N, drop out): every missed turn flies the default; after After consecutive misses the seat goes on
+// autopilot (the round no longer waits for it) or drops out (its units leave the game).
+type NMRPolicy struct {
+	Mode  string `json:"mode" yaml:"mode"`   // default, autopilot or dropout
+	After int    `json:"after" yaml:"after"` // consecutive misses before autopilot or dropout
+}
+
+// NMR policy modes.
+const (
+	PolicyDefault   = "default"
+	PolicyAutopilot = "autopilot"
+	PolicyDropout   = "dropout"
+)
 
 // Seat is a player's place in a game: who they are and how they prove it.
 type Seat struct {
@@ -58,7 +90,18 @@ type Seat struct {
 	Secret string `json:"secret"`
 	Token  string `json:"token"` // the reply address sortie+TOKEN@domain identifies the seat
 	TZ     string `json:"tz,omitempty"`
+	// Misses counts consecutive turns without orders.
+	Misses    int       `json:"misses,omitempty"`
+	Autopilot bool      `json:"autopilot,omitempty"`
+	Dropped   bool      `json:"dropped,omitempty"`
+	AwayUntil time.Time `json:"away_until,omitzero"` // on leave until the end of this day (UTC)
 }
+
+// away reports whether the seat is on leave at t.
+func (st *Seat) away(t time.Time) bool { return !st.AwayUntil.IsZero() && t.Before(st.AwayUntil.Add(24*time.Hour)) }
+
+// exempt reports whether the round does not wait for this seat: away, on autopilot or dropped out.
+func (st *Seat) exempt(t time.Time) bool { return st.Dropped || st.Autopilot || st.away(t) }
 
 // Status values of a game.
 const (
@@ -97,6 +140,12 @@ type serviceSection struct {
 	// Seed fixes the dice seed (64 hex digits) instead of drawing a secret one: for tests and for
 	// replaying a game elsewhere. Players are told in the first report that it was fixed.
 	Seed string `yaml:"seed"`
+	// GraceHours is how long after the deadline late orders are still taken.
+	GraceHours float64 `yaml:"grace_hours"`
+	// NMR is the policy for players who miss turns.
+	NMR NMRPolicy `yaml:"nmr"`
+	// ModeratorSecret signs the moderator's command mails; one is made up when it is not given.
+	ModeratorSecret string `yaml:"moderator_secret"`
 }
 
 type seatSection struct {
@@ -143,6 +192,23 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 	g.TurnLength = s.cfg.TurnLength
 	if svc.TurnHours > 0 {
 		g.TurnLength = time.Duration(svc.TurnHours * float64(time.Hour))
+	}
+	g.Grace = time.Duration(svc.GraceHours * float64(time.Hour))
+	g.Policy = svc.NMR
+	switch g.Policy.Mode {
+	case "":
+		g.Policy.Mode = PolicyDefault
+	case PolicyDefault:
+	case PolicyAutopilot, PolicyDropout:
+		if g.Policy.After < 1 {
+			problems = append(problems, "service.nmr.after: how many missed turns in a row before "+g.Policy.Mode+" (1 or more)")
+		}
+	default:
+		problems = append(problems, fmt.Sprintf("service.nmr.mode: default, autopilot or dropout, not %q", g.Policy.Mode))
+	}
+	g.ModSecret = svc.ModeratorSecret
+	if g.ModSecret == "" && g.Moderator != "" {
+		g.ModSecret = newSecret()
 	}
 	if svc.Seed != "" {
 		if _, err := dice.ParseSeed(svc.Seed); err != nil {
@@ -219,8 +285,9 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 				return err
 			}
 		}
-		return s.queueModerator(tx, g, fmt.Sprintf("Game %s (%s) has started with %d players; the first deadline is %s.",
-			g.ID, g.Name, len(g.Seats), g.Deadline.Format(time.RFC1123)))
+		return s.queueModerator(tx, g, fmt.Sprintf("Game %s (%s) has started with %d players; the first deadline is %s.\n\n"+
+			"You moderate it. Your command mails start with the line\n\n  GAME %s SECRET %s\n\nand may hold PAUSE, RESUME, EXTEND hours, PROCESS TURN n, ROLLBACK TURN n, REPLACE player address,\nAWAY date player, BACK player and DIGEST, one per line, then END (docs/operations.md).",
+			g.ID, g.Name, len(g.Seats), g.Deadline.Format(time.RFC1123), g.ID, g.ModSecret))
 	})
 	if err != nil {
 		return nil, err

@@ -29,6 +29,7 @@ type receipt struct {
 	Status      bool
 	Help        bool
 	Stored      []string // the player's orders on file this round, canonical
+	Exempt      string   // why the round does not wait for this player, if it does not
 }
 
 type orderEcho struct {
@@ -60,6 +61,7 @@ type reportData struct {
 	OrderHeader string
 	Address     string
 	Rules       string
+	Notes       []string // announcements from the moderator or the service, shown first
 }
 
 func (s *Service) deadlineText(g *Game, seat *Seat) string {
@@ -87,10 +89,14 @@ func orderHeader(g *Game, seat *Seat, round int) string {
 
 // queueReport renders a player's report (kind start, report or over) and puts it in the outbox.
 func (s *Service) queueReport(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string) error {
+	return s.queueReportNotes(tx, g, rg, seat, log, kind, nil)
+}
+
+func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string) error {
 	rep := rg.Report(seat.Player, log)
 	data := reportData{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
-		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset}
+		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes}
 	if log != nil {
 		for _, p := range log.Missed {
 			name := p
@@ -115,7 +121,7 @@ func (s *Service) queueReport(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	if err := tx.Put(reportsBucket(g.ID, seat.Player), storage.SeqKey(uint64(round)), saved); err != nil {
 		return err
 	}
-	return s.enqueue(tx, seat.Email, seat.Name, g, kind, subject, body, "", seat.Token, kind, fmt.Sprint(round), seat.Player)
+	return s.enqueue(tx, seat.Email, seat.Name, g, kind, subject, body, "", seat.Token, kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch))
 }
 
 // fillReceipt adds what the player has on file and who is still missing.
@@ -125,6 +131,16 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		return err
 	}
 	rec.Missing = miss[seat.Player]
+	if seat.exempt(s.now().UTC()) {
+		switch {
+		case seat.Dropped:
+			rec.Exempt = "You have dropped out of this game."
+		case seat.Autopilot:
+			rec.Exempt = "You are on autopilot: the turns do not wait for you; orders you send are still used."
+		default:
+			rec.Exempt = "You are away: the turns do not wait for you; orders you send are still used."
+		}
+	}
 	for _, p := range sortedKeys(miss) {
 		if p == seat.Player {
 			continue
@@ -184,7 +200,8 @@ func (s *Service) queueModerator(tx *storage.Tx, g *Game, text string) error {
 	if err != nil {
 		return err
 	}
-	return s.enqueue(tx, g.Moderator, "", g, "moderator", subject, body, "", "", "moderator", g.ID, text)
+	g.Notices++
+	return s.enqueue(tx, g.Moderator, "", g, "moderator", subject, body, "", "", "moderator", g.ID, fmt.Sprint(g.Notices), text)
 }
 
 // enqueue writes one mail to the outbox in the caller's transaction, with a Message-ID made from what

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -34,6 +36,14 @@ type Config struct {
 	ResolveDelay time.Duration
 	// MaxMailSize is the largest order mail read; larger ones get a polite refusal.
 	MaxMailSize int
+	// MaxMailsPerHour is how many mails one sender may send in an hour; more are ignored (the first
+	// one over the limit gets a notice). Zero means 30.
+	MaxMailsPerHour int
+	// Reminders are how long before the deadline players still missing orders are reminded. Nil means
+	// 24 hours and 2 hours before.
+	Reminders []time.Duration
+	// DigestHour is the hour (UTC) of the daily digest to moderators; -1 turns it off.
+	DigestHour int
 }
 
 // Service is the adjudicator.
@@ -46,6 +56,8 @@ type Service struct {
 	Now func() time.Time
 	// Notify is called after a commit that queued mail (the daemon wakes its sender).
 	Notify func()
+	// bugs counts mails whose handling panicked (each was answered and filed); tests require zero.
+	bugs atomic.Int64
 }
 
 // New makes a service on an open database.
@@ -58,6 +70,12 @@ func New(db *storage.DB, tmpl *templates.Set, cfg Config, log zerolog.Logger) *S
 	}
 	if cfg.MaxMailSize == 0 {
 		cfg.MaxMailSize = 256 << 10
+	}
+	if cfg.MaxMailsPerHour == 0 {
+		cfg.MaxMailsPerHour = 30
+	}
+	if cfg.Reminders == nil {
+		cfg.Reminders = []time.Duration{24 * time.Hour, 2 * time.Hour}
 	}
 	return &Service{db: db, tmpl: tmpl, cfg: cfg, log: log, Now: time.Now}
 }
@@ -112,19 +130,47 @@ func (s *Service) Submit(env Envelope) (Outcome, error) {
 			outcome = Duplicate
 			return nil
 		}
-		o, err := s.submit(tx, env)
+		o, err := s.submitSafely(tx, env)
 		if err != nil {
 			return err
 		}
 		outcome = o
 		return tx.MarkSeen(env.MessageID, storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)})
 	})
+	if errors.Is(err, errPanic) {
+		// Nothing of the mail was kept (the transaction rolled back); file it with an apology.
+		outcome = Refused
+		err = s.db.Update(func(tx *storage.Tx) error {
+			if env.From != "" {
+				if err := s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "your mail could not be handled",
+					"Problems": []string{"Sortie hit an error of its own while reading your mail. Nothing was changed; the operator has been told. Please send your orders again in a plain-text mail."}}); err != nil {
+					return err
+				}
+			}
+			return tx.MarkSeen(env.MessageID, storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: "internal-error"})
+		})
+	}
 	if err != nil {
 		return "", err
 	}
 	s.log.Info().Str("message_id", env.MessageID).Str("from", env.From).Str("outcome", string(outcome)).Msg("mail")
 	// The caller wakes the sender (Notify) once it has finished with the message.
 	return outcome, nil
+}
+
+// errPanic marks a mail whose handling hit a bug: it is answered with an apology and filed, so one bad
+// mail cannot stop the inbox.
+var errPanic = errors.New("internal error")
+
+func (s *Service) submitSafely(tx *storage.Tx, env Envelope) (o Outcome, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error().Str("message_id", env.MessageID).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
+			s.bugs.Add(1)
+			o, err = "", errPanic
+		}
+	}()
+	return s.submit(tx, env)
 }
 
 func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
@@ -134,6 +180,15 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	if env.From == "" {
 		return Ignored, nil
 	}
+	if over, notice, err := s.flood(tx, env.From); err != nil {
+		return "", err
+	} else if over {
+		if notice {
+			return Ignored, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "too many mails",
+				"Problems": []string{fmt.Sprintf("Sortie reads at most %d mails an hour from one address; the rest of this hour's mails from you are ignored.", s.cfg.MaxMailsPerHour)}})
+		}
+		return Ignored, nil
+	}
 	if env.Oversize || (s.cfg.MaxMailSize > 0 && env.Size > s.cfg.MaxMailSize) {
 		return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{
 			"Subject":  "your mail was too large",
@@ -141,6 +196,9 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		})
 	}
 	block, diags := parser.ParseBlock(env.Text)
+	if g, ok := s.moderatorOf(tx, env, block); ok {
+		return s.moderatorMail(tx, g, env, block, diags)
+	}
 	seat, g, authErr := s.identify(tx, env, block)
 	if !block.Found {
 		if block.HelpOnly || seat != nil && len(block.Commands) > 0 {
@@ -152,6 +210,12 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	if authErr != nil {
 		// A refusal that says nothing about the game or its players (pbem-anchors: njudge blind).
 		return Refused, s.queueSimple(tx, "refusal", env.From, env.MessageID, "", map[string]any{"Game": block.Game})
+	}
+	for _, c := range block.Commands {
+		if slicesContains(parser.ModeratorCommands, c.Name) {
+			return Refused, s.queueSimple(tx, "error", seat.Email, env.MessageID, g.ID, map[string]any{
+				"Subject": c.Name + " is for the moderator", "Problems": []string{c.Name + " is a moderator's command: ask your game's moderator. Nothing in this mail was used."}})
+		}
 	}
 	if g.Status != StatusRunning {
 		return Refused, s.queueSimple(tx, "error", seat.Email, env.MessageID, g.ID, map[string]any{
@@ -198,6 +262,33 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 				g.Waiting = append(g.Waiting, seat.Player)
 			}
 			rec.Notes = append(rec.Notes, "WAIT: the round will wait for you until the deadline or your READY")
+		case "AWAY", "BACK":
+			// A player speaks for themselves only; the moderator may speak for anyone.
+			who := ""
+			if c.Name == "AWAY" && len(c.Args) == 2 {
+				who = c.Args[1]
+			}
+			if c.Name == "BACK" && len(c.Args) == 1 {
+				who = c.Args[0]
+			}
+			if who != "" && who != seat.Player {
+				rec.Notes = append(rec.Notes, c.Name+": you can only say this for yourself (the moderator can for anyone)")
+				continue
+			}
+			if c.Name == "AWAY" && len(c.Args) >= 1 {
+				c.Args = []string{c.Args[0], seat.Player}
+			} else {
+				c.Args = []string{seat.Player}
+			}
+			text, err := s.setAway(g, seat, c)
+			if err != nil {
+				rec.Notes = append(rec.Notes, c.Name+": "+err.Error())
+				continue
+			}
+			rec.Notes = append(rec.Notes, text)
+			if err := s.announce(tx, g, text); err != nil {
+				return "", err
+			}
 		case "READY":
 			g.Waiting = remove(g.Waiting, seat.Player)
 			g.AllInAt = time.Time{} // the resolve delay counts from this change
@@ -244,6 +335,10 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 						return "", err
 					}
 					echo.Stored = true
+					if seat.Autopilot {
+						seat.Autopilot = false
+						rec.Notes = append(rec.Notes, "You are back from autopilot: the turns wait for your orders again.")
+					}
 				}
 			}
 			rec.Orders = append(rec.Orders, echo)
@@ -494,7 +589,11 @@ func (s *Service) missing(tx *storage.Tx, g *Game, rg ruleset.Game) (map[string]
 		return nil, err
 	}
 	out := map[string][]string{}
+	now := s.now().UTC()
 	for _, st := range g.Seats {
+		if st.exempt(now) {
+			continue
+		}
 		for _, u := range rg.Units(st.Player) {
 			if _, ok := have[u]; !ok {
 				out[st.Player] = append(out[st.Player], u)
@@ -520,24 +619,14 @@ func (s *Service) updateAllIn(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, e
 	return len(g.Waiting) == 0 && s.cfg.ResolveDelay == 0, nil
 }
 
-// Tick resolves every round that is due: all orders in and the delay passed with nobody waiting, or the
-// deadline passed. It returns the games it resolved.
+// Tick does what the clock asks for: reminders before and after deadlines, the moderators' daily digest,
+// and resolving every round that is due — all orders in (the delay passed, nobody waiting), or the
+// deadline and grace passed. A paused or held game waits. It returns the games it resolved.
 func (s *Service) Tick() ([]string, error) {
-	var due []string
-	now := s.now().UTC()
+	var ids []string
 	err := s.db.View(func(tx *storage.Tx) error {
 		return tx.ForEach(bucketGames, func(k string, v []byte) error {
-			var g Game
-			if err := json.Unmarshal(v, &g); err != nil {
-				return err
-			}
-			if g.Status != StatusRunning {
-				return nil
-			}
-			allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
-			if allIn || !now.Before(g.Deadline) {
-				due = append(due, g.ID)
-			}
+			ids = append(ids, k)
 			return nil
 		})
 	})
@@ -545,8 +634,8 @@ func (s *Service) Tick() ([]string, error) {
 		return nil, err
 	}
 	var done []string
-	for _, id := range due {
-		ok, err := s.ResolveGame(id, false)
+	for _, id := range ids {
+		ok, err := s.tickGame(id)
 		if err != nil {
 			return done, err
 		}
@@ -554,12 +643,109 @@ func (s *Service) Tick() ([]string, error) {
 			done = append(done, id)
 		}
 	}
+	if err := s.digests(); err != nil {
+		return done, err
+	}
 	return done, nil
 }
 
-// ResolveGame resolves a game's round now if it is due (or always, with force: a moderator's order).
+func (s *Service) tickGame(id string) (bool, error) {
+	resolved, queued := false, false
+	err := s.db.Update(func(tx *storage.Tx) error {
+		g, err := getGame(tx, id)
+		if err != nil || g == nil || g.Status != StatusRunning || g.Paused || g.Held != "" {
+			return err
+		}
+		now := s.now().UTC()
+		allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
+		late := !now.Before(g.Deadline.Add(g.Grace))
+		rg, err := loadRules(tx, g)
+		if err != nil {
+			return err
+		}
+		if !allIn && !late {
+			queued, err = s.remind(tx, g, rg)
+			return err
+		}
+		if !allIn {
+			if why, err := s.spike(tx, g, rg); err != nil {
+				return err
+			} else if why != "" {
+				g.Held = why
+				queued = true
+				if err := s.queueModerator(tx, g, fmt.Sprintf("Turn %d of game %s is held and will not resolve until you act: %s\nSend PROCESS TURN %d to resolve it as it stands, or EXTEND hours then RESUME.", g.Round, g.ID, why, g.Round)); err != nil {
+					return err
+				}
+				return putGame(tx, g)
+			}
+		}
+		resolved = true
+		return s.resolveRound(tx, g, rg)
+	})
+	if err == nil && (resolved || queued) {
+		s.kick()
+	}
+	if resolved {
+		s.log.Info().Str("game", id).Msg("round resolved")
+	}
+	return resolved, err
+}
+
+// digests sends each moderator one digest a day, at or after DigestHour (UTC).
+func (s *Service) digests() error {
+	if s.cfg.DigestHour < 0 {
+		return nil
+	}
+	now := s.now().UTC()
+	if now.Hour() < s.cfg.DigestHour {
+		return nil
+	}
+	day := now.Format("2006-01-02")
+	sent := false
+	err := s.db.Update(func(tx *storage.Tx) error {
+		mods := map[string]bool{}
+		if err := tx.ForEach(bucketGames, func(k string, v []byte) error {
+			var g Game
+			if err := json.Unmarshal(v, &g); err != nil {
+				return err
+			}
+			if g.Moderator != "" && g.Status == StatusRunning {
+				mods[g.Moderator] = true
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		for m := range mods {
+			last, err := tx.Get([]string{"digest"}, m)
+			if err != nil {
+				return err
+			}
+			if string(last) == day {
+				continue
+			}
+			if err := s.queueDigest(tx, m); err != nil {
+				return err
+			}
+			if err := tx.Put([]string{"digest"}, m, []byte(day)); err != nil {
+				return err
+			}
+			sent = true
+		}
+		return nil
+	})
+	if sent {
+		s.kick()
+	}
+	return err
+}
+
+// ResolveGame resolves a game's round now if it is due (or always, with force: a moderator's order,
+// which also releases a held or paused round).
 func (s *Service) ResolveGame(id string, force bool) (bool, error) {
-	resolved := false
+	if !force {
+		return s.tickGame(id)
+	}
 	err := s.db.Update(func(tx *storage.Tx) error {
 		g, err := getGame(tx, id)
 		if err != nil {
@@ -569,28 +755,20 @@ func (s *Service) ResolveGame(id string, force bool) (bool, error) {
 			return fmt.Errorf("no game %q", id)
 		}
 		if g.Status != StatusRunning {
-			if force {
-				return fmt.Errorf("game %s is over", id)
-			}
-			return nil
-		}
-		now := s.now().UTC()
-		allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
-		if !force && !allIn && now.Before(g.Deadline) {
-			return nil
+			return fmt.Errorf("game %s is over", id)
 		}
 		rg, err := loadRules(tx, g)
 		if err != nil {
 			return err
 		}
-		resolved = true
+		g.Held, g.Paused = "", false
 		return s.resolveRound(tx, g, rg)
 	})
-	if err == nil && resolved {
+	if err == nil {
 		s.kick()
-		s.log.Info().Str("game", id).Msg("round resolved")
+		s.log.Info().Str("game", id).Msg("round resolved by the moderator")
 	}
-	return resolved, err
+	return err == nil, err
 }
 
 // archiveRecord is one resolved round as kept forever: enough to re-run it byte for byte.
@@ -601,7 +779,10 @@ type archiveRecord struct {
 	HashBefore  string            `json:"hash_before"`
 	Orders      map[string]string `json:"orders"`
 	Log         *ruleset.Log      `json:"log"`
-	HashAfter   string            `json:"hash_after"`
+	// Withdrawn are players whose units were taken out after the round (NMR dropout); a re-run
+	// withdraws them too before comparing HashAfter.
+	Withdrawn []string `json:"withdrawn,omitempty"`
+	HashAfter string   `json:"hash_after"`
 }
 
 // resolveRound plays the round inside the caller's transaction: orders, dice from the game's seed, the
@@ -628,7 +809,46 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	if err != nil {
 		return err
 	}
-	rec := archiveRecord{Round: g.Round, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log, HashAfter: next.Hash()}
+	// Missed turns and the NMR policy.
+	var notes, withdrawn []string
+	now := s.now().UTC()
+	for i := range g.Seats {
+		st := &g.Seats[i]
+		if st.Dropped || st.away(now) {
+			continue
+		}
+		sent := false
+		for _, o := range have {
+			sent = sent || o.Player == st.Player
+		}
+		if sent || len(rg.Units(st.Player)) == 0 {
+			st.Misses = 0
+			continue
+		}
+		st.Misses++
+		if g.Policy.After < 1 || st.Misses < g.Policy.After || st.Autopilot {
+			continue
+		}
+		name := st.Name
+		if name == "" {
+			name = st.Player
+		}
+		switch g.Policy.Mode {
+		case PolicyAutopilot:
+			st.Autopilot = true
+			notes = append(notes, fmt.Sprintf("%s has missed %d turns in a row and is on autopilot: the turns no longer wait for them, and their aircraft fly straight on until they send orders again.", name, st.Misses))
+		case PolicyDropout:
+			st.Dropped = true
+			notes = append(notes, fmt.Sprintf("%s has missed %d turns in a row and has dropped out of the game.", name, st.Misses))
+			if w, ok := next.(ruleset.Withdrawer); ok {
+				if next, err = w.Withdraw(st.Player); err != nil {
+					return err
+				}
+				withdrawn = append(withdrawn, st.Player)
+			}
+		}
+	}
+	rec := archiveRecord{Round: g.Round, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log, HashAfter: next.Hash(), Withdrawn: withdrawn}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return err
@@ -636,12 +856,18 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	if err := tx.Put(archiveBucket(g.ID), storage.SeqKey(uint64(g.Round)), b); err != nil {
 		return err
 	}
+	if len(withdrawn) > 0 {
+		if after, err = next.Save(); err != nil {
+			return err
+		}
+	}
 	if err := tx.Put(bucketState, g.ID, after); err != nil {
 		return err
 	}
 	g.Round = next.Round()
 	g.AllInAt = time.Time{}
 	g.Waiting = nil
+	g.Reminded = nil
 	g.Deadline = s.now().UTC().Add(g.TurnLength)
 	kind := "report"
 	if over, result := next.Over(); over {
@@ -649,7 +875,12 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		kind = "over"
 	}
 	for i := range g.Seats {
-		if err := s.queueReport(tx, g, next, &g.Seats[i], log, kind); err != nil {
+		if err := s.queueReportNotes(tx, g, next, &g.Seats[i], log, kind, notes); err != nil {
+			return err
+		}
+	}
+	for _, n := range notes {
+		if err := s.queueModerator(tx, g, n); err != nil {
 			return err
 		}
 	}

@@ -29,7 +29,10 @@ type fixture struct {
 	g   *Game
 }
 
-func newFixture(t *testing.T, delay time.Duration) *fixture {
+func newFixture(t *testing.T, delay time.Duration) *fixture { return newFixtureWith(t, delay, "") }
+
+// newFixtureWith adds extra lines to the scenario's service section (indented two spaces).
+func newFixtureWith(t *testing.T, delay time.Duration, extra string) *fixture {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
@@ -50,11 +53,12 @@ func newFixture(t *testing.T, delay time.Duration) *fixture {
 	scn = append(scn, []byte(fmt.Sprintf(`
 service:
   moderator: mod@players.test
-  seed: %s
+  moderator_secret: mod-9
+  seed: %s%s
   players:
     alice: {email: alice@players.test, secret: lark-1, tz: Europe/Paris}
     bob: {email: bob@players.test, secret: kite-2}
-`, testSeed))...)
+`, testSeed, extra))...)
 	if f.g, err = f.s.NewGame(scn, "channel.yaml", "g1"); err != nil {
 		t.Fatal(err)
 	}

@@ -12,20 +12,20 @@ import (
 	"unicode/utf8"
 )
 
-// orderLine matches the lines of an order block (and anything that looks like one).
-var orderLine = regexp.MustCompile(`^\s*(GAME\b.*|END|[A-Z]+[0-9]+:.*)$`)
+// msgTestOrderLine matches the lines of an order block (and anything that looks like one).
+var msgTestOrderLine = regexp.MustCompile(`^\s*(GAME\b.*|END|[A-Z]+[0-9]+:.*)$`)
 
-func orderLines(text string) []string {
+func msgTestOrderLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		if orderLine.MatchString(l) {
+		if msgTestOrderLine.MatchString(l) {
 			out = append(out, l)
 		}
 	}
 	return out
 }
 
-func turn2(secret string) []string {
+func msgTestTurn2(secret string) []string {
 	return []string{"GAME chan-1 TURN 2 SECRET " + secret, "RED1: 2R 1 TR FIRE ANY", "RED2: 5 HOLD", "END"}
 }
 
@@ -50,7 +50,7 @@ var corpusCases = []corpusCase{
 		msgID:   "5b1c2e0a-8f3d-4c2b-9a51-2f6de0c1a7b3@example.com",
 		to:      []string{"sortie@games.example.org"},
 		subject: "Re: Sortie chan-1 turn 1 report",
-		orders:  turn2("lark"),
+		orders:  msgTestTurn2("lark"),
 		text: []string{
 			"\nI am keeping RED2 level this turn because the 109 is above us and I would rather not trade altitude for a snap shot that probably misses anyway — RED1 goes for him instead.\n",
 			"\nFrom here on I fly low.\n", // space-stuffing removed
@@ -60,14 +60,14 @@ var corpusCases = []corpusCase{
 	{
 		file: "applemail-alternative-related-qp.eml", from: "juergen.mueller@example.de", fromName: "Jürgen Müller",
 		msgID:    "8E2F4A71-5C3B-4D9E-A1F0-2B3C4D5E6F70@example.de",
-		orders:   turn2("falke"),
+		orders:   msgTestTurn2("falke"),
 		text:     []string{"hier meine Befehle für Zug 2. RED2 bleibt auf Höhe, ich hoffe das passt so – der", "Grüße aus München"},
 		notOrder: []string{"schrieb", "TURN 1", "<your plot>"},
 	},
 	{
 		file: "gmail-alternative-topposted.eml", from: "priya.natarajan@gmail.com", fromName: "Priya Natarajan",
 		msgID:    "CAJx9Lq8v3sF+W2mPz0r5Yd6a=bT7uN1kQe4XhG3cRj_oMi2VwA@mail.gmail.com",
-		orders:   turn2("kestrel"),
+		orders:   msgTestTurn2("kestrel"),
 		text:     []string{"> GAME chan-1 TURN 1 SECRET kestrel"},
 		notOrder: []string{"wrote:", "Sortie Adjudicator", "TURN 1", "<your plot>"},
 	},
@@ -75,21 +75,21 @@ var corpusCases = []corpusCase{
 		file: "outlook-html-only-cp1252.eml", from: "tobrien@contoso-example.com", fromName: "Tom O’Brien",
 		msgID:    "DB9PR05MB8452A1B2C3D4E5F6A7B8C9D0E1F2A3B4C5D6@DB9PR05MB8452.eurprd05.prod.outlook.com",
 		html:     true,
-		orders:   turn2("osprey"),
+		orders:   msgTestTurn2("osprey"),
 		text:     []string{"Here are my plots – I’m going high this turn.\n\nGAME", "Sortie · game chan-1"},
 		notOrder: []string{"From:", "Sent:", "TURN 1", "<your plot>", "font-family", "shapedefaults"},
 	},
 	{
 		file: "outlook-plain-original-message.eml", from: "ruth.okafor@example.org", fromName: "Ruth Okafor",
 		msgID:    "000001db2e41$5f3a9c20$1dafd460$@example.org",
-		orders:   turn2("gannet"),
+		orders:   msgTestTurn2("gannet"),
 		notOrder: []string{"Original Message", "TURN 1", "<your plot>"},
 	},
 	{
 		file: "outlook-web-alternative.eml", from: "sam.whitfield@outlook.example", fromName: "Sam Whitfield",
 		msgID:    "AS8PR04MB7895A1B2C3D4E5F6A7B8C9D0@AS8PR04MB7895.eurprd04.prod.outlook.com",
 		to:       []string{"sortie@games.example.org", "sam.whitfield@outlook.example"},
-		orders:   turn2("heron"),
+		orders:   msgTestTurn2("heron"),
 		notOrder: []string{"_____", "From:", "TURN 1", "<your plot>"},
 	},
 	{
@@ -106,7 +106,7 @@ var corpusCases = []corpusCase{
 		file: "mutt-latin1-signature.eml", from: "pierre.lefevre@example.fr", fromName: "Pierre Lefèvre",
 		msgID:    "aSdE3kVm0xQp7LzT@tour.example.fr",
 		subject:  "ordres tour 2 - à vous",
-		orders:   turn2("alouette"),
+		orders:   msgTestTurn2("alouette"),
 		text:     []string{"Voilà mes ordres pour le tour 2 :", "À bientôt,", "RED3: 1 TR (mon plot préféré)"},
 		notOrder: []string{"RED3", "toujours"},
 	},
@@ -114,12 +114,12 @@ var corpusCases = []corpusCase{
 		file: "powershell-utf8-bom.eml", from: "kenji.w@example.jp", fromName: "Kenji Watanabe",
 		msgID:   "TYAPR01MB5678.4F1E2D3C@example.jp",
 		subject: "Sortie chan-1 ターン 2",
-		orders:  turn2("tsubame"),
+		orders:  msgTestTurn2("tsubame"),
 	},
 	{
 		file: "gmail-mixed-pdf-attachment.eml", from: "marta.kowalska@gmail.com", fromName: "Marta Kowalska",
 		msgID:    "CAF7q2Nx0hU1yGk8=Lp4mWvR3c9s5eT6bJ7dA2zQ0fK8uV1iYw@mail.gmail.com",
-		orders:   turn2("jaskolka"),
+		orders:   msgTestTurn2("jaskolka"),
 		notOrder: []string{"PDF", "JVBER"},
 	},
 	{
@@ -151,19 +151,19 @@ var corpusCases = []corpusCase{
 	},
 	{
 		file: "script-no-message-id.eml", from: "bob@example.net",
-		orders: turn2("wren"),
+		orders: msgTestTurn2("wren"),
 	},
 	{
 		file: "broken-base64.eml", from: "lena.fischer@example.net", fromName: "Lena Fischer",
 		msgID:  "broken-b64.20261103231000@phone.example.net",
-		orders: turn2("plover"),
+		orders: msgTestTurn2("plover"),
 		warn:   "broken base64",
 		text:   []string{"It keeps mangling the end of every message I send from"},
 	},
 	{
 		file: "unknown-charset.eml", from: "oscar.lind@example.se", fromName: "Oscar Lind",
 		msgID:  "unknown8bit.1@mailhost.example.se",
-		orders: turn2("merlin"),
+		orders: msgTestTurn2("merlin"),
 		warn:   `unknown charset "unknown-8bit" read as windows-1252`,
 		text:   []string{"Here’s my plot – café break first."},
 	},
@@ -171,7 +171,7 @@ var corpusCases = []corpusCase{
 		file: "thunderbird-koi8r.eml", from: "d.sokolov@example.ru", fromName: "Дмитрий Соколов",
 		msgID:    "6d2a1f0e-3b4c-4d5e-8f90-a1b2c3d4e5f6@example.ru",
 		subject:  "Приказы, ход 2",
-		orders:   turn2("sokol"),
+		orders:   msgTestTurn2("sokol"),
 		text:     []string{"Привет! Мои приказы на второй ход:"},
 		notOrder: []string{"Дмитрий"},
 	},
@@ -179,30 +179,30 @@ var corpusCases = []corpusCase{
 		file: "becky-iso2022jp.eml", from: "kenji.w@example.jp", fromName: "渡辺 健二",
 		msgID:   "20261104090000.A1B2C3@example.jp",
 		subject: "第2ターンの命令",
-		orders:  turn2("tsubame"),
+		orders:  msgTestTurn2("tsubame"),
 		text:    []string{"今回の命令です。", "よろしく"},
 	},
 	{
 		file: "mobile-shiftjis-base64.eml", from: "sato.k@docomo.example.ne.jp", fromName: "佐藤",
 		msgID:   "0123456789abcdef.sato@docomo.example.ne.jp",
 		subject: "命令",
-		orders:  turn2("hibari"),
+		orders:  msgTestTurn2("hibari"),
 		text:    []string{"命令です\nGAME"},
 	},
 	{
 		file: "windows-utf16-bom.eml", from: "grace.liu@example.com", fromName: "Grace Liu",
 		msgID:  "utf16.bom.1@example.com",
-		orders: turn2("swift"),
+		orders: msgTestTurn2("swift"),
 	},
 	{
 		file: "thunderbird-txt-attachment.eml", from: "ivo.novak@example.com", fromName: "Ivo Novak",
 		msgID:  "a9f3c2d1-7e6b-4a5c-9d8e-0f1a2b3c4d5e@example.com",
-		orders: turn2("stork"),
+		orders: msgTestTurn2("stork"),
 		warn:   `read the attached text file "orders.txt"`,
 	},
 }
 
-func readCorpus(t testing.TB, name string) []byte {
+func readCorpusFile(t testing.TB, name string) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("testdata", "corpus", name))
 	if err != nil {
@@ -214,7 +214,7 @@ func readCorpus(t testing.TB, name string) []byte {
 func TestCorpus(t *testing.T) {
 	for _, c := range corpusCases {
 		t.Run(strings.TrimSuffix(c.file, ".eml"), func(t *testing.T) {
-			raw := readCorpus(t, c.file)
+			raw := readCorpusFile(t, c.file)
 			m, err := ParseMessage(raw)
 			if err != nil {
 				t.Fatal(err)
@@ -252,7 +252,7 @@ func TestCorpus(t *testing.T) {
 				t.Errorf("ShouldIgnore = %v %q, want true with %q", ign, why, c.ignore)
 			}
 			if c.orders != nil || c.ignore == "" {
-				if got := orderLines(m.OrderText); !slices.Equal(got, c.orders) {
+				if got := msgTestOrderLines(m.OrderText); !slices.Equal(got, c.orders) {
 					t.Errorf("order lines of OrderText:\n got %q\nwant %q\nOrderText:\n%s", got, c.orders, m.OrderText)
 				}
 			}
@@ -275,13 +275,13 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("OrderText holds %q:\n%s", s, m.OrderText)
 				}
 			}
-			checkText(t, m)
+			checkIncoming(t, m)
 		})
 	}
 }
 
-// checkText holds for every parsed message.
-func checkText(t testing.TB, m *Incoming) {
+// checkIncoming holds for every parsed message.
+func checkIncoming(t testing.TB, m *Incoming) {
 	t.Helper()
 	if !utf8.ValidString(m.Text) || !utf8.ValidString(m.OrderText) {
 		t.Errorf("Text or OrderText is not valid UTF-8")
@@ -366,15 +366,15 @@ func TestCorpusHTMLAlternatives(t *testing.T) {
 		file   string
 		orders []string
 	}{
-		{"gmail-alternative-topposted.eml", turn2("kestrel")},
-		{"applemail-alternative-related-qp.eml", turn2("falke")},
-		{"outlook-web-alternative.eml", turn2("heron")},
-		{"gmail-mixed-pdf-attachment.eml", turn2("jaskolka")},
+		{"gmail-alternative-topposted.eml", msgTestTurn2("kestrel")},
+		{"applemail-alternative-related-qp.eml", msgTestTurn2("falke")},
+		{"outlook-web-alternative.eml", msgTestTurn2("heron")},
+		{"gmail-mixed-pdf-attachment.eml", msgTestTurn2("jaskolka")},
 	} {
 		t.Run(strings.TrimSuffix(c.file, ".eml"), func(t *testing.T) {
-			text := corpusHTML(t, readCorpus(t, c.file))
+			text := corpusHTML(t, readCorpusFile(t, c.file))
 			order := StripQuoted(text)
-			if got := orderLines(order); !slices.Equal(got, c.orders) {
+			if got := msgTestOrderLines(order); !slices.Equal(got, c.orders) {
 				t.Errorf("order lines:\n got %q\nwant %q\ntext:\n%s\norder text:\n%s", got, c.orders, text, order)
 			}
 			for _, s := range []string{"wrote", "schrieb", "From:", "TURN 1"} {
@@ -399,17 +399,17 @@ func TestParseMessageUnreadable(t *testing.T) {
 	}
 }
 
-func mustParse(t *testing.T, raw string) *Incoming {
+func mustParseMessage(t *testing.T, raw string) *Incoming {
 	t.Helper()
 	m, err := ParseMessage([]byte(raw))
 	if err != nil {
 		t.Fatalf("ParseMessage: %v\n%s", err, raw)
 	}
-	checkText(t, m)
+	checkIncoming(t, m)
 	return m
 }
 
-func hasWarning(m *Incoming, s string) bool {
+func hasMsgWarning(m *Incoming, s string) bool {
 	return slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, s) })
 }
 
@@ -430,7 +430,7 @@ func TestParseMessageHeaders(t *testing.T) {
 		"Date: Tue, 3 Nov 2026 10:00:00 +0100 (CET)\n" +
 		"\n" +
 		"GAME\n"
-	m := mustParse(t, raw)
+	m := mustParseMessage(t, raw)
 	if m.From != "j.mueller@example.de" || m.FromName != "Müller, Jürgen" {
 		t.Errorf("From %q name %q", m.From, m.FromName)
 	}
@@ -453,7 +453,7 @@ func TestParseMessageHeaders(t *testing.T) {
 	if want := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC); !m.Date.Equal(want) {
 		t.Errorf("Date = %v", m.Date)
 	}
-	if !hasWarning(m, "malformed message header") || !hasWarning(m, `unknown charset "x-unknown" in a header`) {
+	if !hasMsgWarning(m, "malformed message header") || !hasMsgWarning(m, `unknown charset "x-unknown" in a header`) {
 		t.Errorf("Warnings = %q", m.Warnings)
 	}
 	if m.Text != "GAME\n" {
@@ -472,7 +472,7 @@ func TestParseMessageLenientAddresses(t *testing.T) {
 		{"=?utf-8?B?SsO8cmdlbg==?= <j@example.de>", "j@example.de", "Jürgen"},
 		{"\"Sortie \\\"the\\\" Adjudicator\" <s@example.org>", "s@example.org", `Sortie "the" Adjudicator`},
 	} {
-		m := mustParse(t, "From: "+c.from+"\r\nSubject: x\r\n\r\nbody\r\n")
+		m := mustParseMessage(t, "From: "+c.from+"\r\nSubject: x\r\n\r\nbody\r\n")
 		if c.addr == "" {
 			if m.From != "" && !strings.Contains(m.From, "@") {
 				t.Errorf("From %q: got %q", c.from, m.From)
@@ -486,20 +486,20 @@ func TestParseMessageLenientAddresses(t *testing.T) {
 }
 
 func TestParseMessageCROnly(t *testing.T) {
-	m := mustParse(t, "From: a@example.org\rSubject: x\r\rGAME\rEND\r")
+	m := mustParseMessage(t, "From: a@example.org\rSubject: x\r\rGAME\rEND\r")
 	if m.From != "a@example.org" || m.Subject != "x" || m.Text != "GAME\nEND\n" {
 		t.Errorf("CR only: %q %q %q", m.From, m.Subject, m.Text)
 	}
 }
 
 func TestParseMessageNoMessageID(t *testing.T) {
-	a := mustParse(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
-	b := mustParse(t, "From: a@example.org\r\n\r\nGAME 2\r\n")
-	c := mustParse(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
+	a := mustParseMessage(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
+	b := mustParseMessage(t, "From: a@example.org\r\n\r\nGAME 2\r\n")
+	c := mustParseMessage(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
 	if a.MessageID == b.MessageID || a.MessageID != c.MessageID || !strings.HasPrefix(a.MessageID, "sha256:") {
 		t.Errorf("ids %q %q %q", a.MessageID, b.MessageID, c.MessageID)
 	}
-	if m := mustParse(t, "From: a@example.org\r\nMessage-ID: <>\r\n\r\nx\r\n"); !strings.HasPrefix(m.MessageID, "sha256:") {
+	if m := mustParseMessage(t, "From: a@example.org\r\nMessage-ID: <>\r\n\r\nx\r\n"); !strings.HasPrefix(m.MessageID, "sha256:") {
 		t.Errorf("empty <>: %q", m.MessageID)
 	}
 }
@@ -537,14 +537,14 @@ func TestParseMessageCharsets(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			raw := "From: a@example.org\r\nMIME-Version: 1.0\r\nContent-Type: " + c.ct +
 				"\r\nContent-Transfer-Encoding: " + c.cte + "\r\n\r\n" + c.body
-			m := mustParse(t, raw)
+			m := mustParseMessage(t, raw)
 			if m.Text != c.want {
 				t.Errorf("Text = %q, want %q", m.Text, c.want)
 			}
 			switch {
 			case c.warn == "" && len(m.Warnings) > 0:
 				t.Errorf("Warnings = %q", m.Warnings)
-			case c.warn != "" && !hasWarning(m, c.warn):
+			case c.warn != "" && !hasMsgWarning(m, c.warn):
 				t.Errorf("Warnings = %q, want %q", m.Warnings, c.warn)
 			}
 		})
@@ -562,7 +562,7 @@ func TestParseMessageFlowed(t *testing.T) {
 		{"format=flowed", "text\r\n-- \r\nsig \r\nline\r\n", "text\n-- \nsig line\n"},
 		{"format=fixed", "one \r\ntwo\r\n", "one \ntwo\n"},
 	} {
-		m := mustParse(t, "From: a@example.org\r\nContent-Type: text/plain; charset=utf-8; "+c.ct+"\r\n\r\n"+c.body)
+		m := mustParseMessage(t, "From: a@example.org\r\nContent-Type: text/plain; charset=utf-8; "+c.ct+"\r\n\r\n"+c.body)
 		if m.Text != c.want {
 			t.Errorf("%s %q: Text = %q, want %q", c.ct, c.body, m.Text, c.want)
 		}
@@ -584,8 +584,8 @@ func TestParseMessageBase64(t *testing.T) {
 		{"!!!!", "", true}, // nothing usable
 		{"R0FNRSBj\r\naGF\r\nLTEgb2s=\r\n", "GAME c-1 ok", true}, // a short line in the middle of a regular stream
 	} {
-		m := mustParse(t, "From: a@example.org\r\nContent-Transfer-Encoding: base64\r\n\r\n"+c.body)
-		if m.Text != c.want || hasWarning(m, "broken base64") != c.broken {
+		m := mustParseMessage(t, "From: a@example.org\r\nContent-Transfer-Encoding: base64\r\n\r\n"+c.body)
+		if m.Text != c.want || hasMsgWarning(m, "broken base64") != c.broken {
 			t.Errorf("%q: Text %q (want %q), warnings %q", c.body, m.Text, c.want, m.Warnings)
 		}
 	}
@@ -632,7 +632,7 @@ func TestParseMessageStructure(t *testing.T) {
 			"--b\r\nContent-Type: text/plain\r\nContent-Disposition: inline; filename=o.txt\r\n\r\nGAME\r\n--b--\r\n", "GAME", false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := mustParse(t, "From: a@example.org\r\nMIME-Version: 1.0\r\nContent-Type: "+c.ct+"\r\n\r\n"+c.body)
+			m := mustParseMessage(t, "From: a@example.org\r\nMIME-Version: 1.0\r\nContent-Type: "+c.ct+"\r\n\r\n"+c.body)
 			want := strings.ReplaceAll(c.want, "\r\n", "\n")
 			if m.Text != want || m.FromHTML != c.isHTML {
 				t.Errorf("Text = %q (html %v), want %q (html %v)", m.Text, m.FromHTML, want, c.isHTML)
@@ -640,7 +640,7 @@ func TestParseMessageStructure(t *testing.T) {
 			switch {
 			case c.warn == "" && len(m.Warnings) > 0:
 				t.Errorf("Warnings = %q", m.Warnings)
-			case c.warn != "" && !hasWarning(m, c.warn):
+			case c.warn != "" && !hasMsgWarning(m, c.warn):
 				t.Errorf("Warnings = %q, want %q", m.Warnings, c.warn)
 			}
 		})
@@ -657,10 +657,10 @@ func TestParseMessageLimits(t *testing.T) {
 		fmt.Fprintf(&b, "--b%d\r\nContent-Type: text/plain\r\n\r\nDEEP\r\n", depth)
 		return b.String()
 	}
-	if m := mustParse(t, nested(9)); m.Text != "DEEP\n" {
+	if m := mustParseMessage(t, nested(9)); m.Text != "DEEP\n" {
 		t.Errorf("depth 10: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
-	if m := mustParse(t, nested(10)); m.Text != "" || !hasWarning(m, "nesting deeper than 10") {
+	if m := mustParseMessage(t, nested(10)); m.Text != "" || !hasMsgWarning(m, "nesting deeper than 10") {
 		t.Errorf("depth 11: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
 
@@ -673,16 +673,16 @@ func TestParseMessageLimits(t *testing.T) {
 		b.WriteString("--b\r\nContent-Type: text/plain\r\n\r\nLAST\r\n--b--\r\n")
 		return b.String()
 	}
-	if m := mustParse(t, parts(50)); m.Text != "LAST" {
+	if m := mustParseMessage(t, parts(50)); m.Text != "LAST" {
 		t.Errorf("50 parts: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
-	if m := mustParse(t, parts(51)); m.Text != "" || !hasWarning(m, "parts beyond 50") {
+	if m := mustParseMessage(t, parts(51)); m.Text != "" || !hasMsgWarning(m, "parts beyond 50") {
 		t.Errorf("51 parts: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
 
 	big := "From: a@example.org\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + strings.Repeat("GAME é\r\n", 300000)
-	m := mustParse(t, big)
-	if len(m.Text) > msgMaxTextBytes || len(m.Text) < msgMaxTextBytes-8 || !hasWarning(m, "truncated") {
+	m := mustParseMessage(t, big)
+	if len(m.Text) > msgMaxTextBytes || len(m.Text) < msgMaxTextBytes-8 || !hasMsgWarning(m, "truncated") {
 		t.Errorf("big: %d bytes, warnings %q", len(m.Text), m.Warnings)
 	}
 }
@@ -746,7 +746,7 @@ func TestMessageShouldIgnore(t *testing.T) {
 		{"From: a@example.org\r\nSubject: Re: Auto: pilot", ""},
 		{"Subject: no sender", "no sender"},
 	} {
-		m := mustParse(t, c.headers+"\r\n\r\nbody\r\n")
+		m := mustParseMessage(t, c.headers+"\r\n\r\nbody\r\n")
 		ign, why := m.ShouldIgnore()
 		if c.reason == "" {
 			if ign {
@@ -782,7 +782,7 @@ func FuzzParseMessage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		checkText(t, m)
+		checkIncoming(t, m)
 		m.ShouldIgnore()
 	})
 }

@@ -85,8 +85,8 @@ func TestStripQuotedReport(t *testing.T) {
 	}
 }
 
-// isSubsequence reports whether every line of out is a line of in (trailing white space trimmed), in order.
-func isSubsequence(in, out string) bool {
+// isLineSubsequence reports whether every line of out is a line of in (trailing white space trimmed), in order.
+func isLineSubsequence(in, out string) bool {
 	src := strings.Split(strings.ReplaceAll(strings.ReplaceAll(in, "\r\n", "\n"), "\r", "\n"), "\n")
 	i := 0
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
@@ -112,7 +112,7 @@ func FuzzStripQuoted(f *testing.F) {
 	f.Add("Am 1 schrieb x:\n>\n-----Original Message-----\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		out := StripQuoted(in)
-		if !isSubsequence(in, out) {
+		if !isLineSubsequence(in, out) {
 			t.Fatalf("StripQuoted(%q) = %q: not a subsequence of the input lines", in, out)
 		}
 		if strings.Contains(out, "\r") {

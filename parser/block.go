@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -229,6 +230,82 @@ var blockCommands = []commandSpec{
 	{"CLEAR", "CLEAR [callsign]", clearArgs},
 	{"WAIT", "WAIT", noArgs},
 	{"READY", "READY", noArgs},
+	{"AWAY", "AWAY YYYY-MM-DD [player]", awayArgs},
+	{"BACK", "BACK [player]", playerArg},
+	// Moderator commands: accepted only in a block signed with the game's moderator secret from the
+	// moderator's address (docs/operations.md).
+	{"PAUSE", "PAUSE", noArgs},
+	{"RESUME", "RESUME", noArgs},
+	{"EXTEND", "EXTEND hours", extendArgs},
+	{"PROCESS", "PROCESS TURN n", turnArg},
+	{"ROLLBACK", "ROLLBACK TURN n", turnArg},
+	{"REPLACE", "REPLACE player address", replaceArgs},
+	{"DIGEST", "DIGEST", noArgs},
+}
+
+// ModeratorCommands are the commands only a game's moderator may give.
+var ModeratorCommands = []string{"PAUSE", "RESUME", "EXTEND", "PROCESS", "ROLLBACK", "REPLACE", "DIGEST"}
+
+func awayArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
+	const usage = "write AWAY and the last day you are away, e.g. AWAY 2026-12-24"
+	if len(args) == 0 || len(args) > 2 {
+		return nil, []Diagnostic{argError(cmd.col, "%s", usage)}
+	}
+	if _, err := time.Parse("2006-01-02", args[0].text); err != nil {
+		return nil, []Diagnostic{argError(args[0].col, "%q is not a date: %s", args[0].text, usage)}
+	}
+	out := []string{args[0].text}
+	if len(args) == 2 {
+		if !isIDWord(args[1].text) {
+			return nil, []Diagnostic{argError(args[1].col, "%q is not a player id", args[1].text)}
+		}
+		out = append(out, strings.ToLower(args[1].text))
+	}
+	return out, nil
+}
+
+func playerArg(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
+	switch {
+	case len(args) == 0:
+		return nil, nil
+	case len(args) > 1 || !isIDWord(args[0].text):
+		return nil, []Diagnostic{argError(args[0].col, "%s takes at most a player id", strings.ToUpper(cmd.text))}
+	}
+	return []string{strings.ToLower(args[0].text)}, nil
+}
+
+func extendArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
+	if len(args) != 1 {
+		return nil, []Diagnostic{argError(cmd.col, "write EXTEND and the hours to add to the deadline, e.g. EXTEND 24")}
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.ToLower(args[0].text), "h"))
+	if err != nil || n < 1 || n > 720 {
+		return nil, []Diagnostic{argError(args[0].col, "%q: EXTEND takes whole hours from 1 to 720", args[0].text)}
+	}
+	return []string{strconv.Itoa(n)}, nil
+}
+
+func turnArg(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
+	up := strings.ToUpper(cmd.text)
+	usage := fmt.Sprintf("write %s TURN n, naming the turn the game is on, so an old mail cannot do it twice", up)
+	if len(args) > 0 && strings.EqualFold(args[0].text, "TURN") {
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		return nil, []Diagnostic{argError(cmd.col, "%s", usage)}
+	}
+	n, ok := parseTurn(args[0].text)
+	if !ok {
+		return nil, []Diagnostic{argError(args[0].col, "%q is not a turn number: %s", args[0].text, usage)}
+	}
+	return []string{strconv.Itoa(n)}, nil
+}
+
+func replaceArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
+	if len(args) != 2 || !isIDWord(args[0].text) || !strings.Contains(args[1].text, "@") {
+		return nil, []Diagnostic{argError(cmd.col, "write REPLACE, the player id and the new player's mail address, e.g. REPLACE bob carol@example.org")}
+	}
+	return []string{strings.ToLower(args[0].text), strings.ToLower(args[1].text)}, nil
 }
 
 // headerFields are the words that may follow GAME <name>, or start a line of their own.
@@ -247,9 +324,11 @@ func isHeaderField(up string) bool { return slices.Contains(headerFields, up) }
 
 // commandList is "STATUS, RESEND, HELP, CLEAR, WAIT and READY".
 func commandList() string {
-	names := make([]string, len(blockCommands))
-	for i, c := range blockCommands {
-		names[i] = c.name
+	var names []string
+	for _, c := range blockCommands {
+		if !slices.Contains(ModeratorCommands, c.name) {
+			names = append(names, c.name)
+		}
 	}
 	if len(names) == 1 {
 		return names[0]

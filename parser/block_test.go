@@ -521,7 +521,7 @@ func TestSecretNotEchoed(t *testing.T) {
 
 func TestLineDiagnosticError(t *testing.T) {
 	_, ds := ParseBlock("GAME chan-1\nSTAUTS")
-	if got, want := ds[0].Error(), `line 2, col 1: "STAUTS" is not a command: the commands are STATUS, RESEND, HELP, CLEAR, WAIT and READY (did you mean STATUS?)`; got != want {
+	if got, want := ds[0].Error(), `line 2, col 1: "STAUTS" is not a command: the commands are STATUS, RESEND, HELP, CLEAR, WAIT, READY, AWAY and BACK (did you mean STATUS?)`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	_, ds = ParseBlock("nothing")
@@ -588,5 +588,5 @@ Anna`
 	// RED2: 5 FIRE BLUE-1 MAX 4
 	// END
 	// line 4, col 8: warning: "R" was read as TR, a turn right (did you mean TR?)
-	// line 6, col 1: "STAUTS" is not a command: the commands are STATUS, RESEND, HELP, CLEAR, WAIT and READY (did you mean STATUS?)
+	// line 6, col 1: "STAUTS" is not a command: the commands are STATUS, RESEND, HELP, CLEAR, WAIT, READY, AWAY and BACK (did you mean STATUS?)
 }

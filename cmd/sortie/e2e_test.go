@@ -294,11 +294,13 @@ func TestEndToEndGameByMail(t *testing.T) {
 			w.send(p.addr, "sortie@sortie.test", fmt.Sprintf("%s-r%d", p.addr, round), plainHeaders(), block)
 		}
 		deadline := time.Now().Add(20 * time.Second)
-		for len(w.mailsTo("alice@players.test", fmt.Sprintf("turn %d report", round))) == 0 && len(w.mailsTo("alice@players.test", "game over")) == 0 {
-			if time.Now().After(deadline) {
-				t.Fatalf("turn %d was not resolved", round)
+		for _, addr := range []string{"alice@players.test", "bob@players.test"} {
+			for len(w.mailsTo(addr, fmt.Sprintf("turn %d report", round))) == 0 && len(w.mailsTo(addr, "game over")) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("turn %d was not resolved for %s", round, addr)
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	overA := w.waitMails("alice@players.test", "game over", 1)[0]

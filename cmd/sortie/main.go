@@ -47,6 +47,9 @@ Usage:
   sortie calc fire ...                 one burst read off the tables, and its damage (--help)
   sortie calc damage ...               a hit-location result applied to a fresh aircraft (--help)
   sortie resolve ...                   resolve one turn offline from a scenario or state (--help)
+  sortie export GAME --out DIR ...     a game's archive: turns, dice, mail, hashes (--help)
+  sortie verify DIR                    re-adjudicate an archive, every turn byte for byte
+  sortie backup --out PATH ...         a consistent copy of the database, safe while it runs
 
 Exit status: 0 ok, 1 illegal plot, 2 usage error.
 `
@@ -70,6 +73,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdGame(args[1:], stdout)
 	case "demo":
 		err = cmdDemo(args[1:], stdout)
+	case "export":
+		err = cmdExport(args[1:], stdout)
+	case "verify":
+		err = cmdVerify(args[1:], stdout)
+	case "backup":
+		err = cmdBackup(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

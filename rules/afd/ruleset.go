@@ -450,3 +450,19 @@ func asciiMap(v View) string {
 	b.WriteString("  (* = more than one aircraft in the hex)\n")
 	return b.String()
 }
+
+// Withdraw takes a player's aircraft out of the game (a player who dropped out): they leave the map and
+// count as disengaged for victory.
+func (g *game) Withdraw(player string) (ruleset.Game, error) {
+	st := g.st.Clone()
+	for i := range st.Planes {
+		p := &st.Planes[i]
+		if p.Player == player && p.InPlay() {
+			p.Status, p.ExitEdge = Disengaged, "withdrawn"
+		}
+	}
+	if out := checkVictory(st); out != nil && !st.Over {
+		st.Over, st.Outcome = true, out
+	}
+	return &game{env: g.env, st: st}, nil
+}

@@ -109,3 +109,10 @@ type Unit struct {
 	Summary string   `json:"summary"`
 	Detail  []string `json:"detail"`
 }
+
+// Withdrawer is a game whose ruleset can take a player's units out of play: what happens when a player
+// drops out under the dropout NMR policy. A ruleset without it keeps flying the units on their default
+// orders.
+type Withdrawer interface {
+	Withdraw(player string) (Game, error)
+}

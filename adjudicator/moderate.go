@@ -1,0 +1,512 @@
+package adjudicator
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"sortie/parser"
+	"sortie/rules/ruleset"
+	"sortie/storage"
+)
+
+// Moderate runs one moderator command on a game in its own transaction (the CLI's way in; by mail the
+// same commands run inside the mail's transaction). It returns what was done, in a sentence.
+func (s *Service) Moderate(gameID string, cmd parser.Command) (string, error) {
+	var out string
+	err := s.db.Update(func(tx *storage.Tx) error {
+		g, err := getGame(tx, gameID)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return fmt.Errorf("no game %q", gameID)
+		}
+		out, err = s.moderate(tx, g, cmd)
+		return err
+	})
+	if err == nil {
+		s.kick()
+	}
+	return out, err
+}
+
+// moderate applies a moderator command inside tx, saves the game and announces the change to every
+// player. Errors that are the moderator's mistake come back as a moderatorError: the mail answer says
+// so and nothing changes.
+func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command) (string, error) {
+	now := s.now().UTC()
+	var done string
+	switch cmd.Name {
+	case "PAUSE":
+		if g.Paused {
+			return "", modErr("the game is already paused")
+		}
+		g.Paused, g.PausedAt = true, now
+		done = "The moderator has paused the game: no turn resolves until it resumes, and the deadline moves on by the pause."
+	case "RESUME":
+		if !g.Paused && g.Held == "" {
+			return "", modErr("the game is neither paused nor held")
+		}
+		if g.Paused {
+			g.Deadline = g.Deadline.Add(now.Sub(g.PausedAt))
+		}
+		g.Paused, g.PausedAt, g.Held = false, time.Time{}, ""
+		done = "The moderator has resumed the game. Orders are due by " + g.Deadline.Format("Mon 2 Jan 2006 15:04 UTC") + "."
+	case "EXTEND":
+		h, _ := strconv.Atoi(cmd.Args[0])
+		g.Deadline = g.Deadline.Add(time.Duration(h) * time.Hour)
+		g.Reminded = nil
+		done = fmt.Sprintf("The moderator has extended the deadline by %d hours: orders are now due by %s.", h, g.Deadline.Format("Mon 2 Jan 2006 15:04 UTC"))
+	case "PROCESS":
+		n, _ := strconv.Atoi(cmd.Args[0])
+		if n != g.Round {
+			return "", modErr(fmt.Sprintf("PROCESS TURN %d: the game is on turn %d; nothing was done", n, g.Round))
+		}
+		if g.Status != StatusRunning {
+			return "", modErr("the game is over")
+		}
+		rg, err := loadRules(tx, g)
+		if err != nil {
+			return "", err
+		}
+		g.Held, g.Paused = "", false
+		if err := s.resolveRound(tx, g, rg); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("turn %d resolved by the moderator", n), nil
+	case "ROLLBACK":
+		n, _ := strconv.Atoi(cmd.Args[0])
+		if err := s.rollback(tx, g, n); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("game rolled back to the start of turn %d", n), nil
+	case "REPLACE":
+		if err := s.replace(tx, g, cmd.Args[0], cmd.Args[1]); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s is now played from %s", cmd.Args[0], cmd.Args[1]), nil
+	case "AWAY", "BACK":
+		if len(cmd.Args) == 0 || (cmd.Name == "AWAY" && len(cmd.Args) < 2) {
+			return "", modErr(cmd.Name + " from the moderator names the player: " + cmd.Name + " ... player")
+		}
+		player := cmd.Args[len(cmd.Args)-1]
+		st := g.seat(player)
+		if st == nil {
+			return "", modErr("no player " + player)
+		}
+		text, err := s.setAway(g, st, cmd)
+		if err != nil {
+			return "", err
+		}
+		done = text
+	case "DIGEST":
+		if err := s.queueDigest(tx, g.Moderator); err != nil {
+			return "", err
+		}
+		return "digest sent", nil
+	default:
+		return "", modErr(cmd.Name + " is not a moderator command")
+	}
+	if err := s.announce(tx, g, done); err != nil {
+		return "", err
+	}
+	return done, putGame(tx, g)
+}
+
+type moderatorError struct{ msg string }
+
+func (e moderatorError) Error() string { return e.msg }
+
+func modErr(msg string) error { return moderatorError{msg} }
+
+// setAway handles AWAY date / BACK for a seat.
+func (s *Service) setAway(g *Game, st *Seat, cmd parser.Command) (string, error) {
+	name := st.Name
+	if name == "" {
+		name = st.Player
+	}
+	if cmd.Name == "BACK" {
+		st.AwayUntil = time.Time{}
+		return fmt.Sprintf("%s is back: the turns wait for their orders again.", name), nil
+	}
+	until, err := time.Parse("2006-01-02", cmd.Args[0])
+	if err != nil {
+		return "", modErr("AWAY needs a date YYYY-MM-DD")
+	}
+	if until.Before(s.now().UTC().Truncate(24 * time.Hour)) {
+		return "", modErr("AWAY " + cmd.Args[0] + " is in the past")
+	}
+	if until.After(s.now().UTC().Add(90 * 24 * time.Hour)) {
+		return "", modErr("AWAY may be at most 90 days ahead")
+	}
+	st.AwayUntil = until
+	return fmt.Sprintf("%s is away until %s: the turns do not wait for them, their aircraft fly straight on, and it does not count as missing turns.", name, cmd.Args[0]), nil
+}
+
+// announce tells every player (and the moderator) of a change to the game.
+func (s *Service) announce(tx *storage.Tx, g *Game, text string) error {
+	g.Notices++
+	for _, st := range g.Seats {
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": text})
+		if err != nil {
+			return err
+		}
+		if err := s.enqueue(tx, st.Email, st.Name, g, "announce", subject, body, "", st.Token, "announce", g.ID, fmt.Sprint(g.Notices)); err != nil {
+			return err
+		}
+	}
+	return s.queueModerator(tx, g, text)
+}
+
+// rollback returns a game to the start of round n: the state before round n from the archive, and
+// everything recorded since (later archive records and orders) removed. Players get the position again.
+func (s *Service) rollback(tx *storage.Tx, g *Game, n int) error {
+	if n < 1 || n >= g.Round {
+		return modErr(fmt.Sprintf("ROLLBACK TURN %d: the game is on turn %d; roll back to an earlier turn", n, g.Round))
+	}
+	b, err := tx.Get(archiveBucket(g.ID), storage.SeqKey(uint64(n)))
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		return modErr(fmt.Sprintf("turn %d is not in the archive", n))
+	}
+	var rec archiveRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return err
+	}
+	if err := tx.Put(bucketState, g.ID, rec.StateBefore); err != nil {
+		return err
+	}
+	for r := n; r <= g.Round; r++ {
+		if err := tx.Delete(archiveBucket(g.ID), storage.SeqKey(uint64(r))); err != nil {
+			return err
+		}
+		keys, err := tx.Keys(ordersBucket(g.ID, r))
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := tx.Delete(ordersBucket(g.ID, r), k); err != nil {
+				return err
+			}
+		}
+	}
+	from := g.Round
+	g.Epoch++
+	g.Round, g.Status, g.Result = n, StatusRunning, ""
+	g.AllInAt, g.Waiting, g.Held, g.Reminded = time.Time{}, nil, "", nil
+	g.Deadline = s.now().UTC().Add(g.TurnLength)
+	rg, err := loadRules(tx, g)
+	if err != nil {
+		return err
+	}
+	text := fmt.Sprintf("The moderator has rolled the game back from turn %d to the start of turn %d. Orders for turn %d are due by %s; your position is below.",
+		from, n, n, g.Deadline.Format("Mon 2 Jan 2006 15:04 UTC"))
+	for i := range g.Seats {
+		if err := s.queuePosition(tx, g, rg, &g.Seats[i], text); err != nil {
+			return err
+		}
+	}
+	if err := s.queueModerator(tx, g, text); err != nil {
+		return err
+	}
+	return putGame(tx, g)
+}
+
+// replace gives a seat to a new player: new address, secret and reply token; the newcomer gets a
+// welcome with the current position, the old address a notice, everyone an announcement.
+func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
+	st := g.seat(player)
+	if st == nil {
+		return modErr("no player " + player)
+	}
+	old := st.Email
+	if err := tx.Delete(bucketTokens, st.Token); err != nil {
+		return err
+	}
+	st.Email, st.Secret, st.Token = strings.ToLower(email), newSecret(), randomHex(8)
+	st.Misses, st.Autopilot, st.AwayUntil = 0, false, time.Time{}
+	if err := tx.Put(bucketTokens, st.Token, []byte(g.ID+"/"+st.Player)); err != nil {
+		return err
+	}
+	rg, err := loadRules(tx, g)
+	if err != nil {
+		return err
+	}
+	if err := s.queueReport(tx, g, rg, st, nil, "start"); err != nil {
+		return err
+	}
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name,
+		"Text": fmt.Sprintf("The moderator has handed your seat (%s) in game %s to another player. Your secret no longer works. Thank you for playing.", player, g.ID)})
+	if err != nil {
+		return err
+	}
+	g.Notices++
+	if err := s.enqueue(tx, old, "", g, "announce", subject, body, "", "", "replaced", g.ID, old, fmt.Sprint(g.Notices)); err != nil {
+		return err
+	}
+	for _, other := range g.Seats {
+		if other.Player == player {
+			continue
+		}
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name,
+			"Text": fmt.Sprintf("%s has a new player from now on.", player)})
+		if err != nil {
+			return err
+		}
+		if err := s.enqueue(tx, other.Email, other.Name, g, "announce", subject, body, "", other.Token, "replace-note", g.ID, player, fmt.Sprint(g.Notices)); err != nil {
+			return err
+		}
+	}
+	return putGame(tx, g)
+}
+
+// queuePosition sends a player where things stand without a resolved turn (after a rollback).
+func (s *Service) queuePosition(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, note string) error {
+	rep := rg.Report(seat.Player, nil)
+	rep.Round = rep.NextRound - 1
+	data := reportData{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: "report", Report: rep,
+		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
+		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: []string{note}}
+	subject, body, err := s.tmpl.Render("report", data)
+	if err != nil {
+		return err
+	}
+	return s.enqueue(tx, seat.Email, seat.Name, g, "report", subject, body, "", seat.Token, "position", fmt.Sprint(g.Round), seat.Player, fmt.Sprint(g.Epoch))
+}
+
+// digestLine is one game in a moderator's digest.
+type digestLine struct {
+	ID, Name, State, Deadline string
+	Round                     int
+	Missing                   []string
+}
+
+// queueDigest mails a moderator the list of their games: round, deadline, who is missing.
+func (s *Service) queueDigest(tx *storage.Tx, moderator string) error {
+	var lines []digestLine
+	err := tx.ForEach(bucketGames, func(k string, v []byte) error {
+		var g Game
+		if err := json.Unmarshal(v, &g); err != nil {
+			return err
+		}
+		if g.Moderator != moderator {
+			return nil
+		}
+		d := digestLine{ID: g.ID, Name: g.Name, Round: g.Round, State: g.Status, Deadline: g.Deadline.Format("Mon 2 Jan 15:04 UTC")}
+		switch {
+		case g.Paused:
+			d.State = "paused"
+		case g.Held != "":
+			d.State = "held: " + g.Held
+		}
+		if g.Status == StatusRunning {
+			rg, err := loadRules(tx, &g)
+			if err != nil {
+				return err
+			}
+			miss, err := s.missing(tx, &g, rg)
+			if err != nil {
+				return err
+			}
+			for _, p := range sortedKeys(miss) {
+				d.Missing = append(d.Missing, p)
+			}
+		}
+		lines = append(lines, d)
+		return nil
+	})
+	if err != nil || len(lines) == 0 {
+		return err
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i].ID < lines[j].ID })
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your games on %s:\n\n", s.now().UTC().Format("Mon 2 Jan 2006"))
+	for _, d := range lines {
+		fmt.Fprintf(&b, "  %-16s turn %-3d %-10s due %s", d.ID, d.Round, d.State, d.Deadline)
+		if len(d.Missing) > 0 {
+			fmt.Fprintf(&b, "  missing: %s", strings.Join(d.Missing, ", "))
+		}
+		fmt.Fprintf(&b, "\n           %s\n", d.Name)
+	}
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": "digest", "GameName": "Sortie", "Text": b.String()})
+	if err != nil {
+		return err
+	}
+	return s.enqueue(tx, moderator, "", nil, "digest", subject, body, "", "", "digest", moderator, s.now().UTC().Format(time.RFC3339))
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// moderatorOf recognises a moderator's mail: the game named in the block, sent from its moderator's
+// address with the moderator secret.
+func (s *Service) moderatorOf(tx *storage.Tx, env Envelope, b parser.Block) (*Game, bool) {
+	if !b.Found || b.Game == "" || b.Secret == "" {
+		return nil, false
+	}
+	g, err := getGame(tx, b.Game)
+	if err != nil || g == nil || g.Moderator == "" || g.ModSecret == "" {
+		return nil, false
+	}
+	if strings.ToLower(env.From) != g.Moderator || b.Secret != g.ModSecret {
+		return nil, false
+	}
+	return g, true
+}
+
+// moderatorMail runs a moderator's command mail: each command in order; a mistake stops nothing else
+// but is reported. The answer lists what was done.
+func (s *Service) moderatorMail(tx *storage.Tx, g *Game, env Envelope, b parser.Block, diags []parser.LineDiagnostic) (Outcome, error) {
+	var lines []string
+	for _, d := range diags {
+		if d.Severity == parser.SeverityError {
+			lines = append(lines, "error: "+d.Error())
+		}
+	}
+	if len(b.Orders) > 0 {
+		lines = append(lines, "order lines are for players; they were not used")
+	}
+	for _, c := range b.Commands {
+		if !slicesContains(parser.ModeratorCommands, c.Name) && c.Name != "AWAY" && c.Name != "BACK" && c.Name != "STATUS" {
+			lines = append(lines, c.String()+": not a moderator command here")
+			continue
+		}
+		if c.Name == "STATUS" {
+			lines = append(lines, fmt.Sprintf("STATUS: game %s is on turn %d, %s, due %s", g.ID, g.Round, g.Status, g.Deadline.Format(time.RFC1123)))
+			continue
+		}
+		done, err := s.moderate(tx, g, c)
+		var me moderatorError
+		switch {
+		case err == nil:
+			lines = append(lines, c.String()+": done. "+done)
+		case asModErr(err, &me):
+			lines = append(lines, c.String()+": NOT DONE: "+me.msg)
+		default:
+			return "", err
+		}
+		// moderate saved the game; read it back for the next command.
+		if ng, err := getGame(tx, g.ID); err == nil && ng != nil {
+			*g = *ng
+		}
+	}
+	if len(lines) == 0 {
+		lines = append(lines, "the mail held no commands")
+	}
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": "Your commands:\n\n  " + strings.Join(lines, "\n  ")})
+	if err != nil {
+		return "", err
+	}
+	return Accepted, s.enqueue(tx, g.Moderator, "", g, "moderator", subject, body, env.MessageID, "", "moderator-receipt", env.MessageID)
+}
+
+func asModErr(err error, target *moderatorError) bool {
+	me, ok := err.(moderatorError)
+	if ok {
+		*target = me
+	}
+	return ok
+}
+
+// flood counts a sender's mails in the current hour. It reports whether the sender is over the limit,
+// and whether this is the first mail over it (which gets one notice).
+func (s *Service) flood(tx *storage.Tx, from string) (over, notice bool, err error) {
+	hour := s.now().UTC().Format("2006010215")
+	path := []string{"flood", hour}
+	b, err := tx.Get(path, strings.ToLower(from))
+	if err != nil {
+		return false, false, err
+	}
+	n := 0
+	if b != nil {
+		n, _ = strconv.Atoi(string(b))
+	}
+	n++
+	if err := tx.Put(path, strings.ToLower(from), []byte(strconv.Itoa(n))); err != nil {
+		return false, false, err
+	}
+	return n > s.cfg.MaxMailsPerHour, n == s.cfg.MaxMailsPerHour+1, nil
+}
+
+// remind sends the reminders that are due for a game: before the deadline to players still missing
+// orders, and once the deadline has passed (during the grace period) to the late ones.
+func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error) {
+	now := s.now().UTC()
+	miss, err := s.missing(tx, g, rg)
+	if err != nil || len(miss) == 0 {
+		return false, err
+	}
+	var key, text string
+	if !now.Before(g.Deadline) {
+		key = "late"
+		text = fmt.Sprintf("The deadline for turn %d has passed and your orders are missing for %%s. They are still taken until %s; after that your aircraft fly straight on.",
+			g.Round, g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"))
+	} else {
+		for _, d := range s.cfg.Reminders {
+			if !now.Before(g.Deadline.Add(-d)) {
+				key = d.String()
+				text = fmt.Sprintf("Reminder: orders for turn %d are due by %s, and yours are missing for %%s.", g.Round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
+				break
+			}
+		}
+	}
+	if key == "" || slicesContains(g.Reminded, key) {
+		return false, nil
+	}
+	g.Reminded = append(g.Reminded, key)
+	for _, p := range sortedKeys(miss) {
+		st := g.seat(p)
+		if st == nil {
+			continue
+		}
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": fmt.Sprintf(text, strings.Join(miss[p], ", "))})
+		if err != nil {
+			return false, err
+		}
+		if err := s.enqueue(tx, st.Email, st.Name, g, "reminder", subject, body, "", st.Token, "reminder", g.ID, fmt.Sprint(g.Round), key, p); err != nil {
+			return false, err
+		}
+	}
+	return true, putGame(tx, g)
+}
+
+// spike reports whether a round that is due by the deadline should be held for the moderator: at least
+// two players, and at least half of those the round waits for, sent nothing at all — more often lost
+// mail than lost interest (pbem-anchors: NMR spike).
+func (s *Service) spike(tx *storage.Tx, g *Game, rg ruleset.Game) (string, error) {
+	have, err := s.orders(tx, g)
+	if err != nil {
+		return "", err
+	}
+	now := s.now().UTC()
+	active, silent := 0, []string{}
+	for _, st := range g.Seats {
+		if st.exempt(now) || len(rg.Units(st.Player)) == 0 {
+			continue
+		}
+		active++
+		sent := false
+		for _, o := range have {
+			sent = sent || o.Player == st.Player
+		}
+		if !sent {
+			silent = append(silent, st.Player)
+		}
+	}
+	if len(silent) >= 2 && 2*len(silent) >= active {
+		return fmt.Sprintf("%d of %d players sent no orders at all (%s): lost mail?", len(silent), active, strings.Join(silent, ", ")), nil
+	}
+	return "", nil
+}

@@ -1,0 +1,250 @@
+package adjudicator
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"sortie/parser"
+	"sortie/storage"
+)
+
+func (f *fixture) game() *Game {
+	f.t.Helper()
+	var g *Game
+	f.db.View(func(tx *storage.Tx) error { g, _ = getGame(tx, "g1"); return nil })
+	return g
+}
+
+func (f *fixture) mod(cmd string, args ...string) string {
+	f.t.Helper()
+	out, err := f.s.Moderate("g1", parser.Command{Name: cmd, Args: args})
+	if err != nil {
+		f.t.Fatalf("%s: %v", cmd, err)
+	}
+	return out
+}
+
+func TestPauseResumeAndExtend(t *testing.T) {
+	f := newFixture(t, 0)
+	deadline := f.game().Deadline
+	f.mod("PAUSE")
+	if !strings.Contains(f.last("alice@players.test").Body, "paused") {
+		t.Error("a pause must be announced to the players")
+	}
+	f.now = f.now.Add(72 * time.Hour) // past the deadline, but paused
+	if done, _ := f.s.Tick(); len(done) != 0 {
+		t.Fatal("a paused game must not resolve")
+	}
+	f.mod("RESUME")
+	if got := f.game().Deadline; !got.Equal(deadline.Add(72 * time.Hour)) {
+		t.Errorf("the deadline must move on by the pause: %v, was %v", got, deadline)
+	}
+	f.mod("EXTEND", "24")
+	if got := f.game().Deadline; !got.Equal(deadline.Add(96 * time.Hour)) {
+		t.Errorf("EXTEND 24: %v", got)
+	}
+	if _, err := f.s.Moderate("g1", parser.Command{Name: "RESUME"}); err == nil {
+		t.Error("RESUME of a running game must say so")
+	}
+}
+
+func TestProcessTurnGuardAndRollback(t *testing.T) {
+	f := newFixture(t, 0)
+	if _, err := f.s.Moderate("g1", parser.Command{Name: "PROCESS", Args: []string{"2"}}); err == nil {
+		t.Fatal("PROCESS TURN 2 on turn 1 must be refused")
+	}
+	f.mod("PROCESS", "1")
+	f.mod("PROCESS", "2")
+	if g := f.game(); g.Round != 3 {
+		t.Fatalf("round %d after two PROCESS", g.Round)
+	}
+	hashTurn2 := ""
+	f.db.View(func(tx *storage.Tx) error {
+		b, _ := tx.Get(archiveBucket("g1"), storage.SeqKey(2))
+		hashTurn2 = string(b)
+		return nil
+	})
+	f.mod("ROLLBACK", "2")
+	g := f.game()
+	st, _ := f.s.Status("g1")
+	if g.Round != 2 || st.Archived != 1 {
+		t.Fatalf("after ROLLBACK TURN 2: round %d, %d archived", g.Round, st.Archived)
+	}
+	if body := f.last("bob@players.test").Body; !strings.Contains(body, "rolled the game back from turn 3 to the start of turn 2") || !strings.Contains(body, "GAME g1 TURN 2") {
+		t.Errorf("players get the position again:\n%s", body)
+	}
+	// Resolving turn 2 again with the same (default) orders and the same dice gives the same turn.
+	f.mod("PROCESS", "2")
+	f.db.View(func(tx *storage.Tx) error {
+		b, _ := tx.Get(archiveBucket("g1"), storage.SeqKey(2))
+		if !strings.Contains(string(b), extractHash(hashTurn2)) {
+			t.Error("turn 2 re-resolved after a rollback must come out the same")
+		}
+		return nil
+	})
+}
+
+func extractHash(rec string) string {
+	i := strings.Index(rec, `"hash_after":"`)
+	return rec[i+14 : i+14+64]
+}
+
+func TestReplaceAPlayer(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mod("REPLACE", "bob", "carol@players.test")
+	if body := f.last("carol@players.test").Body; !strings.Contains(body, "Your secret for this game is") {
+		t.Errorf("the new player gets a welcome:\n%s", body)
+	}
+	if body := f.last("bob@players.test").Body; !strings.Contains(body, "no longer works") {
+		t.Errorf("the old address is told:\n%s", body)
+	}
+	if o := f.mail("bob@players.test", "old", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nEND"); o != Refused {
+		t.Errorf("the old player's secret must stop working: %s", o)
+	}
+}
+
+func TestModeratorByMail(t *testing.T) {
+	f := newFixture(t, 0)
+	if o := f.mail("mod@players.test", "m1", "GAME g1 SECRET mod-9\nPAUSE\nEXTEND 12\nPROCESS TURN 7\nEND"); o != Accepted {
+		t.Fatalf("moderator mail: %s", o)
+	}
+	body := f.last("mod@players.test").Body
+	if !strings.Contains(body, "PAUSE: done") || !strings.Contains(body, "EXTEND 12: done") || !strings.Contains(body, "PROCESS 7: NOT DONE") {
+		t.Errorf("the moderator's answer:\n%s", body)
+	}
+	if !f.game().Paused {
+		t.Error("PAUSE by mail did not pause")
+	}
+	// The moderator secret from another address is refused, and players cannot send moderator commands.
+	if o := f.mail("eve@evil.test", "m2", "GAME g1 SECRET mod-9\nRESUME\nEND"); o != Refused {
+		t.Errorf("a stolen moderator secret from the wrong address: %s", o)
+	}
+	if o := f.mail("alice@players.test", "m3", "GAME g1 SECRET lark-1\nRESUME\nEND"); o != Refused || !f.game().Paused {
+		t.Errorf("a player's RESUME: %s", o)
+	}
+}
+
+func TestAwayAutopilotAndDropout(t *testing.T) {
+	f := newFixtureWith(t, 0, "\n  nmr: {mode: autopilot, after: 2}")
+	// Bob misses two turns: on autopilot, announced.
+	for i := 0; i < 2; i++ {
+		f.mail("alice@players.test", "a"+string(rune('1'+i)), "GAME g1 TURN "+string(rune('1'+i))+" SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+		f.now = f.now.Add(49 * time.Hour)
+		f.s.Tick()
+	}
+	g := f.game()
+	if !g.seat("bob").Autopilot {
+		t.Fatalf("bob missed two turns: %+v", g.seat("bob"))
+	}
+	if body := f.last("alice@players.test").Body; !strings.Contains(body, "on autopilot") {
+		t.Errorf("autopilot must be announced:\n%s", body)
+	}
+	// With bob on autopilot, alice's orders alone complete the round.
+	f.mail("alice@players.test", "a3", "GAME g1 TURN 3 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	if f.game().Round != 4 {
+		t.Fatalf("the round must not wait for a player on autopilot (round %d)", f.game().Round)
+	}
+	// A player goes away: the round does not wait for her, and it is no miss.
+	a := newFixture(t, 0)
+	a.mail("alice@players.test", "a4", "GAME g1 SECRET lark-1\nAWAY "+a.now.Add(48*time.Hour).Format("2006-01-02")+"\nEND")
+	if body := a.last("bob@players.test").Body; !strings.Contains(body, "is away until") {
+		t.Errorf("an absence is announced:\n%s", body)
+	}
+	a.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nHANS: 6\nEND")
+	if g := a.game(); g.Round != 2 || g.seat("alice").Misses != 0 {
+		t.Errorf("with alice away bob's orders complete the round, and alice misses nothing: round %d, %+v", g.Round, g.seat("alice"))
+	}
+	a.mail("alice@players.test", "a5", "GAME g1 SECRET lark-1\nBACK\nEND")
+	if !a.game().seat("alice").AwayUntil.IsZero() {
+		t.Error("BACK ends the absence")
+	}
+
+	d := newFixtureWith(t, 0, "\n  nmr: {mode: dropout, after: 1}")
+	d.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	d.now = d.now.Add(49 * time.Hour)
+	d.s.Tick()
+	if !d.game().seat("bob").Dropped {
+		t.Fatal("dropout after one miss")
+	}
+	if d.game().Status != StatusOver {
+		t.Errorf("with bob's aircraft withdrawn the game ends: %s", d.game().Status)
+	}
+}
+
+func TestRemindersGraceAndSpike(t *testing.T) {
+	f := newFixtureWith(t, 0, "\n  grace_hours: 6")
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	f.now = f.now.Add(25 * time.Hour) // 23 h before the deadline: the 24 h reminder
+	f.s.Tick()
+	f.s.Tick()
+	reminders := func(addr string) int {
+		n := 0
+		for _, m := range f.outbox(addr) {
+			if m.Kind == "reminder" {
+				n++
+			}
+		}
+		return n
+	}
+	if reminders("bob@players.test") != 1 || reminders("alice@players.test") != 0 {
+		t.Errorf("24 h reminder: bob %d, alice %d", reminders("bob@players.test"), reminders("alice@players.test"))
+	}
+	f.now = f.now.Add(24 * time.Hour) // 1 h past the deadline, inside the grace
+	if done, _ := f.s.Tick(); len(done) != 0 {
+		t.Fatal("inside the grace period the round still waits")
+	}
+	if !strings.Contains(f.last("bob@players.test").Body, "deadline for turn 1 has passed") {
+		t.Errorf("a late reminder: %s", f.last("bob@players.test").Body)
+	}
+	f.now = f.now.Add(6 * time.Hour)
+	if done, _ := f.s.Tick(); len(done) != 1 {
+		t.Fatal("after the grace period the round resolves")
+	}
+
+	// Nobody sends anything: a spike, held for the moderator.
+	s := newFixture(t, 0)
+	s.now = s.now.Add(49 * time.Hour)
+	if done, _ := s.s.Tick(); len(done) != 0 || s.game().Held == "" {
+		t.Fatalf("an NMR spike must hold the round: %+v", s.game())
+	}
+	if !strings.Contains(s.last("mod@players.test").Body, "held") {
+		t.Errorf("the moderator is told:\n%s", s.last("mod@players.test").Body)
+	}
+	s.mod("PROCESS", "1")
+	if s.game().Round != 2 {
+		t.Error("PROCESS releases a held round")
+	}
+}
+
+func TestDigestAndFlood(t *testing.T) {
+	f := newFixture(t, 0)
+	f.now = time.Date(2026, 11, 24, 7, 0, 0, 0, time.UTC)
+	f.s.Tick()
+	f.s.Tick()
+	n := 0
+	for _, m := range f.outbox("mod@players.test") {
+		if m.Kind == "digest" {
+			n++
+			if !strings.Contains(m.Body, "g1") || !strings.Contains(m.Body, "missing: alice, bob") {
+				t.Errorf("digest:\n%s", m.Body)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("one digest a day, got %d", n)
+	}
+	// Flood: the 31st mail in an hour gets one notice; later ones nothing.
+	for i := 0; i < 33; i++ {
+		f.mail("spam@evil.test", "s"+time.Duration(i).String(), "nothing")
+	}
+	notices := 0
+	for _, m := range f.outbox("spam@evil.test") {
+		if strings.Contains(m.Subject, "too many") {
+			notices++
+		}
+	}
+	if notices != 1 || len(f.outbox("spam@evil.test")) != 31 {
+		t.Errorf("flood: %d notices, %d mails", notices, len(f.outbox("spam@evil.test")))
+	}
+}
