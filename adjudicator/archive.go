@@ -1043,7 +1043,7 @@ func Verify(dir string) (*VerifyReport, error) {
 		seen := map[int]bool{}
 		for _, ar := range rounds {
 			seen[ar.Round] = true
-			if d := diffDice(ar.Dice, logged[ar.Round]); d != "" {
+			if d := diffDice(ar.Dice, logged[ar.Round], roundFile(ar.Round), fileDice); d != "" {
 				roundProblem(r, ar.Round, fmt.Sprintf("%s differs from %s: %s", fileDice, roundFile(ar.Round), d))
 			}
 		}
@@ -1175,7 +1175,7 @@ func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bo
 	if d := diffBytes(compactJSON(ar.Events), compactJSON(log.Events)); d != "" {
 		bad("events differ: %s", d)
 	}
-	if d := diffDice(ar.Dice, log.Dice); d != "" {
+	if d := diffDice(ar.Dice, log.Dice, "archive", "re-run"); d != "" {
 		bad("dice differ: %s", d)
 	}
 	if script != nil {
@@ -1226,21 +1226,25 @@ func diffBytes(archive, rerun []byte) string {
 		i++
 	}
 	snip := func(b []byte) string {
-		from, to := max(0, i-20), min(len(b), i+20)
-		return strconv.Quote(string(b[from:to]))
+		from, to := max(0, i-24), min(len(b), i+24)
+		s := strings.ToValidUTF8(string(b[from:to]), "?")
+		if strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == '`' }) {
+			return strconv.Quote(s)
+		}
+		return "`" + s + "`"
 	}
-	return fmt.Sprintf("first difference at byte %d: archive …%s…, re-run …%s… (%d and %d bytes)", i, snip(archive), snip(rerun), len(archive), len(rerun))
+	return fmt.Sprintf("first difference at byte %d: archive %s, re-run %s (%d and %d bytes)", i, snip(archive), snip(rerun), len(archive), len(rerun))
 }
 
-// diffDice says where two dice logs first differ, or "".
-func diffDice(archive, rerun []dice.Roll) string {
-	for i := 0; i < len(archive) && i < len(rerun); i++ {
-		if archive[i] != rerun[i] {
-			return fmt.Sprintf("roll %d: archive %q, re-run %q", i+1, archive[i].String(), rerun[i].String())
+// diffDice says where two dice logs first differ, or "". a and b name them.
+func diffDice(x, y []dice.Roll, a, b string) string {
+	for i := 0; i < len(x) && i < len(y); i++ {
+		if x[i] != y[i] {
+			return fmt.Sprintf("roll %d: %s %q, %s %q", i+1, a, x[i].String(), b, y[i].String())
 		}
 	}
-	if len(archive) != len(rerun) {
-		return fmt.Sprintf("%d rolls in the archive, %d in the re-run", len(archive), len(rerun))
+	if len(x) != len(y) {
+		return fmt.Sprintf("%d rolls in the %s, %d in the %s", len(x), a, len(y), b)
 	}
 	return ""
 }

@@ -98,7 +98,9 @@ type Seat struct {
 }
 
 // away reports whether the seat is on leave at t.
-func (st *Seat) away(t time.Time) bool { return !st.AwayUntil.IsZero() && t.Before(st.AwayUntil.Add(24*time.Hour)) }
+func (st *Seat) away(t time.Time) bool {
+	return !st.AwayUntil.IsZero() && t.Before(st.AwayUntil.Add(24*time.Hour))
+}
 
 // exempt reports whether the round does not wait for this seat: away, on autopilot or dropped out.
 func (st *Seat) exempt(t time.Time) bool { return st.Dropped || st.Autopilot || st.away(t) }

@@ -23,12 +23,16 @@ type Summary struct {
 
 // SeatStatus is one player's standing in a round, for moderators: never their orders.
 type SeatStatus struct {
-	Player  string   `json:"player"`
-	Name    string   `json:"name"`
-	Side    string   `json:"side"`
-	Email   string   `json:"email"`
-	Missing []string `json:"missing"` // units still without an order
-	Waiting bool     `json:"waiting"`
+	Player    string   `json:"player"`
+	Name      string   `json:"name"`
+	Side      string   `json:"side"`
+	Email     string   `json:"email"`
+	Missing   []string `json:"missing"` // units still without an order
+	Waiting   bool     `json:"waiting"`
+	Misses    int      `json:"misses"`
+	Autopilot bool     `json:"autopilot"`
+	Dropped   bool     `json:"dropped"`
+	AwayUntil string   `json:"away_until,omitempty"`
 }
 
 // GameStatus is a game as a moderator sees it.
@@ -40,6 +44,9 @@ type GameStatus struct {
 	AllInAt    time.Time    `json:"all_in_at,omitzero"`
 	Archived   int          `json:"archived_rounds"`
 	StateHash  string       `json:"state_hash"`
+	Paused     bool         `json:"paused"`
+	Held       string       `json:"held,omitempty"`
+	Policy     NMRPolicy    `json:"policy"`
 }
 
 // List returns every game, newest deadline last.
@@ -91,10 +98,14 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 			return err
 		}
 		st = &GameStatus{Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result},
-			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, StateHash: rg.Hash()}
+			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, StateHash: rg.Hash(), Paused: g.Paused, Held: g.Held, Policy: g.Policy}
 		for _, seat := range g.Seats {
-			st.Seats = append(st.Seats, SeatStatus{Player: seat.Player, Name: seat.Name, Side: seat.Side, Email: seat.Email,
-				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player)})
+			ss := SeatStatus{Player: seat.Player, Name: seat.Name, Side: seat.Side, Email: seat.Email,
+				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player), Misses: seat.Misses, Autopilot: seat.Autopilot, Dropped: seat.Dropped}
+			if !seat.AwayUntil.IsZero() {
+				ss.AwayUntil = seat.AwayUntil.Format("2006-01-02")
+			}
+			st.Seats = append(st.Seats, ss)
 		}
 		return tx.ForEach(archiveBucket(g.ID), func(string, []byte) error { st.Archived++; return nil })
 	})

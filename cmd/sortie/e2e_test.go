@@ -212,6 +212,12 @@ func TestEndToEndGameByMail(t *testing.T) {
 	if ls := w.run("game", "list", "--config", w.cfg); !strings.Contains(ls, "e2e") {
 		t.Errorf("game list while the daemon runs:\n%s", ls)
 	}
+	w.run("game", "pause", "--config", w.cfg, "e2e")
+	if st := w.run("game", "status", "--config", w.cfg, "e2e"); !strings.Contains(st, "PAUSED") {
+		t.Errorf("game pause:\n%s", st)
+	}
+	w.run("game", "resume", "--config", w.cfg, "e2e")
+	w.waitMails("alice@players.test", "notice", 2) // the pause and the resume are announced
 	if !strings.Contains(aliceWelcome.ReplyTo, "sortie+") {
 		t.Errorf("the welcome mail's Reply-To must be the player's token address: %q", aliceWelcome.ReplyTo)
 	}

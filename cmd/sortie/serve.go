@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sortie/adjudicator"
+	"sortie/parser"
 	"sortie/storage"
 	"sortie/templates"
 )
@@ -125,6 +126,14 @@ const gameHelp = `sortie game: moderators' commands, on the daemon's database (s
   sortie game list --config FILE                     every game, its round, deadline and who is missing
   sortie game status --config FILE ID                one game: seats, missing orders, waits, hashes
   sortie game resolve --config FILE ID               resolve the round now (missing orders fly the default)
+  sortie game pause|resume --config FILE ID          stop or restart the clock (announced to players)
+  sortie game extend --config FILE ID HOURS          move the deadline on
+  sortie game process --config FILE ID TURN          resolve now, only if the game is on that turn
+  sortie game rollback --config FILE ID TURN         back to the start of an earlier turn
+  sortie game replace --config FILE ID PLAYER EMAIL  hand a seat to a new player
+  sortie game away --config FILE ID PLAYER DATE      a player is away until DATE (YYYY-MM-DD)
+  sortie game back --config FILE ID PLAYER           the absence ends
+  sortie game digest --config FILE ID                mail the moderator the digest of their games now
 `
 
 func cmdGame(args []string, stdout io.Writer) error {
@@ -140,8 +149,9 @@ func cmdGame(args []string, stdout io.Writer) error {
 	if err := fs.Parse(rest); err != nil {
 		return usagef("game %s: %v\n\n%s", sub, err, gameHelp)
 	}
+	extra := fs.Args()
 	if pos == "" && fs.NArg() > 0 {
-		pos = fs.Arg(0)
+		pos, extra = fs.Arg(0), fs.Args()[1:]
 	}
 	if *configPath == "" {
 		return usagef("game %s: --config is required (the daemon's configuration file)", sub)
@@ -170,6 +180,16 @@ func cmdGame(args []string, stdout io.Writer) error {
 			return usagef("game %s: which game? (sortie game list)", sub)
 		}
 		call = append(call, pos)
+	case "pause", "resume", "extend", "process", "rollback", "replace", "away", "back", "digest":
+		if pos == "" {
+			return usagef("game %s: which game? (sortie game list)", sub)
+		}
+		want := map[string]int{"pause": 0, "resume": 0, "digest": 0, "extend": 1, "process": 1, "rollback": 1, "back": 1, "replace": 2, "away": 2}[sub]
+		if len(extra) != want {
+			return usagef("game %s takes %d argument(s) after the game\n\n%s", sub, want, gameHelp)
+		}
+		call = append(call, pos)
+		call = append(call, extra...)
 	case "list":
 	default:
 		return usagef("game: unknown command %q\n\n%s", sub, gameHelp)
@@ -248,6 +268,15 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 			fmt.Fprintf(w, "result: %s\n", st.Result)
 		}
 		fmt.Fprintf(w, "deadline %s; %d round(s) archived; state hash %s\n", st.Deadline.UTC().Format(time.RFC1123), st.Archived, st.StateHash)
+		if st.Paused {
+			fmt.Fprintln(w, "PAUSED by the moderator")
+		}
+		if st.Held != "" {
+			fmt.Fprintf(w, "HELD for the moderator: %s\n", st.Held)
+		}
+		if st.Policy.Mode != "" && st.Policy.Mode != adjudicator.PolicyDefault {
+			fmt.Fprintf(w, "NMR policy: %s after %d missed turns\n", st.Policy.Mode, st.Policy.After)
+		}
 		for _, s := range st.Seats {
 			missing := "all orders in"
 			if len(s.Missing) > 0 {
@@ -257,8 +286,37 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 			if s.Waiting {
 				wait = " (WAIT)"
 			}
+			if s.AwayUntil != "" {
+				wait += " (away until " + s.AwayUntil + ")"
+			}
+			if s.Autopilot {
+				wait += " (autopilot)"
+			}
+			if s.Dropped {
+				wait += " (dropped out)"
+			}
+			if s.Misses > 0 {
+				wait += fmt.Sprintf(" (%d missed)", s.Misses)
+			}
 			fmt.Fprintf(w, "  %-10s %-10s %-28s %s%s\n", s.Player, s.Side, s.Email, missing, wait)
 		}
+		return nil
+	case "pause", "resume", "extend", "process", "rollback", "replace", "away", "back", "digest":
+		cmd := parser.Command{Name: strings.ToUpper(args[0]), Args: args[2:]}
+		switch cmd.Name {
+		case "AWAY":
+			cmd.Args = []string{args[3], args[2]} // date, player
+		case "PROCESS", "ROLLBACK":
+			cmd.Args = []string{strings.TrimPrefix(strings.ToUpper(args[2]), "TURN")}
+		}
+		if err := checkModeratorArgs(cmd); err != nil {
+			return err
+		}
+		done, err := svc.Moderate(args[1], cmd)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		fmt.Fprintln(w, done)
 		return nil
 	case "resolve":
 		ok, err := svc.ResolveGame(args[1], true)
@@ -271,4 +329,19 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		return nil
 	}
 	return usagef("game: unknown command %q", args[0])
+}
+
+// checkModeratorArgs checks a moderator command from the command line the way the order-block parser
+// checks one from a mail.
+func checkModeratorArgs(c parser.Command) error {
+	b, ds := parser.ParseBlock("GAME x\n" + c.String() + "\nEND")
+	for _, d := range ds {
+		if d.Severity == parser.SeverityError {
+			return usagef("%s: %s", strings.ToLower(c.Name), d.Message)
+		}
+	}
+	if len(b.Commands) != 1 {
+		return usagef("%s: not understood", strings.ToLower(c.Name))
+	}
+	return nil
 }
