@@ -1060,7 +1060,7 @@ func Verify(dir string) (*VerifyReport, error) {
 	}
 
 	verifyMail(read, &g, m, rounds, fail, note)
-	verifyScenario(read, rs, m, rounds, fail, note)
+	verifyScenario(read, dir, rs, rounds, fail, note)
 	r.SeedVerified = commitOK
 	for _, v := range r.Rounds {
 		r.SeedVerified = r.SeedVerified && v.OK()
@@ -1337,7 +1337,7 @@ func verifyMail(read func(string) ([]byte, error), g *Game, m Manifest, rounds [
 }
 
 // verifyScenario checks that the scenario gives the first round's starting state.
-func verifyScenario(read func(string) ([]byte, error), rs ruleset.Ruleset, m Manifest, rounds []ArchivedRound, fail, note func(string, ...any)) {
+func verifyScenario(read func(string) ([]byte, error), dir string, rs ruleset.Ruleset, rounds []ArchivedRound, fail, note func(string, ...any)) {
 	if len(rounds) == 0 {
 		return
 	}
@@ -1346,7 +1346,7 @@ func verifyScenario(read func(string) ([]byte, error), rs ruleset.Ruleset, m Man
 		fail("%v", err)
 		return
 	}
-	g, err := rs.NewGame(b, fileScenario)
+	g, err := rs.NewGame(b, filepath.Join(dir, fileScenario))
 	if err != nil {
 		note("%s could not be read again (%v), so round %d's starting position was not checked against it", fileScenario, firstLine(err.Error()), rounds[0].Round)
 		return

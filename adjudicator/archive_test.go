@@ -35,7 +35,10 @@ type archiveGame struct {
 }
 
 // newArchiveGame starts the bundled Channel 1940 scenario; turns, if not 0, replaces its turn limit.
-func newArchiveGame(t *testing.T, turns int) *archiveGame {
+func newArchiveGame(t *testing.T, turns int) *archiveGame { return newArchiveGameWith(t, turns, "") }
+
+// newArchiveGameWith adds lines (indented two spaces) to the scenario's service section.
+func newArchiveGameWith(t *testing.T, turns int, extra string) *archiveGame {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
@@ -63,7 +66,7 @@ service:
   players:
     alice: {email: alice@players.test, secret: "lark-kite-41", tz: Europe/Paris}
     bob: {email: bob@players.test, secret: wren-owl-17}
-`, archiveSeed))...)
+%s`, archiveSeed, extra))...)
 	if _, err := a.s.NewGame(scn, "channel.yaml", "g1"); err != nil {
 		t.Fatal(err)
 	}
@@ -631,4 +634,25 @@ func TestArchiveRulesVersion(t *testing.T) {
 	if _, err := RulesVersion("chess"); err == nil {
 		t.Error("an unknown ruleset has no version")
 	}
+}
+
+// A player who drops out under the NMR policy has their units withdrawn after the round: the archive
+// says so, and the re-run withdraws them too before comparing the hash after.
+func TestArchiveVerifyWithdrawnPlayer(t *testing.T) {
+	a := newArchiveGameWith(t, 0, "  nmr: {mode: dropout, after: 1}\n")
+	a.now = a.now.Add(time.Hour)
+	a.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-kite-41\nRED1: 1 TL 4 HOLD\nRED2: 6\nEND")
+	if _, err := a.s.ResolveGame("g1", true); err != nil {
+		t.Fatal(err)
+	}
+	ar, dir := a.export()
+	if len(ar.Rounds) != 1 || strings.Join(ar.Rounds[0].Withdrawn, ",") != "bob" {
+		t.Fatalf("round 1 withdrew %v", ar.Rounds[0].Withdrawn)
+	}
+	mustVerify(t, dir)
+	r := readRound(t, dir, 1)
+	r.Withdrawn = nil
+	writeRound(t, dir, r)
+	rewriteSums(t, dir)
+	mustFail(t, dir, "round 1: hash after differs")
 }

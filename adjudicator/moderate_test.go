@@ -234,8 +234,8 @@ func TestDigestAndFlood(t *testing.T) {
 	if n != 1 {
 		t.Errorf("one digest a day, got %d", n)
 	}
-	// Flood: the 31st mail in an hour gets one notice; later ones nothing.
-	for i := 0; i < 33; i++ {
+	// Flood: the 61st mail in an hour gets one notice; later ones nothing.
+	for i := 0; i < 63; i++ {
 		f.mail("spam@evil.test", "s"+time.Duration(i).String(), "nothing")
 	}
 	notices := 0
@@ -244,7 +244,7 @@ func TestDigestAndFlood(t *testing.T) {
 			notices++
 		}
 	}
-	if notices != 1 || len(f.outbox("spam@evil.test")) != 31 {
+	if notices != 1 || len(f.outbox("spam@evil.test")) != 61 {
 		t.Errorf("flood: %d notices, %d mails", notices, len(f.outbox("spam@evil.test")))
 	}
 }

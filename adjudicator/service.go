@@ -37,7 +37,7 @@ type Config struct {
 	// MaxMailSize is the largest order mail read; larger ones get a polite refusal.
 	MaxMailSize int
 	// MaxMailsPerHour is how many mails one sender may send in an hour; more are ignored (the first
-	// one over the limit gets a notice). Zero means 30.
+	// one over the limit gets a notice). Zero means 60.
 	MaxMailsPerHour int
 	// Reminders are how long before the deadline players still missing orders are reminded. Nil means
 	// 24 hours and 2 hours before.
@@ -72,7 +72,7 @@ func New(db *storage.DB, tmpl *templates.Set, cfg Config, log zerolog.Logger) *S
 		cfg.MaxMailSize = 256 << 10
 	}
 	if cfg.MaxMailsPerHour == 0 {
-		cfg.MaxMailsPerHour = 30
+		cfg.MaxMailsPerHour = 60
 	}
 	if cfg.Reminders == nil {
 		cfg.Reminders = []time.Duration{24 * time.Hour, 2 * time.Hour}

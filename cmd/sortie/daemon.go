@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -26,6 +28,7 @@ type Config struct {
 	TurnHours    float64 `yaml:"turn_hours"`
 	ResolveDelay string  `yaml:"resolve_delay"`
 	MaxMailKiB   int     `yaml:"max_mail_kib"`
+	MaxPerHour   int     `yaml:"max_mails_per_hour"` // per sender; default 60
 	Templates    string  `yaml:"templates"`
 	LogLevel     string  `yaml:"log_level"`
 	LogFormat    string  `yaml:"log_format"` // json (default) or console
@@ -41,6 +44,11 @@ type Config struct {
 		Rejected    string `yaml:"rejected"`
 		Poll        string `yaml:"poll"`
 	} `yaml:"imap"`
+	Backup struct {
+		Dir   string `yaml:"dir"`   // where scheduled copies of the database go
+		Every string `yaml:"every"` // how often, e.g. 6h (default 24h)
+		Keep  int    `yaml:"keep"`  // how many copies to keep (default 7)
+	} `yaml:"backup"`
 	SMTP struct {
 		Host        string `yaml:"host"`
 		Port        int    `yaml:"port"`
@@ -71,7 +79,7 @@ func LoadConfig(path string) (*Config, error) {
 	if !strings.Contains(c.Address, "@") {
 		problems = append(problems, "address: the service's mail address is required, e.g. sortie@example.org")
 	}
-	for _, d := range []struct{ name, v string }{{"resolve_delay", c.ResolveDelay}, {"imap.poll", c.IMAP.Poll}} {
+	for _, d := range []struct{ name, v string }{{"resolve_delay", c.ResolveDelay}, {"imap.poll", c.IMAP.Poll}, {"backup.every", c.Backup.Every}} {
 		if d.v != "" {
 			if _, err := time.ParseDuration(d.v); err != nil {
 				problems = append(problems, fmt.Sprintf("%s: %v", d.name, err))
@@ -106,7 +114,7 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 func (c *Config) adjudicatorConfig() adjudicator.Config {
-	ac := adjudicator.Config{Address: c.Address, Name: c.Name, MaxMailSize: c.MaxMailKiB << 10}
+	ac := adjudicator.Config{Address: c.Address, Name: c.Name, MaxMailSize: c.MaxMailKiB << 10, MaxMailsPerHour: c.MaxPerHour}
 	if c.TurnHours > 0 {
 		ac.TurnLength = time.Duration(c.TurnHours * float64(time.Hour))
 	}
@@ -138,6 +146,36 @@ type Daemon struct {
 	Sender *mailer.Sender
 	Log    zerolog.Logger
 	Tick   time.Duration
+	// Backups, when BackupDir is set: a consistent copy of the database every BackupEvery, the newest
+	// BackupKeep kept.
+	BackupDir   string
+	BackupEvery time.Duration
+	BackupKeep  int
+}
+
+// backup writes a consistent copy of the database (bbolt's online copy) into the backup folder and
+// removes the oldest copies beyond BackupKeep.
+func (d *Daemon) backup(now time.Time) error {
+	if err := os.MkdirAll(d.BackupDir, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(d.BackupDir, "sortie-"+now.UTC().Format("20060102-150405")+".db")
+	if err := d.DB.BackupTo(path); err != nil {
+		return err
+	}
+	d.Log.Info().Str("path", path).Msg("database backed up")
+	entries, err := filepath.Glob(filepath.Join(d.BackupDir, "sortie-*.db"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(entries)
+	for len(entries) > d.BackupKeep {
+		if err := os.Remove(entries[0]); err != nil {
+			return err
+		}
+		entries = entries[1:]
+	}
+	return nil
 }
 
 // outbox adapts the storage outbox to the mailer's view of it.
@@ -156,7 +194,12 @@ func (o outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error)
 	return out, nil
 }
 func (o outbox) MarkSent(id string, at time.Time) error { return o.db.MarkSent(id, at) }
+// MarkFailed records a failed attempt, except when the server could not be reached at all: an outage
+// is not the mail's fault, so it stays due and the sender's own reconnect backoff decides when to try.
 func (o outbox) MarkFailed(id string, err error, at time.Time) error {
+	if errors.Is(err, mailer.ErrSMTPUnavailable) {
+		return nil
+	}
 	return o.db.MarkFailed(id, err, at)
 }
 
@@ -207,7 +250,13 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		return nil, err
 	}
 	svc := adjudicator.New(db, tmpl, c.adjudicatorConfig(), log)
-	d := &Daemon{DB: db, Svc: svc, Log: log, Tick: time.Second}
+	d := &Daemon{DB: db, Svc: svc, Log: log, Tick: time.Second, BackupDir: c.Backup.Dir, BackupKeep: c.Backup.Keep, BackupEvery: 24 * time.Hour}
+	if c.Backup.Every != "" {
+		d.BackupEvery, _ = time.ParseDuration(c.Backup.Every)
+	}
+	if d.BackupKeep <= 0 {
+		d.BackupKeep = 7
+	}
 	if c.SMTP.Host != "" {
 		d.Sender = mailer.NewSender(mailer.SenderOptions{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: mailer.TLSMode(orDefault(c.SMTP.TLS, "starttls")),
 			CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"), Logger: log}, outbox{db})
@@ -243,6 +292,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	tick := time.NewTicker(d.Tick)
 	defer tick.Stop()
+	var nextBackup time.Time
+	if d.BackupDir != "" {
+		nextBackup = time.Now() // one copy at start, then on schedule
+	}
 	d.Log.Info().Msg("sortie is running")
 	var firstErr error
 	for {
@@ -261,9 +314,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 				d.Log.Error().Err(err).Msg("a part of the daemon stopped")
 				firstErr = err
 			}
-		case <-tick.C:
+		case now := <-tick.C:
 			if _, err := d.Svc.Tick(); err != nil {
 				d.Log.Error().Err(err).Msg("deadline check failed")
+			}
+			if !nextBackup.IsZero() && !now.Before(nextBackup) {
+				if err := d.backup(now); err != nil {
+					d.Log.Error().Err(err).Msg("backup failed")
+				}
+				nextBackup = now.Add(d.BackupEvery)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -64,7 +63,8 @@ func newWorld(t *testing.T) *world {
 address: sortie@sortie.test
 name: Sortie test
 resolve_delay: 0s
-log_level: warn
+log_level: info
+max_mails_per_hour: 500
 imap: {addr: "%s", tls: none, username: sortie, password_env: E2E_IMAP_PW, poll: 1s}
 smtp: {host: %s, port: %d, tls: none, username: sortie, password: pw}
 `, w.db, w.imap.Addr(), host, port)
@@ -97,8 +97,11 @@ func (w *world) start(crash string) *exec.Cmd {
 	if crash != "" {
 		cmd.Env = append(cmd.Env, "SORTIE_CRASH="+crash)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	logf, err := os.OpenFile(filepath.Join(w.dir, "daemon.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	cmd.Stderr = logf
 	if err := cmd.Start(); err != nil {
 		w.t.Fatal(err)
 	}
@@ -166,7 +169,11 @@ func (w *world) waitMails(addr, subject string, n int) []mail {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	w.t.Fatalf("%s did not get %d mails about %q; got %d", addr, n, subject, len(w.mailsTo(addr, subject)))
+	logs, _ := os.ReadFile(filepath.Join(w.dir, "daemon.log"))
+	if len(logs) > 4000 {
+		logs = logs[len(logs)-4000:]
+	}
+	w.t.Fatalf("%s did not get %d mails about %q; got %d\ndaemon log (end):\n%s", addr, n, subject, len(w.mailsTo(addr, subject)), logs)
 	return nil
 }
 
