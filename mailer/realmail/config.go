@@ -8,15 +8,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Dovecot 2.3 configuration (Debian bookworm; 2.4 needs a different syntax). Self-contained: no
-// include of /etc/dovecot. ssl = required makes a plaintext LOGIN fail even on loopback (Dovecot
-// treats 127.0.0.1 as secure otherwise), so a client that forgets TLS is caught.
+// include of /etc/dovecot. ssl = required refuses LOGIN before STARTTLS (on listenIP, see there), so
+// a client that forgets TLS is caught.
 const dovecotConf = `# Written by sortie/mailer/realmail for one test run.
 instance_name = {{instance}}
 protocols = imap lmtp
-listen = 127.0.0.1
+listen = {{ip}}
 base_dir = {{dir}}/run
 state_dir = {{dir}}/state
 log_path = {{dir}}/dovecot.log
@@ -46,25 +47,25 @@ namespace inbox {
 }
 service imap-login {
   inet_listener imap {
-    address = 127.0.0.1
+    address = {{ip}}
     port = {{imap_port}}
   }
   inet_listener imaps {
-    address = 127.0.0.1
+    address = {{ip}}
     port = {{imaps_port}}
     ssl = yes
   }
 }
 service lmtp {
   inet_listener lmtp {
-    address = 127.0.0.1
+    address = {{ip}}
     port = {{lmtp_port}}
   }
 }
 # SASL for Postfix's submission port.
 service auth {
   inet_listener auth {
-    address = 127.0.0.1
+    address = {{ip}}
     port = {{auth_port}}
   }
 }
@@ -101,6 +102,7 @@ func (s *Servers) writeDovecot(imapPort, imapsPort, lmtpPort, authPort int) erro
 		return fmt.Errorf("realmail: %w", err)
 	}
 	conf := expand(dovecotConf, map[string]string{
+		"ip":         listenIP,
 		"instance":   "sortie-realmail-" + randomHex(4),
 		"dir":        dir,
 		"certs":      filepath.Join(s.Dir, "certs"),
@@ -117,7 +119,9 @@ func (s *Servers) writeDovecot(imapPort, imapsPort, lmtpPort, authPort int) erro
 }
 
 // Postfix main.cf for an instance of its own (postfix -c DIR): own queue and data directories, no
-// chroot (Debian's init script would have to prepare it), a log file instead of syslog, only loopback,
+// chroot (Debian's init script would have to prepare it), a log file instead of syslog, only loopback
+// (inet_interfaces must name an interface's address, and 127.0.0.2 is routed to lo, not assigned to
+// it, so it says loopback-only while master.cf binds its two ports to listenIP explicitly),
 // mail for the users' domains delivered to Dovecot over LMTP, everything else refused. Short retry
 // times, so a delivery that failed for a moment is retried within seconds.
 const postfixMainCf = `# Written by sortie/mailer/realmail for one test run.
@@ -133,7 +137,7 @@ mydestination =
 local_recipient_maps =
 alias_maps =
 alias_database =
-inet_interfaces = 127.0.0.1
+inet_interfaces = loopback-only
 inet_protocols = ipv4
 mynetworks = 127.0.0.0/8
 relayhost =
@@ -214,13 +218,14 @@ func (s *Servers) writePostfix(smtpPort, submissionPort int, authAddr string) er
 		fmt.Fprintf(&box, "%s OK\n", addr)
 	}
 	vars := map[string]string{
+		"ip":         listenIP,
 		"dir":        dir,
 		"certs":      filepath.Join(s.Dir, "certs"),
 		"domains":    strings.Join(s.Domains, ", "),
 		"lmtp":       s.LMTPAddr,
 		"auth":       authAddr,
-		"smtp":       fmt.Sprintf("127.0.0.1:%d", smtpPort),
-		"submission": fmt.Sprintf("127.0.0.1:%d", submissionPort),
+		"smtp":       fmt.Sprintf("%s:%d", listenIP, smtpPort),
+		"submission": fmt.Sprintf("%s:%d", listenIP, submissionPort),
 	}
 	s.postfixConf = filepath.Join(dir, "etc")
 	s.postfixPIDFile = filepath.Join(dir, "spool", "pid", "master.pid")
@@ -229,7 +234,14 @@ func (s *Servers) writePostfix(smtpPort, submissionPort int, authAddr string) er
 		{"master.cf", expand(postfixMasterCf, vars)},
 		{"vmailbox", box.String()},
 	} {
-		if err := os.WriteFile(filepath.Join(dir, "etc", f.name), []byte(f.text), 0o644); err != nil {
+		path := filepath.Join(dir, "etc", f.name)
+		if err := os.WriteFile(path, []byte(f.text), 0o644); err != nil {
+			return err
+		}
+		// Postfix will not read a file changed within the last second (it may be half written) and
+		// sleeps until it is older: date the files back.
+		old := time.Now().Add(-time.Minute)
+		if err := os.Chtimes(path, old, old); err != nil {
 			return err
 		}
 	}

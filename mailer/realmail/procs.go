@@ -59,31 +59,52 @@ func sessionMembers(sid int) []int {
 	return out
 }
 
-// stopDaemon sends SIGTERM to a master process and waits until it and the rest of its session are
-// gone; what is left after timeout gets SIGKILL.
-func stopDaemon(pid int, timeout time.Duration) error {
-	if !alive(pid) {
-		return nil
+// stopDaemons sends SIGTERM to master processes, all at once, and waits until they and the rest of
+// their sessions are gone; what is left after timeout gets SIGKILL. They go together because each
+// holds connections to the other (Postfix's smtpd to Dovecot's auth service, its LMTP client to
+// Dovecot's lmtp), and Dovecot's auth process lingers while Postfix still runs.
+func stopDaemons(timeout time.Duration, pids ...int) error {
+	type daemon struct{ pid, sid int }
+	var ds []daemon
+	for _, pid := range pids {
+		if !alive(pid) {
+			continue
+		}
+		_, sid, _ := procStat(pid)
+		if sid != pid {
+			sid = 0 // not a session leader: leave the session alone, stop only the master
+		}
+		ds = append(ds, daemon{pid, sid})
+		syscall.Kill(pid, syscall.SIGTERM)
 	}
-	_, sid, _ := procStat(pid)
-	if sid != pid {
-		sid = 0 // not a session leader: leave the session alone, stop only the master
+	left := func() (n int) {
+		for _, d := range ds {
+			if alive(d.pid) {
+				n++
+			} else if d.sid > 0 {
+				n += len(sessionMembers(d.sid))
+			}
+		}
+		return n
 	}
-	syscall.Kill(pid, syscall.SIGTERM)
 	deadline := time.Now().Add(timeout)
-	for alive(pid) || (sid > 0 && len(sessionMembers(sid)) > 0) {
+	for left() > 0 {
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			if sid > 0 {
-				for _, p := range sessionMembers(sid) {
-					syscall.Kill(p, syscall.SIGKILL)
+			for _, d := range ds {
+				syscall.Kill(d.pid, syscall.SIGKILL)
+				if d.sid > 0 {
+					for _, p := range sessionMembers(d.sid) {
+						syscall.Kill(p, syscall.SIGKILL)
+					}
 				}
 			}
 			time.Sleep(100 * time.Millisecond)
-			if alive(pid) {
-				return fmt.Errorf("realmail: process %d survived SIGKILL", pid)
+			for _, d := range ds {
+				if alive(d.pid) {
+					return fmt.Errorf("realmail: process %d survived SIGKILL", d.pid)
+				}
 			}
-			return nil
+			return fmt.Errorf("realmail: the mail daemons did not stop within %v of SIGTERM and were killed", timeout)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -141,11 +162,13 @@ func reapOrphans() {
 		if owner <= 0 || syscall.Kill(owner, 0) == nil {
 			continue // still owned (or unreadable): not ours to touch
 		}
+		var pids []int
 		for _, d := range daemons {
 			if d.pid > 0 && alive(d.pid) && isInstanceOf(d.pid, d.config) {
-				stopDaemon(d.pid, 10*time.Second)
+				pids = append(pids, d.pid)
 			}
 		}
+		stopDaemons(10*time.Second, pids...)
 		os.Remove(path)
 	}
 }

@@ -90,13 +90,16 @@ func TestServers(t *testing.T) {
 
 	// The plain SMTP port takes mail for local users without AUTH, and refuses unknown users and
 	// other domains at RCPT time.
-	if err := smtp.SendMail(s.SMTPAddr, nil, "", []string{"sortie@example.test"}, message("x@elsewhere.example", "sortie@example.test", "bounce", "b1@x", "returned")); err != nil {
+	if err := mxSend(s.SMTPAddr, "", "sortie@example.test", message("x@elsewhere.example", "sortie@example.test", "bounce", "b1@x", "returned")); err != nil {
 		t.Errorf("MX port: %v", err)
 	}
 	for _, rcpt := range []string{"nobody@example.test", "someone@elsewhere.example"} {
-		if err := smtp.SendMail(s.SMTPAddr, nil, "x@elsewhere.example", []string{rcpt}, message("x@elsewhere.example", rcpt, "no", "n@x", "no")); err == nil || !strings.Contains(err.Error(), "5") {
+		if err := mxSend(s.SMTPAddr, "x@elsewhere.example", rcpt, message("x@elsewhere.example", rcpt, "no", "n@x", "no")); err == nil || !strings.Contains(err.Error(), "55") {
 			t.Errorf("RCPT %s must be refused: %v", rcpt, err)
 		}
+	}
+	if _, err := s.WaitFetch("sortie@example.test", "INBOX", 10*time.Second, func(m []Message) bool { return len(m) == 1 }); err != nil {
+		t.Error(err)
 	}
 
 	// Clear text is refused: no AUTH on submission before STARTTLS, no LOGIN on IMAP before STARTTLS.
@@ -178,16 +181,43 @@ func TestServers(t *testing.T) {
 		t.Errorf("explicit users: %v %v", s2.Users, s2.Domains)
 	}
 	t2 := time.Now()
+	pids := []int{s2.dovecotPID, s2.postfixPID}
 	if err := s2.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("stopped in %v", time.Since(t2).Round(time.Millisecond))
-	if alive(s2.dovecotPID) || alive(s2.postfixPID) {
-		t.Error("Stop left a daemon")
+	for _, pid := range pids {
+		if _, sid, _ := procStat(pid); alive(pid) || len(sessionMembers(sid)) > 0 {
+			t.Errorf("Stop left process %d or its children", pid)
+		}
 	}
 	if err := s2.Stop(); err != nil {
 		t.Errorf("a second Stop: %v", err)
 	}
+}
+
+// mxSend speaks SMTP without TLS or AUTH, as another mail server would.
+func mxSend(addr, from, rcpt string, raw []byte) error {
+	c, err := smtp.Dial(addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	if err := c.Rcpt(rcpt); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	w.Write(raw)
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
 }
 
 func TestAvailableSaysWhy(t *testing.T) {
