@@ -10,7 +10,6 @@ package adjudicator
 // holds the seed, and the dice are drawn from it again instead of being replayed as recorded.
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -34,8 +33,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"sortie/rules/afd/aircraft"
-	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
@@ -681,99 +678,16 @@ func RulesVersion(name string) (string, error) {
 	if v, ok := rulesVersions.Load(name); ok {
 		return v.(string), nil
 	}
-	if _, err := registry.Get(name); err != nil {
+	rs, err := registry.Get(name)
+	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
-	w := bufio.NewWriter(h)
-	fmt.Fprintf(w, "sortie rules data 1\x00%s\x00", name)
-	switch name {
-	case "afd":
-		if err := afdRulesData(w); err != nil {
-			return "", fmt.Errorf("rules version of %s: %w", name, err)
-		}
-	default:
-		v := name + "@unversioned"
-		rulesVersions.Store(name, v)
-		return v, nil
+	v, err := rs.Version()
+	if err != nil {
+		return "", fmt.Errorf("rules version of %s: %w", name, err)
 	}
-	if err := w.Flush(); err != nil {
-		return "", err
-	}
-	v := name + "@sha256:" + hex.EncodeToString(h.Sum(nil))
 	rulesVersions.Store(name, v)
 	return v, nil
-}
-
-// afdRulesData writes everything of the shipped afd cards and tables that a game can depend on.
-func afdRulesData(w io.Writer) error {
-	cards, err := aircraft.Default()
-	if err != nil {
-		return err
-	}
-	for _, key := range cards.Keys() {
-		c, _ := cards.Get(key)
-		b, err := json.Marshal(c)
-		if err != nil {
-			return fmt.Errorf("card %s: %w", key, err)
-		}
-		fmt.Fprintf(w, "card %s %d\n%s\n", key, len(b), b)
-	}
-	t, err := tables.Default()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "tables %q\n", t.Label)
-	for _, key := range tables.MixKeys() {
-		c, ok := t.Chart(key)
-		if !ok {
-			fmt.Fprintf(w, "chart %s none\n", key)
-			continue
-		}
-		fmt.Fprintf(w, "chart %s %d %d", key, c.First(), c.Last())
-		for row := c.First(); row <= c.Last(); row++ {
-			for col := tables.Col12; col <= tables.Col78; col++ {
-				fmt.Fprintf(w, " %d", c.Hits(col, row))
-			}
-		}
-		fmt.Fprintln(w)
-	}
-	for _, me := range []bool{false, true} {
-		fmt.Fprintf(w, "drm %v", me)
-		for clock := 0; clock <= 12; clock++ {
-			fmt.Fprintf(w, " %d", t.DRM(clock, me))
-		}
-		for _, row := range tables.DeflectionRows() {
-			d, err := t.DRMRow(row, me)
-			fmt.Fprintf(w, " %s=%d/%v", row, d, err)
-		}
-		fmt.Fprintln(w)
-		for hits := 1; hits <= 4; hits++ {
-			fmt.Fprintf(w, "location %v %d", me, hits)
-			for d10 := 1; d10 <= 10; d10++ {
-				loc, err := t.Location(me, hits, d10)
-				fmt.Fprintf(w, " %s/%v", loc, err)
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	for rng := -1; rng <= 40; rng++ {
-		fmt.Fprintf(w, "spot %d", rng)
-		for diff := -30000; diff <= 30000; diff += 100 {
-			need, ok := t.SpotNeed(rng, diff)
-			fmt.Fprintf(w, " %d/%v", need, ok)
-		}
-		need, ok := t.IdentifyNeed(rng)
-		fmt.Fprintf(w, " identify %d/%v\n", need, ok)
-	}
-	for diff := -30000; diff <= 30000; diff += 100 {
-		fmt.Fprintf(w, "band %d %s\n", diff, t.SpotHeightBand(diff))
-	}
-	for alt := 0; alt <= 45000; alt += 50 {
-		need, ok := t.BailOutNeed(alt)
-		fmt.Fprintf(w, "bail %d %d/%v\n", alt, need, ok)
-	}
-	return nil
 }
 
 // VerifyReport is what Verify found, archive-wide and round by round.

@@ -623,10 +623,27 @@ func (s *Service) updateAllIn(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, e
 // and resolving every round that is due — all orders in (the delay passed, nobody waiting), or the
 // deadline and grace passed. A paused or held game waits. It returns the games it resolved.
 func (s *Service) Tick() ([]string, error) {
+	// Find the games that may need something in one read-only pass; only those get a write transaction.
 	var ids []string
+	now := s.now().UTC()
+	firstReminder := time.Duration(0)
+	for _, d := range s.cfg.Reminders {
+		firstReminder = max(firstReminder, d)
+	}
 	err := s.db.View(func(tx *storage.Tx) error {
 		return tx.ForEach(bucketGames, func(k string, v []byte) error {
-			ids = append(ids, k)
+			var g Game
+			if err := json.Unmarshal(v, &g); err != nil {
+				return err
+			}
+			if g.Status != StatusRunning || g.Paused || g.Held != "" {
+				return nil
+			}
+			allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
+			remind := !now.Before(g.Deadline.Add(-firstReminder)) && len(g.Reminded) <= len(s.cfg.Reminders)
+			if allIn || !now.Before(g.Deadline.Add(g.Grace)) || remind {
+				ids = append(ids, k)
+			}
 			return nil
 		})
 	})

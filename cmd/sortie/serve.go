@@ -99,7 +99,7 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 		}
 		go func() {
 			defer c.Close()
-			c.SetDeadline(time.Now().Add(time.Minute))
+			c.SetDeadline(time.Now().Add(30 * time.Minute)) // a backup of a large database takes a while
 			var req controlRequest
 			if err := json.NewDecoder(c).Decode(&req); err != nil {
 				return
@@ -228,6 +228,9 @@ func cmdGame(args []string, stdout io.Writer) error {
 
 // gameCommand runs one moderator command on a service (in the daemon or in this process).
 func gameCommand(svc *adjudicator.Service, args []string, input []byte, name string, w io.Writer) error {
+	if handled, err := archiveCommand(svc, args, w); handled {
+		return err
+	}
 	switch args[0] {
 	case "new":
 		id := ""

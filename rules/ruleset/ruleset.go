@@ -14,6 +14,8 @@ type Ruleset interface {
 	NewGame(scenario []byte, source string) (Game, error)
 	// Load reads a state written by Game.Save.
 	Load(state []byte) (Game, error)
+	// Version names the rules data games of this ruleset depend on (cards, tables), for archives.
+	Version() (string, error)
 }
 
 // Player is a seat in a game as the scenario names it.
