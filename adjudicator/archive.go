@@ -179,7 +179,11 @@ func (s *Service) Export(gameID string) (*Archive, error) {
 		for i := range a.Mails {
 			red.mail(&a.Mails[i])
 		}
-		if a.Scenario, err = redactScenario(g.Scenario, !over); err != nil {
+		scenario, err := gameScenario(tx, g.ID)
+		if err != nil {
+			return err
+		}
+		if a.Scenario, err = redactScenario(scenario, !over); err != nil {
 			return fmt.Errorf("game %s: scenario: %w", g.ID, err)
 		}
 		a.Game = *g

@@ -27,11 +27,14 @@ import (
 
 // Game is a game as the service keeps it. The ruleset's own state is stored beside it.
 type Game struct {
-	ID       string    `json:"id"`
-	Ruleset  string    `json:"ruleset"`
-	Name     string    `json:"name"`
-	Scenario string    `json:"scenario"` // the scenario file as loaded
-	Source   string    `json:"source"`   // where it was loaded from
+	ID      string `json:"id"`
+	Ruleset string `json:"ruleset"`
+	Name    string `json:"name"`
+	// Scenario is the scenario file as loaded. It is stored in a bucket of its own (scenarios), not in
+	// the game record, so the clock's scan of every game stays small; getGame leaves it empty and
+	// gameScenario reads it.
+	Scenario string    `json:"scenario,omitempty"`
+	Source   string    `json:"source"` // where it was loaded from
 	Created  time.Time `json:"created"`
 	// Seed is the game's secret dice seed (hex). Its SHA-256, Commitment, is published in the first
 	// report; the seed itself in the last (design.md invariant 3).
@@ -299,9 +302,10 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 }
 
 var (
-	bucketGames  = []string{"games"}
-	bucketState  = []string{"state"}
-	bucketTokens = []string{"tokens"}
+	bucketGames     = []string{"games"}
+	bucketState     = []string{"state"}
+	bucketTokens    = []string{"tokens"}
+	bucketScenarios = []string{"scenarios"}
 )
 
 func ordersBucket(game string, round int) []string {
@@ -313,11 +317,24 @@ func reportsBucket(game, player string) []string {
 }
 
 func putGame(tx *storage.Tx, g *Game) error {
-	b, err := json.Marshal(g)
+	if g.Scenario != "" {
+		if err := tx.Put(bucketScenarios, g.ID, []byte(g.Scenario)); err != nil {
+			return err
+		}
+	}
+	c := *g
+	c.Scenario = ""
+	b, err := json.Marshal(&c)
 	if err != nil {
 		return err
 	}
 	return tx.Put(bucketGames, g.ID, b)
+}
+
+// gameScenario reads the scenario a game was created from.
+func gameScenario(tx *storage.Tx, id string) (string, error) {
+	b, err := tx.Get(bucketScenarios, id)
+	return string(b), err
 }
 
 func getGame(tx *storage.Tx, id string) (*Game, error) {

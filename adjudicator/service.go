@@ -58,6 +58,8 @@ type Service struct {
 	Notify func()
 	// bugs counts mails whose handling panicked (each was answered and filed); tests require zero.
 	bugs atomic.Int64
+	// digestDay is the last day (UTC) the digests were looked at, so the clock looks once a day.
+	digestDay atomic.Value
 }
 
 // New makes a service on an open database.
@@ -718,6 +720,9 @@ func (s *Service) digests() error {
 		return nil
 	}
 	day := now.Format("2006-01-02")
+	if last, _ := s.digestDay.Load().(string); last == day {
+		return nil
+	}
 	sent := false
 	err := s.db.Update(func(tx *storage.Tx) error {
 		mods := map[string]bool{}
@@ -751,6 +756,9 @@ func (s *Service) digests() error {
 		}
 		return nil
 	})
+	if err == nil {
+		s.digestDay.Store(day)
+	}
 	if sent {
 		s.kick()
 	}
