@@ -28,6 +28,8 @@ import (
 	"sortie/rules/afd"
 )
 
+const realSeed = "7ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea1"
+
 const realMailSkip = "Dovecot/Postfix not installed: end-to-end suite ran on the in-process servers only; run sudo .ci/install-mailservers"
 
 // needRealMail skips (or, with SORTIE_REAL_MAIL=required, fails) when the servers cannot run here.
@@ -288,7 +290,7 @@ func TestRealMail(t *testing.T) {
 	})
 }
 
-// realGame: two players play two turns through Postfix and Dovecot.
+// realGame: two players play three turns through Postfix and Dovecot.
 func realGame(t *testing.T, srv *realmail.Servers, dir string) {
 	t0 := time.Now()
 	const svc, alice, bob = "sortie@sortie.test", "alice@players.test", "bob@players.test"
@@ -297,7 +299,7 @@ func realGame(t *testing.T, srv *realmail.Servers, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scn = append(scn, fmt.Appendf(nil, "\nservice:\n  seed: %s\n  players:\n    alice: {email: %s, tz: Europe/London}\n    bob: {email: %s}\n", e2eSeed, alice, bob)...)
+	scn = append(scn, fmt.Appendf(nil, "\nservice:\n  seed: %s\n  players:\n    alice: {email: %s, tz: Europe/London}\n    bob: {email: %s}\n", realSeed, alice, bob)...)
 	scenario := filepath.Join(dir, "channel.yaml")
 	if err := os.WriteFile(scenario, scn, 0o644); err != nil {
 		t.Fatal(err)
@@ -341,7 +343,8 @@ func realGame(t *testing.T, srv *realmail.Servers, dir string) {
 		t.Errorf("bob's receipt for his HTML mail:\n%s", r.Text)
 	}
 
-	// Turns 2 and 3: each player replies to the last report, quoting it, with the ready-made block.
+	// Turns 2 and 3: each player replies to the last report through its Reply-To (the token address),
+	// quoting it whole below the ready-made block, as a mail program does.
 	for turn := 1; turn <= 2; turn++ {
 		for _, p := range []string{alice, bob} {
 			rep := waitRealMails(t, srv, p, fmt.Sprintf("turn %d report", turn), 1)[0]
@@ -355,16 +358,22 @@ func realGame(t *testing.T, srv *realmail.Servers, dir string) {
 			submit(p, rep.ReplyTo, id, "Re: "+rep.Subject, "text/plain; charset=utf-8",
 				fmt.Sprintf("%s\nOn %s, Sortie wrote:\n%s\n", block, time.Now().Format("Mon, 2 Jan 2006 at 15:04"), quoted))
 		}
-		t.Logf("turn %d resolved and reported after %v", turn, time.Since(t0).Round(time.Millisecond))
+		t.Logf("turn %d reported after %v; orders for turn %d sent", turn, time.Since(t0).Round(time.Millisecond), turn+1)
 	}
-	waitRealMails(t, srv, alice, "turn 2 report", 1)
-	waitRealMails(t, srv, bob, "turn 2 report", 1)
+	waitRealMails(t, srv, alice, "turn 3 report", 1)
+	waitRealMails(t, srv, bob, "turn 3 report", 1)
 	for _, p := range []string{alice, bob} {
-		if n := len(waitRealMails(t, srv, p, "receipt", 3)); n != 3 {
-			t.Errorf("%s has %d receipts, want 3", p, n)
+		receipts := waitRealMails(t, srv, p, "receipt", 3)
+		if len(receipts) != 3 {
+			t.Errorf("%s has %d receipts, want 3", p, len(receipts))
+		}
+		for _, r := range receipts {
+			if strings.Contains(r.Text, "NOT STORED") || strings.Count(r.Text, "STORED.") != 2 {
+				t.Errorf("%s's receipt %q:\n%s", p, r.Subject, r.Text)
+			}
 		}
 	}
-	t.Logf("two turns resolved in %v", time.Since(t0).Round(time.Millisecond))
+	t.Logf("three turns resolved and reported after %v", time.Since(t0).Round(time.Millisecond))
 
 	// Every order mail was moved to Processed in Dovecot, none is left in the INBOX or Rejected.
 	var processed []string
@@ -390,8 +399,8 @@ func realGame(t *testing.T, srv *realmail.Servers, dir string) {
 		t.Errorf("%d order mails were rejected", len(rej))
 	}
 	d.stop()
-	if st := d.run("game", "status", "e2e"); !strings.Contains(st, "round 3") {
-		t.Errorf("after two resolved turns the game should be in round 3:\n%s", st)
+	if st := d.run("game", "status", "e2e"); !strings.Contains(st, "round 4") {
+		t.Errorf("after three resolved turns the game should be in round 4:\n%s", st)
 	}
 }
 
@@ -409,8 +418,9 @@ type realCorpusCase struct {
 	secret  string // empty: must be ignored
 	msgID   string // empty when the file has none
 	orders  []string
+	known   bool   // listed in realCorpusKnown: its plots are the README's
 	box     string // the daemon's mailbox for a case with orders
-	envFrom string
+	envFrom string // the envelope sender Postfix gets
 }
 
 // realCorpusKnown is what the corpus README and mailer's corpusCases say of each file: sender,
@@ -472,6 +482,7 @@ func loadRealCorpus(t *testing.T) []realCorpusCase {
 			c.msgID = inc.MessageID
 		}
 		if known, ok := realCorpusKnown[name]; ok {
+			c.known = true
 			if c.from != known[0] {
 				t.Errorf("%s: the sender is %q, the corpus README says %q", name, c.from, known[0])
 			}
@@ -511,6 +522,23 @@ func realCorpusRun(t *testing.T, srv *realmail.Servers, corpus []realCorpusCase,
 	scnBase, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The corpus's plots (RED1: 2R 1 TR FIRE ANY, RED2: 5 HOLD) record 5 movement points with two
+	// turns two hexes apart: legal for a Spitfire at speed 5 and 8,000 ft, not at the scenario's speed 6
+	// and 12,000 ft. Start the Spitfires there (turn 1 flies the default, straight and level), so every
+	// order of the known files must come back STORED. Should the scenario change so that this no longer
+	// applies, and for files added to the corpus since, a refusal that names the broken rule is
+	// accepted instead.
+	tuned := false
+	for _, cs := range []string{"RED1", "RED2"} {
+		re := regexp.MustCompile(`(\{callsign: ` + cs + `, type: spitfire-i,[^}]*)alt: 12000, speed: 6\.0`)
+		if re.Match(scnBase) {
+			scnBase = re.ReplaceAll(scnBase, []byte("${1}alt: 8000, speed: 5.0"))
+			tuned = true
+		} else {
+			tuned = false
+			break
+		}
 	}
 	// One daemon per mail with orders, plus the one serving corpusService for the ignored mail.
 	type job struct {
@@ -621,7 +649,7 @@ func realCorpusRun(t *testing.T, srv *realmail.Servers, corpus []realCorpusCase,
 			}
 			switch {
 			case strings.HasPrefix(verdict, "STORED."):
-			case strings.HasPrefix(verdict, "NOT STORED") && strings.Contains(strings.Join(lines[i:], "\n"), "ERROR"):
+			case strings.HasPrefix(verdict, "NOT STORED") && !(tuned && c.known) && strings.Contains(strings.Join(lines[i:], "\n"), "ERROR"):
 				t.Logf("%s: %s was read right and refused by the rules: %s", c.file, want, verdict)
 			default:
 				t.Errorf("%s: the receipt gives no clear verdict for %q:\n%s", c.file, want, text)

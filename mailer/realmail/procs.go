@@ -45,6 +45,9 @@ func alive(pid int) bool {
 
 // sessionMembers lists the live processes of session sid.
 func sessionMembers(sid int) []int {
+	if sid <= 0 {
+		return nil // 0 is the kernel threads' session, never a daemon's
+	}
 	entries, _ := os.ReadDir("/proc")
 	var out []int
 	for _, e := range entries {

@@ -235,7 +235,9 @@ func (s *Servers) startOnce() error {
 	}
 
 	if err := runLogged(filepath.Join(s.Dir, "postfix", "startup.log"), postfixBin, "-c", s.postfixConf, "start"); err != nil {
-		return fmt.Errorf("realmail: starting postfix: %w\n%s", err, s.Logs())
+		// Errors found before Postfix's own log service runs (a bad main.cf, say) go to syslog only;
+		// "postfix -c DIR check" as root repeats the checks.
+		return fmt.Errorf("realmail: starting postfix (postfix -c %s start): %w\n%s", s.postfixConf, err, s.Logs())
 	}
 	if s.postfixPID, err = waitPIDFile(s.postfixPIDFile, 5*time.Second); err != nil {
 		return fmt.Errorf("realmail: postfix: %w\n%s", err, s.Logs())
