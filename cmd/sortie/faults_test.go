@@ -206,3 +206,60 @@ func TestMailServersDownAndBack(t *testing.T) {
 		t.Errorf("bob's welcome: %d", n)
 	}
 }
+
+// TestDiskFullAtCommit puts the database on a small filesystem and fills it: the commit of an order
+// mail fails, the mail stays in the inbox and nothing is answered; once there is room again the mail is
+// handled once. It needs root to mount a tmpfs; elsewhere it says so and skips (CI runs as root).
+func TestDiskFullAtCommit(t *testing.T) {
+	w := newWorld(t)
+	fsDir := filepath.Join(w.dir, "smallfs")
+	os.MkdirAll(fsDir, 0o755)
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", fsDir).CombinedOutput(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("mounting a tmpfs: %v %s", err, out)
+		}
+		t.Skipf("cannot mount a small filesystem here (%v %s): the disk-full test needs root", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", fsDir).Run() })
+	cfg, _ := os.ReadFile(w.cfg)
+	w.db = filepath.Join(fsDir, "sortie.db")
+	cfg = regexp.MustCompile(`(?m)^database: .*$`).ReplaceAll(cfg, []byte("database: "+w.db))
+	os.WriteFile(w.cfg, cfg, 0o644)
+	w.run("game", "new", "--config", w.cfg, "--id", "e2e", w.scenario)
+	d := w.start("")
+	aSecret := secretOf(t, w.waitMails("alice@players.test", "welcome", 1)[0])
+	w.waitMails("bob@players.test", "welcome", 1)
+
+	// Fill the filesystem.
+	filler := filepath.Join(fsDir, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	w.send("alice@players.test", "sortie@sortie.test", "full-1@players.test", plainHeaders(),
+		fmt.Sprintf("GAME e2e TURN 1 SECRET %s\nRED1: 6\nRED2: 6\nEND\n", aSecret))
+	time.Sleep(2500 * time.Millisecond)
+	if n := len(w.mailsTo("alice@players.test", "receipt")); n != 0 {
+		t.Fatalf("a receipt went out although the commit could not be written (%d)", n)
+	}
+	if msgs, _ := w.imap.Messages("sortie", "INBOX"); len(msgs) != 1 {
+		t.Fatalf("the mail must stay in the inbox while the disk is full: %d there", len(msgs))
+	}
+	if d.ProcessState != nil {
+		t.Fatal("the daemon died on a full disk")
+	}
+	os.Remove(filler)
+	w.waitMails("alice@players.test", "receipt", 1)
+	time.Sleep(500 * time.Millisecond)
+	if n := len(w.mailsTo("alice@players.test", "receipt")); n != 1 {
+		t.Errorf("after the disk had room again: %d receipts", n)
+	}
+	w.stop(d)
+}
