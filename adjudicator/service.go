@@ -197,7 +197,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			"Problems": []string{fmt.Sprintf("Sortie reads order mails of up to %d KiB; yours was %d KiB. Send the order block as plain text, without attachments.", s.cfg.MaxMailSize>>10, env.Size>>10)},
 		})
 	}
-	block, diags := parser.ParseBlock(env.Text)
+	block, diags := parser.ParseBlockRaw(env.Text) // the ruleset reads each order line in its own notation
 	if g, ok := s.moderatorOf(tx, env, block); ok {
 		return s.moderatorMail(tx, g, env, block, diags)
 	}

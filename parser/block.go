@@ -500,7 +500,15 @@ func (r *lineReader) next() (string, bool) {
 // Without a GAME line, a line holding only HELP makes a help request (HelpOnly); otherwise the result is
 // an empty Block and one no-block error. Every problem is reported, each with its line and column; see
 // BlockRefused for which errors refuse the whole block, and Block.Refused for refused order lines.
-func ParseBlock(text string) (Block, []LineDiagnostic) {
+func ParseBlock(text string) (Block, []LineDiagnostic) { return parseBlock(text, false) }
+
+// ParseBlockRaw reads a block without reading its order lines as Air Force plots: each order line is kept
+// as its callsign and its text (BlockOrder.Text, Order left empty), for the game's ruleset to read in its
+// own notation. This is what the service uses, so every ruleset's orders travel the same way; the header,
+// commands, limits and line handling are exactly those of ParseBlock.
+func ParseBlockRaw(text string) (Block, []LineDiagnostic) { return parseBlock(text, true) }
+
+func parseBlock(text string, raw bool) (Block, []LineDiagnostic) {
 	r := &lineReader{rest: text}
 	helpLine, quotedGame := 0, false
 	for {
@@ -514,7 +522,7 @@ func ParseBlock(text string) (Block, []LineDiagnostic) {
 			continue
 		}
 		if strings.EqualFold(firstWord(t), "GAME") {
-			p := &blockParser{fields: map[string]fieldSeen{}}
+			p := &blockParser{fields: map[string]fieldSeen{}, raw: raw}
 			p.b.Found = true
 			p.run(r, line)
 			return p.b, p.ds
@@ -545,6 +553,7 @@ type blockParser struct {
 	ds     []LineDiagnostic
 	fields map[string]fieldSeen
 	items  int
+	raw    bool // keep order lines as text (ParseBlockRaw)
 }
 
 func (p *blockParser) add(line int, d Diagnostic) {
@@ -837,6 +846,20 @@ func (p *blockParser) orderLine(n int, line string) {
 		return
 	}
 	if !p.countItem(n) {
+		return
+	}
+	if p.raw {
+		cs := strings.ToUpper(strings.TrimSpace(line[:i]))
+		if !isCallsign(cs) {
+			p.errorf(n, 1, CodeOrderLine, "", "%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))
+			return
+		}
+		if strings.TrimSpace(line[i+1:]) == "" {
+			p.add(n, Diagnostic{Code: CodeEmptyOrder, Col: i + 2, Severity: SeverityWarning,
+				Message: fmt.Sprintf("%s has no order after the colon: the line changes nothing", cs)})
+			return
+		}
+		p.putOrder(BlockOrder{Callsign: cs, Line: n, Text: line}, false)
 		return
 	}
 	cs, o, ds := ParseOrderLine(line)

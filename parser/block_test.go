@@ -590,3 +590,22 @@ Anna`
 	// line 4, col 8: warning: "R" was read as TR, a turn right (did you mean TR?)
 	// line 6, col 1: "STAUTS" is not a command: the commands are STATUS, RESEND, HELP, CLEAR, WAIT, READY, AWAY and BACK (did you mean STATUS?)
 }
+
+// ParseBlockRaw keeps order lines as text for the game's ruleset: a Swarm line that is no Air Force plot
+// is not an error here, while the header, commands and limits are read as by ParseBlock.
+func TestParseBlockRaw(t *testing.T) {
+	b, ds := ParseBlockRaw("GAME g1 TURN 2 SECRET x\nTIGER: 2 S M 2; 2 S M 2\nRED1: 1 TRTR 4\nSTAUTS\nEND")
+	if len(b.Orders) != 2 || b.Orders[0].Callsign != "TIGER" || !strings.Contains(b.Orders[0].Text, "2 S M 2; 2 S M 2") || b.Turn != 2 {
+		t.Fatalf("raw block: %+v", b)
+	}
+	codes := map[string]bool{}
+	for _, d := range ds {
+		codes[d.Code] = true
+	}
+	if codes[CodeGluedLetters] || !codes[CodeUnknownCmd] {
+		t.Errorf("raw mode reads commands but not plots: %v", ds)
+	}
+	if _, ds := ParseBlockRaw("GAME g1\nTURN 1\nTURN 2\n1BAD: 5\nEND"); !BlockRefused(ds) {
+		t.Errorf("header faults still refuse the block: %v", ds)
+	}
+}

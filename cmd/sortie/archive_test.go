@@ -267,9 +267,6 @@ func TestArchiveCommandsWhileDaemonRuns(t *testing.T) {
 	}
 	arch := filepath.Join(dir, "archive")
 	out, errOut, code := sortie(t, "export", "g1", "--config", cfg, "--out", arch)
-	if code != 0 && strings.Contains(errOut, "does not know") {
-		t.Skip("serve.go does not hand archive commands to archiveCommand yet: " + errOut)
-	}
 	if code != 0 {
 		t.Fatalf("export while the daemon runs: exit %d\n%s\n%s", code, out, errOut)
 	}

@@ -19,10 +19,20 @@ func cmdCalc(args []string, stdout io.Writer) error {
 		return usagef("calc: say move, fire or damage")
 	}
 	switch args[0] {
-	case "move":
-		return calcMove(args[1:], stdout)
-	case "fire":
-		return calcFire(args[1:], stdout)
+	case "move", "fire":
+		name, rest, err := splitRuleset(args[1:])
+		if err != nil {
+			return err
+		}
+		switch {
+		case name == "swarm" && args[0] == "move":
+			return calcSwarmMove(rest, stdout)
+		case name == "swarm":
+			return calcSwarmFire(rest, stdout)
+		case args[0] == "move":
+			return calcMove(rest, stdout)
+		}
+		return calcFire(rest, stdout)
 	case "damage":
 		return calcDamage(args[1:], stdout)
 	}

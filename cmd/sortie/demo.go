@@ -22,6 +22,7 @@ import (
 	"sortie/mailer"
 	"sortie/mailer/localmail"
 	"sortie/rules/afd"
+	"sortie/rules/swarm"
 )
 
 const demoHelp = `sortie demo: play a whole game by mail, on mail servers built into the binary.
@@ -31,7 +32,8 @@ bot players read their reports and mail their orders back through SMTP, while th
 inbox, answers and resolves each turn. Every mail sent is written to a folder.
 
   --out DIR        where to write the mails (default: a new folder sortie-demo-<time> here)
-  --scenario NAME  a bundled scenario (default channel-1940)
+  --ruleset NAME   afd (default) or swarm: which ruleset's bundled scenario to play
+  --scenario NAME  a bundled scenario (default channel-1940; kanalkampf-1940 for swarm)
   --timeout D      give up after this long (default 50s)
 `
 
@@ -45,7 +47,8 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "")
-	scenario := fs.String("scenario", "channel-1940", "")
+	scenario := fs.String("scenario", "", "")
+	rules := fs.String("ruleset", "afd", "")
 	timeout := fs.Duration("timeout", 50*time.Second, "")
 	help := fs.Bool("help", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -58,7 +61,15 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	if *out == "" {
 		*out = "sortie-demo-" + time.Now().Format("20060102-150405")
 	}
-	res, err := RunDemo(DemoOptions{Out: *out, Scenario: *scenario, Timeout: *timeout, Progress: stdout})
+	switch {
+	case *rules != "afd" && *rules != "swarm":
+		return usagef("demo: --ruleset is afd or swarm, not %q", *rules)
+	case *scenario == "" && *rules == "swarm":
+		*scenario = swarm.DefaultScenario
+	case *scenario == "":
+		*scenario = "channel-1940"
+	}
+	res, err := RunDemo(DemoOptions{Out: *out, Ruleset: *rules, Scenario: *scenario, Timeout: *timeout, Progress: stdout})
 	if err != nil {
 		return err
 	}
@@ -72,6 +83,7 @@ func cmdDemo(args []string, stdout io.Writer) error {
 // DemoOptions configure a demo run.
 type DemoOptions struct {
 	Out      string
+	Ruleset  string // afd (the default) or swarm
 	Scenario string
 	Timeout  time.Duration
 	Progress io.Writer
@@ -162,7 +174,11 @@ func RunDemo(o DemoOptions) (*DemoResult, error) {
 	}
 	defer w.smtp.Close()
 
-	scn, err := afd.BundledScenarioFile(o.Scenario)
+	bundled := afd.BundledScenarioFile
+	if o.Ruleset == "swarm" {
+		bundled = swarm.BundledScenarioFile
+	}
+	scn, err := bundled(o.Scenario)
 	if err != nil {
 		return nil, fmt.Errorf("no bundled scenario %q (%v)", o.Scenario, err)
 	}
@@ -203,7 +219,8 @@ func RunDemo(o DemoOptions) (*DemoResult, error) {
 	results := make(chan string, len(players))
 	for _, p := range players {
 		wg.Add(1)
-		b := &bot{name: p, addr: p + "@" + playersDomain, smtpAddr: w.smtp.Addr(), inbox: w.boxes[p+"@"+playersDomain], progress: o.Progress}
+		b := &bot{name: p, addr: p + "@" + playersDomain, smtpAddr: w.smtp.Addr(), inbox: w.boxes[p+"@"+playersDomain], progress: o.Progress,
+			ready: o.Ruleset == "swarm"}
 		go func() {
 			defer wg.Done()
 			result, err := b.play(ctx)
@@ -266,6 +283,9 @@ type bot struct {
 	inbox                chan []byte
 	progress             io.Writer
 	sent                 int
+	// ready makes the bot send the report's ready-made block as it stands (the Swarm demo), and nothing
+	// when the block has no order line (all its squadrons fly plotted courses).
+	ready bool
 }
 
 var clockRE = regexp.MustCompile(`from ([A-Z0-9_-]+): (\d+) hexes at (\d+) o'clock`)
@@ -288,6 +308,16 @@ func (b *bot) play(ctx context.Context) (string, error) {
 			fmt.Fprintf(b.progress, "  %s: %s\n", b.name, m.Subject)
 			return strings.TrimPrefix(m.Subject[strings.Index(m.Subject, "]")+1:], " "), nil
 		case strings.Contains(m.Subject, "receipt"):
+			if b.ready && strings.Contains(m.Text, "NOT STORED") {
+				// The ready-made block itself was refused: nothing else to send.
+				var why []string
+				for _, l := range strings.Split(m.Text, "\n") {
+					if t := strings.TrimSpace(l); strings.HasPrefix(t, "ERROR") && len(why) < 3 {
+						why = append(why, t)
+					}
+				}
+				return "", fmt.Errorf("%s: the service refused the report's ready-made orders: %s", b.name, strings.Join(why, "; "))
+			}
 			if strings.Contains(m.Text, "NOT STORED") && lastBlock != "" {
 				// Fall back to the suggested plots for this turn.
 				if err := b.send(m, raw, lastBlock); err != nil {
@@ -297,15 +327,19 @@ func (b *bot) play(ctx context.Context) (string, error) {
 			}
 		case strings.Contains(m.Subject, "welcome") || strings.Contains(m.Subject, "report"):
 			block := extractBlock(m.Text)
-			if block == "" {
-				continue
+			if block == "" || b.ready && !strings.Contains(block, ": ") {
+				continue // no block, or no order line: every squadron flies its plotted course
 			}
 			turn := regexp.MustCompile(`TURN (\d+)`).FindStringSubmatch(block)
 			if turn != nil {
 				fmt.Fprintf(b.progress, "  %s reads %q and plots turn %s\n", b.name, m.Subject, turn[1])
 			}
 			lastBlock = block
-			if err := b.send(m, raw, b.aggressive(block, m.Text)); err != nil {
+			orders := block
+			if !b.ready {
+				orders = b.aggressive(block, m.Text)
+			}
+			if err := b.send(m, raw, orders); err != nil {
 				return "", err
 			}
 		}

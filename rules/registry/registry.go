@@ -10,6 +10,7 @@ import (
 
 	"sortie/rules/afd"
 	"sortie/rules/ruleset"
+	"sortie/rules/swarm"
 )
 
 var (
@@ -26,6 +27,7 @@ func load() {
 		return
 	}
 	register(afd.Ruleset{Env: env})
+	register(swarm.Ruleset{})
 }
 
 func register(r ruleset.Ruleset) { sets[r.Name()] = r }

@@ -1,0 +1,905 @@
+package main
+
+// Benchmarks of the mail side, through real protocol servers (docs/performance.md):
+//
+//   - BenchmarkIntake: order mails from the IMAP inbox through the daemon's own handler (parse the
+//     MIME, find and parse the order block, check it with the rules, commit the orders and the receipt
+//     in one bbolt transaction per mail) and moved to Processed, per second. Raw, in the same run: the
+//     same messages delivered to another mailbox, fetched with one UID FETCH BODY.PEEK[] and moved
+//     with one UID MOVE, plus one bbolt transaction per message writing a 2 KiB record.
+//   - BenchmarkOutbox: report-sized mails from the outbox over one authenticated STARTTLS connection,
+//     per second (mailer.Sender on the daemon's outbox adapter). Raw, in the same run: go-mail sending
+//     the same messages, built beforehand, over one connection to the same port.
+//   - BenchmarkTurnLatency: the daemon (NewDaemon, Run: intake in IDLE, sender, clock) with a game
+//     waiting for one last order; the time from handing that order to the mail server to every mail
+//     of the turn (the receipt and the reports) being accepted by the SMTP server. Raw, in the same
+//     run: an IDLE client told of a new message, fetching and moving it, then go-mail sending the
+//     same mails over a new connection.
+//
+// Besides the figure, the raw figure and their ratio, each reports where its own time went (the
+// handler, the cursor store and the outbox adapter are wrapped to read the clock around each call)
+// and load1, the machine's load average at the end: the machine is shared.
+//
+// The plain names run against Dovecot and Postfix started on loopback (mailer/realmail) and are
+// skipped when they cannot run here; the InProcess ones against mailer/localmail, so a figure
+// exists on any machine. Every server a benchmark starts is stopped by its cleanup.
+//
+//	go test ./cmd/sortie -run '^$' -bench 'Intake|Outbox|TurnLatency' -benchtime 3x -count 3
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	enc "encoding/binary" // binary is the test binary's path (main_test.go)
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	netmail "net/mail"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+	"github.com/rs/zerolog"
+	gomail "github.com/wneessen/go-mail"
+	bolt "go.etcd.io/bbolt"
+
+	"sortie/adjudicator"
+	"sortie/mailer"
+	"sortie/mailer/localmail"
+	"sortie/mailer/realmail"
+	"sortie/rules/afd"
+	"sortie/storage"
+	"sortie/templates"
+)
+
+const (
+	benchService = "sortie@sortie.test"
+	benchRaw     = "raw@sortie.test" // the mailbox the raw measurements read
+	benchAlice   = "alice@players.test"
+	benchBob     = "bob@players.test"
+	benchSeed    = "be4c4be4c4be4c4be4c4be4c4be4c4be4c4be4c4be4c4be4c4be4c4be4c4be4c"
+
+	benchAliceOrders = "RED1: 6 FIRE KURT\nRED2: 1 TL 4"
+	benchBobOrders   = "KURT: 5 HOLD\nHANS: 6"
+)
+
+// benchEnv is the pair of mail servers a benchmark talks to.
+type benchEnv struct {
+	imapAddr  string // IMAP over implicit TLS
+	imapHost  string // the name the IMAP certificate is checked for
+	smtpHost  string // SMTP submission: STARTTLS, then AUTH PLAIN
+	smtpPort  int
+	caFile    string
+	roots     *x509.CertPool
+	passwords map[string]string // login (an address) -> password
+	// deliver puts messages into login's INBOX the way a delivery agent does (LMTP into Dovecot).
+	deliver func(login string, raws [][]byte) error
+	// settle waits until the SMTP server has delivered everything it accepted (Postfix's queue is
+	// empty), so that one measurement does not pay for the background work of the one before.
+	settle func() error
+	logs   func() string
+}
+
+func (e *benchEnv) tls(host string) *tls.Config {
+	return &tls.Config{RootCAs: e.roots, ServerName: host, MinVersion: tls.VersionTLS12}
+}
+
+// benchRealEnv starts Dovecot and Postfix for one benchmark (stopped by its cleanup), or skips.
+func benchRealEnv(b *testing.B, inProcessName string) *benchEnv {
+	b.Helper()
+	if ok, reason := realmail.Available(); !ok {
+		if os.Getenv("SORTIE_REAL_MAIL") == "required" {
+			b.Fatalf("SORTIE_REAL_MAIL=required, but %s", reason)
+		}
+		b.Skipf("Dovecot/Postfix cannot run here (%s); %s gives the figure against the in-process servers", reason, inProcessName)
+	}
+	srv, err := realmail.Start(b.TempDir(), realmail.User{Address: benchService}, realmail.User{Address: benchRaw},
+		realmail.User{Address: benchAlice}, realmail.User{Address: benchBob})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		if err := srv.Stop(); err != nil {
+			b.Error(err)
+		}
+	})
+	host, port := splitHostPort(srv.SubmissionAddr)
+	imapHost, _, _ := net.SplitHostPort(srv.IMAPSAddr)
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(srv.CAPEM)
+	e := &benchEnv{imapAddr: srv.IMAPSAddr, imapHost: imapHost, smtpHost: host, smtpPort: port, caFile: srv.CAFile, roots: pool,
+		passwords: srv.Users,
+		deliver:   func(login string, raws [][]byte) error { return benchLMTP(srv.LMTPAddr, login, raws) },
+		settle:    func() error { return benchPostfixIdle(filepath.Join(srv.Dir, "postfix", "spool"), time.Minute) },
+		logs:      srv.Logs,
+	}
+	// Dovecot makes only the INBOX; the raw measurements move to Processed as the intake does.
+	c, err := srv.Login(benchRaw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Create("Processed", nil).Wait(); err != nil {
+		b.Fatal(err)
+	}
+	c.Logout().Wait()
+	c.Close()
+	return e
+}
+
+// benchInProcessEnv starts mailer/localmail's servers with the same protections: IMAPS, and SMTP
+// with mandatory STARTTLS and AUTH, both checked against a throwaway CA.
+func benchInProcessEnv(b *testing.B) *benchEnv {
+	b.Helper()
+	caPEM, serverTLS, err := localmail.GenerateCA()
+	if err != nil {
+		b.Fatal(err)
+	}
+	caFile := filepath.Join(b.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, caPEM, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pw := map[string]string{benchService: "svc-pw", benchRaw: "raw-pw"}
+	im, err := localmail.StartIMAP(localmail.IMAPOptions{Users: pw, TLSConfig: serverTLS, ImplicitTLS: true, RequireTLS: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { im.Close() })
+	sm, err := localmail.StartSMTP(localmail.SMTPOptions{Domain: "sortie.test", Username: benchService, Password: pw[benchService],
+		TLSConfig: serverTLS, RequireTLS: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { sm.Close() })
+	host, port := splitHostPort(sm.Addr())
+	imapHost, _, _ := net.SplitHostPort(im.TLSAddr())
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	return &benchEnv{imapAddr: im.TLSAddr(), imapHost: imapHost, smtpHost: host, smtpPort: port, caFile: caFile, roots: pool, passwords: pw,
+		deliver: func(login string, raws [][]byte) error {
+			for _, raw := range raws {
+				if err := im.Deliver(login, raw); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		settle: func() error { return nil },
+		logs:   func() string { return "" },
+	}
+}
+
+// benchLMTP delivers raws to rcpt over one LMTP connection to Dovecot, as Postfix does.
+func benchLMTP(addr, rcpt string, raws [][]byte) error {
+	conn, err := net.DialTimeout("tcp", addr, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	c := smtp.NewClientLMTP(conn)
+	defer c.Close()
+	if err := c.Hello("bench.sortie.test"); err != nil {
+		return err
+	}
+	for _, raw := range raws {
+		if err := c.SendMail(benchAlice, []string{rcpt}, bytes.NewReader(raw)); err != nil {
+			return fmt.Errorf("lmtp to %s: %w", rcpt, err)
+		}
+	}
+	return c.Quit()
+}
+
+// benchPostfixIdle waits until Postfix's queues hold no message.
+func benchPostfixIdle(spool string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		n := 0
+		for _, q := range []string{"maildrop", "incoming", "active", "deferred", "hold"} {
+			filepath.WalkDir(filepath.Join(spool, q), func(_ string, de fs.DirEntry, err error) error {
+				if err == nil && de.Type().IsRegular() {
+					n++
+				}
+				return nil
+			})
+		}
+		if n == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("postfix still holds %d messages after %v", n, timeout)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// benchScenario is the bundled Channel scenario with a service section for alice and bob.
+func benchScenario(b *testing.B) []byte {
+	b.Helper()
+	scn, err := afd.BundledScenarioFile("channel-1940")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return append(scn, fmt.Appendf(nil, "\nservice:\n  seed: %s\n  players:\n    alice: {email: %s, secret: lark-1}\n    bob: {email: %s, secret: kite-2}\n",
+		benchSeed, benchAlice, benchBob)...)
+}
+
+// benchLogger logs as the daemon does by default (JSON, info, timestamps), into nothing.
+func benchLogger() zerolog.Logger {
+	return zerolog.New(io.Discard).Level(zerolog.InfoLevel).With().Timestamp().Logger()
+}
+
+// benchReportLoad reports the machine's 1-minute load average as the benchmark ends (the benchmark
+// and its servers account for about 1 to 1.5 of it), so figures from a busy machine stand out.
+func benchReportLoad(b *testing.B) {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return
+	}
+	var load float64
+	if _, err := fmt.Sscan(string(data), &load); err == nil {
+		b.ReportMetric(load, "load1")
+	}
+}
+
+// benchOrderMail is a player's order mail as a mail program writes it: a reply to the last report,
+// the block on top, the report quoted below.
+func benchOrderMail(from, name, id, game, secret, orders string) []byte {
+	var q strings.Builder
+	for i := range 14 {
+		fmt.Fprintf(&q, "> RED%d  Spitfire I   hex %d,%d  facing %d  12,000 ft  speed 6.0  bank N  damage none\n", i%2+1, i, 4-i, i%6)
+	}
+	body := fmt.Sprintf("Hello,\n\nGAME %s TURN 1 SECRET %s\n%s\nEND\n\n%s\n\nOn Mon, 23 Nov 2026 at 09:00, Sortie wrote:\n> [%s] turn 1 report\n>\n%s",
+		game, secret, orders, name, game, q.String())
+	return fmt.Appendf(nil, "From: %s <%s>\r\nTo: Sortie <%s>\r\nSubject: Re: [%s] turn 1 report\r\nMessage-ID: <%s>\r\nIn-Reply-To: <report.%s.0.x@sortie.test>\r\n"+
+		"Date: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8; format=flowed\r\nContent-Transfer-Encoding: 8bit\r\n"+
+		"User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.5.0\r\n\r\n%s",
+		name, from, benchService, game, id, game, time.Now().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
+}
+
+// BenchmarkIntake: order mails from Dovecot through the daemon's handler, beside the raw IMAP and
+// bbolt cost of the same messages.
+func BenchmarkIntake(b *testing.B) { benchIntake(b, benchRealEnv(b, "BenchmarkIntakeInProcess")) }
+
+// BenchmarkIntakeInProcess is BenchmarkIntake against the in-process IMAP server.
+func BenchmarkIntakeInProcess(b *testing.B) { benchIntake(b, benchInProcessEnv(b)) }
+
+func benchIntake(b *testing.B, env *benchEnv) {
+	const n = 500 // order mails per iteration
+	ctx := context.Background()
+	dir := b.TempDir()
+	db, err := storage.Open(filepath.Join(dir, "sortie.db"), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	tmpl, err := templates.New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := benchLogger()
+	// Alice alone sends: the round never completes, and the long resolve delay would keep it open
+	// even if it did. The flood limit is out of the way.
+	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: benchService, Name: "Sortie bench", MaxMailsPerHour: 1 << 30,
+		ResolveDelay: 24 * time.Hour}, log)
+	if _, err := svc.NewGame(benchScenario(b), "channel.yaml", "bench"); err != nil {
+		b.Fatal(err)
+	}
+	// The daemon's handler and the database as cursor store, each wrapped to count and to time its
+	// share (two clock readings a call), so the figure can be split into handler, cursor and IMAP.
+	h := handler(svc, log)
+	processed := 0
+	var tHandler time.Duration
+	counting := mailer.HandlerFunc(func(ctx context.Context, m mailer.Message) mailer.Disposition {
+		t0 := time.Now()
+		d := h.Handle(ctx, m)
+		tHandler += time.Since(t0)
+		if d == mailer.Processed {
+			processed++
+		}
+		return d
+	})
+	cursor := &benchCursor{db: db}
+	in := mailer.NewIntake(mailer.IntakeOptions{Addr: env.imapAddr, TLS: mailer.TLSImplicit, CAFile: env.caFile,
+		Username: benchService, Password: env.passwords[benchService], Logger: log}, cursor, counting)
+
+	rawDB, err := bolt.Open(filepath.Join(dir, "raw.db"), 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { rawDB.Close() })
+	record := bytes.Repeat([]byte{'x'}, 2<<10)
+
+	plots := []string{benchAliceOrders, "RED1: 3 TR 2 FIRE KURT\nRED2: 2 TL 3 HOLD"}
+	var tIntake, tIMAP, tBolt time.Duration
+	var size int
+	iter := 0
+	for b.Loop() {
+		b.StopTimer()
+		iter++
+		msgs := make([][]byte, n)
+		for i := range msgs {
+			msgs[i] = benchOrderMail(benchAlice, "Alice", fmt.Sprintf("o%d.%d@players.test", iter, i), "bench", "lark-1", plots[i%len(plots)])
+			size += len(msgs[i])
+		}
+		for _, login := range []string{benchService, benchRaw} {
+			if err := env.deliver(login, msgs); err != nil {
+				b.Fatalf("delivering to %s: %v\n%s", login, err, env.logs())
+			}
+		}
+		processed = 0
+
+		b.StartTimer()
+		t0 := time.Now()
+		handled, err := in.PollOnce(ctx)
+		d := time.Since(t0)
+		b.StopTimer()
+		if err != nil || handled != n || processed != n {
+			b.Fatalf("PollOnce: %d handled, %d processed of %d: %v", handled, processed, n, err)
+		}
+		tIntake += d
+		if iter == 1 {
+			benchCheckReceipts(b, db, n)
+		}
+
+		d, err = benchRawFetchMove(env, benchRaw, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tIMAP += d
+		d, err = benchRawCommits(rawDB, record, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tBolt += d
+		b.StartTimer()
+	}
+	total := float64(n * iter)
+	rate := total / tIntake.Seconds()
+	raw := total / (tIMAP + tBolt).Seconds()
+	b.ReportMetric(rate, "msgs/s")
+	b.ReportMetric(raw, "raw-msgs/s")
+	b.ReportMetric(rate/raw, "ratio")
+	b.ReportMetric(total/tIMAP.Seconds(), "raw-imap-msgs/s")
+	b.ReportMetric(total/tBolt.Seconds(), "raw-commits/s")
+	b.ReportMetric(float64(size)/total, "B/mail")
+	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 / total }
+	b.ReportMetric(us(tHandler), "handler-us/mail")
+	b.ReportMetric(us(cursor.spent), "cursor-us/mail")
+	b.ReportMetric(us(tIntake-tHandler-cursor.spent), "imap-us/mail")
+	benchReportLoad(b)
+}
+
+// benchCursor is the database as the intake's cursor store, timing SaveCursor.
+type benchCursor struct {
+	db    *storage.DB
+	spent time.Duration
+}
+
+func (c *benchCursor) LoadCursor(mailbox string) (uint32, uint32, error) {
+	return c.db.LoadCursor(mailbox)
+}
+
+func (c *benchCursor) SaveCursor(mailbox string, uidValidity, lastUID uint32) error {
+	t0 := time.Now()
+	err := c.db.SaveCursor(mailbox, uidValidity, lastUID)
+	c.spent += time.Since(t0)
+	return err
+}
+
+// benchOutboxTimed is the daemon's outbox adapter, timing Pending and MarkSent.
+type benchOutboxTimed struct {
+	outbox
+	spent time.Duration
+}
+
+func (o *benchOutboxTimed) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
+	t0 := time.Now()
+	list, err := o.outbox.Pending(now, limit)
+	o.spent += time.Since(t0)
+	return list, err
+}
+
+func (o *benchOutboxTimed) MarkSent(id string, at time.Time) error {
+	t0 := time.Now()
+	err := o.outbox.MarkSent(id, at)
+	o.spent += time.Since(t0)
+	return err
+}
+
+// benchCheckReceipts makes sure the benchmark measured what it claims: every mail got a receipt
+// that stored both of Alice's orders.
+func benchCheckReceipts(b *testing.B, db *storage.DB, n int) {
+	b.Helper()
+	items, err := db.Pending(time.Now().Add(time.Hour), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	good := 0
+	for _, it := range items {
+		if it.Kind == "receipt" && strings.Count(it.Body, "STORED.") == 2 && !strings.Contains(it.Body, "NOT STORED") {
+			good++
+		}
+	}
+	if good != n {
+		for _, it := range items {
+			if it.Kind == "receipt" && (strings.Count(it.Body, "STORED.") != 2 || strings.Contains(it.Body, "NOT STORED")) {
+				b.Fatalf("%d of %d receipts stored both orders; one of them:\n%s", good, n, it.Body)
+			}
+		}
+		b.Fatalf("%d of %d receipts stored both orders", good, n)
+	}
+}
+
+// benchRawFetchMove is the IMAP work of the intake done directly: connect and log in, one UID FETCH
+// BODY.PEEK[] of every message, one UID MOVE of all of them to Processed.
+func benchRawFetchMove(env *benchEnv, login string, n int) (time.Duration, error) {
+	t0 := time.Now()
+	c, err := imapclient.DialTLS(env.imapAddr, &imapclient.Options{TLSConfig: env.tls(env.imapHost)})
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	if err := c.Login(login, env.passwords[login]).Wait(); err != nil {
+		return 0, err
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		return 0, err
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	bufs, err := c.Fetch(imap.UIDSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return 0, err
+	}
+	uids := make([]imap.UID, 0, len(bufs))
+	for _, m := range bufs {
+		if len(m.FindBodySection(section)) == 0 {
+			return 0, fmt.Errorf("raw fetch: UID %d came without its body", m.UID)
+		}
+		uids = append(uids, m.UID)
+	}
+	if len(uids) != n {
+		return 0, fmt.Errorf("raw fetch: %d messages, want %d", len(uids), n)
+	}
+	if _, err := c.Move(imap.UIDSetNum(uids...), "Processed").Wait(); err != nil {
+		return 0, err
+	}
+	if err := c.Logout().Wait(); err != nil {
+		return 0, err
+	}
+	return time.Since(t0), nil
+}
+
+// benchRawCommits is n bbolt transactions (each synced to disk), each writing one record.
+func benchRawCommits(db *bolt.DB, record []byte, n int) (time.Duration, error) {
+	t0 := time.Now()
+	for range n {
+		err := db.Update(func(tx *bolt.Tx) error {
+			bk, err := tx.CreateBucketIfNotExists([]byte("raw"))
+			if err != nil {
+				return err
+			}
+			seq, err := bk.NextSequence()
+			if err != nil {
+				return err
+			}
+			return bk.Put(enc.BigEndian.AppendUint64(nil, seq), record)
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(t0), nil
+}
+
+// benchReportBody is the body of a real turn report: a game of the bundled scenario, turn 1 resolved.
+func benchReportBody(b *testing.B) string {
+	b.Helper()
+	db, err := storage.Open(filepath.Join(b.TempDir(), "report.db"), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	tmpl, err := templates.New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: benchService}, zerolog.Nop())
+	if _, err := svc.NewGame(benchScenario(b), "channel.yaml", "rep"); err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range []struct{ from, secret, orders string }{{benchAlice, "lark-1", benchAliceOrders}, {benchBob, "kite-2", benchBobOrders}} {
+		text := fmt.Sprintf("GAME rep TURN 1 SECRET %s\n%s\nEND\n", p.secret, p.orders)
+		if _, err := svc.Submit(adjudicator.Envelope{From: p.from, To: []string{benchService}, MessageID: "rep-" + p.from, Text: text, Size: len(text)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	items, err := db.Pending(time.Now().Add(time.Hour), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, it := range items {
+		if it.Kind == "report" && it.To == benchAlice {
+			return it.Body
+		}
+	}
+	b.Fatal("no report after turn 1")
+	return ""
+}
+
+// benchGoMail builds the message the sender builds for an outbox item (mailer.Sender's build).
+func benchGoMail(b *testing.B, it storage.OutMail) *gomail.Msg {
+	b.Helper()
+	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	m.FromMailAddress(&netmail.Address{Name: "Sortie bench", Address: it.From})
+	m.ToMailAddress(&netmail.Address{Name: it.ToName, Address: it.To})
+	if it.ReplyTo != "" {
+		if err := m.ReplyTo(it.ReplyTo); err != nil {
+			b.Fatal(err)
+		}
+	}
+	m.Subject(it.Subject)
+	m.SetMessageIDWithValue(it.MessageID)
+	if it.InReplyTo != "" {
+		m.SetGenHeader(gomail.HeaderInReplyTo, "<"+it.InReplyTo+">")
+		m.SetGenHeader(gomail.HeaderReferences, "<"+it.InReplyTo+">")
+	}
+	for k, v := range it.Headers {
+		m.SetGenHeader(gomail.Header(k), v)
+	}
+	m.SetGenHeader("X-Sortie", "1")
+	m.SetGenHeader("Auto-Submitted", "auto-generated")
+	m.SetGenHeader("X-Auto-Response-Suppress", "OOF, AutoReply")
+	m.SetBodyString(gomail.TypeTextPlain, it.Body)
+	return m
+}
+
+// benchRawSend is go-mail alone: one connection (STARTTLS mandatory, AUTH PLAIN, the CA as the only
+// root), each message sent in turn, QUIT.
+func benchRawSend(ctx context.Context, env *benchEnv, msgs []*gomail.Msg) (time.Duration, error) {
+	t0 := time.Now()
+	c, err := gomail.NewClient(env.smtpHost, gomail.WithPort(env.smtpPort), gomail.WithTLSPolicy(gomail.TLSMandatory),
+		gomail.WithTLSConfig(env.tls(env.smtpHost)), gomail.WithSMTPAuth(gomail.SMTPAuthPlain),
+		gomail.WithUsername(benchService), gomail.WithPassword(env.passwords[benchService]), gomail.WithTimeout(30*time.Second))
+	if err != nil {
+		return 0, err
+	}
+	if err := c.DialWithContext(ctx); err != nil {
+		return 0, err
+	}
+	for _, m := range msgs {
+		if err := c.Send(m); err != nil {
+			c.Close()
+			return 0, err
+		}
+	}
+	if err := c.Close(); err != nil {
+		return 0, err
+	}
+	return time.Since(t0), nil
+}
+
+// BenchmarkOutbox: reports from the outbox to Postfix's submission port, beside go-mail alone.
+func BenchmarkOutbox(b *testing.B) { benchOutbox(b, benchRealEnv(b, "BenchmarkOutboxInProcess")) }
+
+// BenchmarkOutboxInProcess is BenchmarkOutbox against the in-process SMTP server.
+func BenchmarkOutboxInProcess(b *testing.B) { benchOutbox(b, benchInProcessEnv(b)) }
+
+func benchOutbox(b *testing.B, env *benchEnv) {
+	const n = 300 // reports per iteration
+	ctx := context.Background()
+	db, err := storage.Open(filepath.Join(b.TempDir(), "sortie.db"), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	body := benchReportBody(b)
+	box := &benchOutboxTimed{outbox: outbox{db}}
+	sender := mailer.NewSender(mailer.SenderOptions{Host: env.smtpHost, Port: env.smtpPort, TLS: mailer.TLSStartTLS, CAFile: env.caFile,
+		Username: benchService, Password: env.passwords[benchService], FromName: "Sortie bench", Batch: n, Logger: benchLogger()}, box)
+
+	var tSend, tRaw time.Duration
+	wire := 0 // bytes of one message as sent
+	iter := 0
+	for b.Loop() {
+		b.StopTimer()
+		iter++
+		items := make([]storage.OutMail, n)
+		for i := range items {
+			to := []string{benchAlice, benchBob}[i%2]
+			items[i] = storage.OutMail{From: benchService, To: to, ToName: strings.Split(to, "@")[0], ReplyTo: fmt.Sprintf("sortie+%016x@sortie.test", i),
+				Subject: fmt.Sprintf("[g%d] turn %d report", i, iter), Body: body, MessageID: fmt.Sprintf("report.g%d.%d.%s@sortie.test", i, iter, to),
+				Headers: map[string]string{"X-Sortie-Game": fmt.Sprintf("g%d", i)}, Game: fmt.Sprintf("g%d", i), Kind: "report"}
+		}
+		if err := db.Update(func(tx *storage.Tx) error {
+			for _, it := range items {
+				if _, err := tx.Enqueue(it); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+		msgs := make([]*gomail.Msg, n)
+		for i, it := range items {
+			it.MessageID = "raw." + it.MessageID
+			msgs[i] = benchGoMail(b, it)
+		}
+		if wire == 0 {
+			var buf bytes.Buffer
+			if _, err := msgs[0].WriteTo(&buf); err != nil {
+				b.Fatal(err)
+			}
+			wire = buf.Len()
+		}
+
+		viaSender := func() {
+			if err := env.settle(); err != nil {
+				b.Fatalf("%v\n%s", err, env.logs())
+			}
+			b.StartTimer()
+			t0 := time.Now()
+			sent, err := sender.SendOnce(ctx)
+			d := time.Since(t0)
+			b.StopTimer()
+			if err != nil || sent != n {
+				b.Fatalf("SendOnce: %d of %d sent: %v\n%s", sent, n, err, env.logs())
+			}
+			tSend += d
+		}
+		raw := func() {
+			if err := env.settle(); err != nil {
+				b.Fatalf("%v\n%s", err, env.logs())
+			}
+			d, err := benchRawSend(ctx, env, msgs)
+			if err != nil {
+				b.Fatalf("raw go-mail: %v\n%s", err, env.logs())
+			}
+			tRaw += d
+		}
+		// Alternate which goes first, so neither always meets a server still busy with the other's mail.
+		if iter%2 == 1 {
+			viaSender()
+			raw()
+		} else {
+			raw()
+			viaSender()
+		}
+		if err := env.settle(); err != nil {
+			b.Fatalf("%v\n%s", err, env.logs())
+		}
+		b.StartTimer()
+	}
+	total := float64(n * iter)
+	rate, raw := total/tSend.Seconds(), total/tRaw.Seconds()
+	b.ReportMetric(rate, "msgs/s")
+	b.ReportMetric(raw, "raw-msgs/s")
+	b.ReportMetric(rate/raw, "ratio")
+	b.ReportMetric(float64(wire), "B/mail")
+	b.ReportMetric(float64(box.spent.Nanoseconds())/1e3/total, "outbox-us/mail")
+	b.ReportMetric(float64((tSend-box.spent).Nanoseconds())/1e3/total, "smtp-us/mail")
+	benchReportLoad(b)
+}
+
+// BenchmarkTurnLatency: the daemon running against Dovecot and Postfix; the time from the last
+// order's delivery to every mail of the turn accepted by Postfix.
+func BenchmarkTurnLatency(b *testing.B) {
+	benchTurnLatency(b, benchRealEnv(b, "BenchmarkTurnLatencyInProcess"))
+}
+
+// BenchmarkTurnLatencyInProcess is BenchmarkTurnLatency against the in-process servers.
+func BenchmarkTurnLatencyInProcess(b *testing.B) { benchTurnLatency(b, benchInProcessEnv(b)) }
+
+func benchTurnLatency(b *testing.B, env *benchEnv) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	cfg := &Config{Database: filepath.Join(dir, "sortie.db"), Address: benchService, Name: "Sortie bench", ResolveDelay: "0s", LogLevel: "error"}
+	cfg.IMAP.Addr, cfg.IMAP.TLS, cfg.IMAP.CAFile = env.imapAddr, "tls", env.caFile
+	cfg.IMAP.Username, cfg.IMAP.Password = benchService, env.passwords[benchService]
+	cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.TLS, cfg.SMTP.CAFile = env.smtpHost, env.smtpPort, "starttls", env.caFile
+	cfg.SMTP.Username, cfg.SMTP.Password = benchService, env.passwords[benchService]
+	d, err := NewDaemon(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- d.Run(runCtx) }()
+	b.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			b.Error(err)
+		}
+		d.Close()
+	})
+	scn := benchScenario(b)
+
+	// turnMail is the game's outbox as it stands.
+	turnMail := func(game string) []storage.Outgoing {
+		var list []storage.Outgoing
+		if err := d.DB.View(func(tx *storage.Tx) (err error) {
+			list, err = tx.OutboxByGame(game)
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		return list
+	}
+	// waitSent waits until every mail of the game has been accepted by the SMTP server; commit is
+	// when the reports were first seen in the outbox.
+	waitSent := func(game string, t0 time.Time, reports int) (commit time.Duration, list []storage.Outgoing) {
+		for {
+			list = turnMail(game)
+			n, sent := 0, 0
+			for _, it := range list {
+				if it.Kind == "report" {
+					n++
+				}
+				if it.Status == storage.OutSent {
+					sent++
+				}
+			}
+			if n >= reports && commit == 0 {
+				commit = time.Since(t0)
+			}
+			if n >= reports && sent == len(list) {
+				return commit, list
+			}
+			if time.Since(t0) > time.Minute {
+				b.Fatalf("game %s: after a minute %d of %d reports committed, %d of %d mails sent\n%s", game, n, reports, sent, len(list), env.logs())
+			}
+			time.Sleep(500 * time.Microsecond)
+		}
+	}
+
+	var tTurn, tCommit, tRaw, tNotify time.Duration
+	iter := 0
+	for b.Loop() {
+		b.StopTimer()
+		iter++
+		game := fmt.Sprintf("lat%d", iter)
+		if _, err := d.Svc.NewGame(scn, "channel.yaml", game); err != nil {
+			b.Fatal(err)
+		}
+		// Alice's orders go straight to the service: only the last order travels by mail.
+		text := fmt.Sprintf("GAME %s TURN 1 SECRET lark-1\n%s\nEND\n", game, benchAliceOrders)
+		if o, err := d.Svc.Submit(adjudicator.Envelope{From: benchAlice, To: []string{benchService}, MessageID: game + ".alice@players.test",
+			Text: text, Size: len(text), ReceivedAt: time.Now().UTC()}); err != nil || o != adjudicator.Accepted {
+			b.Fatalf("alice's orders: %s %v", o, err)
+		}
+		d.Sender.Kick()
+		waitSent(game, time.Now(), 0) // the welcome mails and alice's receipt
+		if err := env.settle(); err != nil {
+			b.Fatalf("%v\n%s", err, env.logs())
+		}
+		before := map[string]bool{}
+		for _, it := range turnMail(game) {
+			before[it.ID] = true
+		}
+		last := benchOrderMail(benchBob, "Bob", game+".bob@players.test", game, "kite-2", benchBobOrders)
+		time.Sleep(100 * time.Millisecond) // the intake is back in IDLE
+
+		b.StartTimer()
+		t0 := time.Now()
+		if err := env.deliver(benchService, [][]byte{last}); err != nil {
+			b.Fatalf("delivering the last order: %v\n%s", err, env.logs())
+		}
+		commit, list := waitSent(game, t0, 2)
+		lat := time.Since(t0)
+		b.StopTimer()
+		tTurn += lat
+		tCommit += commit
+
+		// Raw: the same mails the turn sent (bob's receipt and both reports), after an IDLE client has
+		// been told of a new message and has fetched and moved it.
+		var msgs []*gomail.Msg
+		for _, it := range list {
+			if !before[it.ID] {
+				it.MessageID = "raw." + it.MessageID
+				msgs = append(msgs, benchGoMail(b, it.OutMail))
+			}
+		}
+		if len(msgs) != 3 {
+			b.Fatalf("the turn sent %d mails, want bob's receipt and two reports", len(msgs))
+		}
+		if err := env.settle(); err != nil {
+			b.Fatalf("%v\n%s", err, env.logs())
+		}
+		notify, total, err := benchRawTurn(ctx, env, last, msgs)
+		if err != nil {
+			b.Fatalf("raw turn: %v\n%s", err, env.logs())
+		}
+		tRaw += total
+		tNotify += notify
+		if err := env.settle(); err != nil {
+			b.Fatalf("%v\n%s", err, env.logs())
+		}
+		b.StartTimer()
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(iter) }
+	// commit: the delivery, the IDLE wake-up, fetch, handler and the turn's resolution committed;
+	// send: from there until the SMTP server accepted the last mail. The raw side splits the same way
+	// at the EXISTS reaching its client.
+	b.ReportMetric(ms(tTurn), "ms/turn")
+	b.ReportMetric(ms(tCommit), "commit-ms")
+	b.ReportMetric(ms(tTurn-tCommit), "send-ms")
+	b.ReportMetric(ms(tRaw), "raw-ms/turn")
+	b.ReportMetric(ms(tNotify), "raw-idle-ms")
+	b.ReportMetric(ms(tRaw-tNotify), "raw-after-idle-ms")
+	benchReportLoad(b)
+}
+
+// benchRawTurn is the least a turn's mail path can cost: an IDLE client on the raw mailbox; the
+// message delivered; the client told of it (notify), fetching it and moving it; then go-mail sending
+// msgs over a new connection. total runs from the delivery to the last message accepted.
+func benchRawTurn(ctx context.Context, env *benchEnv, order []byte, msgs []*gomail.Msg) (notify, total time.Duration, err error) {
+	wake := make(chan struct{}, 1)
+	c, err := imapclient.DialTLS(env.imapAddr, &imapclient.Options{TLSConfig: env.tls(env.imapHost),
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			}
+		}}})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer c.Close()
+	if err := c.Login(benchRaw, env.passwords[benchRaw]).Wait(); err != nil {
+		return 0, 0, err
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		return 0, 0, err
+	}
+	select {
+	case <-wake: // the EXISTS of SELECT
+	default:
+	}
+	idle, err := c.Idle()
+	if err != nil {
+		return 0, 0, err
+	}
+	time.Sleep(100 * time.Millisecond) // as for the daemon: the IDLE is in place
+
+	t0 := time.Now()
+	if err := env.deliver(benchRaw, [][]byte{order}); err != nil {
+		return 0, 0, err
+	}
+	select {
+	case <-wake:
+	case <-time.After(time.Minute):
+		return 0, 0, errors.New("no EXISTS within a minute of the delivery")
+	}
+	notify = time.Since(t0)
+	if err := idle.Close(); err != nil {
+		return 0, 0, err
+	}
+	if err := idle.Wait(); err != nil {
+		return 0, 0, err
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	bufs, err := c.Fetch(imap.UIDSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(bufs) != 1 || len(bufs[0].FindBodySection(section)) == 0 {
+		return 0, 0, fmt.Errorf("raw turn: fetched %d messages, want the order", len(bufs))
+	}
+	if _, err := c.Move(imap.UIDSetNum(bufs[0].UID), "Processed").Wait(); err != nil {
+		return 0, 0, err
+	}
+	if _, err := benchRawSend(ctx, env, msgs); err != nil {
+		return 0, 0, err
+	}
+	total = time.Since(t0)
+	c.Logout().Wait()
+	return notify, total, nil
+}

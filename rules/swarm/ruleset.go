@@ -1,0 +1,437 @@
+// Package swarm is the Swarm ruleset (seed 004, Kenneth M. Van Pelt's squadron-level rules on the Gnatz
+// system): each piece is a squadron with a plotting board (speed, manoeuvre and altitude tacks) and a row
+// of pips whose firepower falls from 3D6 to 2D6 to 1D6 as they are filled. By mail every squadron plots
+// its turn at once; the turn then plays out in initiative order, each squadron moving and firing in turn
+// (rules.md: Swarm; docs/swarm.md).
+package swarm
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"sortie/parser"
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
+)
+
+// Ruleset is Swarm behind the common interface (design.md invariant 5). Its zero value uses the shipped
+// types and house tables.
+type Ruleset struct{}
+
+// Name is "swarm".
+func (Ruleset) Name() string { return "swarm" }
+
+// NewGame checks a scenario and builds its first turn.
+func (Ruleset) NewGame(scenario []byte, source string) (ruleset.Game, error) {
+	d, err := DefaultData()
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseScenario(scenario, source)
+	if err != nil {
+		return nil, err
+	}
+	st, err := NewGame(s, d)
+	if err != nil {
+		return nil, err
+	}
+	return &game{d: d, st: st}, nil
+}
+
+// Load reads a state saved by Save.
+func (Ruleset) Load(data []byte) (ruleset.Game, error) {
+	d, err := DefaultData()
+	if err != nil {
+		return nil, err
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("swarm: reading a saved game: %w", err)
+	}
+	if st.Ruleset != "swarm" {
+		return nil, fmt.Errorf("swarm: the saved game is for ruleset %q", st.Ruleset)
+	}
+	if st.Sight == nil {
+		st.Sight = map[string]map[string]bool{}
+	}
+	for _, side := range st.Sides {
+		if st.Sight[side] == nil {
+			st.Sight[side] = map[string]bool{}
+		}
+	}
+	for _, q := range st.Squadrons {
+		if _, ok := d.Type(q.Type); !ok {
+			return nil, fmt.Errorf("swarm: the saved game has a squadron of unknown type %q", q.Type)
+		}
+	}
+	return &game{d: d, st: &st}, nil
+}
+
+// Version names the rules data games depend on: "swarm@sha256:…" over the shipped types and house
+// tables.
+func (Ruleset) Version() (string, error) {
+	d, err := DefaultData()
+	if err != nil {
+		return "", err
+	}
+	return "swarm@sha256:" + d.sum, nil
+}
+
+type game struct {
+	d  *Data
+	st *State
+}
+
+// State returns the game's state (for tests and tools in this module).
+func (g *game) State() *State { return g.st }
+
+func (g *game) Save() ([]byte, error) { return g.st.JSON() }
+func (g *game) Hash() string          { return g.st.Hash() }
+func (g *game) Name() string          { return g.st.Scenario }
+func (g *game) Round() int            { return g.st.Turn }
+func (g *game) RoundLimit() int       { return g.st.TurnLimit }
+
+func (g *game) Over() (bool, string) {
+	if !g.st.Over || g.st.Outcome == nil {
+		return g.st.Over, ""
+	}
+	return true, outcomeText(g.st)
+}
+
+func (g *game) Players() []ruleset.Player {
+	var out []ruleset.Player
+	for _, p := range g.st.Players {
+		out = append(out, ruleset.Player{ID: p.ID, Name: p.Name, Side: p.Side})
+	}
+	return out
+}
+
+// Units lists the player's squadrons in play that need an order: those not flying a plotted course.
+func (g *game) Units(player string) []string {
+	var out []string
+	for _, q := range g.st.Squadrons {
+		if q.Player == player && q.InPlay() && len(q.Queue) == 0 {
+			out = append(out, q.Callsign)
+		}
+	}
+	return out
+}
+
+// CheckOrder reads one squadron's order and checks it against that squadron only, with a turn-by-turn
+// forecast from the squadron's own position (nothing about anyone else).
+func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
+	out := ruleset.OrderCheck{Errors: []ruleset.Problem{}, Warnings: []ruleset.Problem{}}
+	cs := strings.ToUpper(strings.TrimSpace(unit))
+	q := g.st.Squadron(cs)
+	switch {
+	case q == nil || q.Player != player:
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your squadrons", cs)})
+		return out
+	case !q.InPlay():
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s is %s and takes no more orders", cs, q.Status)})
+		return out
+	case len(q.Queue) > 0:
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "on-course", Message: fmt.Sprintf("%s is flying its plotted course (%d more turn%s) and takes no order until it sights the enemy or the course runs out",
+			cs, len(q.Queue), plural(len(q.Queue)))})
+		return out
+	}
+	o, ds := parser.ParseSwarmOrder(text)
+	for _, d := range ds {
+		p := problem(d.Code, d.Message, d.Col, d.Suggestion)
+		if d.Severity == parser.SeverityError {
+			out.Errors = append(out.Errors, p)
+		} else {
+			out.Warnings = append(out.Warnings, p)
+		}
+	}
+	if parser.HasErrors(ds) {
+		return out
+	}
+	c := CheckOrder(g.d, g.st, q, o)
+	for _, p := range c.Errors {
+		out.Errors = append(out.Errors, problem(p.Code, p.Message, p.Col, p.Suggestion))
+	}
+	for _, p := range c.Warnings {
+		out.Warnings = append(out.Warnings, problem(p.Code, p.Message, p.Col, p.Suggestion))
+	}
+	out.Canonical = o.String()
+	out.Preview = Preview(g.st.Turn, q.Pos, c.Moves)
+	return out
+}
+
+func problem(code, msg string, col int, suggestion string) ruleset.Problem {
+	if suggestion != "" && !strings.Contains(msg, suggestion) {
+		msg += fmt.Sprintf(" (did you mean %s?)", suggestion)
+	}
+	return ruleset.Problem{Code: code, Message: msg, Col: col}
+}
+
+// Preview writes the forecast of turns flown from start, one line per turn, first turn numbered turn.
+func Preview(turn int, start Position, moves []MoveResult) []string {
+	var out []string
+	pos := start
+	for i, m := range moves {
+		var steps []string
+		for _, s := range m.Steps {
+			if s.Token == "1" {
+				steps = append(steps, s.Hex.String())
+			} else {
+				steps = append(steps, s.Token+"→"+s.Facing.String())
+			}
+		}
+		out = append(out, fmt.Sprintf("turn %d: tack %s (%s) from %s facing %s: %s; ends in %s facing %s",
+			turn+i, m.Tack, bandName(m.Tack.Band), pos.Hex, pos.Facing, strings.Join(steps, " "), m.End.Hex, m.End.Facing))
+		pos = m.End
+	}
+	return out
+}
+
+// DefaultOrder is what a squadron flies when no order came: straight on at its speed and band, firing at
+// will, for one turn (a squadron without sight of the enemy is asked again next turn).
+func (g *game) DefaultOrder(unit string) string {
+	q := g.st.Squadron(unit)
+	if q == nil {
+		return ""
+	}
+	return turnText(DefaultTurn(q))
+}
+
+// readyLine is the order line a report offers for a squadron: the default turn, repeated for the
+// shortest course when the squadron has no enemy in sight.
+func (g *game) readyLine(q *Squadron) string {
+	line := turnText(DefaultTurn(q))
+	if q.Contact {
+		return line
+	}
+	turns := make([]string, MinCourse)
+	for i := range turns {
+		turns[i] = line
+	}
+	return strings.Join(turns, "; ")
+}
+
+// Resolve plays the round. Orders that do not parse are treated as missing (the adjudicator stores only
+// orders that passed CheckOrder).
+func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
+	before := len(d.Log())
+	next, events, err := Resolve(g.d, g.st, orders, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	evJSON, err := json.Marshal(events)
+	if err != nil {
+		return nil, nil, err
+	}
+	log := &ruleset.Log{Round: g.st.Turn, Events: evJSON, Dice: append([]dice.Roll(nil), d.Log()[before:]...)}
+	missed := map[string]bool{}
+	for _, e := range events {
+		if e.Kind == EvNMR {
+			missed[e.Player] = true
+		}
+	}
+	for p := range missed {
+		log.Missed = append(log.Missed, p)
+	}
+	sort.Strings(log.Missed)
+	return &game{d: g.d, st: next}, log, nil
+}
+
+// Report builds one player's report from their side's view only (design.md invariant 4).
+func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
+	st := g.st
+	side := st.SideOf(player)
+	v := ViewOf(st, side)
+	r := ruleset.Report{Side: side, NextRound: st.Turn, StateHash: v.StateHash, Over: st.Over,
+		Own: []ruleset.Unit{}, Contacts: []ruleset.Unit{}, Events: []string{}, Dice: []string{}, OrderLines: []string{}}
+	if st.Over {
+		r.Result = outcomeText(st)
+	}
+	if log != nil {
+		r.Round = log.Round
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err == nil {
+			mine := EventsFor(st, side, events)
+			several := false
+			for _, e := range mine {
+				several = several || e.Turn != log.Round
+			}
+			for _, e := range mine {
+				line := e.Text
+				if several {
+					line = fmt.Sprintf("turn %d: %s", e.Turn, line)
+				}
+				r.Events = append(r.Events, line)
+				for _, p := range e.Problems {
+					r.Events = append(r.Events, fmt.Sprintf("    column %d: %s", p.Col, p.Message))
+				}
+			}
+			for _, d := range diceOf(mine) {
+				r.Dice = append(r.Dice, d.String())
+			}
+		}
+	}
+	for i := range v.Own {
+		q := &v.Own[i]
+		t, _ := g.d.Type(q.Type)
+		u := ruleset.Unit{Name: q.Callsign, Type: q.Type}
+		if !q.InPlay() {
+			u.Summary = string(q.Status)
+			r.Own = append(r.Own, u)
+			continue
+		}
+		u.Summary = fmt.Sprintf("hex %s facing %s, tack %s (%s), firepower %dD6, pips %d of %d filled",
+			q.Pos.Hex, q.Pos.Facing, q.Tack, bandName(q.Tack.Band), t.Firepower(q.Filled), q.Filled, t.Pips())
+		var traits []string
+		if q.Name != "" {
+			traits = append(traits, q.Name)
+		}
+		traits = append(traits, t.Name, q.Pilots+" pilots")
+		if t.MaxSpeed() < 3 {
+			traits = append(traits, fmt.Sprintf("speeds 1-%d", t.MaxSpeed()))
+		}
+		if t.Durable {
+			traits = append(traits, "durable (+1 evasive saves)")
+		}
+		if t.RearGunner {
+			traits = append(traits, "rear gunner")
+		}
+		if t.Bomber {
+			if q.Bombed {
+				traits = append(traits, "bomber, bombs dropped")
+			} else {
+				traits = append(traits, "bomber, bombs aboard")
+			}
+		}
+		u.Detail = append(u.Detail, strings.Join(traits, "; "))
+		if n := len(q.Queue); n > 0 {
+			u.Detail = append(u.Detail, fmt.Sprintf("flying its plotted course: %d more turn%s (%s)", n, plural(n), strings.Join(q.Queue, "; ")))
+		} else if !q.Contact {
+			u.Detail = append(u.Detail, fmt.Sprintf("no enemy in sight (visibility %d hexes): plot %d to %d turns at once", st.Visibility, MinCourse, MaxCourse))
+		}
+		if q.Player == player && len(q.Queue) == 0 && !st.Over {
+			r.OrderLines = append(r.OrderLines, q.Callsign+": "+g.readyLine(q))
+		}
+		r.Own = append(r.Own, u)
+	}
+	for _, c := range v.Enemies {
+		u := ruleset.Unit{Name: c.Callsign, Type: "squadron",
+			Summary: fmt.Sprintf("hex %s facing %s, %s", c.Pos.Hex, c.Pos.Facing, bandName(c.Band))}
+		for _, q := range v.Own {
+			if !q.InPlay() {
+				continue
+			}
+			d := hexmap.Distance(q.Pos.Hex, c.Pos.Hex)
+			where := fmt.Sprintf("at %d o'clock", hexmap.Clock(q.Pos.Hex, q.Pos.Facing, c.Pos.Hex))
+			if InFieldOfFire(q.Pos.Hex, q.Pos.Facing, c.Pos.Hex) {
+				where = "in its field of fire"
+			}
+			band := "same band"
+			if q.Tack.Band != c.Band {
+				band = "other band"
+			}
+			u.Detail = append(u.Detail, fmt.Sprintf("from %s: %d hexes, %s, %s", q.Callsign, d, where, band))
+		}
+		r.Contacts = append(r.Contacts, u)
+	}
+	r.Map = asciiMap(v)
+	return r
+}
+
+// asciiMap draws the hexes around a side's squadrons: own squadrons as capital letters, enemies in sight
+// as digits, ground targets as #, odd columns half a row lower, with a legend.
+func asciiMap(v View) string {
+	type mark struct {
+		h     hexmap.Hex
+		sym   byte
+		label string
+	}
+	var marks []mark
+	letter := byte('A')
+	for _, q := range v.Own {
+		if q.InPlay() && letter <= 'Z' {
+			marks = append(marks, mark{q.Pos.Hex, letter, fmt.Sprintf("%c %s facing %s", letter, q.Callsign, q.Pos.Facing)})
+			letter++
+		}
+	}
+	digit := byte('1')
+	for _, c := range v.Enemies {
+		if digit <= '9' {
+			marks = append(marks, mark{c.Pos.Hex, digit, fmt.Sprintf("%c %s facing %s", digit, c.Callsign, c.Pos.Facing)})
+			digit++
+		}
+	}
+	for _, t := range v.Targets {
+		if !t.Destroyed() {
+			marks = append(marks, mark{t.Hex, '#', "# " + t.Name})
+		}
+	}
+	if len(marks) == 0 {
+		return ""
+	}
+	minQ, maxQ, minRow, maxRow := marks[0].h.Q, marks[0].h.Q, Row(marks[0].h), Row(marks[0].h)
+	for _, m := range marks {
+		minQ, maxQ = min(minQ, m.h.Q), max(maxQ, m.h.Q)
+		minRow, maxRow = min(minRow, Row(m.h)), max(maxRow, Row(m.h))
+	}
+	minQ, maxQ, minRow, maxRow = minQ-2, maxQ+2, minRow-2, maxRow+2
+	if maxQ-minQ > 40 || maxRow-minRow > 20 {
+		c := marks[0].h
+		minQ, maxQ, minRow, maxRow = c.Q-20, c.Q+20, Row(c)-10, Row(c)+10
+	}
+	width, height := (maxQ-minQ+1)*2, (maxRow-minRow+1)*2
+	grid := make([][]byte, height)
+	for y := range grid {
+		grid[y] = []byte(strings.Repeat(" ", width))
+	}
+	at := func(q, row int) (int, int) { return (q - minQ) * 2, (row-minRow)*2 + (q & 1) }
+	for q := minQ; q <= maxQ; q++ {
+		for row := minRow; row <= maxRow; row++ {
+			if x, y := at(q, row); y < height {
+				grid[y][x] = '.'
+			}
+		}
+	}
+	var legend []string
+	for _, m := range marks {
+		row := Row(m.h)
+		if m.h.Q < minQ || m.h.Q > maxQ || row < minRow || row > maxRow {
+			legend = append(legend, m.label+" (off this map)")
+			continue
+		}
+		if x, y := at(m.h.Q, row); y < height {
+			if grid[y][x] != '.' {
+				grid[y][x] = '*'
+			} else {
+				grid[y][x] = m.sym
+			}
+		}
+		legend = append(legend, fmt.Sprintf("%s %s", m.label, m.h))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
+	for _, line := range grid {
+		b.WriteString(strings.TrimRight(string(line), " "))
+		b.WriteByte('\n')
+	}
+	b.WriteString(strings.Join(legend, "; "))
+	b.WriteString("  (* = more than one in the hex)\n")
+	return b.String()
+}
+
+// Withdraw takes a player's squadrons out of the game (a player who dropped out).
+func (g *game) Withdraw(player string) (ruleset.Game, error) {
+	st := g.st.Clone()
+	for i := range st.Squadrons {
+		if q := &st.Squadrons[i]; q.Player == player && q.InPlay() {
+			q.Status, q.Queue = Withdrawn, nil
+		}
+	}
+	updateSight(st, nil)
+	if out := checkVictory(st); out != nil && !st.Over {
+		st.Over, st.Outcome = true, out
+	}
+	return &game{d: g.d, st: st}, nil
+}

@@ -1,0 +1,376 @@
+package swarm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"sortie/parser"
+	hexmap "sortie/rules/hex"
+)
+
+// Scenario is a Swarm game's starting point as a moderator writes it (docs/swarm.md, "Scenarios").
+type Scenario struct {
+	Ruleset     string `yaml:"ruleset"`
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Visibility is the distance squadrons see, in hexes; 0 or absent is unlimited (seed 004, "Cloud
+	// Cover").
+	Visibility int                 `yaml:"visibility"`
+	Turns      int                 `yaml:"turns"`
+	Sides      []string            `yaml:"sides"`
+	Players    []Player            `yaml:"players"`
+	Squadrons  []ScenarioSquadron  `yaml:"squadrons"`
+	Targets    []ScenarioTarget    `yaml:"targets"`
+	Victory    []ScenarioCondition `yaml:"victory"`
+	// Evasion replaces the house evasive-save chart: the need at range 1, 2, ...
+	Evasion []int `yaml:"evasion"`
+	// Service holds what the mail service needs; the rules do not read it.
+	Service yaml.Node `yaml:"service"`
+
+	lines map[string]int
+}
+
+// ScenarioSquadron is one squadron's starting state.
+type ScenarioSquadron struct {
+	Callsign string `yaml:"callsign"`
+	Name     string `yaml:"name"`
+	Type     string `yaml:"type"`
+	Side     string `yaml:"side"`
+	Player   string `yaml:"player"`
+	Hex      [2]int `yaml:"hex"`
+	// Facing is the hex corner the base points to: 30, 90, 150, 210, 270 or 330 degrees (or the odd
+	// direction number 1, 3, 5, 7, 9, 11).
+	Facing int    `yaml:"facing"`
+	Tack   string `yaml:"tack"` // e.g. "2 S M"
+	Pilots string `yaml:"pilots"`
+	// Filled starts the squadron with pips already filled; Firepower ("2D6") is the shortcut for the
+	// first pip at that firepower.
+	Filled    int    `yaml:"filled"`
+	Firepower string `yaml:"firepower"`
+}
+
+// ScenarioTarget is a ground target.
+type ScenarioTarget struct {
+	Name     string `yaml:"name"`
+	Side     string `yaml:"side"`
+	Hex      [2]int `yaml:"hex"`
+	Strength int    `yaml:"strength"`
+}
+
+// ScenarioCondition is one victory condition.
+type ScenarioCondition struct {
+	Side      string   `yaml:"side"`
+	Kind      string   `yaml:"kind"`
+	Squadrons []string `yaml:"squadrons"`
+	Target    string   `yaml:"target"`
+	Points    int      `yaml:"points"`
+}
+
+// ScenarioError lists every problem found in a scenario, each with its line where the file gives one.
+type ScenarioError struct {
+	File     string
+	Problems []ScenarioProblem
+}
+
+// ScenarioProblem is one problem in a scenario file.
+type ScenarioProblem struct {
+	Line int
+	Msg  string
+}
+
+func (e *ScenarioError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d problem%s", e.File, len(e.Problems), plural(len(e.Problems)))
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		if p.Line > 0 {
+			fmt.Fprintf(&b, "line %d: ", p.Line)
+		}
+		b.WriteString(p.Msg)
+	}
+	return b.String()
+}
+
+var (
+	callsignRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_-]{0,23}$`)
+	lineRE     = regexp.MustCompile(`line (\d+)`)
+)
+
+// ParseScenario reads a scenario file (YAML, unknown keys refused).
+func ParseScenario(data []byte, name string) (*Scenario, error) {
+	fail := &ScenarioError{File: name}
+	var root yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
+		fail.Problems = yamlProblems(err)
+		return nil, fail
+	}
+	var s Scenario
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil {
+		fail.Problems = yamlProblems(err)
+		return nil, fail
+	}
+	s.lines = map[string]int{}
+	indexLines(&root, "", s.lines)
+	return &s, nil
+}
+
+func yamlProblems(err error) []ScenarioProblem {
+	msgs := []string{err.Error()}
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	var out []ScenarioProblem
+	for _, m := range msgs {
+		line := 0
+		if g := lineRE.FindStringSubmatch(m); g != nil {
+			line, _ = strconv.Atoi(g[1])
+		}
+		out = append(out, ScenarioProblem{Line: line, Msg: m})
+	}
+	return out
+}
+
+func indexLines(n *yaml.Node, path string, out map[string]int) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			indexLines(c, path, out)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			p := n.Content[i].Value
+			if path != "" {
+				p = path + "." + p
+			}
+			out[p] = n.Content[i].Line
+			indexLines(n.Content[i+1], p, out)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			out[p] = c.Line
+			indexLines(c, p, out)
+		}
+	}
+}
+
+func (s *Scenario) line(path string) int {
+	for path != "" {
+		if l, ok := s.lines[path]; ok {
+			return l
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return 0
+}
+
+// facingOf reads a scenario facing: a hex-corner bearing (30, 90 ... 330) or an odd direction number.
+func facingOf(n int) (hexmap.Dir, bool) {
+	switch {
+	case n >= 1 && n <= 11 && n%2 == 1:
+		return hexmap.Dir(n), true
+	case n >= 30 && n <= 330 && n%60 == 30:
+		return hexmap.Dir(n / 30), true
+	}
+	return 0, false
+}
+
+// NewGame checks a scenario against the squadron types and builds turn 1's state. Every problem is
+// listed with its line; a scenario with any problem gives no state.
+func NewGame(s *Scenario, d *Data) (*State, error) {
+	fail := &ScenarioError{File: s.Name}
+	add := func(path, format string, args ...any) {
+		fail.Problems = append(fail.Problems, ScenarioProblem{Line: s.line(path), Msg: fmt.Sprintf(format, args...)})
+	}
+	if s.Ruleset != "swarm" {
+		add("ruleset", "ruleset is %q; this scenario format is for swarm", s.Ruleset)
+	}
+	if strings.TrimSpace(s.Name) == "" {
+		add("name", "the scenario needs a name")
+	}
+	if s.Turns < 1 || s.Turns > 999 {
+		add("turns", "turns (the turn limit) must be 1 to 999, got %d", s.Turns)
+	}
+	if s.Visibility < 0 || s.Visibility > 99 {
+		add("visibility", "visibility is 0 (unlimited) to 99 hexes, got %d", s.Visibility)
+	}
+	if s.Evasion != nil {
+		if err := checkChart(s.Evasion); err != nil {
+			add("evasion", "evasion: %v", err)
+		}
+	}
+	sides := map[string]bool{}
+	for i, side := range s.Sides {
+		if strings.TrimSpace(side) == "" || sides[side] {
+			add(fmt.Sprintf("sides[%d]", i), "side %q is empty or given twice", side)
+		}
+		sides[side] = true
+	}
+	if len(s.Sides) < 2 {
+		add("sides", "a game needs at least two sides")
+	}
+	players := map[string]string{}
+	for i, p := range s.Players {
+		path := fmt.Sprintf("players[%d]", i)
+		if p.ID == "" {
+			add(path, "a player needs an id")
+		} else if _, dup := players[p.ID]; dup {
+			add(path, "player id %q is given twice", p.ID)
+		}
+		if !sides[p.Side] {
+			add(path+".side", "player %q is on side %q, which is not one of the sides", p.ID, p.Side)
+		}
+		players[p.ID] = p.Side
+	}
+	st := &State{Ruleset: "swarm", Scenario: s.Name, Turn: 1, TurnLimit: s.Turns, Visibility: s.Visibility,
+		Evasion: append([]int(nil), s.Evasion...), Sides: append([]string(nil), s.Sides...),
+		Players: append([]Player(nil), s.Players...), Sight: map[string]map[string]bool{}}
+	seen := map[string]bool{}
+	for i, q := range s.Squadrons {
+		path := fmt.Sprintf("squadrons[%d]", i)
+		cs := strings.ToUpper(q.Callsign)
+		if !callsignRE.MatchString(cs) {
+			add(path+".callsign", "callsign %q must be 1-24 letters, digits, - or _, starting with a letter or digit", q.Callsign)
+		} else if seen[cs] {
+			add(path+".callsign", "callsign %q is given twice", q.Callsign)
+		}
+		seen[cs] = true
+		t, ok := d.Type(q.Type)
+		if !ok {
+			add(path+".type", "%s: unknown squadron type %q (known: %s)", cs, q.Type, strings.Join(d.TypeKeys(), ", "))
+		}
+		if !sides[q.Side] {
+			add(path+".side", "%s: side %q is not one of the sides", cs, q.Side)
+		}
+		if ps, ok := players[q.Player]; !ok {
+			add(path+".player", "%s: player %q is not one of the players", cs, q.Player)
+		} else if ps != q.Side {
+			add(path+".player", "%s: player %q plays %s, not %s", cs, q.Player, ps, q.Side)
+		}
+		facing, fok := facingOf(q.Facing)
+		if !fok {
+			add(path+".facing", "%s: facing is a hex corner, 30, 90, 150, 210, 270 or 330 (or 1, 3, 5, 7, 9, 11), got %d", cs, q.Facing)
+		}
+		pilots := q.Pilots
+		if pilots == "" {
+			pilots = "regular"
+		}
+		if _, ok := d.House.Pilots.Mods[pilots]; !ok {
+			add(path+".pilots", "%s: pilots are %s, got %q", cs, strings.Join(PilotQualities, ", "), q.Pilots)
+		}
+		pt, ds := parser.ParseSwarmTack(q.Tack)
+		if parser.HasErrors(ds) || q.Tack == "" {
+			msg := "give the tack as speed, manoeuvre and band, e.g. tack: \"2 S M\""
+			for _, d := range ds {
+				if d.Severity == parser.SeverityError {
+					msg = d.Error()
+					break
+				}
+			}
+			add(path+".tack", "%s: tack %q: %s", cs, q.Tack, msg)
+		}
+		tack := TackOf(pt)
+		if !ok {
+			continue
+		}
+		if tack.Valid() && tack.Speed > t.MaxSpeed() {
+			add(path+".tack", "%s: the %s (%d mph) has speeds 1 to %d on its board: speed %d is crossed off", cs, t.Name, t.MPH, t.MaxSpeed(), tack.Speed)
+		}
+		filled := q.Filled
+		if q.Firepower != "" {
+			n := 0
+			if fp := strings.ToUpper(strings.TrimSpace(q.Firepower)); len(fp) == 3 && strings.HasSuffix(fp, "D6") {
+				n, _ = strconv.Atoi(fp[:1])
+			}
+			switch at := t.FirstPipAt(n); {
+			case n < 1 || n > 3:
+				add(path+".firepower", "%s: firepower is 3D6, 2D6 or 1D6, got %q", cs, q.Firepower)
+			case q.Filled != 0:
+				add(path+".firepower", "%s: give filled or firepower, not both", cs)
+			case at < 0:
+				add(path+".firepower", "%s: the %s's sheet has no pip at %dD6", cs, t.Name, n)
+			default:
+				filled = at
+			}
+		}
+		if filled < 0 || filled >= t.Pips() {
+			add(path+".filled", "%s: filled is the pips already filled, 0 to %d (the %s has %d), got %d", cs, t.Pips()-1, t.Name, t.Pips(), filled)
+		}
+		st.Squadrons = append(st.Squadrons, Squadron{Callsign: cs, Name: q.Name, Type: t.Key, Side: q.Side, Player: q.Player,
+			Pilots: pilots, Pos: Position{Hex: hexmap.Hex{Q: q.Hex[0], R: q.Hex[1]}, Facing: facing}, Tack: tack,
+			Filled: filled, Status: Flying})
+	}
+	if len(s.Squadrons) == 0 {
+		add("squadrons", "the scenario has no squadrons")
+	}
+	targets := map[string]bool{}
+	for i, tg := range s.Targets {
+		path := fmt.Sprintf("targets[%d]", i)
+		name := strings.ToUpper(tg.Name)
+		if !callsignRE.MatchString(name) || targets[name] {
+			add(path+".name", "target name %q must be 1-24 letters, digits, - or _, and not given twice", tg.Name)
+		}
+		targets[name] = true
+		if !sides[tg.Side] {
+			add(path+".side", "target %s: side %q is not one of the sides", name, tg.Side)
+		}
+		if tg.Strength < 1 || tg.Strength > 99 {
+			add(path+".strength", "target %s: strength (the hits that destroy it) is 1 to 99, got %d", name, tg.Strength)
+		}
+		st.Targets = append(st.Targets, Target{Name: name, Side: tg.Side, Hex: hexmap.Hex{Q: tg.Hex[0], R: tg.Hex[1]}, Strength: tg.Strength})
+	}
+	for i, v := range s.Victory {
+		path := fmt.Sprintf("victory[%d]", i)
+		if !sides[v.Side] {
+			add(path+".side", "victory condition for unknown side %q", v.Side)
+		}
+		c := Condition{Side: v.Side, Kind: v.Kind, Points: v.Points, Target: strings.ToUpper(v.Target)}
+		if c.Points == 0 {
+			c.Points = 1
+		}
+		for _, q := range v.Squadrons {
+			cs := strings.ToUpper(q)
+			if !seen[cs] {
+				add(path+".squadrons", "victory condition names %q, which is not a squadron of the scenario", q)
+			}
+			c.Squadrons = append(c.Squadrons, cs)
+		}
+		switch v.Kind {
+		case "destroy", "survive":
+			if len(c.Squadrons) == 0 {
+				add(path+".squadrons", "a %s condition names the squadrons it counts", v.Kind)
+			}
+		case "bomb":
+			if !targets[c.Target] {
+				add(path+".target", "a bomb condition names one of the targets, got %q", v.Target)
+			}
+		default:
+			add(path+".kind", "victory kind is destroy, survive or bomb, got %q", v.Kind)
+		}
+		st.Victory = append(st.Victory, c)
+	}
+	if len(fail.Problems) > 0 {
+		sort.SliceStable(fail.Problems, func(i, j int) bool { return fail.Problems[i].Line < fail.Problems[j].Line })
+		return nil, fail
+	}
+	sort.Slice(st.Squadrons, func(i, j int) bool { return st.Squadrons[i].Callsign < st.Squadrons[j].Callsign })
+	for _, side := range st.Sides {
+		st.Sight[side] = map[string]bool{}
+	}
+	updateSight(st, nil)
+	return st, nil
+}

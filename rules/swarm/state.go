@@ -1,0 +1,187 @@
+package swarm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+
+	hexmap "sortie/rules/hex"
+)
+
+// Status is where a squadron stands in the game.
+type Status string
+
+const (
+	Flying    Status = "flying"
+	Destroyed Status = "destroyed" // every pip filled: no longer combat effective, removed from play
+	Withdrawn Status = "withdrawn" // its player dropped out
+)
+
+// Squadron is one playing piece: a squadron of aircraft and its line on the control sheet.
+type Squadron struct {
+	Callsign string   `json:"callsign"`       // the control number on the model's base
+	Name     string   `json:"name,omitempty"` // the squadron's name, e.g. "No. 74 Squadron"
+	Type     string   `json:"type"`           // a key of data/types.yaml
+	Side     string   `json:"side"`
+	Player   string   `json:"player"`
+	Pilots   string   `json:"pilots"` // green, regular, veteran, ace
+	Pos      Position `json:"pos"`
+	Tack     Tack     `json:"tack"`
+	// Filled counts the pips filled on the sheet, left to right; the firepower follows from it.
+	Filled int    `json:"filled"`
+	Status Status `json:"status"`
+	// Queue holds the turns of a plotted course still to fly (cloud cover), as canonical one-turn orders,
+	// the next one first.
+	Queue []string `json:"queue,omitempty"`
+	// Contact says an enemy squadron was within visibility of this squadron when the last turn ended.
+	Contact bool `json:"contact"`
+	// Bombed says a bomber has dropped its load.
+	Bombed   bool `json:"bombed,omitempty"`
+	DownTurn int  `json:"down_turn,omitempty"`
+	// Track is the last turn's hexes: where it started and every hex it entered.
+	Track []hexmap.Hex `json:"track,omitempty"`
+}
+
+// InPlay reports whether the squadron still flies and fights.
+func (s *Squadron) InPlay() bool { return s.Status == Flying }
+
+// Target is a ground target bombers (and squadrons at Low) may attack.
+type Target struct {
+	Name     string     `json:"name"`
+	Side     string     `json:"side"` // the side that defends it
+	Hex      hexmap.Hex `json:"hex"`
+	Strength int        `json:"strength"` // hits that destroy it
+	Damage   int        `json:"damage"`
+}
+
+// Destroyed reports whether the target has taken its strength in hits.
+func (t *Target) Destroyed() bool { return t.Damage >= t.Strength }
+
+// Player is a person playing one side.
+type Player struct {
+	ID   string `json:"id" yaml:"id"`
+	Name string `json:"name" yaml:"name"`
+	Side string `json:"side" yaml:"side"`
+}
+
+// Condition is one victory condition: a side scores Points for each listed squadron that meets it, or
+// once for a destroyed target.
+type Condition struct {
+	Side      string   `json:"side"`
+	Kind      string   `json:"kind"` // destroy, survive, bomb
+	Squadrons []string `json:"squadrons,omitempty"`
+	Target    string   `json:"target,omitempty"`
+	Points    int      `json:"points"`
+}
+
+// Outcome is the end of a game.
+type Outcome struct {
+	Winner string         `json:"winner"` // a side, or "draw"
+	Score  map[string]int `json:"score"`
+	Reason string         `json:"reason"`
+}
+
+// State is a whole Swarm game between rounds. It serialises to JSON stably (slices in a fixed order,
+// maps with sorted keys), so its SHA-256 is a fingerprint players can compare.
+type State struct {
+	Ruleset   string `json:"ruleset"`
+	Scenario  string `json:"scenario"`
+	Turn      int    `json:"turn"` // the turn to be plotted next, from 1
+	TurnLimit int    `json:"turn_limit"`
+	// Visibility is how far squadrons see, in hexes; 0 is unlimited (seed 004, "Cloud Cover").
+	Visibility int `json:"visibility"`
+	// Evasion is the scenario's own evasive-save chart, replacing the house chart for this game.
+	Evasion   []int       `json:"evasion,omitempty"`
+	Sides     []string    `json:"sides"`
+	Players   []Player    `json:"players"`
+	Squadrons []Squadron  `json:"squadrons"`
+	Targets   []Target    `json:"targets,omitempty"`
+	Victory   []Condition `json:"victory,omitempty"`
+	// Sight maps a side to the enemy squadrons it had in sight when the last turn ended.
+	Sight   map[string]map[string]bool `json:"sight"`
+	Over    bool                       `json:"over"`
+	Outcome *Outcome                   `json:"outcome,omitempty"`
+}
+
+// Squadron returns the squadron with a callsign.
+func (s *State) Squadron(callsign string) *Squadron {
+	i := sort.Search(len(s.Squadrons), func(i int) bool { return s.Squadrons[i].Callsign >= callsign })
+	if i < len(s.Squadrons) && s.Squadrons[i].Callsign == callsign {
+		return &s.Squadrons[i]
+	}
+	return nil
+}
+
+// Target returns the ground target with a name.
+func (s *State) Target(name string) *Target {
+	for i := range s.Targets {
+		if s.Targets[i].Name == name {
+			return &s.Targets[i]
+		}
+	}
+	return nil
+}
+
+// SideOf returns a player's side.
+func (s *State) SideOf(player string) string {
+	for _, p := range s.Players {
+		if p.ID == player {
+			return p.Side
+		}
+	}
+	return ""
+}
+
+// JSON is the state's canonical serialisation.
+func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
+
+// Hash is the SHA-256 of the canonical JSON, in hex.
+func (s *State) Hash() string {
+	b, err := s.JSON()
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Clone returns a deep copy.
+func (s *State) Clone() *State {
+	c := *s
+	c.Evasion = append([]int(nil), s.Evasion...)
+	c.Sides = append([]string(nil), s.Sides...)
+	c.Players = append([]Player(nil), s.Players...)
+	c.Targets = append([]Target(nil), s.Targets...)
+	c.Victory = make([]Condition, len(s.Victory))
+	for i, v := range s.Victory {
+		v.Squadrons = append([]string(nil), v.Squadrons...)
+		c.Victory[i] = v
+	}
+	c.Squadrons = make([]Squadron, len(s.Squadrons))
+	for i, q := range s.Squadrons {
+		q.Queue = append([]string(nil), q.Queue...)
+		q.Track = append([]hexmap.Hex(nil), q.Track...)
+		c.Squadrons[i] = q
+	}
+	c.Sight = make(map[string]map[string]bool, len(s.Sight))
+	for side, m := range s.Sight {
+		n := make(map[string]bool, len(m))
+		for k, v := range m {
+			n[k] = v
+		}
+		c.Sight[side] = n
+	}
+	if s.Outcome != nil {
+		o := *s.Outcome
+		o.Score = make(map[string]int, len(s.Outcome.Score))
+		for k, v := range s.Outcome.Score {
+			o.Score[k] = v
+		}
+		c.Outcome = &o
+	}
+	return &c
+}
+
+// Row is the map row of a hex (offset coordinates for flat-topped hexes), for drawing maps.
+func Row(h hexmap.Hex) int { return h.R + (h.Q-(h.Q&1))/2 }
