@@ -304,24 +304,11 @@ func (r *resolver) initiative(active []*Squadron) []*Squadron {
 		}
 		r.emit(Event{Kind: EvInitiative, Unit: cs, Side: q.Side, Dice: rolls[cs],
 			Initiative: &InitiativeDetail{Roll: first[cs], Tie: tie[cs], Order: i + 1},
-			Text:       fmt.Sprintf("%s moved %s (%s)", cs, ordinal(i+1), how)})
+			Text:       fmt.Sprintf("%s rolled %s", cs, how)})
 	}
 	return order
 }
 
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
-}
 
 // fly moves a squadron along its plotted path.
 func (r *resolver) fly(q *Squadron, from Tack, p parser.SwarmTurn) {

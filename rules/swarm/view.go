@@ -78,11 +78,13 @@ func EventsFor(st *State, side string, events []Event) []Event {
 				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: fmt.Sprintf("no order came from %s this turn", e.Player)})
 			}
 		case EvInitiative:
-			if own {
-				out = append(out, e)
-			} else if e.Turn == st.Turn-1 && saw(st, side, e.Unit) && e.Initiative != nil {
-				out = append(out, Event{Turn: e.Turn, Kind: EvInitiative, Unit: e.Unit, Initiative: &InitiativeDetail{Order: e.Initiative.Order},
-					Text: fmt.Sprintf("%s (enemy) moved %s", e.Unit, ordinal(e.Initiative.Order))})
+			// Only a side's own rolls, and not the place in the whole initiative order: under fog that
+			// place would tell how many squadrons, seen or not, moved first. The order of the side's own
+			// moves shows in its move events.
+			if own && e.Initiative != nil {
+				r := e
+				r.Initiative = &InitiativeDetail{Roll: e.Initiative.Roll, Tie: e.Initiative.Tie}
+				out = append(out, r)
 			}
 		case EvFire:
 			if own {

@@ -124,10 +124,6 @@ func TestSwarmEventsForEveryKind(t *testing.T) {
 					if side == "RAF" || seen {
 						want = 1
 					}
-				case EvInitiative:
-					if seen {
-						want = 1
-					}
 				}
 				if len(got) != want {
 					t.Errorf("%s shown to %s (in sight %v): %d events, want %d: %+v", kind, side, seen, len(got), want, got)
@@ -135,17 +131,16 @@ func TestSwarmEventsForEveryKind(t *testing.T) {
 			}
 		}
 	}
-	// The initiative of an enemy in sight at the end of the round: its place only, and only for the
-	// round's last turn.
-	st.Sight["RAF"]["BBB"] = true
+	// A side's own initiative: its rolls, never its place in the whole order (which would count unseen
+	// squadrons); an enemy's initiative is never shown.
 	e := full[EvInitiative]
 	e.Turn = 2
-	if got := EventsFor(st, "RAF", []Event{e}); len(got) != 1 || got[0].Initiative.Order != 1 || got[0].Initiative.Roll != 0 || len(got[0].Dice) != 0 {
-		t.Errorf("the initiative of an enemy in sight: %+v", got)
-	}
-	e.Turn = 1
+	st.Sight["RAF"]["BBB"] = true
 	if got := EventsFor(st, "RAF", []Event{e}); len(got) != 0 {
-		t.Errorf("an earlier turn of the round saw no enemy: %+v", got)
+		t.Errorf("an enemy's initiative: %+v", got)
+	}
+	if got := EventsFor(st, e.Side, []Event{e}); len(got) != 1 || got[0].Initiative.Order != 0 {
+		t.Errorf("a side's own initiative must not give its place in the order: %+v", got)
 	}
 	// The attacked side gets its own saves, not the attack dice; the shooter is named only in sight.
 	st.Sight["RAF"]["BBB"] = false
