@@ -309,7 +309,6 @@ func (r *resolver) initiative(active []*Squadron) []*Squadron {
 	return order
 }
 
-
 // fly moves a squadron along its plotted path.
 func (r *resolver) fly(q *Squadron, from Tack, p parser.SwarmTurn) {
 	m := Move(r.typ(q), from, q.Pos, p)
