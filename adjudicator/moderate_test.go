@@ -248,3 +248,45 @@ func TestDigestAndFlood(t *testing.T) {
 		t.Errorf("flood: %d notices, %d mails", notices, len(f.outbox("spam@evil.test")))
 	}
 }
+
+// SubmitBatch commits several mails at once with the same effects as one by one, and a bad mail in a
+// batch costs the others nothing.
+func TestSubmitBatch(t *testing.T) {
+	one, many := newFixture(t, 0), newFixture(t, 0)
+	envs := []Envelope{
+		{From: "alice@players.test", MessageID: "b1", Text: "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nEND"},
+		{From: "alice@players.test", MessageID: "b1", Text: "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nEND"},
+		{From: "eve@evil.test", MessageID: "b2", Text: "GAME g1 SECRET nope\nEND"},
+		{From: "alice@players.test", MessageID: "b3", Text: "GAME g1 TURN 1 SECRET lark-1\nRED2: 1 TL 4\nEND"},
+		{From: "bob@players.test", MessageID: "b4", Text: "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nHANS: 6\nEND"},
+	}
+	var want []Outcome
+	for _, e := range envs {
+		o, err := one.s.Submit(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, o)
+	}
+	got, err := many.s.SubmitBatch(envs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("mail %d: batch %s, alone %s", i, got[i], want[i])
+		}
+	}
+	if one.game().Round != 2 || many.game().Round != 2 {
+		t.Errorf("both resolve the turn: %d %d", one.game().Round, many.game().Round)
+	}
+	var h1, h2 string
+	one.db.View(func(tx *storage.Tx) error { b, _ := tx.Get(bucketState, "g1"); h1 = string(b); return nil })
+	many.db.View(func(tx *storage.Tx) error { b, _ := tx.Get(bucketState, "g1"); h2 = string(b); return nil })
+	if h1 != h2 {
+		t.Error("a batch must leave the same state as the same mails one by one")
+	}
+	if len(one.outbox("alice@players.test")) != len(many.outbox("alice@players.test")) {
+		t.Error("the same mails must be queued")
+	}
+}

@@ -467,6 +467,12 @@ func (in *Intake) handleBatch(ctx context.Context, ic *intakeConn, uv uint32, ui
 			return handled, true, err
 		}
 
+		// Read the chunk's messages, then hand them over (together when the handler can take a
+		// batch), then move every handled one with one MOVE per folder and save the cursor once.
+		var msgs []Message
+		var overs []bool
+		var msgSizes []int64
+		stopAfter := false
 		for _, uid := range uids[i:j] {
 			if err := ctx.Err(); err != nil {
 				return handled, true, err
@@ -500,36 +506,75 @@ func (in *Intake) handleBatch(ctx context.Context, ic *intakeConn, uv uint32, ui
 					continue
 				}
 				log.Error().Msg("server did not return the message; will try again on the next pass")
-				return handled, true, nil
+				stopAfter = true
+				break
 			}
-
-			msg := Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uid), Raw: raw}
-			disp := in.handle(ctx, msg, over, size)
-			switch disp {
-			case Processed, Rejected:
-			default:
-				log.Info().Stringer("disposition", disp).
+			msgs = append(msgs, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uid), Raw: raw})
+			overs = append(overs, over)
+			msgSizes = append(msgSizes, size)
+		}
+		disps := in.handleAll(ctx, msgs, overs, msgSizes)
+		var processed, rejected []imap.UID
+		var last uint32
+		for k, d := range disps {
+			m := msgs[k]
+			log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Logger()
+			if d != Processed && d != Rejected {
+				log.Info().Stringer("disposition", d).
 					Msg("handler asked to retry; leaving it and what follows for the next pass")
-				return handled, true, nil
+				stopAfter = true
+				break
 			}
-			if err := in.dispose(ic, uid, disp, log); err != nil {
-				// The effect is committed but the message is still in the mailbox: it will be
-				// handed over again after the reconnect, and the handler deduplicates it.
-				return handled, true, err
+			if d == Processed {
+				processed = append(processed, imap.UID(m.UID))
+			} else {
+				rejected = append(rejected, imap.UID(m.UID))
 			}
-			if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, uint32(uid)); err != nil {
-				return handled, true, fmt.Errorf("mailer: saving cursor: %w", err)
-			}
-			handled++
-			ev := log.Info().Stringer("disposition", disp).Int64("size", size)
-			if over {
+			last = m.UID
+			ev := log.Info().Stringer("disposition", d).Int64("size", msgSizes[k])
+			if overs[k] {
 				ev = ev.Bool("oversize", true)
 			}
 			ev.Msg("message handled")
 		}
+		if err := in.dispose(ic, processed, Processed, in.log); err != nil {
+			// The effects are committed but the messages are still in the mailbox: they will be
+			// handed over again after the reconnect, and the handler deduplicates them.
+			return handled, true, err
+		}
+		if err := in.dispose(ic, rejected, Rejected, in.log); err != nil {
+			return handled, true, err
+		}
+		if last != 0 {
+			if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, last); err != nil {
+				return handled, true, fmt.Errorf("mailer: saving cursor: %w", err)
+			}
+		}
+		handled += len(processed) + len(rejected)
+		if stopAfter {
+			return handled, true, nil
+		}
 		i = j
 	}
 	return handled, false, nil
+}
+
+// handleAll hands a chunk of messages to the handler: as one batch when it is a BatchHandler and no
+// message is oversize (the oversize mark lives only during its own call), else one by one, stopping at
+// the first Retry. It returns the dispositions of the messages it handed over, in order.
+func (in *Intake) handleAll(ctx context.Context, msgs []Message, overs []bool, sizes []int64) []Disposition {
+	if bh, ok := in.h.(BatchHandler); ok && len(msgs) > 1 && !slices.Contains(overs, true) {
+		return bh.HandleBatch(ctx, msgs)
+	}
+	var out []Disposition
+	for k, m := range msgs {
+		d := in.handle(ctx, m, overs[k], sizes[k])
+		out = append(out, d)
+		if d != Processed && d != Rejected {
+			break
+		}
+	}
+	return out
 }
 
 // handle calls the handler, with the oversize registry entry in place for oversize messages.
@@ -540,26 +585,30 @@ func (in *Intake) handle(ctx context.Context, m Message, over bool, size int64) 
 	return in.h.Handle(ctx, m)
 }
 
-// dispose moves a handled message to its folder, or flags it \Seen when the server cannot MOVE. A
-// refusal by the server (NO/BAD) is logged and tolerated: the cursor already keeps the message from
-// being handed over again. Other errors mean the connection is in trouble and are returned.
-func (in *Intake) dispose(ic *intakeConn, uid imap.UID, disp Disposition, log zerolog.Logger) error {
+// dispose moves handled messages to their folder with one command, or flags them \Seen when the
+// server cannot MOVE. A refusal by the server (NO/BAD) is logged and tolerated: the cursor already keeps
+// the messages from being handed over again. Other errors mean the connection is in trouble and are
+// returned.
+func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log zerolog.Logger) error {
+	if len(uids) == 0 {
+		return nil
+	}
 	var imapErr *imap.Error
 	if ic.move {
 		dest := in.opts.Processed
 		if disp == Rejected {
 			dest = in.opts.Rejected
 		}
-		_, err := ic.c.Move(imap.UIDSetNum(uid), dest).Wait()
+		_, err := ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
 		if err == nil {
 			return nil
 		}
 		if !errors.As(err, &imapErr) {
 			return fmt.Errorf("mailer: imap move: %w", err)
 		}
-		log.Error().Err(err).Str("folder", dest).Msg("server refused MOVE; flagging the message \\Seen instead")
+		log.Error().Err(err).Str("folder", dest).Msg("server refused MOVE; flagging the messages \\Seen instead")
 	}
-	err := ic.c.Store(imap.UIDSetNum(uid), &imap.StoreFlags{
+	err := ic.c.Store(imap.UIDSetNum(uids...), &imap.StoreFlags{
 		Op:     imap.StoreFlagsAdd,
 		Silent: true,
 		Flags:  []imap.Flag{imap.FlagSeen},
@@ -568,7 +617,7 @@ func (in *Intake) dispose(ic *intakeConn, uid imap.UID, disp Disposition, log ze
 		if !errors.As(err, &imapErr) {
 			return fmt.Errorf("mailer: imap store: %w", err)
 		}
-		log.Error().Err(err).Msg("server refused to flag the message \\Seen; it stays in the mailbox")
+		log.Error().Err(err).Msg("server refused to flag the messages \\Seen; they stay in the mailbox")
 	}
 	return nil
 }

@@ -10,9 +10,10 @@ import (
 	"sortie/mailer/localmail"
 )
 
-// TestIntakeServerRestartMidFetch drops the IMAP connection in the middle of a batch, after a message
-// was handled but before it could be moved: nothing is lost, the interrupted message is handed over
-// again (the daemon's handler recognises it by Message-ID), and every message ends in Processed.
+// TestIntakeServerRestartMidFetch drops the IMAP connection in the middle of a batch, after some messages
+// were handled but before the batch could be moved: nothing is lost, the handled ones are handed over
+// again after the reconnect (the daemon's handler recognises them by Message-ID and does nothing), and
+// every message ends in Processed.
 func TestIntakeServerRestartMidFetch(t *testing.T) {
 	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
 	for i := 1; i <= 6; i++ {
@@ -44,8 +45,10 @@ func TestIntakeServerRestartMidFetch(t *testing.T) {
 			t.Errorf("message %d was never handled", uid)
 		}
 	}
-	if seen[1] != 1 || seen[2] != 1 {
-		t.Errorf("messages moved before the restart must not come again: %v", seen)
+	for uid, n := range seen {
+		if n > 2 {
+			t.Errorf("message %d was handed over %d times", uid, n)
+		}
 	}
 	if len(mustMessages(t, srv, "INBOX")) != 0 {
 		t.Error("the inbox must be empty")

@@ -49,6 +49,15 @@ type Handler interface {
 	Handle(ctx context.Context, m Message) Disposition
 }
 
+// BatchHandler is a Handler that can also take a batch of messages at once and commit them together,
+// returning one disposition per message in order. The intake uses it for each fetched batch (a commit
+// per batch instead of per message). The same rules hold: everything is committed before it returns,
+// and a Retry leaves that message and every later one of the batch for the next pass.
+type BatchHandler interface {
+	Handler
+	HandleBatch(ctx context.Context, ms []Message) []Disposition
+}
+
 // HandlerFunc adapts a function to Handler.
 type HandlerFunc func(ctx context.Context, m Message) Disposition
 

@@ -204,38 +204,97 @@ func (o outbox) MarkFailed(id string, err error, at time.Time) error {
 	return o.db.MarkFailed(id, err, at)
 }
 
-// handler turns a fetched message into an envelope for the adjudicator: parsed, filtered, committed.
+// handler turns fetched messages into envelopes for the adjudicator: parsed, filtered, committed — one
+// at a time, or a whole fetched batch in one transaction.
+type mailHandler struct {
+	svc *adjudicator.Service
+	log zerolog.Logger
+}
+
 func handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
-	return mailer.HandlerFunc(func(ctx context.Context, m mailer.Message) mailer.Disposition {
-		env := adjudicator.Envelope{Mailbox: m.Mailbox, UIDValid: m.UIDValidity, UID: m.UID, Size: len(m.Raw), ReceivedAt: time.Now().UTC()}
-		inc, err := mailer.ParseMessage(m.Raw)
-		if err != nil {
-			log.Warn().Err(err).Uint32("uid", m.UID).Msg("unreadable message")
-			return mailer.Rejected
+	return mailHandler{svc: svc, log: log}
+}
+
+// envelope reads one message; ok is false for a message with no headers at all.
+func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
+	env := adjudicator.Envelope{Mailbox: m.Mailbox, UIDValid: m.UIDValidity, UID: m.UID, Size: len(m.Raw), ReceivedAt: time.Now().UTC()}
+	inc, err := mailer.ParseMessage(m.Raw)
+	if err != nil {
+		h.log.Warn().Err(err).Uint32("uid", m.UID).Msg("unreadable message")
+		return env, false
+	}
+	env.From, env.FromName, env.To, env.MessageID = inc.From, inc.FromName, inc.To, inc.MessageID
+	env.InReplyTo, env.Subject, env.Text, env.FromHTML = inc.InReplyTo, inc.Subject, inc.OrderText, inc.FromHTML
+	if size, ok := mailer.OversizeOf(m); ok {
+		env.Oversize, env.Size = true, int(size)
+	}
+	if ignore, why := inc.ShouldIgnore(); ignore {
+		env.IgnoreWhy = why
+	}
+	return env, true
+}
+
+func disposition(o adjudicator.Outcome) mailer.Disposition {
+	if o == adjudicator.Refused {
+		return mailer.Rejected
+	}
+	return mailer.Processed
+}
+
+func (h mailHandler) Handle(ctx context.Context, m mailer.Message) mailer.Disposition {
+	env, ok := h.envelope(m)
+	if !ok {
+		return mailer.Rejected
+	}
+	crashPoint("after-fetch")
+	outcome, err := h.svc.Submit(env)
+	if err != nil {
+		h.log.Error().Err(err).Str("message_id", env.MessageID).Msg("could not commit a message; it stays in the inbox")
+		return mailer.Retry
+	}
+	crashPoint("after-commit")
+	if h.svc.Notify != nil && outcome != adjudicator.Duplicate && outcome != adjudicator.Ignored {
+		h.svc.Notify()
+	}
+	return disposition(outcome)
+}
+
+func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mailer.Disposition {
+	out := make([]mailer.Disposition, len(ms))
+	var envs []adjudicator.Envelope
+	var at []int
+	for i, m := range ms {
+		env, ok := h.envelope(m)
+		if !ok {
+			out[i] = mailer.Rejected
+			continue
 		}
-		env.From, env.FromName, env.To, env.MessageID = inc.From, inc.FromName, inc.To, inc.MessageID
-		env.InReplyTo, env.Subject, env.Text, env.FromHTML = inc.InReplyTo, inc.Subject, inc.OrderText, inc.FromHTML
-		if size, ok := mailer.OversizeOf(m); ok {
-			env.Oversize, env.Size = true, int(size)
+		envs = append(envs, env)
+		at = append(at, i)
+	}
+	crashPoint("after-fetch")
+	outcomes, err := h.svc.SubmitBatch(envs)
+	for k, o := range outcomes {
+		out[at[k]] = disposition(o)
+	}
+	if err != nil {
+		h.log.Error().Err(err).Msg("could not commit messages; they stay in the inbox")
+		// Everything from the first message not committed on is retried.
+		first := len(ms)
+		if len(outcomes) < len(at) {
+			first = at[len(outcomes)]
 		}
-		if ignore, why := inc.ShouldIgnore(); ignore {
-			env.IgnoreWhy = why
+		if first >= len(ms) {
+			return out
 		}
-		crashPoint("after-fetch")
-		outcome, err := svc.Submit(env)
-		if err != nil {
-			log.Error().Err(err).Str("message_id", inc.MessageID).Msg("could not commit a message; it stays in the inbox")
-			return mailer.Retry
-		}
-		crashPoint("after-commit")
-		if svc.Notify != nil && outcome != adjudicator.Duplicate && outcome != adjudicator.Ignored {
-			svc.Notify()
-		}
-		if outcome == adjudicator.Refused {
-			return mailer.Rejected
-		}
-		return mailer.Processed
-	})
+		out[first] = mailer.Retry
+		return out[:first+1]
+	}
+	crashPoint("after-commit")
+	if h.svc.Notify != nil {
+		h.svc.Notify()
+	}
+	return out
 }
 
 // NewDaemon opens everything the daemon needs from a configuration.
