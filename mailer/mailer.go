@@ -93,3 +93,9 @@ type Outbox interface {
 	// MarkFailed records a failed attempt; the store decides when to try again (backoff).
 	MarkFailed(id string, err error, at time.Time) error
 }
+
+// BatchMarker is an Outbox that can record several sent mails in one commit. The sender then records
+// accepted mails in the background while the next one is on the wire, instead of one commit each.
+type BatchMarker interface {
+	MarkSentMany(ids []string, at time.Time) error
+}

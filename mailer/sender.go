@@ -198,6 +198,17 @@ func (s *Sender) pass(ctx context.Context) (sent int, err error) {
 	}
 	defer hangUp()
 
+	// Accepted mails are recorded by a committer goroutine, several to a commit when the server is
+	// faster than the disk, while the next message is sent. The window in which a mail is accepted but
+	// not yet recorded stays about one message long; a resend after a crash in it carries the same
+	// Message-ID.
+	marks := newMarker(s.box, s.log)
+	defer func() {
+		if merr := marks.close(); merr != nil && err == nil {
+			err = merr
+		}
+	}()
+
 	for i, item := range items {
 		if ctx.Err() != nil {
 			return sent, ctx.Err()
@@ -222,7 +233,7 @@ func (s *Sender) pass(ctx context.Context) (sent int, err error) {
 			s.markFailed(item, err)
 			continue
 		}
-		if err := s.box.MarkSent(item.ID, time.Now()); err != nil {
+		if err := marks.add(item.ID); err != nil {
 			// Accepted by the server but not recorded: it will go out again (same Message-ID).
 			log.Error().Err(err).Msg("message sent but MarkSent failed; it may be sent twice")
 			return sent, fmt.Errorf("mailer: outbox mark sent: %w", err)
@@ -428,4 +439,83 @@ func validHeaderName(k string) bool {
 		}
 	}
 	return true
+}
+
+// marker records sent mails: through a background goroutine with group commits when the outbox is a
+// BatchMarker, else one MarkSent at a time in the caller.
+type marker struct {
+	box  Outbox
+	bm   BatchMarker
+	log  zerolog.Logger
+	ch   chan string
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+func newMarker(box Outbox, log zerolog.Logger) *marker {
+	m := &marker{box: box, log: log}
+	bm, ok := box.(BatchMarker)
+	if !ok {
+		return m
+	}
+	m.bm = bm
+	m.ch = make(chan string, 256)
+	m.done = make(chan struct{})
+	go m.run()
+	return m
+}
+
+func (m *marker) run() {
+	defer close(m.done)
+	for id := range m.ch {
+		ids := []string{id}
+	drain:
+		for {
+			select {
+			case more, ok := <-m.ch:
+				if !ok {
+					break drain
+				}
+				ids = append(ids, more)
+			default:
+				break drain
+			}
+		}
+		if err := m.bm.MarkSentMany(ids, time.Now()); err != nil {
+			m.log.Error().Err(err).Strs("ids", ids).Msg("messages sent but not recorded; they may be sent twice")
+			m.mu.Lock()
+			if m.err == nil {
+				m.err = fmt.Errorf("mailer: outbox mark sent: %w", err)
+			}
+			m.mu.Unlock()
+		}
+	}
+}
+
+// add records one accepted mail; it reports an earlier background failure, which stops the pass.
+func (m *marker) add(id string) error {
+	if m.bm == nil {
+		return m.box.MarkSent(id, time.Now())
+	}
+	m.mu.Lock()
+	err := m.err
+	m.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	m.ch <- id
+	return nil
+}
+
+// close waits until every accepted mail is recorded.
+func (m *marker) close() error {
+	if m.bm == nil {
+		return nil
+	}
+	close(m.ch)
+	<-m.done
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
 }

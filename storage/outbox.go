@@ -295,32 +295,42 @@ func (db *DB) Pending(now time.Time, limit int) ([]Outgoing, error) {
 // MarkSent records that the SMTP server accepted the mail at at. It leaves the pending index in the same
 // commit, so it is never returned by Pending again. Marking a sent mail again changes nothing; marking a
 // failed-permanently one (the sender tried anyway) records the success.
-func (db *DB) MarkSent(id string, at time.Time) error {
+func (db *DB) MarkSent(id string, at time.Time) error { return db.MarkSentMany([]string{id}, at) }
+
+// MarkSentMany records several mails as sent in one transaction (one disk sync for all): the sender
+// records what the server accepted while the next message is on the wire. Like MarkSent it is
+// idempotent, and an unknown id fails the whole call.
+func (db *DB) MarkSentMany(ids []string, at time.Time) error {
 	return db.Update(func(tx *Tx) error {
 		ob, err := tx.outbox()
 		if err != nil {
 			return err
 		}
-		rec, ok, err := getOutgoing(ob, id)
-		if err != nil {
-			return err
+		for _, id := range ids {
+			rec, ok, err := getOutgoing(ob, id)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("storage: mark sent %q: %w", id, ErrNotFound)
+			}
+			if rec.Status == OutSent {
+				continue
+			}
+			rec.Status = OutSent
+			rec.SentAt = at.UTC()
+			rec.NextAttempt = time.Time{}
+			if err := ob.pending.Delete([]byte(id)); err != nil {
+				return err
+			}
+			if err := ob.failed.Delete([]byte(id)); err != nil {
+				return err
+			}
+			if err := putOutgoing(ob, rec); err != nil {
+				return err
+			}
 		}
-		if !ok {
-			return fmt.Errorf("storage: mark sent %q: %w", id, ErrNotFound)
-		}
-		if rec.Status == OutSent {
-			return nil
-		}
-		rec.Status = OutSent
-		rec.SentAt = at.UTC()
-		rec.NextAttempt = time.Time{}
-		if err := ob.pending.Delete([]byte(id)); err != nil {
-			return err
-		}
-		if err := ob.failed.Delete([]byte(id)); err != nil {
-			return err
-		}
-		return putOutgoing(ob, rec)
+		return nil
 	})
 }
 

@@ -195,6 +195,9 @@ func (o outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error)
 }
 func (o outbox) MarkSent(id string, at time.Time) error { return o.db.MarkSent(id, at) }
 
+// MarkSentMany records several sent mails in one commit (mailer.BatchMarker).
+func (o outbox) MarkSentMany(ids []string, at time.Time) error { return o.db.MarkSentMany(ids, at) }
+
 // MarkFailed records a failed attempt, except when the server could not be reached at all: an outage
 // is not the mail's fault, so it stays due and the sender's own reconnect backoff decides when to try.
 func (o outbox) MarkFailed(id string, err error, at time.Time) error {
