@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
 
@@ -38,7 +39,7 @@ type Scenario struct {
 	// Dir is the folder the scenario was read from, for relative file names (tables).
 	Dir string `yaml:"-"`
 
-	lines map[string]int
+	lines yamlpath.Lines
 }
 
 type scenarioCloud struct {
@@ -137,8 +138,7 @@ func ParseScenario(data []byte, name string) (*Scenario, error) {
 		fail.Problems = append(fail.Problems, yamlProblem(err)...)
 		return nil, fail
 	}
-	s.lines = map[string]int{}
-	indexScenarioLines(&root, "", s.lines)
+	s.lines = yamlpath.Index(&root)
 	return &s, nil
 }
 
@@ -164,46 +164,7 @@ func lineOf(msg string) int {
 	return 0
 }
 
-func indexScenarioLines(n *yaml.Node, path string, out map[string]int) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			indexScenarioLines(c, path, out)
-		}
-	case yaml.MappingNode:
-		out[path] = n.Line
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i].Value
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
-			out[p] = n.Content[i].Line
-			indexScenarioLines(n.Content[i+1], p, out)
-		}
-	case yaml.SequenceNode:
-		out[path] = n.Line
-		for i, c := range n.Content {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			out[p] = c.Line
-			indexScenarioLines(c, p, out)
-		}
-	}
-}
-
-func (s *Scenario) line(path string) int {
-	for path != "" {
-		if l, ok := s.lines[path]; ok {
-			return l
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			break
-		}
-		path = path[:i]
-	}
-	return 0
-}
+func (s *Scenario) line(path string) int { return s.lines.At(path) }
 
 // NewGame checks the scenario against the aircraft cards and builds turn 1's state. Every problem is
 // listed; a scenario with any problem gives no state.

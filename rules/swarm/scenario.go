@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,7 @@ type Scenario struct {
 	// Service holds what the mail service needs; the rules do not read it.
 	Service yaml.Node `yaml:"service"`
 
-	lines map[string]int
+	lines yamlpath.Lines
 }
 
 // ScenarioSquadron is one squadron's starting state.
@@ -118,8 +119,7 @@ func ParseScenario(data []byte, name string) (*Scenario, error) {
 		fail.Problems = yamlProblems(err)
 		return nil, fail
 	}
-	s.lines = map[string]int{}
-	indexLines(&root, "", s.lines)
+	s.lines = yamlpath.Index(&root)
 	return &s, nil
 }
 
@@ -140,43 +140,7 @@ func yamlProblems(err error) []ScenarioProblem {
 	return out
 }
 
-func indexLines(n *yaml.Node, path string, out map[string]int) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			indexLines(c, path, out)
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			p := n.Content[i].Value
-			if path != "" {
-				p = path + "." + p
-			}
-			out[p] = n.Content[i].Line
-			indexLines(n.Content[i+1], p, out)
-		}
-	case yaml.SequenceNode:
-		for i, c := range n.Content {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			out[p] = c.Line
-			indexLines(c, p, out)
-		}
-	}
-}
-
-func (s *Scenario) line(path string) int {
-	for path != "" {
-		if l, ok := s.lines[path]; ok {
-			return l
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			break
-		}
-		path = path[:i]
-	}
-	return 0
-}
+func (s *Scenario) line(path string) int { return s.lines.At(path) }
 
 // facingOf reads a scenario facing: a hex-corner bearing (30, 90 ... 330) or an odd direction number.
 func facingOf(n int) (hexmap.Dir, bool) {

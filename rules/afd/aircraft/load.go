@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,7 +199,7 @@ func parse(data []byte, name string) (*File, *Card, error) {
 	if len(doc.Content) == 0 {
 		return fail([]Problem{{Msg: "the file is empty"}})
 	}
-	lines := indexLines(&doc)
+	lines := yamlpath.Index(&doc)
 
 	var f File
 	var problems []Problem
@@ -217,7 +218,7 @@ func parse(data []byte, name string) (*File, *Card, error) {
 	var ck checker
 	f.check(&ck)
 	for _, p := range ck.list {
-		p.Line = lines.at(p.Path)
+		p.Line = lines.At(p.Path)
 		problems = append(problems, p)
 	}
 	if len(problems) > 0 {
@@ -232,7 +233,7 @@ func parse(data []byte, name string) (*File, *Card, error) {
 		card.check(&ck)
 		for _, p := range ck.list {
 			p.Path = joinPath("card", p.Path)
-			p.Line = lines.at(p.Path)
+			p.Line = lines.At(p.Path)
 			problems = append(problems, p)
 		}
 	} else {
@@ -316,53 +317,4 @@ func yamlProblems(err error) []Problem {
 		out = append(out, Problem{Msg: strings.TrimPrefix(m, "yaml: ")})
 	}
 	return out
-}
-
-// lineIndex maps YAML paths ("performance.top_speed[1].mph") to the line of their value.
-type lineIndex map[string]int
-
-func indexLines(doc *yaml.Node) lineIndex {
-	idx := lineIndex{}
-	var walk func(n *yaml.Node, p string)
-	walk = func(n *yaml.Node, p string) {
-		if _, ok := idx[p]; !ok {
-			idx[p] = n.Line
-		}
-		switch n.Kind {
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				walk(c, p)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				cp := joinPath(p, k.Value)
-				if p == "" {
-					cp = k.Value
-				}
-				idx[cp] = k.Line
-				walk(v, cp)
-			}
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				walk(c, fmt.Sprintf("%s[%d]", p, i))
-			}
-		}
-	}
-	walk(doc, "")
-	return idx
-}
-
-// at is the line of the path, or of its nearest ancestor present in the file.
-func (idx lineIndex) at(p string) int {
-	for {
-		if n, ok := idx[p]; ok {
-			return n
-		}
-		i := strings.LastIndexAny(p, ".[")
-		if i < 0 {
-			return idx[""]
-		}
-		p = p[:i]
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
 
@@ -79,7 +80,7 @@ type decodedFile struct {
 	doc     fileDoc
 	present map[string]int // section -> line of its key
 	broken  map[string]bool
-	lines   lineIndex
+	lines   yamlpath.Lines
 }
 
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
@@ -135,7 +136,7 @@ func decodeFile(name string, data []byte) (*decodedFile, []Problem) {
 	if top.Kind != yaml.MappingNode {
 		return nil, []Problem{at(top.Line, "a tables file is a mapping of sections (gunnery:, deflection:, ...)")}
 	}
-	f := &decodedFile{name: name, present: map[string]int{}, broken: map[string]bool{}, lines: indexLines(&root)}
+	f := &decodedFile{name: name, present: map[string]int{}, broken: map[string]bool{}, lines: yamlpath.Index(&root)}
 	type span struct {
 		section    string
 		start, end int
@@ -191,7 +192,7 @@ func decodeFile(name string, data []byte) (*decodedFile, []Problem) {
 		problems = append(problems, at(top.Line, "the file gives no section (want one or more of "+strings.Join(sections, ", ")+")"))
 	}
 	if l := f.doc.Label; l != "" && (len(l) > 80 || strings.ContainsAny(l, "\n\r")) {
-		problems = append(problems, Problem{File: name, Line: f.lines.at("label"), Path: "label", Msg: "a label is one line of at most 80 characters"})
+		problems = append(problems, Problem{File: name, Line: f.lines.At("label"), Path: "label", Msg: "a label is one line of at most 80 characters"})
 	}
 	return f, problems
 }
@@ -235,7 +236,7 @@ type checker struct {
 }
 
 func (c *checker) add(path, format string, args ...any) {
-	c.list = append(c.list, Problem{File: c.f.name, Line: c.f.lines.at(path), Path: path, Msg: fmt.Sprintf(format, args...)})
+	c.list = append(c.list, Problem{File: c.f.name, Line: c.f.lines.At(path), Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
 // build checks every section the file gives and, if they are all sound, puts them into t. It returns
@@ -686,53 +687,4 @@ func intList(s []int) string {
 		q[i] = strconv.Itoa(v)
 	}
 	return strings.Join(q, ", ")
-}
-
-// lineIndex maps YAML paths ("gunnery.charts.8x30M.9[1]") to the line of their value.
-type lineIndex map[string]int
-
-func indexLines(doc *yaml.Node) lineIndex {
-	idx := lineIndex{}
-	var walk func(n *yaml.Node, p string)
-	walk = func(n *yaml.Node, p string) {
-		if _, ok := idx[p]; !ok {
-			idx[p] = n.Line
-		}
-		switch n.Kind {
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				walk(c, p)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				cp := k.Value
-				if p != "" {
-					cp = p + "." + k.Value
-				}
-				idx[cp] = k.Line
-				walk(v, cp)
-			}
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				walk(c, fmt.Sprintf("%s[%d]", p, i))
-			}
-		}
-	}
-	walk(doc, "")
-	return idx
-}
-
-// at is the line of the path, or of its nearest ancestor present in the file.
-func (idx lineIndex) at(p string) int {
-	for {
-		if n, ok := idx[p]; ok {
-			return n
-		}
-		i := strings.LastIndexAny(p, ".[")
-		if i < 0 {
-			return idx[""]
-		}
-		p = p[:i]
-	}
 }
