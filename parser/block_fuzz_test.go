@@ -82,3 +82,29 @@ func FuzzParseBlock(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseBlockRaw checks the service's reading of a mail: no panic, the limits hold, every diagnostic
+// sits on a line of the text, and each kept order line is a line of the text with a valid callsign.
+func FuzzParseBlockRaw(f *testing.F) {
+	for _, c := range blockCases {
+		f.Add(c.in)
+	}
+	f.Add("GAME g TURN 2 SECRET s\nTIGER: 2 S M 2; 2 S M 2\nRED1: 1 TRTR\nAWAY 2026-12-24\nEND")
+	f.Fuzz(func(t *testing.T, in string) {
+		b, ds := ParseBlockRaw(in)
+		if len(b.Orders)+len(b.Commands) > MaxBlockItems {
+			t.Fatalf("%d orders and %d commands: over the limit", len(b.Orders), len(b.Commands))
+		}
+		nlines := strings.Count(in, "\n") + 1
+		for _, d := range ds {
+			if d.Line < 0 || d.Line > nlines {
+				t.Errorf("diagnostic on line %d of %d: %+v", d.Line, nlines, d)
+			}
+		}
+		for _, o := range b.Orders {
+			if !isCallsign(o.Callsign) || !strings.Contains(in, strings.TrimSpace(o.Text)) {
+				t.Errorf("kept order %+v is not a line of the text", o)
+			}
+		}
+	})
+}
