@@ -2,7 +2,15 @@ package adjudicator
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"sortie/rules/swarm"
+	"sortie/storage"
+	"sortie/templates"
 )
 
 // FuzzSubmit sends arbitrary mail text from a registered player through the whole submission path:
@@ -30,6 +38,43 @@ func FuzzSubmit(f *testing.F) {
 			t.Fatalf("%q: %v", text, err)
 		}
 		if fx.s.bugs.Load() != 0 {
+			t.Fatalf("%q: handling the mail panicked", text)
+		}
+	})
+}
+
+// FuzzSubmitSwarm is FuzzSubmit for a game of the second ruleset, whose order lines the Swarm ruleset
+// reads in its own notation.
+func FuzzSubmitSwarm(f *testing.F) {
+	for _, s := range []string{
+		"GAME s1 TURN 1 SECRET lark-1\nTIGER: 2 S M 2; 2 S M 2; 2 S M 2\nEND",
+		"GAME s1 TURN 1 SECRET lark-1\nTIGER: 3RM 1R2 FIRE ANY\nLION: 2 L M 1 L 1 HOLD\nEND",
+		"GAME s1 SECRET lark-1\nSTATUS\nCLEAR TIGER\nEND", "GAME s1 TURN 1 SECRET lark-1\nTIGER: 9 Q Z\nEND",
+	} {
+		f.Add(s)
+	}
+	db, err := storage.Open(filepath.Join(f.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	tmpl, _ := templates.New("")
+	s := New(db, tmpl, Config{Address: "sortie@sortie.test", ResolveDelay: time.Hour, MaxMailsPerHour: 1 << 30}, zerolog.Nop())
+	scn, err := swarm.BundledScenarioFile(swarm.DefaultScenario)
+	if err != nil {
+		f.Fatal(err)
+	}
+	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-1}\n    bob: {email: bob@players.test}\n"...)
+	if _, err := s.NewGame(scn, "k.yaml", "s1"); err != nil {
+		f.Fatal(err)
+	}
+	n := 0
+	f.Fuzz(func(t *testing.T, text string) {
+		n++
+		if _, err := s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("sw-%d", n), Text: text, Size: len(text)}); err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if s.bugs.Load() != 0 {
 			t.Fatalf("%q: handling the mail panicked", text)
 		}
 	})
