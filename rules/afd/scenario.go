@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sortie/rules/ruleset"
 	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
@@ -182,29 +183,11 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 	if s.Turns < 1 || s.Turns > 999 {
 		add("turns", "turns (the turn limit) must be 1 to 999, got %d", s.Turns)
 	}
-	sides := map[string]bool{}
-	for i, side := range s.Sides {
-		if strings.TrimSpace(side) == "" || sides[side] {
-			add(fmt.Sprintf("sides[%d]", i), "side %q is empty or given twice", side)
-		}
-		sides[side] = true
-	}
-	if len(s.Sides) < 2 {
-		add("sides", "a game needs at least two sides")
-	}
-	players := map[string]string{}
+	seats := make([]ruleset.Player, len(s.Players))
 	for i, p := range s.Players {
-		path := fmt.Sprintf("players[%d]", i)
-		if p.ID == "" {
-			add(path, "a player needs an id")
-		} else if _, dup := players[p.ID]; dup {
-			add(path, "player id %q is given twice", p.ID)
-		}
-		if !sides[p.Side] {
-			add(path+".side", "player %q is on side %q, which is not one of the sides", p.ID, p.Side)
-		}
-		players[p.ID] = p.Side
+		seats[i] = ruleset.Player(p)
 	}
+	sides, players := ruleset.CheckSeats(s.Sides, seats, add)
 	if m := s.Map; m != nil && (m.MinQ >= m.MaxQ || m.MinRow >= m.MaxRow) {
 		add("map", "map edges must have min_q < max_q and min_row < max_row")
 	}

@@ -1,10 +1,9 @@
 package afd
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"sortie/rules/ruleset"
 
 	"sortie/rules/afd/aircraft"
 	hexmap "sortie/rules/hex"
@@ -188,14 +187,7 @@ func (s *State) SideOf(player string) string {
 func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
 
 // Hash is the SHA-256 of the canonical JSON, in hex.
-func (s *State) Hash() string {
-	b, err := s.JSON()
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
+func (s *State) Hash() string { return ruleset.HashJSON(s) }
 
 // Clone returns a deep copy.
 func (s *State) Clone() *State {

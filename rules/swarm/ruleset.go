@@ -8,7 +8,6 @@ package swarm
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"sortie/parser"
@@ -221,21 +220,16 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	if err != nil {
 		return nil, nil, err
 	}
-	evJSON, err := json.Marshal(events)
+	var missed []string
+	for _, e := range events {
+		if e.Kind == EvNMR {
+			missed = append(missed, e.Player)
+		}
+	}
+	log, err := ruleset.NewLog(g.st.Turn, events, d.Log()[before:], missed)
 	if err != nil {
 		return nil, nil, err
 	}
-	log := &ruleset.Log{Round: g.st.Turn, Events: evJSON, Dice: append([]dice.Roll(nil), d.Log()[before:]...)}
-	missed := map[string]bool{}
-	for _, e := range events {
-		if e.Kind == EvNMR {
-			missed[e.Player] = true
-		}
-	}
-	for p := range missed {
-		log.Missed = append(log.Missed, p)
-	}
-	sort.Strings(log.Missed)
 	return &game{d: g.d, st: next}, log, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"sortie/rules/ruleset"
 	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
@@ -177,29 +178,11 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 			add("evasion", "evasion: %v", err)
 		}
 	}
-	sides := map[string]bool{}
-	for i, side := range s.Sides {
-		if strings.TrimSpace(side) == "" || sides[side] {
-			add(fmt.Sprintf("sides[%d]", i), "side %q is empty or given twice", side)
-		}
-		sides[side] = true
-	}
-	if len(s.Sides) < 2 {
-		add("sides", "a game needs at least two sides")
-	}
-	players := map[string]string{}
+	seats := make([]ruleset.Player, len(s.Players))
 	for i, p := range s.Players {
-		path := fmt.Sprintf("players[%d]", i)
-		if p.ID == "" {
-			add(path, "a player needs an id")
-		} else if _, dup := players[p.ID]; dup {
-			add(path, "player id %q is given twice", p.ID)
-		}
-		if !sides[p.Side] {
-			add(path+".side", "player %q is on side %q, which is not one of the sides", p.ID, p.Side)
-		}
-		players[p.ID] = p.Side
+		seats[i] = ruleset.Player(p)
 	}
+	sides, players := ruleset.CheckSeats(s.Sides, seats, add)
 	st := &State{Ruleset: "swarm", Scenario: s.Name, Turn: 1, TurnLimit: s.Turns, Visibility: s.Visibility,
 		Evasion: append([]int(nil), s.Evasion...), Sides: append([]string(nil), s.Sides...),
 		Players: append([]Player(nil), s.Players...), Sight: map[string]map[string]bool{}}

@@ -1,0 +1,73 @@
+package ruleset
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"sortie/rules/dice"
+)
+
+// What follows is shared by the rulesets, so each keeps only its own rules.
+
+// NewLog builds a round's log: the ruleset's events as JSON, the dice thrown during the round (copied),
+// and the players who missed orders, each once, sorted.
+func NewLog(round int, events any, rolls []dice.Roll, missed []string) (*Log, error) {
+	b, err := json.Marshal(events)
+	if err != nil {
+		return nil, err
+	}
+	l := &Log{Round: round, Events: b, Dice: append([]dice.Roll(nil), rolls...)}
+	seen := map[string]bool{}
+	for _, p := range missed {
+		if !seen[p] {
+			seen[p] = true
+			l.Missed = append(l.Missed, p)
+		}
+	}
+	sort.Strings(l.Missed)
+	return l, nil
+}
+
+// HashJSON is the hex SHA-256 of a value's JSON: a state's fingerprint.
+func HashJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// CheckSeats checks a scenario's sides and players, reporting each problem through add with its YAML
+// path: at least two sides, none empty or repeated; every player with an id of its own on one of the
+// sides. It returns the set of sides and each player's side.
+func CheckSeats(sides []string, players []Player, add func(path, format string, args ...any)) (map[string]bool, map[string]string) {
+	sideSet := map[string]bool{}
+	for i, side := range sides {
+		if strings.TrimSpace(side) == "" || sideSet[side] {
+			add(fmt.Sprintf("sides[%d]", i), "side %q is empty or given twice", side)
+		}
+		sideSet[side] = true
+	}
+	if len(sides) < 2 {
+		add("sides", "a game needs at least two sides")
+	}
+	playerSide := map[string]string{}
+	for i, p := range players {
+		path := fmt.Sprintf("players[%d]", i)
+		if p.ID == "" {
+			add(path, "a player needs an id")
+		} else if _, dup := playerSide[p.ID]; dup {
+			add(path, "player id %q is given twice", p.ID)
+		}
+		if !sideSet[p.Side] {
+			add(path+".side", "player %q is on side %q, which is not one of the sides", p.ID, p.Side)
+		}
+		playerSide[p.ID] = p.Side
+	}
+	return sideSet, playerSide
+}
