@@ -7,7 +7,6 @@
 package adjudicator
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -406,5 +405,3 @@ func newSecret() string {
 	}
 	return fmt.Sprintf("%s-%s-%d", secretWords[int(b[0])%len(secretWords)], secretWords[int(b[1])%len(secretWords)], 10+int(b[2])%90)
 }
-
-var _ = bytes.Equal

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -341,15 +342,6 @@ func (s *Service) queueDigest(tx *storage.Tx, moderator string) error {
 	return s.enqueue(tx, moderator, "", nil, "digest", subject, body, "", "", "digest", moderator, s.now().UTC().Format(time.RFC3339))
 }
 
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // moderatorOf recognises a moderator's mail: the game named in the block, sent from its moderator's
 // address with the moderator secret.
 func (s *Service) moderatorOf(tx *storage.Tx, env Envelope, b parser.Block) (*Game, bool) {
@@ -379,7 +371,7 @@ func (s *Service) moderatorMail(tx *storage.Tx, g *Game, env Envelope, b parser.
 		lines = append(lines, "order lines are for players; they were not used")
 	}
 	for _, c := range b.Commands {
-		if !slicesContains(parser.ModeratorCommands, c.Name) && c.Name != "AWAY" && c.Name != "BACK" && c.Name != "STATUS" {
+		if !slices.Contains(parser.ModeratorCommands, c.Name) && c.Name != "AWAY" && c.Name != "BACK" && c.Name != "STATUS" {
 			lines = append(lines, c.String()+": not a moderator command here")
 			continue
 		}
@@ -462,7 +454,7 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 			}
 		}
 	}
-	if key == "" || slicesContains(g.Reminded, key) {
+	if key == "" || slices.Contains(g.Reminded, key) {
 		return false, nil
 	}
 	g.Reminded = append(g.Reminded, key)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -214,7 +215,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		return Refused, s.queueSimple(tx, "refusal", env.From, env.MessageID, "", map[string]any{"Game": block.Game})
 	}
 	for _, c := range block.Commands {
-		if slicesContains(parser.ModeratorCommands, c.Name) {
+		if slices.Contains(parser.ModeratorCommands, c.Name) {
 			return Refused, s.queueSimple(tx, "error", seat.Email, env.MessageID, g.ID, map[string]any{
 				"Subject": c.Name + " is for the moderator", "Problems": []string{c.Name + " is a moderator's command: ask your game's moderator. Nothing in this mail was used."}})
 		}

@@ -161,12 +161,13 @@ func readOrders(data []byte, name string, st *afd.State) (map[string]parser.Orde
 			continue
 		}
 		p := st.Plane(cs)
+		_, twice := orders[cs]
 		switch {
 		case p == nil:
 			problems = append(problems, fmt.Sprintf("%s:%d: no aircraft %s in this game", name, n, cs))
 		case !p.InPlay():
 			problems = append(problems, fmt.Sprintf("%s:%d: %s is %s and takes no orders", name, n, cs, p.Status))
-		case orders[cs].Plot.Elements != nil:
+		case twice:
 			problems = append(problems, fmt.Sprintf("%s:%d: a second order for %s", name, n, cs))
 		default:
 			orders[cs] = o

@@ -2,6 +2,7 @@ package afd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sortie/rules/afd/aircraft"
@@ -58,7 +59,7 @@ func CalcFire(env *Env, shooter, target *aircraft.Card, guns []string, rangeHexe
 	}
 	var fixed, flex []aircraft.GunPosition
 	for _, g := range shooter.Guns {
-		if len(guns) > 0 && !contains(guns, g.ID) {
+		if len(guns) > 0 && !slices.Contains(guns, g.ID) {
 			continue
 		}
 		if g.Kind == "FF" || g.Kind == "FH" || g.Kind == "FL" {
@@ -84,43 +85,15 @@ func CalcFire(env *Env, shooter, target *aircraft.Card, guns []string, rangeHexe
 	var shot Shot
 	switch {
 	case len(fixed) > 0:
-		var mixes, ids []string
-		for _, g := range fixed {
-			if g.Range >= rangeAdj {
-				mixes, ids = append(mixes, g.Mix), append(ids, g.ID)
-			}
-		}
-		if len(mixes) == 0 {
+		chart, ids, ok := fixedChart(fixed, rangeAdj)
+		if !ok {
 			return FireReport{}, fmt.Errorf("no chosen gun reaches range %d", rangeAdj)
 		}
-		mix, err := aircraft.CombineMix(mixes...)
-		if err != nil {
-			return FireReport{}, err
-		}
-		chart, _ := tables.ChartFor(mix)
 		shot = Shot{Guns: ids, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: env.Tables.DRM(clock, me)}
 	case len(flex) > 0:
-		best, bestMax := -1, -1
-		var singles []string
-		for i, g := range flex {
-			if g.Range < rangeAdj {
-				continue
-			}
-			chart, _ := tables.ChartFor(g.Mix)
-			if m := env.Tables.MaxHits(chart); m > bestMax {
-				best, bestMax = i, m
-			}
-			if g.Mix == "1x30M" {
-				singles = append(singles, g.ID)
-			}
-		}
-		if best < 0 {
+		chart, ids, ok := bestFlex(env.Tables, flex, rangeAdj)
+		if !ok {
 			return FireReport{}, fmt.Errorf("no chosen gun reaches range %d", rangeAdj)
-		}
-		chart, _ := tables.ChartFor(flex[best].Mix)
-		ids := []string{flex[best].ID}
-		if len(singles) >= 2 && env.Tables.MaxHits("2x30M") > bestMax {
-			chart, ids = "2x30M", singles[:2]
 		}
 		shot = Shot{Guns: ids, Flexible: true, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: env.Tables.DRM(clock, me)}
 	default:

@@ -2,6 +2,7 @@ package afd
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"sortie/parser"
@@ -229,7 +230,7 @@ func gunsFor(card *aircraft.Card, p *Plane, fixed bool, allowed []string) []airc
 		if isFixed != fixed || p.Ammo[g.ID] <= 0 || gunDestroyed(card, p, g.ID) {
 			continue
 		}
-		if len(allowed) > 0 && !contains(allowed, g.ID) {
+		if len(allowed) > 0 && !slices.Contains(allowed, g.ID) {
 			continue
 		}
 		out = append(out, g)
@@ -237,19 +238,21 @@ func gunsFor(card *aircraft.Card, p *Plane, fixed bool, allowed []string) []airc
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // fixedShot builds the fixed-gun shot of a plane at a target in range: every fixed position whose range
 // reaches fires together, on the chart of their combined mix.
 func fixedShot(t *tables.Tables, guns []aircraft.GunPosition, rangeAdj int, sh, tg Flight, tgME bool) (Shot, bool) {
-	var mixes, ids []string
+	chart, ids, ok := fixedChart(guns, rangeAdj)
+	if !ok {
+		return Shot{}, false
+	}
+	clock := hexmap.Clock(tg.Hex, tg.Facing, sh.Hex)
+	return Shot{Guns: ids, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: t.DRM(clock, tgME)}, true
+}
+
+// fixedChart is the chart of the fixed positions whose range reaches rangeAdj, firing together on
+// their combined mix (seed 000, "Main combat rule changes"), and the positions that fire.
+func fixedChart(guns []aircraft.GunPosition, rangeAdj int) (chart string, ids []string, ok bool) {
+	var mixes []string
 	for _, g := range guns {
 		if g.Range >= rangeAdj {
 			mixes = append(mixes, g.Mix)
@@ -257,20 +260,46 @@ func fixedShot(t *tables.Tables, guns []aircraft.GunPosition, rangeAdj int, sh, 
 		}
 	}
 	if len(mixes) == 0 {
-		return Shot{}, false
+		return "", nil, false
 	}
 	mix, err := aircraft.CombineMix(mixes...)
 	if err != nil {
-		return Shot{}, false
+		return "", nil, false
 	}
-	chart, _ := tables.ChartFor(mix)
-	clock := hexmap.Clock(tg.Hex, tg.Facing, sh.Hex)
-	return Shot{Guns: ids, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: t.DRM(clock, tgME)}, true
+	chart, _ = tables.ChartFor(mix)
+	return chart, ids, true
 }
 
-// flexShot picks the flexible shot at a target: the single best position that bears, or two single
-// .30s together on the 2x30M chart (seed 000, "Flex gun limitations"). used marks positions that already
-// fired this turn.
+// bestFlex picks among flexible positions that bear (range reaching rangeAdj) the single best one, or
+// two single .30s together on the 2x30M chart (seed 000, "Flex gun limitations").
+func bestFlex(t *tables.Tables, bearing []aircraft.GunPosition, rangeAdj int) (chart string, ids []string, ok bool) {
+	best, bestMax := -1, -1
+	var singles []string
+	for i, g := range bearing {
+		if g.Range < rangeAdj {
+			continue
+		}
+		c, _ := tables.ChartFor(g.Mix)
+		if m := t.MaxHits(c); m > bestMax {
+			best, bestMax = i, m
+		}
+		if g.Mix == "1x30M" {
+			singles = append(singles, g.ID)
+		}
+	}
+	if best < 0 {
+		return "", nil, false
+	}
+	chart, _ = tables.ChartFor(bearing[best].Mix)
+	ids = []string{bearing[best].ID}
+	if len(singles) >= 2 && t.MaxHits("2x30M") > bestMax {
+		chart, ids = "2x30M", singles[:2]
+	}
+	return chart, ids, true
+}
+
+// flexShot picks the flexible shot at a target: the best position that bears by arc and range (bestFlex).
+// used marks positions that already fired this turn.
 func flexShot(t *tables.Tables, guns []aircraft.GunPosition, used map[string]bool, sh, tg Flight, tgME bool) (Shot, bool) {
 	d := hexmap.Distance(sh.Hex, tg.Hex)
 	if d == 0 {
@@ -283,31 +312,13 @@ func flexShot(t *tables.Tables, guns []aircraft.GunPosition, used map[string]boo
 	clock := hexmap.Clock(sh.Hex, sh.Facing, tg.Hex)
 	var bearing []aircraft.GunPosition
 	for _, g := range guns {
-		if used[g.ID] || g.Range < rangeAdj || !containsInt(g.Arcs, clock) {
-			continue
+		if !used[g.ID] && slices.Contains(g.Arcs, clock) {
+			bearing = append(bearing, g)
 		}
-		bearing = append(bearing, g)
 	}
-	if len(bearing) == 0 {
+	chart, ids, ok := bestFlex(t, bearing, rangeAdj)
+	if !ok {
 		return Shot{}, false
-	}
-	best, bestMax := -1, -1
-	for i, g := range bearing {
-		chart, _ := tables.ChartFor(g.Mix)
-		if m := t.MaxHits(chart); m > bestMax {
-			best, bestMax = i, m
-		}
-	}
-	chart, _ := tables.ChartFor(bearing[best].Mix)
-	ids := []string{bearing[best].ID}
-	var singles []string
-	for _, g := range bearing {
-		if g.Mix == "1x30M" {
-			singles = append(singles, g.ID)
-		}
-	}
-	if len(singles) >= 2 && t.MaxHits("2x30M") > bestMax {
-		chart, ids = "2x30M", singles[:2]
 	}
 	row := FlexDeflectionRow(sh, tg)
 	drm, err := t.DRMRow(row, tgME)
@@ -315,15 +326,6 @@ func flexShot(t *tables.Tables, guns []aircraft.GunPosition, used map[string]boo
 		return Shot{}, false
 	}
 	return Shot{Guns: ids, Flexible: true, Chart: chart, Range: rangeAdj, Clock: hexmap.Clock(tg.Hex, tg.Facing, sh.Hex), Row: row, DRM: drm}, true
-}
-
-func containsInt(list []int, x int) bool {
-	for _, v := range list {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // fireAllowed applies a fire order's target and MAX range to a candidate.
