@@ -436,26 +436,18 @@ func (s *Service) flood(tx *storage.Tx, from string) (over, notice bool, err err
 // orders, and once the deadline has passed (during the grace period) to the late ones.
 func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error) {
 	now := s.now().UTC()
+	key := dueReminder(g, now, s.cfg.Reminders)
+	if key == "" {
+		return false, nil
+	}
 	miss, err := s.missing(tx, g, rg)
-	if err != nil || len(miss) == 0 {
+	if err != nil {
 		return false, err
 	}
-	var key, text string
-	if !now.Before(g.Deadline) {
-		key = "late"
+	text := fmt.Sprintf("Reminder: orders for turn %d are due by %s, and yours are missing for %%s.", g.Round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
+	if key == "late" {
 		text = fmt.Sprintf("The deadline for turn %d has passed and your orders are missing for %%s. They are still taken until %s; after that your aircraft fly straight on.",
 			g.Round, g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"))
-	} else {
-		for _, d := range s.cfg.Reminders {
-			if !now.Before(g.Deadline.Add(-d)) {
-				key = d.String()
-				text = fmt.Sprintf("Reminder: orders for turn %d are due by %s, and yours are missing for %%s.", g.Round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
-				break
-			}
-		}
-	}
-	if key == "" || slices.Contains(g.Reminded, key) {
-		return false, nil
 	}
 	g.Reminded = append(g.Reminded, key)
 	for _, p := range sortedKeys(miss) {
@@ -472,6 +464,30 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 		}
 	}
 	return true, putGame(tx, g)
+}
+
+// dueReminder names the reminder due now and not yet sent this round: "late" once the deadline has
+// passed, else the nearest of the reminders before the deadline whose time has come; "" if none. Only
+// the nearest counts, so a player reminded a day ahead is reminded again two hours ahead.
+func dueReminder(g *Game, now time.Time, before []time.Duration) string {
+	key := ""
+	if !now.Before(g.Deadline) {
+		key = "late"
+	} else {
+		nearest := time.Duration(-1)
+		for _, d := range before {
+			if !now.Before(g.Deadline.Add(-d)) && (nearest < 0 || d < nearest) {
+				nearest = d
+			}
+		}
+		if nearest >= 0 {
+			key = nearest.String()
+		}
+	}
+	if key == "" || slices.Contains(g.Reminded, key) {
+		return ""
+	}
+	return key
 }
 
 // spike reports whether a round that is due by the deadline should be held for the moderator: at least

@@ -190,7 +190,13 @@ func TestRemindersGraceAndSpike(t *testing.T) {
 	if reminders("bob@players.test") != 1 || reminders("alice@players.test") != 0 {
 		t.Errorf("24 h reminder: bob %d, alice %d", reminders("bob@players.test"), reminders("alice@players.test"))
 	}
-	f.now = f.now.Add(24 * time.Hour) // 1 h past the deadline, inside the grace
+	f.now = f.now.Add(22 * time.Hour) // 1 h before the deadline: the 2 h reminder, once
+	f.s.Tick()
+	f.s.Tick()
+	if reminders("bob@players.test") != 2 {
+		t.Errorf("the 2 h reminder must follow the 24 h one: bob has %d", reminders("bob@players.test"))
+	}
+	f.now = f.now.Add(2 * time.Hour) // 1 h past the deadline, inside the grace
 	if done, _ := f.s.Tick(); len(done) != 0 {
 		t.Fatal("inside the grace period the round still waits")
 	}

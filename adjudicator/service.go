@@ -629,10 +629,6 @@ func (s *Service) Tick() ([]string, error) {
 	// Find the games that may need something in one read-only pass; only those get a write transaction.
 	var ids []string
 	now := s.now().UTC()
-	firstReminder := time.Duration(0)
-	for _, d := range s.cfg.Reminders {
-		firstReminder = max(firstReminder, d)
-	}
 	err := s.db.View(func(tx *storage.Tx) error {
 		return tx.ForEach(bucketGames, func(k string, v []byte) error {
 			var g Game
@@ -643,7 +639,7 @@ func (s *Service) Tick() ([]string, error) {
 				return nil
 			}
 			allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
-			remind := !now.Before(g.Deadline.Add(-firstReminder)) && len(g.Reminded) <= len(s.cfg.Reminders)
+			remind := dueReminder(&g, now, s.cfg.Reminders) != ""
 			if allIn || !now.Before(g.Deadline.Add(g.Grace)) || remind {
 				ids = append(ids, k)
 			}
