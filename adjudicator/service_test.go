@@ -3,7 +3,6 @@ package adjudicator
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	goldenfile "sortie/internal/golden"
 	"sortie/rules/afd"
 	"sortie/storage"
 	"sortie/templates"
@@ -101,17 +101,7 @@ func (f *fixture) last(addr string) storage.Outgoing {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from %s (go test ./adjudicator -update, then review the diff)\n--- got ---\n%s", name, path, got)
-	}
+	goldenfile.File(t, filepath.Join("testdata", name+".golden"), []byte(got), *update, "go test ./adjudicator -update")
 }
 
 // Reply tokens and the secret change from game to game; hide nothing else.
