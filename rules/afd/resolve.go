@@ -11,6 +11,7 @@ import (
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // Env is what resolving a turn needs besides the state: the aircraft cards and the tables in force.
@@ -447,19 +448,11 @@ func checkVictory(st *State) *Outcome {
 			flying[p.Side] = true
 		}
 	}
-	reason := ""
-	switch {
-	case st.Turn > st.TurnLimit:
-		reason = fmt.Sprintf("the turn limit (%d) was reached", st.TurnLimit)
-	case len(flying) <= 1:
-		reason = "no enemy is left in the air"
-	default:
+	reason := ruleset.EndReason(st.Turn, st.TurnLimit, len(flying))
+	if reason == "" {
 		return nil
 	}
-	out := &Outcome{Score: map[string]int{}, Reason: reason}
-	for _, side := range st.Sides {
-		out.Score[side] = 0
-	}
+	out := ruleset.NewOutcome(st.Sides, reason)
 	for _, c := range st.Victory {
 		for _, cs := range c.Aircraft {
 			p := st.Plane(cs)
@@ -482,16 +475,7 @@ func checkVictory(st *State) *Outcome {
 			}
 		}
 	}
-	best, winner := -1, "draw"
-	for _, side := range st.Sides {
-		switch s := out.Score[side]; {
-		case s > best:
-			best, winner = s, side
-		case s == best:
-			winner = "draw"
-		}
-	}
-	out.Winner = winner
+	out.Decide(st.Sides)
 	return out
 }
 

@@ -101,18 +101,7 @@ func (g *game) Over() (bool, string) {
 	return true, outcomeText(g.st)
 }
 
-func outcomeText(st *State) string {
-	o := st.Outcome
-	var score []string
-	for _, side := range st.Sides {
-		score = append(score, fmt.Sprintf("%s %d", side, o.Score[side]))
-	}
-	who := o.Winner + " wins"
-	if o.Winner == "draw" {
-		who = "a draw"
-	}
-	return fmt.Sprintf("%s (%s): %s", who, strings.Join(score, ", "), o.Reason)
-}
+func outcomeText(st *State) string { return st.Outcome.Text(st.Sides) }
 
 func (g *game) Players() []ruleset.Player {
 	var out []ruleset.Player

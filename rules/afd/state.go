@@ -97,11 +97,7 @@ type Options struct {
 }
 
 // Player is a person playing one side.
-type Player struct {
-	ID   string `json:"id" yaml:"id"`
-	Name string `json:"name" yaml:"name"`
-	Side string `json:"side" yaml:"side"`
-}
+type Player = ruleset.Player
 
 // Edges bound the map: columns q from MinQ to MaxQ and rows from MinRow to MaxRow, where a hex's row is
 // r + (q - q mod 2) / 2 (so rows run straight across the flat-topped map).
@@ -158,11 +154,7 @@ type Condition struct {
 }
 
 // Outcome is the end of a game.
-type Outcome struct {
-	Winner string         `json:"winner"` // a side, or "draw"
-	Score  map[string]int `json:"score"`
-	Reason string         `json:"reason"`
-}
+type Outcome = ruleset.Outcome
 
 // Plane returns the plane with a callsign.
 func (s *State) Plane(callsign string) *Plane {
@@ -174,14 +166,7 @@ func (s *State) Plane(callsign string) *Plane {
 }
 
 // SideOf returns a player's side.
-func (s *State) SideOf(player string) string {
-	for _, p := range s.Players {
-		if p.ID == player {
-			return p.Side
-		}
-	}
-	return ""
-}
+func (s *State) SideOf(player string) string { return ruleset.SideOf(s.Players, player) }
 
 // JSON is the state's canonical serialisation.
 func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
@@ -227,14 +212,7 @@ func (s *State) Clone() *State {
 		}
 		c.Sight[side] = n
 	}
-	if s.Outcome != nil {
-		o := *s.Outcome
-		o.Score = make(map[string]int, len(s.Outcome.Score))
-		for k, v := range s.Outcome.Score {
-			o.Score[k] = v
-		}
-		c.Outcome = &o
-	}
+	c.Outcome = s.Outcome.Clone()
 	return &c
 }
 

@@ -58,11 +58,7 @@ type Target struct {
 func (t *Target) Destroyed() bool { return t.Damage >= t.Strength }
 
 // Player is a person playing one side.
-type Player struct {
-	ID   string `json:"id" yaml:"id"`
-	Name string `json:"name" yaml:"name"`
-	Side string `json:"side" yaml:"side"`
-}
+type Player = ruleset.Player
 
 // Condition is one victory condition: a side scores Points for each listed squadron that meets it, or
 // once for a destroyed target.
@@ -75,11 +71,7 @@ type Condition struct {
 }
 
 // Outcome is the end of a game.
-type Outcome struct {
-	Winner string         `json:"winner"` // a side, or "draw"
-	Score  map[string]int `json:"score"`
-	Reason string         `json:"reason"`
-}
+type Outcome = ruleset.Outcome
 
 // State is a whole Swarm game between rounds. It serialises to JSON stably (slices in a fixed order,
 // maps with sorted keys), so its SHA-256 is a fingerprint players can compare.
@@ -123,14 +115,7 @@ func (s *State) Target(name string) *Target {
 }
 
 // SideOf returns a player's side.
-func (s *State) SideOf(player string) string {
-	for _, p := range s.Players {
-		if p.ID == player {
-			return p.Side
-		}
-	}
-	return ""
-}
+func (s *State) SideOf(player string) string { return ruleset.SideOf(s.Players, player) }
 
 // JSON is the state's canonical serialisation.
 func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
@@ -164,14 +149,7 @@ func (s *State) Clone() *State {
 		}
 		c.Sight[side] = n
 	}
-	if s.Outcome != nil {
-		o := *s.Outcome
-		o.Score = make(map[string]int, len(s.Outcome.Score))
-		for k, v := range s.Outcome.Score {
-			o.Score[k] = v
-		}
-		c.Outcome = &o
-	}
+	c.Outcome = s.Outcome.Clone()
 	return &c
 }
 
