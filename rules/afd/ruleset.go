@@ -352,87 +352,25 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	return r
 }
 
-// asciiMap draws the hexes around a side's aircraft: each hex one character, odd columns half a row
-// lower, own aircraft as capital letters and spotted enemies as digits, with a legend.
+// asciiMap draws the hexes around a side's aircraft (hexmap.ASCII): own aircraft as capital letters
+// and spotted enemies as digits, with a legend.
 func asciiMap(v View) string {
-	type mark struct {
-		h     hexmap.Hex
-		sym   byte
-		label string
-	}
-	var marks []mark
+	var marks []hexmap.Mark
 	letter := byte('A')
 	for _, p := range v.Own {
 		if p.InPlay() && letter <= 'Z' {
-			marks = append(marks, mark{p.Flight.Hex, letter, fmt.Sprintf("%c %s", letter, p.Callsign)})
+			marks = append(marks, hexmap.Mark{Hex: p.Flight.Hex, Sym: letter, Label: fmt.Sprintf("%c %s", letter, p.Callsign)})
 			letter++
 		}
 	}
 	digit := byte('1')
 	for _, c := range v.Enemies {
 		if digit <= '9' {
-			marks = append(marks, mark{c.Hex, digit, fmt.Sprintf("%c %s", digit, c.Callsign)})
+			marks = append(marks, hexmap.Mark{Hex: c.Hex, Sym: digit, Label: fmt.Sprintf("%c %s", digit, c.Callsign)})
 			digit++
 		}
 	}
-	if len(marks) == 0 {
-		return ""
-	}
-	minQ, maxQ, minRow, maxRow := marks[0].h.Q, marks[0].h.Q, Row(marks[0].h), Row(marks[0].h)
-	for _, m := range marks {
-		minQ, maxQ = min(minQ, m.h.Q), max(maxQ, m.h.Q)
-		minRow, maxRow = min(minRow, Row(m.h)), max(maxRow, Row(m.h))
-	}
-	minQ, maxQ, minRow, maxRow = minQ-2, maxQ+2, minRow-2, maxRow+2
-	// Keep the map readable: at most 40 columns and 20 rows, centred on the first own aircraft.
-	if maxQ-minQ > 40 || maxRow-minRow > 20 {
-		c := marks[0].h
-		minQ, maxQ, minRow, maxRow = c.Q-20, c.Q+20, Row(c)-10, Row(c)+10
-	}
-	width := (maxQ - minQ + 1) * 2
-	height := (maxRow - minRow + 1) * 2
-	grid := make([][]byte, height)
-	for y := range grid {
-		grid[y] = []byte(strings.Repeat(" ", width))
-	}
-	at := func(q, row int) (int, int) {
-		y := (row-minRow)*2 + (q & 1)
-		return (q - minQ) * 2, y
-	}
-	for q := minQ; q <= maxQ; q++ {
-		for row := minRow; row <= maxRow; row++ {
-			x, y := at(q, row)
-			if y < height {
-				grid[y][x] = '.'
-			}
-		}
-	}
-	var legend []string
-	for _, m := range marks {
-		row := Row(m.h)
-		if m.h.Q < minQ || m.h.Q > maxQ || row < minRow || row > maxRow {
-			legend = append(legend, m.label+" (off this map)")
-			continue
-		}
-		x, y := at(m.h.Q, row)
-		if y < height {
-			if grid[y][x] != '.' {
-				grid[y][x] = '*' // two in one hex
-			} else {
-				grid[y][x] = m.sym
-			}
-		}
-		legend = append(legend, fmt.Sprintf("%s (%d,%d)", m.label, m.h.Q, m.h.R))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
-	for _, line := range grid {
-		b.WriteString(strings.TrimRight(string(line), " "))
-		b.WriteByte('\n')
-	}
-	b.WriteString(strings.Join(legend, "; "))
-	b.WriteString("  (* = more than one aircraft in the hex)\n")
-	return b.String()
+	return hexmap.ASCII(marks, "more than one aircraft")
 }
 
 // Withdraw takes a player's aircraft out of the game (a player who dropped out): they leave the map and

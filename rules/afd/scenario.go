@@ -98,11 +98,9 @@ func LoadScenario(path string) (*Scenario, error) {
 // line, and nothing is half-loaded.
 func ParseScenario(data []byte, name string) (*Scenario, error) {
 	var s Scenario
-	lines, err := ruleset.DecodeScenario(data, name, &s)
-	if err != nil {
+	if err := ruleset.DecodeScenario(data, name, &s, &s.lines); err != nil {
 		return nil, err
 	}
-	s.lines = lines
 	return &s, nil
 }
 
@@ -113,7 +111,6 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 	add := fail.Adder(s.lines)
 	ruleset.CheckHead(add, s.Ruleset, "afd", s.Name, s.Turns)
 	roster := ruleset.NewRoster(s.Sides, s.Players, add)
-	sides, seen := roster.Sides, roster.Seen
 	if m := s.Map; m != nil && (m.MinQ >= m.MaxQ || m.MinRow >= m.MaxRow) {
 		add("map", "map edges must have min_q < max_q and min_row < max_row")
 	}
@@ -191,20 +188,8 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 	}
 	for i, v := range s.Victory {
 		path := fmt.Sprintf("victory[%d]", i)
-		if !sides[v.Side] {
-			add(path+".side", "victory condition for unknown side %q", v.Side)
-		}
-		c := Condition{Side: v.Side, Kind: v.Kind, Edge: v.Edge, Points: v.Points}
-		if c.Points == 0 {
-			c.Points = 1
-		}
-		for _, a := range v.Aircraft {
-			cs := strings.ToUpper(a)
-			if !seen[cs] {
-				add(path+".aircraft", "victory condition names %q, which is not an aircraft of the scenario", a)
-			}
-			c.Aircraft = append(c.Aircraft, cs)
-		}
+		c := Condition{Side: v.Side, Kind: v.Kind, Edge: v.Edge}
+		c.Aircraft, c.Points = roster.Condition(path, v.Side, v.Points, "aircraft", "an aircraft", v.Aircraft)
 		switch v.Kind {
 		case "destroy", "survive":
 		case "exit":

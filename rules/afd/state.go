@@ -2,7 +2,6 @@ package afd
 
 import (
 	"encoding/json"
-	"sort"
 	"sortie/rules/ruleset"
 
 	"sortie/rules/afd/aircraft"
@@ -109,7 +108,7 @@ type Edges struct {
 }
 
 // Row is the map row of a hex (offset coordinates for flat-topped hexes).
-func Row(h hexmap.Hex) int { return h.R + (h.Q-(h.Q&1))/2 }
+func Row(h hexmap.Hex) int { return hexmap.Row(h) }
 
 // Outside names the edge a hex lies beyond ("north", "south", "east", "west"), or "".
 func (e *Edges) Outside(h hexmap.Hex) string {
@@ -158,11 +157,7 @@ type Outcome = ruleset.Outcome
 
 // Plane returns the plane with a callsign.
 func (s *State) Plane(callsign string) *Plane {
-	i := sort.Search(len(s.Planes), func(i int) bool { return s.Planes[i].Callsign >= callsign })
-	if i < len(s.Planes) && s.Planes[i].Callsign == callsign {
-		return &s.Planes[i]
-	}
-	return nil
+	return ruleset.Find(s.Planes, callsign, func(p *Plane) string { return p.Callsign })
 }
 
 // SideOf returns a player's side.
@@ -204,14 +199,7 @@ func (s *State) Clone() *State {
 		p.Track = append([]hexmap.Hex(nil), p.Track...)
 		c.Planes[i] = p
 	}
-	c.Sight = make(map[string]map[string]Sighting, len(s.Sight))
-	for side, m := range s.Sight {
-		n := make(map[string]Sighting, len(m))
-		for k, v := range m {
-			n[k] = v
-		}
-		c.Sight[side] = n
-	}
+	c.Sight = ruleset.CloneSight(s.Sight)
 	c.Outcome = s.Outcome.Clone()
 	return &c
 }

@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -86,4 +87,27 @@ func SideOf(players []Player, id string) string {
 		}
 	}
 	return ""
+}
+
+// Find returns the unit with a callsign from units sorted by callsign (callsign gives a unit's), or nil.
+func Find[T any](units []T, callsign string, key func(*T) string) *T {
+	i := sort.Search(len(units), func(i int) bool { return key(&units[i]) >= callsign })
+	if i < len(units) && key(&units[i]) == callsign {
+		return &units[i]
+	}
+	return nil
+}
+
+// CloneSight returns a deep copy of a state's sightings: for each side, what it knows of each enemy
+// unit. Every side's map is a new one, empty where the original is nil or empty.
+func CloneSight[V any](sight map[string]map[string]V) map[string]map[string]V {
+	c := make(map[string]map[string]V, len(sight))
+	for side, m := range sight {
+		n := make(map[string]V, len(m))
+		for k, v := range m {
+			n[k] = v
+		}
+		c[side] = n
+	}
+	return c
 }

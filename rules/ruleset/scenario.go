@@ -61,18 +61,19 @@ func (e *ScenarioError) Adder(lines yamlpath.Lines) func(path, format string, ar
 }
 
 // DecodeScenario decodes a scenario file (YAML) into v, unknown keys refused, and indexes the lines of
-// its paths. Any problem comes back as a *ScenarioError naming the file as name.
-func DecodeScenario(data []byte, name string, v any) (yamlpath.Lines, error) {
+// its paths into lines. Any problem comes back as a *ScenarioError naming the file as name.
+func DecodeScenario(data []byte, name string, v any, lines *yamlpath.Lines) error {
 	var root yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
-		return nil, &ScenarioError{File: name, Problems: yamlProblems(err)}
+		return &ScenarioError{File: name, Problems: yamlProblems(err)}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
-		return nil, &ScenarioError{File: name, Problems: yamlProblems(err)}
+		return &ScenarioError{File: name, Problems: yamlProblems(err)}
 	}
-	return yamlpath.Index(&root), nil
+	*lines = yamlpath.Index(&root)
+	return nil
 }
 
 var lineRE = regexp.MustCompile(`line (\d+)`)
@@ -152,4 +153,25 @@ func (r *Roster) Seat(path, cs, side, player string) {
 	} else if ps != side {
 		r.add(path+".player", "%s: player %q plays %s, not %s", cs, player, ps, side)
 	}
+}
+
+// Condition checks the victory condition at path: its side is one of the sides, and every unit it names
+// (under the key field, e.g. "aircraft"; unit says what one is, e.g. "an aircraft") is one the scenario
+// lists. It returns the names upper-cased, and the points the condition is worth: 1 when none are given.
+func (r *Roster) Condition(path, side string, points int, field, unit string, names []string) ([]string, int) {
+	if !r.Sides[side] {
+		r.add(path+".side", "victory condition for unknown side %q", side)
+	}
+	var out []string
+	for _, n := range names {
+		cs := strings.ToUpper(n)
+		if !r.Seen[cs] {
+			r.add(path+"."+field, "victory condition names %q, which is not %s of the scenario", n, unit)
+		}
+		out = append(out, cs)
+	}
+	if points == 0 {
+		points = 1
+	}
+	return out, points
 }

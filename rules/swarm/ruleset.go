@@ -334,85 +334,30 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	return r
 }
 
-// asciiMap draws the hexes around a side's squadrons: own squadrons as capital letters, enemies in sight
-// as digits, ground targets as #, odd columns half a row lower, with a legend.
+// asciiMap draws the hexes around a side's squadrons (hexmap.ASCII): own squadrons as capital letters,
+// enemies in sight as digits, ground targets as #, with a legend.
 func asciiMap(v View) string {
-	type mark struct {
-		h     hexmap.Hex
-		sym   byte
-		label string
-	}
-	var marks []mark
+	var marks []hexmap.Mark
 	letter := byte('A')
 	for _, q := range v.Own {
 		if q.InPlay() && letter <= 'Z' {
-			marks = append(marks, mark{q.Pos.Hex, letter, fmt.Sprintf("%c %s facing %s", letter, q.Callsign, q.Pos.Facing)})
+			marks = append(marks, hexmap.Mark{Hex: q.Pos.Hex, Sym: letter, Label: fmt.Sprintf("%c %s facing %s", letter, q.Callsign, q.Pos.Facing)})
 			letter++
 		}
 	}
 	digit := byte('1')
 	for _, c := range v.Enemies {
 		if digit <= '9' {
-			marks = append(marks, mark{c.Pos.Hex, digit, fmt.Sprintf("%c %s facing %s", digit, c.Callsign, c.Pos.Facing)})
+			marks = append(marks, hexmap.Mark{Hex: c.Pos.Hex, Sym: digit, Label: fmt.Sprintf("%c %s facing %s", digit, c.Callsign, c.Pos.Facing)})
 			digit++
 		}
 	}
 	for _, t := range v.Targets {
 		if !t.Destroyed() {
-			marks = append(marks, mark{t.Hex, '#', "# " + t.Name})
+			marks = append(marks, hexmap.Mark{Hex: t.Hex, Sym: '#', Label: "# " + t.Name})
 		}
 	}
-	if len(marks) == 0 {
-		return ""
-	}
-	minQ, maxQ, minRow, maxRow := marks[0].h.Q, marks[0].h.Q, Row(marks[0].h), Row(marks[0].h)
-	for _, m := range marks {
-		minQ, maxQ = min(minQ, m.h.Q), max(maxQ, m.h.Q)
-		minRow, maxRow = min(minRow, Row(m.h)), max(maxRow, Row(m.h))
-	}
-	minQ, maxQ, minRow, maxRow = minQ-2, maxQ+2, minRow-2, maxRow+2
-	if maxQ-minQ > 40 || maxRow-minRow > 20 {
-		c := marks[0].h
-		minQ, maxQ, minRow, maxRow = c.Q-20, c.Q+20, Row(c)-10, Row(c)+10
-	}
-	width, height := (maxQ-minQ+1)*2, (maxRow-minRow+1)*2
-	grid := make([][]byte, height)
-	for y := range grid {
-		grid[y] = []byte(strings.Repeat(" ", width))
-	}
-	at := func(q, row int) (int, int) { return (q - minQ) * 2, (row-minRow)*2 + (q & 1) }
-	for q := minQ; q <= maxQ; q++ {
-		for row := minRow; row <= maxRow; row++ {
-			if x, y := at(q, row); y < height {
-				grid[y][x] = '.'
-			}
-		}
-	}
-	var legend []string
-	for _, m := range marks {
-		row := Row(m.h)
-		if m.h.Q < minQ || m.h.Q > maxQ || row < minRow || row > maxRow {
-			legend = append(legend, m.label+" (off this map)")
-			continue
-		}
-		if x, y := at(m.h.Q, row); y < height {
-			if grid[y][x] != '.' {
-				grid[y][x] = '*'
-			} else {
-				grid[y][x] = m.sym
-			}
-		}
-		legend = append(legend, fmt.Sprintf("%s %s", m.label, m.h))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
-	for _, line := range grid {
-		b.WriteString(strings.TrimRight(string(line), " "))
-		b.WriteByte('\n')
-	}
-	b.WriteString(strings.Join(legend, "; "))
-	b.WriteString("  (* = more than one in the hex)\n")
-	return b.String()
+	return hexmap.ASCII(marks, "more than one")
 }
 
 // Withdraw takes a player's squadrons out of the game (a player who dropped out).

@@ -81,11 +81,9 @@ type ScenarioProblem = ruleset.ScenarioProblem
 // ParseScenario reads a scenario file (YAML, unknown keys refused).
 func ParseScenario(data []byte, name string) (*Scenario, error) {
 	var s Scenario
-	lines, err := ruleset.DecodeScenario(data, name, &s)
-	if err != nil {
+	if err := ruleset.DecodeScenario(data, name, &s, &s.lines); err != nil {
 		return nil, err
 	}
-	s.lines = lines
 	return &s, nil
 }
 
@@ -115,7 +113,7 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 		}
 	}
 	roster := ruleset.NewRoster(s.Sides, s.Players, add)
-	sides, seen := roster.Sides, roster.Seen
+	sides := roster.Sides
 	st := &State{Ruleset: "swarm", Scenario: s.Name, Turn: 1, TurnLimit: s.Turns, Visibility: s.Visibility,
 		Evasion: append([]int(nil), s.Evasion...), Sides: append([]string(nil), s.Sides...),
 		Players: append([]Player(nil), s.Players...), Sight: map[string]map[string]bool{}}
@@ -201,20 +199,8 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 	}
 	for i, v := range s.Victory {
 		path := fmt.Sprintf("victory[%d]", i)
-		if !sides[v.Side] {
-			add(path+".side", "victory condition for unknown side %q", v.Side)
-		}
-		c := Condition{Side: v.Side, Kind: v.Kind, Points: v.Points, Target: strings.ToUpper(v.Target)}
-		if c.Points == 0 {
-			c.Points = 1
-		}
-		for _, q := range v.Squadrons {
-			cs := strings.ToUpper(q)
-			if !seen[cs] {
-				add(path+".squadrons", "victory condition names %q, which is not a squadron of the scenario", q)
-			}
-			c.Squadrons = append(c.Squadrons, cs)
-		}
+		c := Condition{Side: v.Side, Kind: v.Kind, Target: strings.ToUpper(v.Target)}
+		c.Squadrons, c.Points = roster.Condition(path, v.Side, v.Points, "squadrons", "a squadron", v.Squadrons)
 		switch v.Kind {
 		case "destroy", "survive":
 			if len(c.Squadrons) == 0 {

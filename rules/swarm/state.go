@@ -2,7 +2,6 @@ package swarm
 
 import (
 	"encoding/json"
-	"sort"
 	"sortie/rules/ruleset"
 
 	hexmap "sortie/rules/hex"
@@ -97,11 +96,7 @@ type State struct {
 
 // Squadron returns the squadron with a callsign.
 func (s *State) Squadron(callsign string) *Squadron {
-	i := sort.Search(len(s.Squadrons), func(i int) bool { return s.Squadrons[i].Callsign >= callsign })
-	if i < len(s.Squadrons) && s.Squadrons[i].Callsign == callsign {
-		return &s.Squadrons[i]
-	}
-	return nil
+	return ruleset.Find(s.Squadrons, callsign, func(q *Squadron) string { return q.Callsign })
 }
 
 // Target returns the ground target with a name.
@@ -141,17 +136,10 @@ func (s *State) Clone() *State {
 		q.Track = append([]hexmap.Hex(nil), q.Track...)
 		c.Squadrons[i] = q
 	}
-	c.Sight = make(map[string]map[string]bool, len(s.Sight))
-	for side, m := range s.Sight {
-		n := make(map[string]bool, len(m))
-		for k, v := range m {
-			n[k] = v
-		}
-		c.Sight[side] = n
-	}
+	c.Sight = ruleset.CloneSight(s.Sight)
 	c.Outcome = s.Outcome.Clone()
 	return &c
 }
 
 // Row is the map row of a hex (offset coordinates for flat-topped hexes), for drawing maps.
-func Row(h hexmap.Hex) int { return h.R + (h.Q-(h.Q&1))/2 }
+func Row(h hexmap.Hex) int { return hexmap.Row(h) }
