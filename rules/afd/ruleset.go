@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,11 +66,8 @@ func (r Ruleset) envFor(st *State) (*Env, error) {
 // Load reads a state saved by Save.
 func (r Ruleset) Load(data []byte) (ruleset.Game, error) {
 	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("afd: reading a saved game: %w", err)
-	}
-	if st.Ruleset != "afd" {
-		return nil, fmt.Errorf("afd: the saved game is for ruleset %q", st.Ruleset)
+	if err := ruleset.DecodeState(data, "afd", &st, &st.Ruleset); err != nil {
+		return nil, err
 	}
 	if st.Sight == nil {
 		st.Sight = map[string]map[string]Sighting{}
@@ -94,22 +90,11 @@ func (g *game) Name() string          { return g.st.Scenario }
 func (g *game) Round() int            { return g.st.Turn }
 func (g *game) RoundLimit() int       { return g.st.TurnLimit }
 
-func (g *game) Over() (bool, string) {
-	if !g.st.Over || g.st.Outcome == nil {
-		return g.st.Over, ""
-	}
-	return true, outcomeText(g.st)
-}
+func (g *game) Over() (bool, string) { return ruleset.OverText(g.st.Over, g.st.Outcome, g.st.Sides) }
 
 func outcomeText(st *State) string { return st.Outcome.Text(st.Sides) }
 
-func (g *game) Players() []ruleset.Player {
-	var out []ruleset.Player
-	for _, p := range g.st.Players {
-		out = append(out, ruleset.Player{ID: p.ID, Name: p.Name, Side: p.Side})
-	}
-	return out
-}
+func (g *game) Players() []ruleset.Player { return append([]ruleset.Player(nil), g.st.Players...) }
 
 func (g *game) Units(player string) []string {
 	var out []string
@@ -132,7 +117,7 @@ func problems(ps []Problem) []ruleset.Problem {
 // CheckOrder reads one aircraft's order and checks it against that aircraft only, giving the player the
 // hex-by-hex forecast of the plot (from the plane's own state: nothing about anyone else).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
-	out := ruleset.OrderCheck{Errors: []ruleset.Problem{}, Warnings: []ruleset.Problem{}}
+	out := ruleset.NewOrderCheck()
 	p := g.st.Plane(strings.ToUpper(unit))
 	if p == nil || p.Player != player {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your aircraft", strings.ToUpper(unit))})
@@ -144,15 +129,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	}
 	o, ds := parser.ParseOrder(text)
 	for _, d := range ds {
-		pr := ruleset.Problem{Code: d.Code, Message: d.Message, Col: d.Col}
-		if d.Suggestion != "" && !strings.Contains(pr.Message, d.Suggestion) {
-			pr.Message += fmt.Sprintf(" (did you mean %s?)", d.Suggestion)
-		}
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, pr)
-		} else {
-			out.Warnings = append(out.Warnings, pr)
-		}
+		out.Add(d.Severity == parser.SeverityError, d.Code, d.Message, d.Col, d.Suggestion)
 	}
 	if parser.HasErrors(ds) {
 		return out
@@ -243,33 +220,27 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
-	r := ruleset.Report{Side: side, NextRound: st.Turn, StateHash: v.StateHash, Over: st.Over,
-		Own: []ruleset.Unit{}, Contacts: []ruleset.Unit{}, Events: []string{}, Dice: []string{}, OrderLines: []string{}}
+	r := ruleset.NewReport(side, st.Turn, st.Over, log)
+	r.StateHash = v.StateHash
 	if st.Over && st.Outcome != nil {
 		r.Result = outcomeText(st)
 	}
-	if log != nil {
-		r.Round = log.Round
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err == nil {
-			for _, e := range EventsFor(st, side, events) {
-				line := e.Text
-				if e.Kind == EvFire && e.Fire != nil && e.Side == side {
-					f := e.Fire
-					line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
-						f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
-					if len(f.Locations) > 0 {
-						line += " hit location " + strings.Join(f.Locations, " ")
-					}
-				}
-				r.Events = append(r.Events, line)
-				for _, p := range e.Problems {
-					r.Events = append(r.Events, fmt.Sprintf("    column %d: %s", p.Col, p.Message))
-				}
-				for _, d := range e.Dice {
-					r.Dice = append(r.Dice, d.String())
+	if events, ok := ruleset.Events[Event](log); ok {
+		for _, e := range EventsFor(st, side, events) {
+			line := e.Text
+			if e.Kind == EvFire && e.Fire != nil && e.Side == side {
+				f := e.Fire
+				line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
+					f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
+				if len(f.Locations) > 0 {
+					line += " hit location " + strings.Join(f.Locations, " ")
 				}
 			}
+			r.Event(line)
+			for _, p := range e.Problems {
+				r.Problem(p.Col, p.Message)
+			}
+			r.Roll(e.Dice...)
 		}
 	}
 	for _, p := range v.Own {

@@ -6,7 +6,6 @@
 package swarm
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -47,11 +46,8 @@ func (Ruleset) Load(data []byte) (ruleset.Game, error) {
 		return nil, err
 	}
 	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("swarm: reading a saved game: %w", err)
-	}
-	if st.Ruleset != "swarm" {
-		return nil, fmt.Errorf("swarm: the saved game is for ruleset %q", st.Ruleset)
+	if err := ruleset.DecodeState(data, "swarm", &st, &st.Ruleset); err != nil {
+		return nil, err
 	}
 	if st.Sight == nil {
 		st.Sight = map[string]map[string]bool{}
@@ -93,20 +89,9 @@ func (g *game) Name() string          { return g.st.Scenario }
 func (g *game) Round() int            { return g.st.Turn }
 func (g *game) RoundLimit() int       { return g.st.TurnLimit }
 
-func (g *game) Over() (bool, string) {
-	if !g.st.Over || g.st.Outcome == nil {
-		return g.st.Over, ""
-	}
-	return true, outcomeText(g.st)
-}
+func (g *game) Over() (bool, string) { return ruleset.OverText(g.st.Over, g.st.Outcome, g.st.Sides) }
 
-func (g *game) Players() []ruleset.Player {
-	var out []ruleset.Player
-	for _, p := range g.st.Players {
-		out = append(out, ruleset.Player{ID: p.ID, Name: p.Name, Side: p.Side})
-	}
-	return out
-}
+func (g *game) Players() []ruleset.Player { return append([]ruleset.Player(nil), g.st.Players...) }
 
 // Units lists the player's squadrons in play that need an order: those not flying a plotted course.
 func (g *game) Units(player string) []string {
@@ -122,7 +107,7 @@ func (g *game) Units(player string) []string {
 // CheckOrder reads one squadron's order and checks it against that squadron only, with a turn-by-turn
 // forecast from the squadron's own position (nothing about anyone else).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
-	out := ruleset.OrderCheck{Errors: []ruleset.Problem{}, Warnings: []ruleset.Problem{}}
+	out := ruleset.NewOrderCheck()
 	cs := strings.ToUpper(strings.TrimSpace(unit))
 	q := g.st.Squadron(cs)
 	switch {
@@ -139,33 +124,21 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	}
 	o, ds := parser.ParseSwarmOrder(text)
 	for _, d := range ds {
-		p := problem(d.Code, d.Message, d.Col, d.Suggestion)
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, p)
-		} else {
-			out.Warnings = append(out.Warnings, p)
-		}
+		out.Add(d.Severity == parser.SeverityError, d.Code, d.Message, d.Col, d.Suggestion)
 	}
 	if parser.HasErrors(ds) {
 		return out
 	}
 	c := CheckOrder(g.d, g.st, q, o)
 	for _, p := range c.Errors {
-		out.Errors = append(out.Errors, problem(p.Code, p.Message, p.Col, p.Suggestion))
+		out.Add(true, p.Code, p.Message, p.Col, p.Suggestion)
 	}
 	for _, p := range c.Warnings {
-		out.Warnings = append(out.Warnings, problem(p.Code, p.Message, p.Col, p.Suggestion))
+		out.Add(false, p.Code, p.Message, p.Col, p.Suggestion)
 	}
 	out.Canonical = o.String()
 	out.Preview = Preview(g.st.Turn, q.Pos, c.Moves)
 	return out
-}
-
-func problem(code, msg string, col int, suggestion string) ruleset.Problem {
-	if suggestion != "" && !strings.Contains(msg, suggestion) {
-		msg += fmt.Sprintf(" (did you mean %s?)", suggestion)
-	}
-	return ruleset.Problem{Code: code, Message: msg, Col: col}
 }
 
 // Preview writes the forecast of turns flown from start, one line per turn, first turn numbered turn.
@@ -238,34 +211,28 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
-	r := ruleset.Report{Side: side, NextRound: st.Turn, StateHash: v.StateHash, Over: st.Over,
-		Own: []ruleset.Unit{}, Contacts: []ruleset.Unit{}, Events: []string{}, Dice: []string{}, OrderLines: []string{}}
+	r := ruleset.NewReport(side, st.Turn, st.Over, log)
+	r.StateHash = v.StateHash
 	if st.Over {
 		r.Result = outcomeText(st)
 	}
-	if log != nil {
-		r.Round = log.Round
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err == nil {
-			mine := EventsFor(st, side, events)
-			several := false
-			for _, e := range mine {
-				several = several || e.Turn != log.Round
+	if events, ok := ruleset.Events[Event](log); ok {
+		mine := EventsFor(st, side, events)
+		several := false
+		for _, e := range mine {
+			several = several || e.Turn != log.Round
+		}
+		for _, e := range mine {
+			line := e.Text
+			if several {
+				line = fmt.Sprintf("turn %d: %s", e.Turn, line)
 			}
-			for _, e := range mine {
-				line := e.Text
-				if several {
-					line = fmt.Sprintf("turn %d: %s", e.Turn, line)
-				}
-				r.Events = append(r.Events, line)
-				for _, p := range e.Problems {
-					r.Events = append(r.Events, fmt.Sprintf("    column %d: %s", p.Col, p.Message))
-				}
-			}
-			for _, d := range diceOf(mine) {
-				r.Dice = append(r.Dice, d.String())
+			r.Event(line)
+			for _, p := range e.Problems {
+				r.Problem(p.Col, p.Message)
 			}
 		}
+		r.Roll(diceOf(mine)...)
 	}
 	for i := range v.Own {
 		q := &v.Own[i]
