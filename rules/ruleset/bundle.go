@@ -31,3 +31,12 @@ func (b Bundle) Names() []string {
 func (b Bundle) File(name string) ([]byte, error) {
 	return fs.ReadFile(b.FS, path.Join(b.Dir, name+".yaml"))
 }
+
+// Folder is the scenarios' folder as a file system of its own, as Bundled.Scenarios gives it.
+func (b Bundle) Folder() fs.FS {
+	sub, err := fs.Sub(b.FS, b.Dir)
+	if err != nil {
+		return b.FS
+	}
+	return sub
+}

@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -153,6 +154,9 @@ func TestBundleAndSavedState(t *testing.T) {
 	}
 	if data, err := b.File("b"); err != nil || string(data) != "two" {
 		t.Errorf("file: %q %v", data, err)
+	}
+	if data, err := fs.ReadFile(b.Folder(), "a.yaml"); err != nil || string(data) != "one" {
+		t.Errorf("folder: %q %v", data, err)
 	}
 	if _, err := b.File("c"); err == nil {
 		t.Error("a missing scenario is an error")
