@@ -128,10 +128,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		return out
 	}
 	o, ds := parser.ParseOrder(text)
-	for _, d := range ds {
-		out.Add(d.Severity == parser.SeverityError, d.Code, d.Message, d.Col, d.Suggestion)
-	}
-	if parser.HasErrors(ds) {
+	if !out.Diagnosed(ds) {
 		return out
 	}
 	card, ok := g.env.Cards.Get(p.Type)

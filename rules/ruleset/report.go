@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sortie/parser"
 	"sortie/rules/dice"
 )
 
@@ -73,6 +74,15 @@ func (c *OrderCheck) Add(isError bool, code, msg string, col int, suggestion str
 	} else {
 		c.Warnings = append(c.Warnings, p)
 	}
+}
+
+// Diagnosed adds what the parser said about an order (errors and warnings, with their suggestions) and
+// reports whether the order read without an error, so the rules may check it.
+func (c *OrderCheck) Diagnosed(ds []parser.Diagnostic) bool {
+	for _, d := range ds {
+		c.Add(d.Severity == parser.SeverityError, d.Code, d.Message, d.Col, d.Suggestion)
+	}
+	return !parser.HasErrors(ds)
 }
 
 // NewOrderCheck is an order check with empty (not nil) lists of errors and warnings.

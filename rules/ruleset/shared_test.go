@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"sortie/parser"
 	"sortie/rules/yamlpath"
 )
 
@@ -181,6 +182,13 @@ func TestReportAndOrderCheckHelpers(t *testing.T) {
 	c.Add(false, "y", "read TR as TR", 5, "TR")
 	if c.OK() || c.Errors[0].Message != "TX is not a manoeuvre (did you mean TR?)" || c.Warnings[0].Message != "read TR as TR" {
 		t.Errorf("%+v", c)
+	}
+	c = NewOrderCheck()
+	if !c.Diagnosed([]parser.Diagnostic{{Code: "w", Severity: parser.SeverityWarning, Message: "note"}}) || len(c.Warnings) != 1 {
+		t.Errorf("a warning leaves the order to check: %+v", c)
+	}
+	if c.Diagnosed([]parser.Diagnostic{{Code: "e", Severity: parser.SeverityError, Message: "bad", Col: 2}}) || c.Errors[0].Col != 2 {
+		t.Errorf("an error stops the check: %+v", c)
 	}
 	if r := NewReport("A", 2, false, nil); r.Round != 0 || r.Own == nil || r.Events == nil || r.OrderLines == nil {
 		t.Errorf("opening report: %+v", r)

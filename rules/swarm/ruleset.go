@@ -123,10 +123,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		return out
 	}
 	o, ds := parser.ParseSwarmOrder(text)
-	for _, d := range ds {
-		out.Add(d.Severity == parser.SeverityError, d.Code, d.Message, d.Col, d.Suggestion)
-	}
-	if parser.HasErrors(ds) {
+	if !out.Diagnosed(ds) {
 		return out
 	}
 	c := CheckOrder(g.d, g.st, q, o)
