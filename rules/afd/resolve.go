@@ -281,12 +281,7 @@ func (r *resolution) fireFixed(f *flown, cands []candidate) error {
 		if !ok {
 			continue
 		}
-		ev, err := fireOne(r.env, r.ns, f, c.p, tcard, shot, r.hits, r.d)
-		if err != nil {
-			return err
-		}
-		r.events = append(r.events, ev...)
-		break
+		return r.shoot(f, c.p, tcard, shot)
 	}
 	return nil
 }
@@ -311,12 +306,20 @@ func (r *resolution) fireFlex(f *flown, cands []candidate) error {
 		for _, g := range shot.Guns {
 			used[g] = true
 		}
-		ev, err := fireOne(r.env, r.ns, f, c.p, tcard, shot, r.hits, r.d)
-		if err != nil {
+		if err := r.shoot(f, c.p, tcard, shot); err != nil {
 			return err
 		}
-		r.events = append(r.events, ev...)
 	}
+	return nil
+}
+
+// shoot fires one burst (fireOne) and records its events.
+func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot) error {
+	ev, err := fireOne(r.env, r.ns, f, tg, tcard, shot, r.hits, r.d)
+	if err != nil {
+		return err
+	}
+	r.events = append(r.events, ev...)
 	return nil
 }
 
