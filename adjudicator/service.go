@@ -523,6 +523,8 @@ func (s *Service) identify(tx *storage.Tx, env Envelope, b parser.Block) (*Seat,
 	return nil, nil, fail
 }
 
+func badSecretsBucket(game string) []string { return []string{"badsecrets", game} }
+
 // wrongSecretsNotice is the wrong secrets in one day for one seat at which the moderator is told.
 const wrongSecretsNotice = 5
 
