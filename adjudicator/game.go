@@ -335,7 +335,6 @@ var (
 func ordersBucket(game string, round int) []string {
 	return []string{"orders", game, fmt.Sprintf("%06d", round)}
 }
-func badSecretsBucket(game string) []string { return []string{"badsecrets", game} }
 func archiveBucket(game string) []string    { return []string{"archive", game} }
 func reportsBucket(game, player string) []string {
 	return []string{"reports", game, player}
