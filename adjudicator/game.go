@@ -335,7 +335,7 @@ var (
 func ordersBucket(game string, round int) []string {
 	return []string{"orders", game, fmt.Sprintf("%06d", round)}
 }
-func archiveBucket(game string) []string    { return []string{"archive", game} }
+func archiveBucket(game string) []string { return []string{"archive", game} }
 func reportsBucket(game, player string) []string {
 	return []string{"reports", game, player}
 }
