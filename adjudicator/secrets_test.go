@@ -229,6 +229,14 @@ func TestScenarioSecretsAndNamesChecked(t *testing.T) {
 		!strings.Contains(err.Error(), "service.moderator") {
 		t.Errorf("a line break in the moderator's address: %v", err)
 	}
+	pname := strings.Replace(string(base), "{id: alice, name: Alice,", "{id: alice, name: \"Alice\\r\\nBcc: victim@example.org\",", 1)
+	if pname == string(base) {
+		t.Fatal("the scenario's player line has changed: fix the test")
+	}
+	if err := try("s6", append([]byte(pname), "\nservice:\n  players:\n    alice: {email: alice@players.test}\n    bob: {email: bob@players.test}\n"...)); err == nil ||
+		!strings.Contains(err.Error(), "players.alice: the player's name, side or id holds a control character") {
+		t.Errorf("a line break in a player's name: %v", err)
+	}
 	if n := len(f.outbox("victim@example.org")); n != 0 {
 		t.Errorf("%d mails for the injected address", n)
 	}
