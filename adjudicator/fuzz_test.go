@@ -17,10 +17,10 @@ import (
 // it must never fail or panic (a bug is caught and answered, but the fuzzer treats that as a failure).
 func FuzzSubmit(f *testing.F) {
 	for _, s := range []string{
-		"GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 1 TL 4\nEND",
-		"GAME g1 SECRET lark-1\nAWAY 2026-12-01\nBACK\nSTATUS\nRESEND TURN 1\nCLEAR RED1\nWAIT\nREADY\nEND",
-		"GAME g1 SECRET lark-1\nPAUSE\nEND", "HELP", "", "GAME g1 TURN 1 SECRET lark-1\nRED1: 1 TRTR\nEND",
-		"GAME g1 SECRET mod-9\nPROCESS TURN 1\nROLLBACK TURN 1\nREPLACE bob x@y\nEND",
+		"GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 1 TL 4\nEND",
+		"GAME g1 SECRET lark-swift-0001\nAWAY 2026-12-01\nBACK\nSTATUS\nRESEND TURN 1\nCLEAR RED1\nWAIT\nREADY\nEND",
+		"GAME g1 SECRET lark-swift-0001\nPAUSE\nEND", "HELP", "", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1 TRTR\nEND",
+		"GAME g1 SECRET mod-secret-0009\nPROCESS TURN 1\nROLLBACK TURN 1\nREPLACE bob x@y\nEND",
 	} {
 		f.Add(s, false)
 		f.Add(s, true)
@@ -47,9 +47,9 @@ func FuzzSubmit(f *testing.F) {
 // reads in its own notation.
 func FuzzSubmitSwarm(f *testing.F) {
 	for _, s := range []string{
-		"GAME s1 TURN 1 SECRET lark-1\nTIGER: 2 S M 2; 2 S M 2; 2 S M 2\nEND",
-		"GAME s1 TURN 1 SECRET lark-1\nTIGER: 3RM 1R2 FIRE ANY\nLION: 2 L M 1 L 1 HOLD\nEND",
-		"GAME s1 SECRET lark-1\nSTATUS\nCLEAR TIGER\nEND", "GAME s1 TURN 1 SECRET lark-1\nTIGER: 9 Q Z\nEND",
+		"GAME s1 TURN 1 SECRET lark-swift-0001\nTIGER: 2 S M 2; 2 S M 2; 2 S M 2\nEND",
+		"GAME s1 TURN 1 SECRET lark-swift-0001\nTIGER: 3RM 1R2 FIRE ANY\nLION: 2 L M 1 L 1 HOLD\nEND",
+		"GAME s1 SECRET lark-swift-0001\nSTATUS\nCLEAR TIGER\nEND", "GAME s1 TURN 1 SECRET lark-swift-0001\nTIGER: 9 Q Z\nEND",
 	} {
 		f.Add(s)
 	}
@@ -64,7 +64,7 @@ func FuzzSubmitSwarm(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-1}\n    bob: {email: bob@players.test}\n"...)
+	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-swift-0001}\n    bob: {email: bob@players.test}\n"...)
 	if _, err := s.NewGame(scn, "k.yaml", "s1"); err != nil {
 		f.Fatal(err)
 	}

@@ -83,8 +83,11 @@ func (s *Service) replyTo(seat *Seat) string {
 	return local + "+" + seat.Token + "@" + domain
 }
 
-func orderHeader(g *Game, seat *Seat, round int) string {
-	return fmt.Sprintf("GAME %s TURN %d SECRET %s", g.ID, round, seat.Secret)
+// orderHeader is the first line of the ready-to-fill block. It carries no secret: the mail that holds it
+// comes with the seat's reply address as Reply-To, and a reply to that identifies the seat (only the
+// welcome shows the secret, see queueReportNotes).
+func orderHeader(g *Game, _ *Seat, round int) string {
+	return fmt.Sprintf("GAME %s TURN %d", g.ID, round)
 }
 
 // queueReport renders a player's report (kind start, report or over) and puts it in the outbox.
@@ -107,7 +110,9 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 		}
 	}
 	if kind == "start" {
+		// The welcome is the one mail with the secret, for mail written to the bare address.
 		data.Secret = seat.Secret
+		data.OrderHeader += " SECRET " + seat.Secret
 	}
 	if kind == "over" {
 		data.Seed = g.Seed

@@ -352,7 +352,7 @@ func (s *Service) moderatorOf(tx *storage.Tx, env Envelope, b parser.Block) (*Ga
 	if err != nil || g == nil || g.Moderator == "" || g.ModSecret == "" {
 		return nil, false
 	}
-	if strings.ToLower(env.From) != g.Moderator || b.Secret != g.ModSecret {
+	if strings.ToLower(env.From) != g.Moderator || !secretMatches(b.Secret, g.ModSecret) {
 		return nil, false
 	}
 	return g, true

@@ -207,12 +207,12 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		if block.HelpOnly || seat != nil && len(block.Commands) > 0 {
 			return Accepted, s.queueSimple(tx, "help", env.From, env.MessageID, gameIDOf(g), s.helpData())
 		}
-		problems := []string{"Sortie found no order block in your mail. An order block starts with a line GAME <game> TURN <n> SECRET <secret>; the end of every report has one ready to fill in."}
+		problems := []string{"Sortie found no order block in your mail. An order block starts with a line GAME <game> TURN <n>; the end of every report has one ready to fill in (reply to the report: its reply address identifies you, so no secret is needed)."}
 		return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "no orders found", "Problems": problems})
 	}
 	if authErr != nil {
 		// A refusal that says nothing about the game or its players (pbem-anchors: njudge blind).
-		return Refused, s.queueSimple(tx, "refusal", env.From, env.MessageID, "", map[string]any{"Game": block.Game})
+		return Refused, s.queueSimple(tx, "refusal", env.From, env.MessageID, "", map[string]any{"Game": block.Game, "NoSecret": block.Secret == "", "ReplyShape": s.replyTo(&Seat{Token: "<token>"})})
 	}
 	for _, c := range block.Commands {
 		if slices.Contains(parser.ModeratorCommands, c.Name) {
@@ -508,13 +508,76 @@ func (s *Service) identify(tx *storage.Tx, env Envelope, b parser.Block) (*Seat,
 	if err != nil || g == nil {
 		return nil, nil, fail
 	}
+	from := strings.ToLower(env.From)
 	for i := range g.Seats {
 		st := &g.Seats[i]
-		if st.Email == strings.ToLower(env.From) && st.Secret == b.Secret && (b.Player == "" || strings.EqualFold(b.Player, st.Player)) {
+		if st.Email == from && secretMatches(b.Secret, st.Secret) && (b.Player == "" || strings.EqualFold(b.Player, st.Player)) {
 			return st, g, nil
 		}
 	}
+	if b.Secret != "" {
+		if err := s.wrongSecret(tx, g, env, b); err != nil {
+			return nil, nil, err
+		}
+	}
 	return nil, nil, fail
+}
+
+func badSecretsBucket(game string) []string { return []string{"badsecrets", game} }
+
+// wrongSecretsNotice is the wrong secrets in one day for one seat at which the moderator is told.
+const wrongSecretsNotice = 5
+
+// wrongSecret counts a mail that named a game, came from (or claimed to come from) a seat's address
+// or the moderator's, and carried a wrong secret. At the fifth such mail in a UTC day for a seat the
+// game's moderator gets one notice; the sender learns nothing beyond the usual refusal.
+func (s *Service) wrongSecret(tx *storage.Tx, g *Game, env Envelope, b parser.Block) error {
+	from := strings.ToLower(env.From)
+	var targets []string
+	for _, st := range g.Seats {
+		if st.Email == from && (b.Player == "" || strings.EqualFold(b.Player, st.Player)) {
+			targets = append(targets, st.Player)
+		}
+	}
+	if len(targets) == 0 && from == g.Moderator && g.Moderator != "" {
+		targets = append(targets, "the moderator")
+	}
+	day := s.now().UTC().Format("2006-01-02")
+	for _, who := range targets {
+		var c struct {
+			Day   string `json:"day"`
+			Count int    `json:"count"`
+		}
+		if v, err := tx.Get(badSecretsBucket(g.ID), who); err != nil {
+			return err
+		} else if v != nil {
+			_ = json.Unmarshal(v, &c)
+		}
+		if c.Day != day {
+			c.Day, c.Count = day, 0
+		}
+		c.Count++
+		v, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if err := tx.Put(badSecretsBucket(g.ID), who, v); err != nil {
+			return err
+		}
+		s.log.Warn().Str("game", g.ID).Str("seat", who).Int("today", c.Count).Msg("wrong secret")
+		if c.Count == wrongSecretsNotice {
+			if err := s.queueModerator(tx, g, fmt.Sprintf("Game %s: %d mails on %s named %s's address with a wrong secret; the latest came from %s. "+
+				"Someone may be guessing. Nothing was accepted; the sender was only told the mail could not be matched. "+
+				"REPLACE gives the seat a new secret and reply address if you think it is known.",
+				g.ID, c.Count, day, who, env.From)); err != nil {
+				return err
+			}
+			if err := putGame(tx, g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // tokenOf returns TOKEN for an address local+TOKEN@domain matching the service's address.
