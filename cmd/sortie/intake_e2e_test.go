@@ -104,3 +104,38 @@ func tail(b []byte) string {
 	}
 	return string(b)
 }
+
+// TestForgedFloodThroughTheDaemon (issue 10, defect 5): mail forged in a player's name, beyond the hourly
+// limit, does not lock her out; her game's moderator gets one alert.
+func TestForgedFloodThroughTheDaemon(t *testing.T) {
+	w := newWorld(t)
+	cfg, _ := os.ReadFile(w.cfg)
+	os.WriteFile(w.cfg, []byte(strings.Replace(string(cfg), "max_mails_per_hour: 500", "max_mails_per_hour: 5", 1)), 0o644)
+	scn, _ := os.ReadFile(w.scenario)
+	os.WriteFile(w.scenario, append(scn, []byte("  moderator: mod@players.test\n  moderator_secret: mod-secret-1\n")...), 0o644)
+	w.run("game", "new", "--config", w.cfg, "--id", "e2e", w.scenario)
+	d := w.start("")
+	aSecret := secretOf(t, w.waitMails("alice@players.test", "welcome", 1)[0])
+	for i := range 12 {
+		w.send("alice@players.test", "sortie@sortie.test", fmt.Sprintf("forged-%d@evil.test", i), plainHeaders(), "GAME e2e TURN 1 SECRET guess\nRED1: 0\nEND\n")
+	}
+	w.send("alice@players.test", "sortie@sortie.test", "real@players.test", plainHeaders(), fmt.Sprintf("GAME e2e TURN 1 SECRET %s\nRED1: 6\nRED2: 6\nEND\n", aSecret))
+	w.waitMails("alice@players.test", "receipt", 1)
+	alerts := func() int {
+		n := 0
+		for _, m := range w.mailsTo("mod@players.test", "") {
+			if strings.Contains(m.Text, "could not be matched to a player") {
+				n++
+			}
+		}
+		return n
+	}
+	for deadline := time.Now().Add(20 * time.Second); alerts() == 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := alerts(); n != 1 {
+		t.Errorf("want one flood alert to the moderator, got %d", n)
+	}
+	w.stop(d)
+}
