@@ -136,7 +136,7 @@ func cleanEnvelope(env Envelope) Envelope {
 		env.InReplyTo = ""
 	}
 	env.From = cleanHeader(env.From)
-	if len(env.From) > maxAddressLen || strings.ContainsAny(env.From, " <>\"") {
+	if len(env.From) > maxAddressLen {
 		env.From = ""
 	}
 	env.FromName = clipText(cleanHeader(env.FromName), 200)
@@ -153,6 +153,9 @@ func cleanEnvelope(env Envelope) Envelope {
 	}
 	return env
 }
+
+// logID is a Message-ID as logged: never more than a line.
+func logID(id string) string { return clipText(cleanHeader(id), 200) }
 
 // cleanHeader removes control characters (CR, LF, NUL, …) and surrounding white space.
 func cleanHeader(v string) string {

@@ -159,7 +159,7 @@ func (s *Service) Submit(env Envelope) (Outcome, error) {
 	if err != nil {
 		return "", err
 	}
-	s.log.Info().Str("message_id", env.MessageID).Str("from", env.From).Str("outcome", string(outcome)).Msg("mail")
+	s.log.Info().Str("message_id", logID(env.MessageID)).Str("from", logID(env.From)).Str("outcome", string(outcome)).Msg("mail")
 	// The caller wakes the sender (Notify) once it has finished with the message.
 	return outcome, nil
 }
@@ -171,7 +171,7 @@ var errPanic = errors.New("internal error")
 func (s *Service) submitSafely(tx *storage.Tx, env Envelope) (o Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.log.Error().Str("message_id", env.MessageID).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
+			s.log.Error().Str("message_id", logID(env.MessageID)).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
 			s.bugs.Add(1)
 			o, err = "", errPanic
 		}
