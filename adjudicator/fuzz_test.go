@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,8 +35,8 @@ func FuzzSubmit(f *testing.F) {
 			from = "mod@players.test"
 		}
 		fx.t = t
-		if _, err := fx.s.Submit(Envelope{From: from, MessageID: fmt.Sprintf("fuzz-%d", n), Text: text, Size: len(text)}); err != nil {
-			t.Fatalf("%q: %v", text, err)
+		if o, err := fx.s.Submit(Envelope{From: from, MessageID: fmt.Sprintf("fuzz-%d", n), Text: text, Size: len(text)}); err != nil || o == Failed {
+			t.Fatalf("%q: %q %v", text, o, err)
 		}
 		if fx.s.bugs.Load() != 0 {
 			t.Fatalf("%q: handling the mail panicked", text)
@@ -71,11 +72,40 @@ func FuzzSubmitSwarm(f *testing.F) {
 	n := 0
 	f.Fuzz(func(t *testing.T, text string) {
 		n++
-		if _, err := s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("sw-%d", n), Text: text, Size: len(text)}); err != nil {
-			t.Fatalf("%q: %v", text, err)
+		if o, err := s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("sw-%d", n), Text: text, Size: len(text)}); err != nil || o == Failed {
+			t.Fatalf("%q: %q %v", text, o, err)
 		}
 		if s.bugs.Load() != 0 {
 			t.Fatalf("%q: handling the mail panicked", text)
+		}
+	})
+}
+
+// FuzzSubmitHeaders feeds hostile header values (any length, any bytes) with a block that names the game: no
+// mail may fail because of its headers (issue 10, defect 1), nor be retried (an error).
+func FuzzSubmitHeaders(f *testing.F) {
+	f.Add("alice@players.test", "<a@b>", "", "orders", 0)
+	f.Add("ev\re@evil.test", "c\rr@evil.test", "x\n", "Re: no orders found", 3)
+	f.Add("eve@evil.test", "x", "\x00", "I'm on vacation", 40<<10)
+	fx := newFixture(&testing.T{}, 0)
+	fx.s.cfg.MaxMailsPerHour = 1 << 30
+	n := 0
+	f.Fuzz(func(t *testing.T, from, id, inReplyTo, subject string, pad int) {
+		n++
+		if pad < 0 || pad > 64<<10 {
+			pad = 0
+		}
+		id = fmt.Sprintf("%d-%s%s", n, id, strings.Repeat("x", pad))
+		for _, text := range []string{"GAME g1 TURN 1 SECRET guess\nRED1: 6\nEND", "hello"} {
+			o, err := fx.s.Submit(Envelope{From: from, MessageID: id, InReplyTo: inReplyTo, References: []string{inReplyTo, id}, Subject: subject,
+				To: []string{from, "sortie@sortie.test"}, Text: text, Size: len(text)})
+			if err != nil || o == Failed {
+				t.Fatalf("from %.40q id %.40q: %q %v", from, id, o, err)
+			}
+			id += "+"
+		}
+		if fx.s.bugs.Load() != 0 {
+			t.Fatal("handling the mail panicked")
 		}
 	})
 }

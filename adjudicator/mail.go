@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -223,5 +224,10 @@ func (s *Service) enqueue(tx *storage.Tx, to, toName string, g *Game, kind, subj
 		m.ReplyTo = s.replyTo(&Seat{Token: token})
 	}
 	_, err := tx.Enqueue(m)
+	if errors.Is(err, storage.ErrDuplicateMessageID) {
+		// The same cause already queued this very mail (its Message-ID is made from the cause): it is on
+		// its way, and a second copy must never fail the mail that asked for it.
+		return nil
+	}
 	return err
 }
