@@ -112,7 +112,7 @@ func TestForgedFloodThroughTheDaemon(t *testing.T) {
 	cfg, _ := os.ReadFile(w.cfg)
 	os.WriteFile(w.cfg, []byte(strings.Replace(string(cfg), "max_mails_per_hour: 500", "max_mails_per_hour: 5", 1)), 0o644)
 	scn, _ := os.ReadFile(w.scenario)
-	os.WriteFile(w.scenario, append(scn, []byte("  moderator: mod@players.test\n  moderator_secret: mod-secret-1\n")...), 0o644)
+	os.WriteFile(w.scenario, append(scn, []byte("  moderator: mod@players.test\n  moderator_secret: mod-secret-00001\n")...), 0o644)
 	w.run("game", "new", "--config", w.cfg, "--id", "e2e", w.scenario)
 	d := w.start("")
 	aSecret := secretOf(t, w.waitMails("alice@players.test", "welcome", 1)[0])
