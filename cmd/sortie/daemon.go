@@ -320,6 +320,9 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		return nil, err
 	}
 	svc := adjudicator.New(db, tmpl, c.adjudicatorConfig(), log)
+	if now := clockFromEnv(); now != nil {
+		svc.Now = now
+	}
 	d := &Daemon{DB: db, Svc: svc, Log: log, Tick: time.Second, BackupDir: c.Backup.Dir, BackupKeep: c.Backup.Keep, BackupEvery: 24 * time.Hour}
 	if c.Backup.Every != "" {
 		d.BackupEvery, _ = time.ParseDuration(c.Backup.Every)
