@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -151,6 +154,11 @@ type Daemon struct {
 	BackupDir   string
 	BackupEvery time.Duration
 	BackupKeep  int
+
+	backingUp atomic.Bool // a scheduled backup is being written
+	backups   sync.WaitGroup
+	// backupHook replaces backup in tests (to hold one back and see that the clock carries on).
+	backupHook func(time.Time) error
 }
 
 // backup writes a consistent copy of the database (bbolt's online copy) into the backup folder and
@@ -364,6 +372,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			d.backups.Wait()
 			for ; running > 0; running-- {
 				if err := <-errs; err != nil && !errors.Is(err, context.Canceled) && firstErr == nil {
 					firstErr = err
@@ -378,16 +387,42 @@ func (d *Daemon) Run(ctx context.Context) error {
 				firstErr = err
 			}
 		case now := <-tick.C:
-			if _, err := d.Svc.Tick(); err != nil {
-				d.Log.Error().Err(err).Msg("deadline check failed")
-			}
+			d.tick()
 			if !nextBackup.IsZero() && !now.Before(nextBackup) {
-				if err := d.backup(now); err != nil {
-					d.Log.Error().Err(err).Msg("backup failed")
+				// A backup runs beside the clock, never two at once: a copy still being written
+				// when the next is due makes that one wait for the following schedule.
+				if d.backingUp.CompareAndSwap(false, true) {
+					run := d.backup
+					if d.backupHook != nil {
+						run = d.backupHook
+					}
+					d.backups.Add(1)
+					go func() {
+						defer d.backups.Done()
+						defer d.backingUp.Store(false)
+						if err := run(now); err != nil {
+							d.Log.Error().Err(err).Msg("backup failed")
+						}
+					}()
+				} else {
+					d.Log.Warn().Msg("the previous backup is still being written; this one is skipped")
 				}
 				nextBackup = now.Add(d.BackupEvery)
 			}
 		}
+	}
+}
+
+// tick runs the deadline clock once. Tick isolates each game itself; a panic outside any one game is
+// logged here and the clock carries on at the next tick.
+func (d *Daemon) tick() {
+	defer func() {
+		if r := recover(); r != nil {
+			d.Log.Error().Str("panic", fmt.Sprint(r)).Str("stack", string(debug.Stack())).Msg("deadline check failed")
+		}
+	}()
+	if _, err := d.Svc.Tick(); err != nil {
+		d.Log.Error().Err(err).Msg("deadline check failed")
 	}
 }
 
