@@ -52,7 +52,10 @@ type Config struct {
 		Every string `yaml:"every"` // how often, e.g. 6h (default 24h)
 		Keep  int    `yaml:"keep"`  // how many copies to keep (default 7)
 	} `yaml:"backup"`
-	SMTP struct {
+	// InitEmpty (the --init flag, not a setting) lets sortie make a new database in an existing empty
+	// file.
+	InitEmpty bool `yaml:"-"`
+	SMTP      struct {
 		Host        string `yaml:"host"`
 		Port        int    `yaml:"port"`
 		TLS         string `yaml:"tls"`
@@ -311,7 +314,7 @@ func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mai
 // NewDaemon opens everything the daemon needs from a configuration.
 func NewDaemon(c *Config) (*Daemon, error) {
 	log := c.logger()
-	db, err := storage.Open(c.Database, storage.Options{})
+	db, err := openDatabase(c, storage.Options{})
 	if err != nil {
 		return nil, err
 	}

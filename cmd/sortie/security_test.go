@@ -1,11 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	le "encoding/binary"
+	"fmt"
 	"io/fs"
+	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestArchiveAndBackupModes: an exported archive and a backup hold players' mail and secrets, so they
@@ -42,4 +50,109 @@ func TestArchiveAndBackupModes(t *testing.T) {
 	if st, err := os.Stat(backup); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("backup: %v %v", st.Mode(), err)
 	}
+}
+
+// damage spoils a database file the ways disks and accidents do (see storage's own tests).
+func damage(t *testing.T, path, how string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := int(le.LittleEndian.Uint32(data[16+8:]))
+	switch how {
+	case "truncated":
+		data = data[:3*ps]
+	case "empty":
+		data = nil
+	case "random":
+		rand.New(rand.NewSource(11)).Read(data)
+	case "freelist":
+		for m := 0; m < 2; m++ {
+			fl := int(le.LittleEndian.Uint64(data[m*ps+16+32:]))
+			for i := fl * ps; i < (fl+1)*ps && i < len(data); i++ {
+				data[i] = 0xa5
+			}
+		}
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamagedDatabaseThroughTheBinary: serve, game list, game status and export on a damaged or empty
+// database each end with a clear error that names the file and the newest backup, never a Go trace; an
+// empty file is not silently made a new database, but is with --init.
+func TestDamagedDatabaseThroughTheBinary(t *testing.T) {
+	dir, cfg, scenario := archiveSetup(t)
+	backups := filepath.Join(dir, "backups")
+	os.Mkdir(backups, 0o700)
+	f, _ := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	fmt.Fprintf(f, "backup:\n  dir: %s\n", backups)
+	f.Close()
+	mustRun(t, "game", "new", "--config", cfg, "--id", "g1", scenario)
+	mustRun(t, "game", "resolve", "--config", cfg, "g1")
+	older := filepath.Join(backups, "sortie-20261120-060000.db")
+	latest := filepath.Join(backups, "sortie-20261122-060000.db")
+	mustRun(t, "backup", "--config", cfg, "--out", older)
+	mustRun(t, "backup", "--config", cfg, "--out", latest)
+	db := filepath.Join(dir, "sortie.db")
+	good, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"truncated", "empty", "random", "freelist"} {
+		t.Run(how, func(t *testing.T) {
+			os.WriteFile(db, good, 0o600)
+			damage(t, db, how)
+			for _, args := range [][]string{
+				{"serve", "--config", cfg},
+				{"game", "list", "--config", cfg},
+				{"game", "status", "--config", cfg, "g1"},
+				{"export", "g1", "--config", cfg, "--out", filepath.Join(dir, "out-"+how)},
+			} {
+				out, errOut, code := sortieWithin(t, 30*time.Second, args...)
+				if code != 1 || strings.Contains(errOut, "goroutine ") || strings.Contains(errOut, "panic") && !strings.Contains(errOut, "damaged") {
+					t.Errorf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+					continue
+				}
+				if !strings.Contains(errOut, db) || !strings.Contains(errOut, "latest backup is "+latest) {
+					t.Errorf("%v: the error must name the file and the latest backup:\n%s", args, errOut)
+				}
+				if how == "empty" && !strings.Contains(errOut, "--init") {
+					t.Errorf("%v: an empty file must point to --init:\n%s", args, errOut)
+				}
+			}
+			if st, _ := os.Stat(db); how == "empty" && st.Size() != 0 {
+				t.Fatal("the empty file was made a database without --init")
+			}
+		})
+	}
+	// With --init the empty file becomes a new database.
+	damage(t, db, "empty")
+	mustRun(t, "game", "new", "--config", cfg, "--id", "g2", "--init", scenario)
+	if out := mustRun(t, "game", "list", "--config", cfg); !strings.Contains(out, "g2") || strings.Contains(out, "g1 ") {
+		t.Errorf("after --init:\n%s", out)
+	}
+}
+
+// sortieWithin runs the binary like sortie, but kills it after d (a daemon that wrongly starts would
+// otherwise run on).
+func sortieWithin(t *testing.T, d time.Duration, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return o.String(), e.String() + "\n(killed: still running after " + d.String() + ")", -1
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
 }

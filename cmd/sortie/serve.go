@@ -22,11 +22,13 @@ import (
 	"sortie/templates"
 )
 
-const serveHelp = `sortie serve --config FILE: run the mail daemon (docs/operations.md).
+const serveHelp = `sortie serve --config FILE [--init]: run the mail daemon (docs/operations.md).
 
 It reads orders from the IMAP inbox, answers each mail, resolves rounds when every order is in or the
 deadline passes, and sends reports over SMTP. SIGINT or SIGTERM stops it cleanly. While it runs,
-'sortie game ...' commands with the same --config talk to it through a socket beside the database.
+''sortie game ...' commands with the same --config talk to it through a socket beside the database.
+A damaged database is refused with the newest backup to restore; an existing empty database file is
+used as a new database only with --init (a path that does not exist is always created).
 `
 
 func cmdServe(args []string, stdout io.Writer) error {
@@ -34,6 +36,7 @@ func cmdServe(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	configPath := fs.String("config", "", "")
 	help := fs.Bool("help", false, "")
+	initEmpty := fs.Bool("init", false, "")
 	if err := fs.Parse(args); err != nil {
 		return usagef("serve: %v\n\n%s", err, serveHelp)
 	}
@@ -48,6 +51,7 @@ func cmdServe(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	cfg.InitEmpty = *initEmpty
 	d, err := NewDaemon(cfg)
 	if err != nil {
 		return err
@@ -122,7 +126,9 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 
 const gameHelp = `sortie game: moderators' commands, on the daemon's database (safe while it runs).
 
-  sortie game new --config FILE [--id ID] SCENARIO   start a game; players get their welcome mail
+  sortie game new --config FILE [--id ID] [--init] SCENARIO
+                                                     start a game; players get their welcome mail
+                                                     (--init: the database file exists but is empty)
   sortie game list --config FILE                     every game, its round, deadline and who is missing
   sortie game status --config FILE ID                one game: seats, missing orders, waits, hashes
   sortie game resolve --config FILE ID               resolve the round now (missing orders fly the default)
@@ -145,6 +151,7 @@ func cmdGame(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	configPath := fs.String("config", "", "")
 	id := fs.String("id", "", "")
+	initEmpty := fs.Bool("init", false, "")
 	pos, rest := splitPositional(args[1:])
 	if err := fs.Parse(rest); err != nil {
 		return usagef("game %s: %v\n\n%s", sub, err, gameHelp)
@@ -213,7 +220,8 @@ func cmdGame(args []string, stdout io.Writer) error {
 		}
 		return nil
 	}
-	db, err := storage.Open(cfg.Database, storage.Options{})
+	cfg.InitEmpty = *initEmpty
+	db, err := openDatabase(cfg, storage.Options{})
 	if err != nil {
 		return err
 	}
