@@ -52,6 +52,11 @@ type Config struct {
 		Every string `yaml:"every"` // how often, e.g. 6h (default 24h)
 		Keep  int    `yaml:"keep"`  // how many copies to keep (default 7)
 	} `yaml:"backup"`
+	Control struct {
+		// Group may also use the control socket (mode 0660, owned by this group); without it the
+		// socket is 0600 and only the daemon's own user and root may.
+		Group string `yaml:"group"`
+	} `yaml:"control"`
 	// InitEmpty (the --init flag, not a setting) lets sortie make a new database in an existing empty
 	// file.
 	InitEmpty bool `yaml:"-"`

@@ -16,8 +16,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"sortie/adjudicator"
 	"sortie/parser"
+	"sortie/rules/ruleset"
 	"sortie/storage"
 	"sortie/templates"
 )
@@ -59,11 +62,15 @@ func cmdServe(args []string, stdout io.Writer) error {
 	defer d.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ln, err := listenControl(cfg.Database)
+	access, err := controlAccessFor(cfg)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ln, err := listenControl(cfg.Database, access)
 	if err != nil {
 		return err
 	}
-	go serveControl(ctx, ln, d.Svc)
+	go serveControl(ctx, ln, d.Svc, access, d.Log)
 	defer ln.Close()
 	return d.Run(ctx)
 }
@@ -72,14 +79,33 @@ func cmdServe(args []string, stdout io.Writer) error {
 // inside the daemon, on the same database and service.
 func socketPath(db string) string { return db + ".sock" }
 
-func listenControl(db string) (net.Listener, error) {
+func listenControl(db string, access controlAccess) (net.Listener, error) {
 	path := socketPath(db)
 	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
 		c.Close()
 		return nil, fmt.Errorf("another sortie daemon is already serving %s", db)
 	}
 	os.Remove(path)
-	return net.Listen("unix", path)
+	// The socket is made with no access for others whatever the umask, then given its mode.
+	old := syscall.Umask(0o177)
+	ln, err := net.Listen("unix", path)
+	syscall.Umask(old)
+	if err != nil {
+		return nil, err
+	}
+	mode := os.FileMode(0o600)
+	if access.group >= 0 {
+		if err := os.Chown(path, -1, access.group); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("control socket %s: group %s: %w", path, access.groupName, err)
+		}
+		mode = 0o660
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
 }
 
 type controlRequest struct {
@@ -94,7 +120,7 @@ type controlResponse struct {
 	Usage  bool   `json:"usage"`
 }
 
-func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service) {
+func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service, access controlAccess, log zerolog.Logger) {
 	go func() { <-ctx.Done(); ln.Close() }()
 	for {
 		c, err := ln.Accept()
@@ -103,13 +129,22 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 		}
 		go func() {
 			defer c.Close()
+			if uid, ok, why := access.allows(c); !ok {
+				log.Warn().Int("uid", uid).Str("why", why).Msg("control socket: connection refused")
+				json.NewEncoder(c).Encode(controlResponse{Error: "the sortie daemon refuses commands from this user: " + why})
+				return
+			}
 			c.SetDeadline(time.Now().Add(30 * time.Minute)) // a backup of a large database takes a while
 			var req controlRequest
 			if err := json.NewDecoder(c).Decode(&req); err != nil {
 				return
 			}
+			if len(req.Args) == 0 {
+				return
+			}
 			var out bytes.Buffer
-			err := gameCommand(svc, req.Args, req.Input, req.Name, &out)
+			// A scenario sent over the socket has no folder on the daemon's side: it may include no files.
+			err := gameCommand(svc, req.Args, req.Input, ruleset.RemoteSource(req.Name), &out)
 			resp := controlResponse{Output: out.String()}
 			if err != nil {
 				resp.Error = err.Error()
