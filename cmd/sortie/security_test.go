@@ -156,3 +156,82 @@ func sortieWithin(t *testing.T, d time.Duration, args ...string) (stdout, stderr
 	}
 	return o.String(), e.String(), code
 }
+
+// TestControlSocketAccess: the daemon's control socket is 0600 even under umask 000; a user who is
+// not the daemon's (nor root, nor in control.group) is refused even if the socket's mode lets them
+// connect; a scenario sent over the socket cannot make the daemon read a file elsewhere on its disk,
+// and the error never shows that file's text.
+func TestControlSocketAccess(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	dir, cfg, scenario := archiveSetup(t)
+	os.Chmod(dir, 0o755)
+	secret := filepath.Join(t.TempDir(), "shadow")
+	os.WriteFile(secret, []byte("root:$6$SECRETHASHxyz:19000:0:99999:7:::\n"), 0o600)
+	scn, _ := os.ReadFile(scenario)
+	hostile := filepath.Join(dir, "hostile.yaml")
+	os.WriteFile(hostile, []byte(strings.Replace(string(scn), "options:\n", "options:\n  tables: "+secret+"\n", 1)), 0o644)
+	relative := filepath.Join(dir, "relative.yaml")
+	os.WriteFile(relative, []byte(strings.Replace(string(scn), "options:\n", "options:\n  tables: ../../../../../../.."+secret+"\n", 1)), 0o644)
+
+	cmd := exec.Command(binary, "serve", "--config", cfg)
+	var serveErr bytes.Buffer
+	cmd.Stderr = &serveErr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	sock := socketPath(filepath.Join(dir, "sortie.db"))
+	for i := 0; ; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if i > 500 {
+			t.Fatalf("no control socket\n%s", serveErr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if st, err := os.Stat(sock); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("control socket mode %v (%v), want 0600", st.Mode().Perm(), err)
+	}
+	for _, scn := range []string{hostile, relative} {
+		out, errOut, code := sortieWithin(t, 30*time.Second, "game", "new", "--config", cfg, scn)
+		if code == 0 || strings.Contains(out+errOut, "SECRETHASH") || strings.Contains(out+errOut, "root:") {
+			t.Errorf("%s over the socket: exit %d\n%s\n%s", filepath.Base(scn), code, out, errOut)
+		}
+		if !strings.Contains(errOut, "cannot include") {
+			t.Errorf("%s: the refusal should say why:\n%s", filepath.Base(scn), errOut)
+		}
+	}
+	// Another user, even with the socket opened to everyone, is refused by its credentials.
+	if os.Getuid() != 0 {
+		t.Log("not root: the other-user check is skipped")
+		return
+	}
+	os.Chmod(sock, 0o666)
+	os.Chmod(filepath.Dir(dir), 0o755)
+	binDir, err := os.MkdirTemp("", "sortie-other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(binDir)
+	os.Chmod(binDir, 0o755)
+	bin, _ := os.ReadFile(binary)
+	os.WriteFile(filepath.Join(binDir, "sortie"), bin, 0o755)
+	other := exec.Command(filepath.Join(binDir, "sortie"), "game", "list", "--config", cfg)
+	other.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	os.Chmod(cfg, 0o644)
+	var o, e bytes.Buffer
+	other.Stdout, other.Stderr = &o, &e
+	err = other.Run()
+	if err == nil || !strings.Contains(e.String(), "refuses commands from this user") {
+		t.Errorf("another user: %v\n%s\n%s", err, o.String(), e.String())
+	}
+	if out := mustRun(t, "game", "list", "--config", cfg); !strings.Contains(out, "GAME") {
+		t.Errorf("the daemon's own user: %s", out)
+	}
+}
