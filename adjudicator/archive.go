@@ -186,6 +186,7 @@ func (s *Service) Export(gameID string) (*Archive, error) {
 		if a.Scenario, err = redactScenario(scenario, !over); err != nil {
 			return fmt.Errorf("game %s: scenario: %w", g.ID, err)
 		}
+		a.Scenario = red.text(a.Scenario) // a secret also written in a comment, say
 		a.Game = *g
 		a.Game.Scenario, a.Game.ModSecret = "", ""
 		a.Game.Seats = append([]Seat(nil), g.Seats...)
@@ -498,17 +499,15 @@ func newRedactor(g *Game) *redactor {
 		}
 		secrets = append(secrets, st.Secret)
 	}
+	// Whatever word follows a SECRET keyword, known secret or not (a mistyped one is nearly right).
+	r.secrets = append(r.secrets, regexp.MustCompile(`(\bSECRET:?[ \t]+)[\w-]+($|[^\w-])`))
 	for _, secret := range secrets {
 		if secret == "" {
 			continue
 		}
-		q := regexp.QuoteMeta(secret)
-		// After the SECRET keyword of an order block always; anywhere else only for a secret long
-		// enough not to be an ordinary word.
-		r.secrets = append(r.secrets, regexp.MustCompile(`(SECRET\s+)`+q+`($|[^\w-])`))
-		if utf8.RuneCountInString(secret) >= 4 {
-			r.secrets = append(r.secrets, regexp.MustCompile(`(^|[^\w-])`+q+`($|[^\w-])`))
-		}
+		// Every occurrence of a seat's secret as a word of its own, whatever its length and case: a
+		// short secret may withhold an ordinary word too, which is the lesser harm.
+		r.secrets = append(r.secrets, regexp.MustCompile(`(?i)(^|[^\w-])`+regexp.QuoteMeta(secret)+`($|[^\w-])`))
 	}
 	r.tokens = strings.NewReplacer(pairs...)
 	return r

@@ -64,8 +64,8 @@ service:
   moderator: mod@players.test
   seed: %s
   players:
-    alice: {email: alice@players.test, secret: "lark-kite-41", tz: Europe/Paris}
-    bob: {email: bob@players.test, secret: wren-owl-17}
+    alice: {email: alice@players.test, secret: "lark-kite-wren-41", tz: Europe/Paris}
+    bob: {email: bob@players.test, secret: wren-owl-raven-17}
 %s`, archiveSeed, extra))...)
 	if _, err := a.s.NewGame(scn, "channel.yaml", "g1"); err != nil {
 		t.Fatal(err)
@@ -97,8 +97,8 @@ func (a *archiveGame) play(n int) {
 	for i := 0; i < n; i++ {
 		a.now = a.now.Add(time.Hour)
 		r := a.round()
-		a.submit("alice@players.test", fmt.Sprintf("GAME g1 TURN %d SECRET lark-kite-41\nRED1: 1 TL 4 HOLD\nRED2: 6\nEND", r))
-		a.submit("bob@players.test", fmt.Sprintf("GAME g1 TURN %d SECRET wren-owl-17\nKURT: 5 HOLD\nHANS: 6\nEND", r))
+		a.submit("alice@players.test", fmt.Sprintf("GAME g1 TURN %d SECRET lark-kite-wren-41\nRED1: 1 TL 4 HOLD\nRED2: 6\nEND", r))
+		a.submit("bob@players.test", fmt.Sprintf("GAME g1 TURN %d SECRET wren-owl-raven-17\nKURT: 5 HOLD\nHANS: 6\nEND", r))
 		if a.round() == r {
 			if _, err := a.s.ResolveGame("g1", true); err != nil {
 				a.t.Fatal(err)
@@ -236,7 +236,7 @@ func TestArchiveExportAndVerify(t *testing.T) {
 	seats, _ := a.s.Seats("g1")
 	for _, name := range []string{fileManifest, fileGame, fileScenario, fileMbox, roundFile(1), fileState} {
 		b, _ := os.ReadFile(filepath.Join(dir, name))
-		for _, secret := range []string{"lark-kite-41", "wren-owl-17", archiveSeed, seats[0].Token, seats[1].Token} {
+		for _, secret := range []string{"lark-kite-wren-41", "wren-owl-raven-17", archiveSeed, seats[0].Token, seats[1].Token} {
 			if bytes.Contains(b, []byte(secret)) {
 				t.Errorf("%s shows the secret %q", name, secret)
 			}
@@ -641,7 +641,7 @@ func TestArchiveRulesVersion(t *testing.T) {
 func TestArchiveVerifyWithdrawnPlayer(t *testing.T) {
 	a := newArchiveGameWith(t, 0, "  nmr: {mode: dropout, after: 1}\n")
 	a.now = a.now.Add(time.Hour)
-	a.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-kite-41\nRED1: 1 TL 4 HOLD\nRED2: 6\nEND")
+	a.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-kite-wren-41\nRED1: 1 TL 4 HOLD\nRED2: 6\nEND")
 	if _, err := a.s.ResolveGame("g1", true); err != nil {
 		t.Fatal(err)
 	}

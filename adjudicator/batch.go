@@ -35,7 +35,7 @@ func (s *Service) SubmitBatch(envs []Envelope) ([]Outcome, error) {
 	})
 	if err == nil {
 		for i, env := range envs {
-			s.log.Info().Str("message_id", env.MessageID).Str("from", env.From).Str("outcome", string(out[i])).Msg("mail")
+			s.log.Info().Str("message_id", logID(env.MessageID)).Str("from", logID(env.From)).Str("outcome", string(out[i])).Msg("mail")
 		}
 		return out, nil
 	}

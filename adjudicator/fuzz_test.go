@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,10 +18,10 @@ import (
 // it must never fail or panic (a bug is caught and answered, but the fuzzer treats that as a failure).
 func FuzzSubmit(f *testing.F) {
 	for _, s := range []string{
-		"GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 1 TL 4\nEND",
-		"GAME g1 SECRET lark-1\nAWAY 2026-12-01\nBACK\nSTATUS\nRESEND TURN 1\nCLEAR RED1\nWAIT\nREADY\nEND",
-		"GAME g1 SECRET lark-1\nPAUSE\nEND", "HELP", "", "GAME g1 TURN 1 SECRET lark-1\nRED1: 1 TRTR\nEND",
-		"GAME g1 SECRET mod-9\nPROCESS TURN 1\nROLLBACK TURN 1\nREPLACE bob x@y\nEND",
+		"GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 1 TL 4\nEND",
+		"GAME g1 SECRET lark-swift-0001\nAWAY 2026-12-01\nBACK\nSTATUS\nRESEND TURN 1\nCLEAR RED1\nWAIT\nREADY\nEND",
+		"GAME g1 SECRET lark-swift-0001\nPAUSE\nEND", "HELP", "", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1 TRTR\nEND",
+		"GAME g1 SECRET mod-secret-0009\nPROCESS TURN 1\nROLLBACK TURN 1\nREPLACE bob x@y\nEND",
 	} {
 		f.Add(s, false)
 		f.Add(s, true)
@@ -34,8 +35,8 @@ func FuzzSubmit(f *testing.F) {
 			from = "mod@players.test"
 		}
 		fx.t = t
-		if _, err := fx.s.Submit(Envelope{From: from, MessageID: fmt.Sprintf("fuzz-%d", n), Text: text, Size: len(text)}); err != nil {
-			t.Fatalf("%q: %v", text, err)
+		if o, err := fx.s.Submit(Envelope{From: from, MessageID: fmt.Sprintf("fuzz-%d", n), Text: text, Size: len(text)}); err != nil || o == Failed {
+			t.Fatalf("%q: %q %v", text, o, err)
 		}
 		if fx.s.bugs.Load() != 0 {
 			t.Fatalf("%q: handling the mail panicked", text)
@@ -47,9 +48,9 @@ func FuzzSubmit(f *testing.F) {
 // reads in its own notation.
 func FuzzSubmitSwarm(f *testing.F) {
 	for _, s := range []string{
-		"GAME s1 TURN 1 SECRET lark-1\nTIGER: 2 S M 2; 2 S M 2; 2 S M 2\nEND",
-		"GAME s1 TURN 1 SECRET lark-1\nTIGER: 3RM 1R2 FIRE ANY\nLION: 2 L M 1 L 1 HOLD\nEND",
-		"GAME s1 SECRET lark-1\nSTATUS\nCLEAR TIGER\nEND", "GAME s1 TURN 1 SECRET lark-1\nTIGER: 9 Q Z\nEND",
+		"GAME s1 TURN 1 SECRET lark-swift-0001\nTIGER: 2 S M 2; 2 S M 2; 2 S M 2\nEND",
+		"GAME s1 TURN 1 SECRET lark-swift-0001\nTIGER: 3RM 1R2 FIRE ANY\nLION: 2 L M 1 L 1 HOLD\nEND",
+		"GAME s1 SECRET lark-swift-0001\nSTATUS\nCLEAR TIGER\nEND", "GAME s1 TURN 1 SECRET lark-swift-0001\nTIGER: 9 Q Z\nEND",
 	} {
 		f.Add(s)
 	}
@@ -64,18 +65,47 @@ func FuzzSubmitSwarm(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-1}\n    bob: {email: bob@players.test}\n"...)
+	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-swift-0001}\n    bob: {email: bob@players.test}\n"...)
 	if _, err := s.NewGame(scn, "k.yaml", "s1"); err != nil {
 		f.Fatal(err)
 	}
 	n := 0
 	f.Fuzz(func(t *testing.T, text string) {
 		n++
-		if _, err := s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("sw-%d", n), Text: text, Size: len(text)}); err != nil {
-			t.Fatalf("%q: %v", text, err)
+		if o, err := s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("sw-%d", n), Text: text, Size: len(text)}); err != nil || o == Failed {
+			t.Fatalf("%q: %q %v", text, o, err)
 		}
 		if s.bugs.Load() != 0 {
 			t.Fatalf("%q: handling the mail panicked", text)
+		}
+	})
+}
+
+// FuzzSubmitHeaders feeds hostile header values (any length, any bytes) with a block that names the game: no
+// mail may fail because of its headers (issue 10, defect 1), nor be retried (an error).
+func FuzzSubmitHeaders(f *testing.F) {
+	f.Add("alice@players.test", "<a@b>", "", "orders", 0)
+	f.Add("ev\re@evil.test", "c\rr@evil.test", "x\n", "Re: no orders found", 3)
+	f.Add("eve@evil.test", "x", "\x00", "I'm on vacation", 40<<10)
+	fx := newFixture(&testing.T{}, 0)
+	fx.s.cfg.MaxMailsPerHour = 1 << 30
+	n := 0
+	f.Fuzz(func(t *testing.T, from, id, inReplyTo, subject string, pad int) {
+		n++
+		if pad < 0 || pad > 64<<10 {
+			pad = 0
+		}
+		id = fmt.Sprintf("%d-%s%s", n, id, strings.Repeat("x", pad))
+		for _, text := range []string{"GAME g1 TURN 1 SECRET guess\nRED1: 6\nEND", "hello"} {
+			o, err := fx.s.Submit(Envelope{From: from, MessageID: id, InReplyTo: inReplyTo, References: []string{inReplyTo, id}, Subject: subject,
+				To: []string{from, "sortie@sortie.test"}, Text: text, Size: len(text)})
+			if err != nil || o == Failed {
+				t.Fatalf("from %.40q id %.40q: %q %v", from, id, o, err)
+			}
+			id += "+"
+		}
+		if fx.s.bugs.Load() != 0 {
+			t.Fatal("handling the mail panicked")
 		}
 	})
 }

@@ -8,6 +8,7 @@ package adjudicator
 
 import (
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -210,7 +213,27 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 	default:
 		problems = append(problems, fmt.Sprintf("service.nmr.mode: default, autopilot or dropout, not %q", g.Policy.Mode))
 	}
+	if p := controlProblem(rg.Name()); p != "" {
+		problems = append(problems, "name: the game's name "+p)
+	}
+	for _, p := range rg.Players() {
+		if why := controlProblem(p.Name + p.Side + p.ID); why != "" {
+			problems = append(problems, fmt.Sprintf("players.%s: the player's name, side or id %s", p.ID, why))
+		}
+	}
+	if svc.Moderator != "" {
+		if addr, err := mail.ParseAddress(svc.Moderator); err != nil {
+			problems = append(problems, fmt.Sprintf("service.moderator: %v", err))
+		} else {
+			g.Moderator = strings.ToLower(addr.Address)
+		}
+	}
 	g.ModSecret = svc.ModeratorSecret
+	if g.ModSecret != "" {
+		if why := secretProblem(g.ModSecret); why != "" {
+			problems = append(problems, "service.moderator_secret: "+why)
+		}
+	}
 	if g.ModSecret == "" && g.Moderator != "" {
 		g.ModSecret = newSecret()
 	}
@@ -246,6 +269,8 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 		secret := sec.Secret
 		if secret == "" {
 			secret = newSecret()
+		} else if why := secretProblem(secret); why != "" {
+			problems = append(problems, fmt.Sprintf("service.players.%s.secret: %s", p.ID, why))
 		}
 		g.Seats = append(g.Seats, Seat{Player: p.ID, Name: p.Name, Side: p.Side, Email: strings.ToLower(addr.Address),
 			Secret: secret, Token: randomHex(8), TZ: sec.TZ})
@@ -394,14 +419,90 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-var secretWords = []string{"lark", "kite", "hawk", "wren", "swift", "tern", "crane", "finch", "heron", "raven",
-	"robin", "owl", "gull", "jay", "rook", "teal", "dove", "snipe", "plover", "merlin"}
+// secretAlphabet is Crockford's base32: digits and capitals without I, L, O and U, so a secret read
+// aloud or copied by hand has no look-alike letters.
+const secretAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-// newSecret makes a secret a player can type: two words and a number.
+// MinSecretLength is the shortest secret a scenario may set for a player or the moderator, counted in
+// letters and digits (dashes, underscores and spaces do not count).
+const MinSecretLength = 12
+
+// newSecret makes a secret a player can type: 80 bits from crypto/rand as four groups of four base32
+// characters, e.g. 7KQ2-M9XD-4HRT-W3PF.
 func newSecret() string {
-	b := make([]byte, 3)
+	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
 		panic(err)
 	}
-	return fmt.Sprintf("%s-%s-%d", secretWords[int(b[0])%len(secretWords)], secretWords[int(b[1])%len(secretWords)], 10+int(b[2])%90)
+	var out strings.Builder
+	for i, c := range b {
+		if i > 0 && i%4 == 0 {
+			out.WriteByte('-')
+		}
+		out.WriteByte(secretAlphabet[c&31]) // 5 bits of each random byte: 16 × 5 = 80 bits
+	}
+	return out.String()
+}
+
+// normalSecret is the form in which secrets are compared: upper case, without dashes, underscores and
+// spaces, with the letters Crockford's base32 reads as digits (O as 0, I and L as 1) made digits.
+func normalSecret(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		switch r {
+		case '-', '_', ' ', '\t':
+		case 'O':
+			b.WriteByte('0')
+		case 'I', 'L':
+			b.WriteByte('1')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// secretMatches compares a secret given in a mail with the one on file, in constant time. An empty
+// secret on file matches nothing.
+func secretMatches(given, stored string) bool {
+	g, st := normalSecret(given), normalSecret(stored)
+	if st == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(g), []byte(st)) == 1
+}
+
+// secretProblem says what is wrong with a secret a scenario sets, or "".
+func secretProblem(secret string) string {
+	n := utf8.RuneCountInString(normalSecret(secret))
+	if n < MinSecretLength {
+		return fmt.Sprintf("a secret needs at least %d letters and digits (not counting dashes), this one has %d; leave it out and Sortie makes one up", MinSecretLength, n)
+	}
+	if !validSecretWord(secret) {
+		return "a secret is one word of letters, digits, - and _ (up to 40), so that it fits on the GAME line"
+	}
+	return ""
+}
+
+func validSecretWord(s string) bool {
+	if s == "" || utf8.RuneCountInString(s) > 40 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// controlProblem says whether text that reaches a mail header (a game's name, a player's name) holds a
+// control character such as a line break.
+func controlProblem(text string) string {
+	for _, r := range text {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return fmt.Sprintf("holds a control character (%U); names go into mail subjects and must be one line of text", r)
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -83,8 +84,11 @@ func (s *Service) replyTo(seat *Seat) string {
 	return local + "+" + seat.Token + "@" + domain
 }
 
-func orderHeader(g *Game, seat *Seat, round int) string {
-	return fmt.Sprintf("GAME %s TURN %d SECRET %s", g.ID, round, seat.Secret)
+// orderHeader is the first line of the ready-to-fill block. It carries no secret: the mail that holds it
+// comes with the seat's reply address as Reply-To, and a reply to that identifies the seat (only the
+// welcome shows the secret, see queueReportNotes).
+func orderHeader(g *Game, _ *Seat, round int) string {
+	return fmt.Sprintf("GAME %s TURN %d", g.ID, round)
 }
 
 // queueReport renders a player's report (kind start, report or over) and puts it in the outbox.
@@ -107,7 +111,9 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 		}
 	}
 	if kind == "start" {
+		// The welcome is the one mail with the secret, for mail written to the bare address.
 		data.Secret = seat.Secret
+		data.OrderHeader += " SECRET " + seat.Secret
 	}
 	if kind == "over" {
 		data.Seed = g.Seed
@@ -218,5 +224,10 @@ func (s *Service) enqueue(tx *storage.Tx, to, toName string, g *Game, kind, subj
 		m.ReplyTo = s.replyTo(&Seat{Token: token})
 	}
 	_, err := tx.Enqueue(m)
+	if errors.Is(err, storage.ErrDuplicateMessageID) {
+		// The same cause already queued this very mail (its Message-ID is made from the cause): it is on
+		// its way, and a second copy must never fail the mail that asked for it.
+		return nil
+	}
 	return err
 }

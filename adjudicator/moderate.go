@@ -352,7 +352,7 @@ func (s *Service) moderatorOf(tx *storage.Tx, env Envelope, b parser.Block) (*Ga
 	if err != nil || g == nil || g.Moderator == "" || g.ModSecret == "" {
 		return nil, false
 	}
-	if strings.ToLower(env.From) != g.Moderator || b.Secret != g.ModSecret {
+	if strings.ToLower(env.From) != g.Moderator || !secretMatches(b.Secret, g.ModSecret) {
 		return nil, false
 	}
 	return g, true
@@ -410,26 +410,6 @@ func asModErr(err error, target *moderatorError) bool {
 		*target = me
 	}
 	return ok
-}
-
-// flood counts a sender's mails in the current hour. It reports whether the sender is over the limit,
-// and whether this is the first mail over it (which gets one notice).
-func (s *Service) flood(tx *storage.Tx, from string) (over, notice bool, err error) {
-	hour := s.now().UTC().Format("2006010215")
-	path := []string{"flood", hour}
-	b, err := tx.Get(path, strings.ToLower(from))
-	if err != nil {
-		return false, false, err
-	}
-	n := 0
-	if b != nil {
-		n, _ = strconv.Atoi(string(b))
-	}
-	n++
-	if err := tx.Put(path, strings.ToLower(from), []byte(strconv.Itoa(n))); err != nil {
-		return false, false, err
-	}
-	return n > s.cfg.MaxMailsPerHour, n == s.cfg.MaxMailsPerHour+1, nil
 }
 
 // remind sends the reminders that are due for a game: before the deadline to players still missing

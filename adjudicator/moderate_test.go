@@ -99,14 +99,14 @@ func TestReplaceAPlayer(t *testing.T) {
 	if body := f.last("bob@players.test").Body; !strings.Contains(body, "no longer works") {
 		t.Errorf("the old address is told:\n%s", body)
 	}
-	if o := f.mail("bob@players.test", "old", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nEND"); o != Refused {
+	if o := f.mail("bob@players.test", "old", "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5\nEND"); o != Refused {
 		t.Errorf("the old player's secret must stop working: %s", o)
 	}
 }
 
 func TestModeratorByMail(t *testing.T) {
 	f := newFixture(t, 0)
-	if o := f.mail("mod@players.test", "m1", "GAME g1 SECRET mod-9\nPAUSE\nEXTEND 12\nPROCESS TURN 7\nEND"); o != Accepted {
+	if o := f.mail("mod@players.test", "m1", "GAME g1 SECRET mod-secret-0009\nPAUSE\nEXTEND 12\nPROCESS TURN 7\nEND"); o != Accepted {
 		t.Fatalf("moderator mail: %s", o)
 	}
 	body := f.last("mod@players.test").Body
@@ -117,10 +117,10 @@ func TestModeratorByMail(t *testing.T) {
 		t.Error("PAUSE by mail did not pause")
 	}
 	// The moderator secret from another address is refused, and players cannot send moderator commands.
-	if o := f.mail("eve@evil.test", "m2", "GAME g1 SECRET mod-9\nRESUME\nEND"); o != Refused {
+	if o := f.mail("eve@evil.test", "m2", "GAME g1 SECRET mod-secret-0009\nRESUME\nEND"); o != Refused {
 		t.Errorf("a stolen moderator secret from the wrong address: %s", o)
 	}
-	if o := f.mail("alice@players.test", "m3", "GAME g1 SECRET lark-1\nRESUME\nEND"); o != Refused || !f.game().Paused {
+	if o := f.mail("alice@players.test", "m3", "GAME g1 SECRET lark-swift-0001\nRESUME\nEND"); o != Refused || !f.game().Paused {
 		t.Errorf("a player's RESUME: %s", o)
 	}
 }
@@ -129,7 +129,7 @@ func TestAwayAutopilotAndDropout(t *testing.T) {
 	f := newFixtureWith(t, 0, "\n  nmr: {mode: autopilot, after: 2}")
 	// Bob misses two turns: on autopilot, announced.
 	for i := 0; i < 2; i++ {
-		f.mail("alice@players.test", "a"+string(rune('1'+i)), "GAME g1 TURN "+string(rune('1'+i))+" SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+		f.mail("alice@players.test", "a"+string(rune('1'+i)), "GAME g1 TURN "+string(rune('1'+i))+" SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
 		f.now = f.now.Add(49 * time.Hour)
 		f.s.Tick()
 	}
@@ -141,27 +141,27 @@ func TestAwayAutopilotAndDropout(t *testing.T) {
 		t.Errorf("autopilot must be announced:\n%s", body)
 	}
 	// With bob on autopilot, alice's orders alone complete the round.
-	f.mail("alice@players.test", "a3", "GAME g1 TURN 3 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	f.mail("alice@players.test", "a3", "GAME g1 TURN 3 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
 	if f.game().Round != 4 {
 		t.Fatalf("the round must not wait for a player on autopilot (round %d)", f.game().Round)
 	}
 	// A player goes away: the round does not wait for her, and it is no miss.
 	a := newFixture(t, 0)
-	a.mail("alice@players.test", "a4", "GAME g1 SECRET lark-1\nAWAY "+a.now.Add(48*time.Hour).Format("2006-01-02")+"\nEND")
+	a.mail("alice@players.test", "a4", "GAME g1 SECRET lark-swift-0001\nAWAY "+a.now.Add(48*time.Hour).Format("2006-01-02")+"\nEND")
 	if body := a.last("bob@players.test").Body; !strings.Contains(body, "is away until") {
 		t.Errorf("an absence is announced:\n%s", body)
 	}
-	a.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nHANS: 6\nEND")
+	a.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5\nHANS: 6\nEND")
 	if g := a.game(); g.Round != 2 || g.seat("alice").Misses != 0 {
 		t.Errorf("with alice away bob's orders complete the round, and alice misses nothing: round %d, %+v", g.Round, g.seat("alice"))
 	}
-	a.mail("alice@players.test", "a5", "GAME g1 SECRET lark-1\nBACK\nEND")
+	a.mail("alice@players.test", "a5", "GAME g1 SECRET lark-swift-0001\nBACK\nEND")
 	if !a.game().seat("alice").AwayUntil.IsZero() {
 		t.Error("BACK ends the absence")
 	}
 
 	d := newFixtureWith(t, 0, "\n  nmr: {mode: dropout, after: 1}")
-	d.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	d.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
 	d.now = d.now.Add(49 * time.Hour)
 	d.s.Tick()
 	if !d.game().seat("bob").Dropped {
@@ -174,7 +174,7 @@ func TestAwayAutopilotAndDropout(t *testing.T) {
 
 func TestRemindersGraceAndSpike(t *testing.T) {
 	f := newFixtureWith(t, 0, "\n  grace_hours: 6")
-	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
 	f.now = f.now.Add(25 * time.Hour) // 23 h before the deadline: the 24 h reminder
 	f.s.Tick()
 	f.s.Tick()
@@ -260,11 +260,11 @@ func TestDigestAndFlood(t *testing.T) {
 func TestSubmitBatch(t *testing.T) {
 	one, many := newFixture(t, 0), newFixture(t, 0)
 	envs := []Envelope{
-		{From: "alice@players.test", MessageID: "b1", Text: "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nEND"},
-		{From: "alice@players.test", MessageID: "b1", Text: "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nEND"},
+		{From: "alice@players.test", MessageID: "b1", Text: "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nEND"},
+		{From: "alice@players.test", MessageID: "b1", Text: "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nEND"},
 		{From: "eve@evil.test", MessageID: "b2", Text: "GAME g1 SECRET nope\nEND"},
-		{From: "alice@players.test", MessageID: "b3", Text: "GAME g1 TURN 1 SECRET lark-1\nRED2: 1 TL 4\nEND"},
-		{From: "bob@players.test", MessageID: "b4", Text: "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nHANS: 6\nEND"},
+		{From: "alice@players.test", MessageID: "b3", Text: "GAME g1 TURN 1 SECRET lark-swift-0001\nRED2: 1 TL 4\nEND"},
+		{From: "bob@players.test", MessageID: "b4", Text: "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5\nHANS: 6\nEND"},
 	}
 	var want []Outcome
 	for _, e := range envs {

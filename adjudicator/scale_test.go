@@ -98,10 +98,10 @@ func BenchmarkScale10kGames(b *testing.B) {
 			id := fmt.Sprintf("g%05d", 1+i%(n-1)) // a fresh game each time: its turn 1 is still open
 			i++
 			f.s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("a-%d", i), To: []string{"sortie@sortie.test"},
-				Text: "GAME " + id + " TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND"})
+				Text: "GAME " + id + " TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND"})
 			b.StartTimer()
 			o, err := f.s.Submit(Envelope{From: "bob@players.test", MessageID: fmt.Sprintf("b-%d", i), To: []string{"sortie@sortie.test"},
-				Text: "GAME " + id + " TURN 1 SECRET kite-2\nKURT: 5\nHANS: 6\nEND"})
+				Text: "GAME " + id + " TURN 1 SECRET kite-heron-0002\nKURT: 5\nHANS: 6\nEND"})
 			if err != nil || o != Accepted {
 				b.Fatalf("game %s: %s %v", id, o, err)
 			}

@@ -38,8 +38,13 @@ type Config struct {
 	// MaxMailSize is the largest order mail read; larger ones get a polite refusal.
 	MaxMailSize int
 	// MaxMailsPerHour is how many mails one sender may send in an hour; more are ignored (the first
-	// one over the limit gets a notice). Zero means 60.
+	// one over the limit gets a notice). Identified mail (a player's or moderator's) and mail Sortie cannot
+	// match to anyone are counted apart, so a stranger's flood in a player's name never stops her own
+	// orders. Zero means 60.
 	MaxMailsPerHour int
+	// MaxStrangerReplies caps the answers per hour to senders Sortie cannot identify, all together (no
+	// backscatter from forged senders). Zero means DefaultMaxStrangerReplies.
+	MaxStrangerReplies int
 	// Reminders are how long before the deadline players still missing orders are reminded. Nil means
 	// 24 hours and 2 hours before.
 	Reminders []time.Duration
@@ -61,6 +66,8 @@ type Service struct {
 	bugs atomic.Int64
 	// digestDay is the last day (UTC) the digests were looked at, so the clock looks once a day.
 	digestDay atomic.Value
+	// lastHousekeep is when the clock last pruned the intake's bookkeeping (guard.go).
+	lastHousekeep atomic.Value
 }
 
 // New makes a service on an open database.
@@ -76,6 +83,9 @@ func New(db *storage.DB, tmpl *templates.Set, cfg Config, log zerolog.Logger) *S
 	}
 	if cfg.MaxMailsPerHour == 0 {
 		cfg.MaxMailsPerHour = 60
+	}
+	if cfg.MaxStrangerReplies == 0 {
+		cfg.MaxStrangerReplies = DefaultMaxStrangerReplies
 	}
 	if cfg.Reminders == nil {
 		cfg.Reminders = []time.Duration{24 * time.Hour, 2 * time.Hour}
@@ -98,6 +108,7 @@ type Envelope struct {
 	To         []string
 	MessageID  string
 	InReplyTo  string
+	References []string // the Message-IDs of the References header
 	Subject    string
 	Text       string // the order text: quoted replies and signature already removed
 	Size       int
@@ -140,23 +151,15 @@ func (s *Service) Submit(env Envelope) (Outcome, error) {
 		outcome = o
 		return tx.MarkSeen(env.MessageID, storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)})
 	})
-	if errors.Is(err, errPanic) {
-		// Nothing of the mail was kept (the transaction rolled back); file it with an apology.
-		outcome = Refused
-		err = s.db.Update(func(tx *storage.Tx) error {
-			if env.From != "" {
-				if err := s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "your mail could not be handled",
-					"Problems": []string{"Sortie hit an error of its own while reading your mail. Nothing was changed; the operator has been told. Please send your orders again in a plain-text mail."}}); err != nil {
-					return err
-				}
-			}
-			return tx.MarkSeen(env.MessageID, storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: "internal-error"})
-		})
+	if err != nil && (errors.Is(err, errPanic) || !storage.Transient(err)) {
+		// Nothing of the mail was kept (the transaction rolled back), and trying again would fail the same
+		// way: answer it if possible, record why, and let the intake file it for the moderator (guard.go).
+		return s.failMail(env, err)
 	}
 	if err != nil {
 		return "", err
 	}
-	s.log.Info().Str("message_id", env.MessageID).Str("from", env.From).Str("outcome", string(outcome)).Msg("mail")
+	s.log.Info().Str("message_id", logID(env.MessageID)).Str("from", logID(env.From)).Str("outcome", string(outcome)).Msg("mail")
 	// The caller wakes the sender (Notify) once it has finished with the message.
 	return outcome, nil
 }
@@ -168,7 +171,7 @@ var errPanic = errors.New("internal error")
 func (s *Service) submitSafely(tx *storage.Tx, env Envelope) (o Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.log.Error().Str("message_id", env.MessageID).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
+			s.log.Error().Str("message_id", logID(env.MessageID)).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
 			s.bugs.Add(1)
 			o, err = "", errPanic
 		}
@@ -177,42 +180,60 @@ func (s *Service) submitSafely(tx *storage.Tx, env Envelope) (o Outcome, err err
 }
 
 func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
+	env = cleanEnvelope(env)
 	if env.IgnoreWhy != "" {
 		return Ignored, nil
 	}
 	if env.From == "" {
 		return Ignored, nil
 	}
-	if over, notice, err := s.flood(tx, env.From); err != nil {
-		return "", err
-	} else if over {
-		if notice {
-			return Ignored, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "too many mails",
-				"Problems": []string{fmt.Sprintf("Sortie reads at most %d mails an hour from one address; the rest of this hour's mails from you are ignored.", s.cfg.MaxMailsPerHour)}})
+	// Flood limits count identified mail and strangers' mail apart (guard.go); an oversize mail is never
+	// read, so it counts as a stranger's.
+	stranger := func(o Outcome, name string, data map[string]any) (Outcome, error) {
+		if done, fo, err := s.floodStranger(tx, env); done || err != nil {
+			return fo, err
 		}
-		return Ignored, nil
+		if ok, err := s.mayAnswerStranger(tx, env); err != nil || !ok {
+			return o, err
+		}
+		return o, s.queueSimple(tx, name, env.From, env.MessageID, "", data)
 	}
 	if env.Oversize || (s.cfg.MaxMailSize > 0 && env.Size > s.cfg.MaxMailSize) {
-		return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{
+		return stranger(Refused, "error", map[string]any{
 			"Subject":  "your mail was too large",
 			"Problems": []string{fmt.Sprintf("Sortie reads order mails of up to %d KiB; yours was %d KiB. Send the order block as plain text, without attachments.", s.cfg.MaxMailSize>>10, env.Size>>10)},
 		})
 	}
 	block, diags := parser.ParseBlockRaw(env.Text) // the ruleset reads each order line in its own notation
 	if g, ok := s.moderatorOf(tx, env, block); ok {
+		if over, notice, err := s.floodSeat(tx, g.ID, "moderator"); err != nil || over {
+			return Ignored, s.floodNotice(tx, env, notice, err)
+		}
 		return s.moderatorMail(tx, g, env, block, diags)
 	}
 	seat, g, authErr := s.identify(tx, env, block)
+	if seat != nil && authErr == nil {
+		if over, notice, err := s.floodSeat(tx, g.ID, seat.Player); err != nil || over {
+			return Ignored, s.floodNotice(tx, env, notice, err)
+		}
+	}
 	if !block.Found {
 		if block.HelpOnly || seat != nil && len(block.Commands) > 0 {
-			return Accepted, s.queueSimple(tx, "help", env.From, env.MessageID, gameIDOf(g), s.helpData())
+			if seat != nil {
+				return Accepted, s.queueSimple(tx, "help", env.From, env.MessageID, gameIDOf(g), s.helpData())
+			}
+			return stranger(Accepted, "help", s.helpData())
 		}
-		problems := []string{"Sortie found no order block in your mail. An order block starts with a line GAME <game> TURN <n> SECRET <secret>; the end of every report has one ready to fill in."}
-		return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "no orders found", "Problems": problems})
+		problems := []string{"Sortie found no order block in your mail. An order block starts with a line GAME <game> TURN <n>; the end of every report has one ready to fill in (reply to the report: its reply address identifies you, so no secret is needed)."}
+		if seat != nil {
+			return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "no orders found", "Problems": problems})
+		}
+		return stranger(Refused, "error", map[string]any{"Subject": "no orders found", "Problems": problems})
 	}
 	if authErr != nil {
-		// A refusal that says nothing about the game or its players (pbem-anchors: njudge blind).
-		return Refused, s.queueSimple(tx, "refusal", env.From, env.MessageID, "", map[string]any{"Game": block.Game})
+		// A refusal that says nothing about the game or its players: the same answer whether or not
+		// the game exists or the address plays in it.
+		return stranger(Refused, "refusal", map[string]any{"Game": block.Game, "NoSecret": block.Secret == "", "ReplyShape": s.replyTo(&Seat{Token: "<token>"})})
 	}
 	for _, c := range block.Commands {
 		if slices.Contains(parser.ModeratorCommands, c.Name) {
@@ -354,6 +375,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	if err := s.fillReceipt(tx, g, rg, seat, &rec); err != nil {
 		return "", err
 	}
+	resent := map[string]bool{} // one copy of each report per mail, however often RESEND names it
 	for _, c := range block.Commands {
 		switch c.Name {
 		case "STATUS":
@@ -361,7 +383,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		case "HELP":
 			rec.Help = true
 		case "RESEND":
-			if err := s.resend(tx, g, seat, c.Args, env.MessageID); err != nil {
+			if err := s.resend(tx, g, seat, c.Args, env.MessageID, resent); err != nil {
 				return "", err
 			}
 			rec.Notes = append(rec.Notes, "RESEND: your report is on its way again")
@@ -508,13 +530,76 @@ func (s *Service) identify(tx *storage.Tx, env Envelope, b parser.Block) (*Seat,
 	if err != nil || g == nil {
 		return nil, nil, fail
 	}
+	from := strings.ToLower(env.From)
 	for i := range g.Seats {
 		st := &g.Seats[i]
-		if st.Email == strings.ToLower(env.From) && st.Secret == b.Secret && (b.Player == "" || strings.EqualFold(b.Player, st.Player)) {
+		if st.Email == from && secretMatches(b.Secret, st.Secret) && (b.Player == "" || strings.EqualFold(b.Player, st.Player)) {
 			return st, g, nil
 		}
 	}
+	if b.Secret != "" {
+		if err := s.wrongSecret(tx, g, env, b); err != nil {
+			return nil, nil, err
+		}
+	}
 	return nil, nil, fail
+}
+
+func badSecretsBucket(game string) []string { return []string{"badsecrets", game} }
+
+// wrongSecretsNotice is the wrong secrets in one day for one seat at which the moderator is told.
+const wrongSecretsNotice = 5
+
+// wrongSecret counts a mail that named a game, came from (or claimed to come from) a seat's address
+// or the moderator's, and carried a wrong secret. At the fifth such mail in a UTC day for a seat the
+// game's moderator gets one notice; the sender learns nothing beyond the usual refusal.
+func (s *Service) wrongSecret(tx *storage.Tx, g *Game, env Envelope, b parser.Block) error {
+	from := strings.ToLower(env.From)
+	var targets []string
+	for _, st := range g.Seats {
+		if st.Email == from && (b.Player == "" || strings.EqualFold(b.Player, st.Player)) {
+			targets = append(targets, st.Player)
+		}
+	}
+	if len(targets) == 0 && from == g.Moderator && g.Moderator != "" {
+		targets = append(targets, "the moderator")
+	}
+	day := s.now().UTC().Format("2006-01-02")
+	for _, who := range targets {
+		var c struct {
+			Day   string `json:"day"`
+			Count int    `json:"count"`
+		}
+		if v, err := tx.Get(badSecretsBucket(g.ID), who); err != nil {
+			return err
+		} else if v != nil {
+			_ = json.Unmarshal(v, &c)
+		}
+		if c.Day != day {
+			c.Day, c.Count = day, 0
+		}
+		c.Count++
+		v, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		if err := tx.Put(badSecretsBucket(g.ID), who, v); err != nil {
+			return err
+		}
+		s.log.Warn().Str("game", g.ID).Str("seat", who).Int("today", c.Count).Msg("wrong secret")
+		if c.Count == wrongSecretsNotice {
+			if err := s.queueModerator(tx, g, fmt.Sprintf("Game %s: %d mails on %s named %s's address with a wrong secret; the latest came from %s. "+
+				"Someone may be guessing. Nothing was accepted; the sender was only told the mail could not be matched. "+
+				"REPLACE gives the seat a new secret and reply address if you think it is known.",
+				g.ID, c.Count, day, who, env.From)); err != nil {
+				return err
+			}
+			if err := putGame(tx, g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // tokenOf returns TOKEN for an address local+TOKEN@domain matching the service's address.
@@ -662,6 +747,9 @@ func (s *Service) Tick() ([]string, error) {
 		}
 	}
 	if err := s.digests(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := s.housekeep(); err != nil {
 		errs = append(errs, err)
 	}
 	return done, errors.Join(errs...)
@@ -916,21 +1004,23 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	return putGame(tx, g)
 }
 
-func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inReplyTo string) error {
+func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inReplyTo string, done map[string]bool) error {
 	var last []byte
+	var lastKey string
 	err := tx.ForEach(reportsBucket(g.ID, seat.Player), func(k string, v []byte) error {
 		if len(args) == 2 && strings.EqualFold(args[0], "TURN") {
 			if k == storage.SeqKey(parseUint(args[1])) {
-				last = append([]byte(nil), v...)
+				last, lastKey = append([]byte(nil), v...), k
 			}
 			return nil
 		}
-		last = append([]byte(nil), v...)
+		last, lastKey = append([]byte(nil), v...), k
 		return nil
 	})
-	if err != nil || last == nil {
+	if err != nil || last == nil || done[lastKey] {
 		return err
 	}
+	done[lastKey] = true
 	var m savedMail
 	if err := json.Unmarshal(last, &m); err != nil {
 		return err

@@ -3,7 +3,6 @@ package adjudicator
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	goldenfile "sortie/internal/golden"
 	"sortie/rules/afd"
 	"sortie/storage"
 	"sortie/templates"
@@ -53,11 +53,11 @@ func newFixtureWith(t *testing.T, delay time.Duration, extra string) *fixture {
 	scn = append(scn, []byte(fmt.Sprintf(`
 service:
   moderator: mod@players.test
-  moderator_secret: mod-9
+  moderator_secret: mod-secret-0009
   seed: %s%s
   players:
-    alice: {email: alice@players.test, secret: lark-1, tz: Europe/Paris}
-    bob: {email: bob@players.test, secret: kite-2}
+    alice: {email: alice@players.test, secret: lark-swift-0001, tz: Europe/Paris}
+    bob: {email: bob@players.test, secret: kite-heron-0002}
 `, testSeed, extra))...)
 	if f.g, err = f.s.NewGame(scn, "channel.yaml", "g1"); err != nil {
 		t.Fatal(err)
@@ -101,17 +101,7 @@ func (f *fixture) last(addr string) storage.Outgoing {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from %s (go test ./adjudicator -update, then review the diff)\n--- got ---\n%s", name, path, got)
-	}
+	goldenfile.File(t, filepath.Join("testdata", name+".golden"), []byte(got), *update, "go test ./adjudicator -update")
 }
 
 // Reply tokens and the secret change from game to game; hide nothing else.
@@ -124,15 +114,25 @@ func TestGoldenMails(t *testing.T) {
 	golden(t, "start", stable(f.last("alice@players.test").Body))
 	golden(t, "moderator-start", f.last("mod@players.test").Body)
 
-	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 2R 1 TR 1 FIRE KURT\nRED2: 1 TRTR 4\nEND")
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 2R 1 TR 1 FIRE KURT\nRED2: 1 TRTR 4\nEND")
 	golden(t, "receipt", stable(f.last("alice@players.test").Body))
 
-	f.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5 HOLD\nHANS: 6\nEND")
+	f.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5 HOLD\nHANS: 6\nEND")
+	// Alice replies to her receipt, keeping its Reply-To: no secret needed. All orders are in.
+	if o, err := f.s.Submit(Envelope{From: "alice@players.test", MessageID: "a1b", Text: "GAME g1 TURN 1\nRED1: 6\nRED2: 6\nEND",
+		To: []string{f.last("alice@players.test").ReplyTo}}); err != nil || o != Accepted {
+		t.Fatalf("a reply to the receipt without a secret: %s %v", o, err)
+	}
+	if _, err := f.s.Tick(); err != nil { // the goldens below are the turn 1 reports
+		t.Fatal(err)
+	}
 	golden(t, "report-alice", stable(f.last("alice@players.test").Body))
 	golden(t, "report-bob", stable(f.last("bob@players.test").Body))
 
 	f.mail("eve@evil.test", "e1", "GAME g1 TURN 2 SECRET guess\nHANS: 6\nEND")
 	golden(t, "refusal", f.last("eve@evil.test").Body)
+	f.mail("alice@players.test", "a2", "GAME g1 TURN 2\nRED1: 6\nEND") // to the bare address, without a secret
+	golden(t, "refusal-nosecret", f.last("alice@players.test").Body)
 	f.mail("someone@players.test", "h1", "Hi, how does this work?\nHELP\n")
 	golden(t, "help", f.last("someone@players.test").Body)
 	f.mail("someone@players.test", "n1", "Just saying hello.")
@@ -144,7 +144,7 @@ func TestIdentityAndTurnGuard(t *testing.T) {
 	if o := f.mail("alice@players.test", "x1", "GAME g1 TURN 1 SECRET wrong\nRED1: 6\nEND"); o != Refused {
 		t.Errorf("a wrong secret: %s", o)
 	}
-	if o := f.mail("mallory@evil.test", "x2", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nEND"); o != Refused {
+	if o := f.mail("mallory@evil.test", "x2", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nEND"); o != Refused {
 		t.Errorf("the right secret from the wrong address: %s", o)
 	}
 	// The reply token alone identifies the seat.
@@ -155,42 +155,42 @@ func TestIdentityAndTurnGuard(t *testing.T) {
 		t.Errorf("token address: %s %v", o, err)
 	}
 	// A plot for another side's aircraft says only that it is not yours.
-	f.mail("alice@players.test", "x4", "GAME g1 TURN 1 SECRET lark-1\nKURT: 5\nEND")
+	f.mail("alice@players.test", "x4", "GAME g1 TURN 1 SECRET lark-swift-0001\nKURT: 5\nEND")
 	if body := f.last("alice@players.test").Body; !strings.Contains(body, "KURT is not one of your aircraft") || strings.Contains(body, "he-111") {
 		t.Errorf("someone else's aircraft:\n%s", body)
 	}
 	// The turn guard.
-	f.mail("alice@players.test", "x5", "GAME g1 TURN 2 SECRET lark-1\nRED2: 6\nEND")
+	f.mail("alice@players.test", "x5", "GAME g1 TURN 2 SECRET lark-swift-0001\nRED2: 6\nEND")
 	if body := f.last("alice@players.test").Body; !strings.Contains(body, "for turn 2, but the game is on turn 1") {
 		t.Errorf("turn guard:\n%s", body)
 	}
 	// The same Message-ID twice changes nothing.
 	before := len(f.outbox("alice@players.test"))
-	if o := f.mail("alice@players.test", "x4", "GAME g1 TURN 1 SECRET lark-1\nRED2: 6\nEND"); o != Duplicate || len(f.outbox("alice@players.test")) != before {
+	if o := f.mail("alice@players.test", "x4", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED2: 6\nEND"); o != Duplicate || len(f.outbox("alice@players.test")) != before {
 		t.Errorf("a duplicate Message-ID must be a no-op: %s", o)
 	}
 }
 
 func TestLastValidOrderWinsAndCommands(t *testing.T) {
 	f := newFixture(t, 10*time.Minute)
-	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
-	f.mail("alice@players.test", "a2", "GAME g1 TURN 1 SECRET lark-1\nRED1: 1 TL 4 HOLD\nRED2: 1 TRTR 4\nEND")
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
+	f.mail("alice@players.test", "a2", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1 TL 4 HOLD\nRED2: 1 TRTR 4\nEND")
 	body := f.last("alice@players.test").Body
 	if !strings.Contains(body, "RED1: 1 TL 4 HOLD") || !strings.Contains(body, "RED2: 6 FIRE ANY") {
 		t.Errorf("the last valid order per aircraft must stand:\n%s", body)
 	}
-	f.mail("alice@players.test", "a3", "GAME g1 TURN 1 SECRET lark-1\nCLEAR RED2\nEND")
+	f.mail("alice@players.test", "a3", "GAME g1 TURN 1 SECRET lark-swift-0001\nCLEAR RED2\nEND")
 	if body := f.last("alice@players.test").Body; !strings.Contains(body, "Still missing from you: RED2") {
 		t.Errorf("CLEAR RED2:\n%s", body)
 	}
-	f.mail("alice@players.test", "a4", "GAME g1 TURN 1 SECRET lark-1\nRED2: 6\nWAIT\nEND")
-	f.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-2\nKURT: 5\nHANS: 6\nEND")
+	f.mail("alice@players.test", "a4", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED2: 6\nWAIT\nEND")
+	f.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5\nHANS: 6\nEND")
 	// All in, but Alice waits: nothing resolves, even after the delay.
 	f.now = f.now.Add(20 * time.Minute)
 	if done, _ := f.s.Tick(); len(done) != 0 {
 		t.Fatal("a WAIT must hold the round")
 	}
-	f.mail("alice@players.test", "a5", "GAME g1 TURN 1 SECRET lark-1\nREADY\nEND")
+	f.mail("alice@players.test", "a5", "GAME g1 TURN 1 SECRET lark-swift-0001\nREADY\nEND")
 	f.now = f.now.Add(5 * time.Minute)
 	if done, _ := f.s.Tick(); len(done) != 0 {
 		t.Fatal("after READY the resolve delay starts again")
@@ -203,21 +203,21 @@ func TestLastValidOrderWinsAndCommands(t *testing.T) {
 		t.Errorf("bob's last mail is %q", reps[len(reps)-1].Subject)
 	}
 	// STATUS, RESEND and HELP.
-	f.mail("alice@players.test", "a6", "GAME g1 SECRET lark-1\nSTATUS\nRESEND\nHELP\nEND")
+	f.mail("alice@players.test", "a6", "GAME g1 SECRET lark-swift-0001\nSTATUS\nRESEND\nHELP\nEND")
 	all := f.outbox("alice@players.test")
 	subjects := []string{all[len(all)-2].Subject, all[len(all)-1].Subject}
 	if !strings.Contains(subjects[0]+subjects[1], "turn 1 report") || !strings.Contains(subjects[0]+subjects[1], "receipt") {
 		t.Errorf("RESEND and the receipt: %v", subjects)
 	}
 	// Asking twice for the same report is fine.
-	f.mail("alice@players.test", "a7", "GAME g1 SECRET lark-1\nRESEND\nEND")
+	f.mail("alice@players.test", "a7", "GAME g1 SECRET lark-swift-0001\nRESEND\nEND")
 }
 
 // The deadline resolves a round with the missing orders flown by default, and everyone is told who
 // missed (rules.md: NMR).
 func TestDeadlineAndNMR(t *testing.T) {
 	f := newFixture(t, 0)
-	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
 	f.now = f.now.Add(47 * time.Hour)
 	if done, _ := f.s.Tick(); len(done) != 0 {
 		t.Fatal("resolved before the deadline")

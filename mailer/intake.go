@@ -65,9 +65,11 @@ type IntakeOptions struct {
 	// Mailbox to read; default "INBOX".
 	Mailbox string
 	// Processed and Rejected are the folders handled mail is moved to; defaults "Processed" and
-	// "Rejected". They are created if missing. When the server lacks MOVE, handled mail is flagged
+	// "Rejected". Failed is where mail goes that could not be handled for a reason that will not go away
+	// (see Failed); default "Sortie" and the server's hierarchy separator and "Failed", e.g.
+	// "Sortie/Failed". They are created if missing. When the server lacks MOVE, handled mail is flagged
 	// \Seen and left in Mailbox instead, and the cursor keeps it from being handed over again.
-	Processed, Rejected string
+	Processed, Rejected, Failed string
 	// Poll is how often the mailbox is searched when the server has no IDLE, and the safety-net
 	// wake-up while idling; default 30 s.
 	Poll time.Duration
@@ -96,6 +98,7 @@ type Intake struct {
 	h      Handler
 	log    zerolog.Logger
 	busy   sync.Mutex // one connection at a time: Run and PollOnce exclude each other
+	failed string     // the Failed folder's name once known (it may depend on the server's separator)
 }
 
 // errIntakeBusy is returned when Run or PollOnce is called while another is running.
@@ -169,7 +172,7 @@ func (in *Intake) Run(ctx context.Context) error {
 }
 
 // PollOnce connects, hands over every message that is new since the cursor (stopping early at a
-// Retry), logs out and returns how many messages were handled (Processed or Rejected, and moved).
+// Retry), logs out and returns how many messages were handled (Processed, Rejected or Failed, and moved).
 // It is for tests and `sortie serve --once`.
 func (in *Intake) PollOnce(ctx context.Context) (handled int, err error) {
 	if !in.busy.TryLock() {
@@ -305,7 +308,13 @@ func (in *Intake) connect(ctx context.Context) (*intakeConn, error) {
 	ic.idle = !in.opts.NoIdle && caps.Has(imap.CapIdle)
 	ic.move = caps.Has(imap.CapMove)
 	if ic.move {
-		for _, name := range []string{in.opts.Processed, in.opts.Rejected} {
+		if in.failed == "" {
+			in.failed = in.opts.Failed
+			if in.failed == "" {
+				in.failed = "Sortie" + hierarchyDelim(ic.c) + "Failed"
+			}
+		}
+		for _, name := range []string{in.opts.Processed, in.opts.Rejected, in.failed} {
 			if err := ensureMailbox(ic.c, name); err != nil {
 				return fail(err)
 			}
@@ -317,6 +326,24 @@ func (in *Intake) connect(ctx context.Context) (*intakeConn, error) {
 	}
 	ic.uidValidity = sel.UIDValidity
 	return ic, nil
+}
+
+// hierarchyDelim is the server's hierarchy separator ("/" when it says none).
+func hierarchyDelim(c *imapclient.Client) string {
+	list, err := c.List("", "", nil).Collect()
+	if err == nil && len(list) > 0 && list[0].Delim != 0 {
+		return string(list[0].Delim)
+	}
+	return "/"
+}
+
+// FailedFolder is the folder failed mail is moved to, once the intake has connected (it may depend on
+// the server's hierarchy separator).
+func (in *Intake) FailedFolder() string {
+	if in.failed != "" {
+		return in.failed
+	}
+	return in.opts.Failed
 }
 
 // ensureMailbox creates name unless it exists.
@@ -514,21 +541,24 @@ func (in *Intake) handleBatch(ctx context.Context, ic *intakeConn, uv uint32, ui
 			msgSizes = append(msgSizes, size)
 		}
 		disps := in.handleAll(ctx, msgs, overs, msgSizes)
-		var processed, rejected []imap.UID
+		var processed, rejected, failed []imap.UID
 		var last uint32
 		for k, d := range disps {
 			m := msgs[k]
 			log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Logger()
-			if d != Processed && d != Rejected {
+			if !d.handled() {
 				log.Info().Stringer("disposition", d).
 					Msg("handler asked to retry; leaving it and what follows for the next pass")
 				stopAfter = true
 				break
 			}
-			if d == Processed {
+			switch d {
+			case Processed:
 				processed = append(processed, imap.UID(m.UID))
-			} else {
+			case Rejected:
 				rejected = append(rejected, imap.UID(m.UID))
+			default:
+				failed = append(failed, imap.UID(m.UID))
 			}
 			last = m.UID
 			ev := log.Info().Stringer("disposition", d).Int64("size", msgSizes[k])
@@ -545,12 +575,15 @@ func (in *Intake) handleBatch(ctx context.Context, ic *intakeConn, uv uint32, ui
 		if err := in.dispose(ic, rejected, Rejected, in.log); err != nil {
 			return handled, true, err
 		}
+		if err := in.dispose(ic, failed, Failed, in.log); err != nil {
+			return handled, true, err
+		}
 		if last != 0 {
 			if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, last); err != nil {
 				return handled, true, fmt.Errorf("mailer: saving cursor: %w", err)
 			}
 		}
-		handled += len(processed) + len(rejected)
+		handled += len(processed) + len(rejected) + len(failed)
 		if stopAfter {
 			return handled, true, nil
 		}
@@ -570,7 +603,7 @@ func (in *Intake) handleAll(ctx context.Context, msgs []Message, overs []bool, s
 	for k, m := range msgs {
 		d := in.handle(ctx, m, overs[k], sizes[k])
 		out = append(out, d)
-		if d != Processed && d != Rejected {
+		if !d.handled() {
 			break
 		}
 	}
@@ -596,8 +629,11 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 	var imapErr *imap.Error
 	if ic.move {
 		dest := in.opts.Processed
-		if disp == Rejected {
+		switch disp {
+		case Rejected:
 			dest = in.opts.Rejected
+		case Failed:
+			dest = in.failed
 		}
 		_, err := ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
 		if err == nil {

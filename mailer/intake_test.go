@@ -625,3 +625,49 @@ func TestIntakeIdleRestartsOnOneConnection(t *testing.T) {
 		t.Errorf("%d warnings:\n%s", n, strings.Join(logs.lines, ""))
 	}
 }
+
+// TestIntakeFailedGoesToFailedFolder: a message the handler reports Failed is moved to Sortie/Failed (created
+// on connect) and the messages behind it are handled in the same pass, never retried.
+func TestIntakeFailedGoesToFailedFolder(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	for n := 1; n <= 3; n++ {
+		if err := srv.Deliver("gm", intakeMail(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := newIntakeRecorder(func(m mailer.Message, _ int) mailer.Disposition {
+		if intakeMessageID(m.Raw) == "<order-2@example.test>" {
+			return mailer.Failed
+		}
+		return mailer.Processed
+	})
+	cur := newIntakeCursor()
+	in := mailer.NewIntake(intakeOptions(t, srv), cur, rec)
+	n, err := in.PollOnce(context.Background())
+	if err != nil || n != 3 {
+		t.Fatalf("PollOnce: %d %v", n, err)
+	}
+	if in.FailedFolder() != "Sortie/Failed" {
+		t.Errorf("failed folder %q", in.FailedFolder())
+	}
+	if got := mustMessages(t, srv, "Sortie/Failed"); !sameMails(got, 2) {
+		t.Errorf("Sortie/Failed holds %d messages, want mail 2", len(got))
+	}
+	if got := mustMessages(t, srv, "Processed"); !sameMails(got, 1, 3) {
+		t.Errorf("Processed holds %d messages, want 1 and 3", len(got))
+	}
+	if got := mustMessages(t, srv, "INBOX"); len(got) != 0 {
+		t.Errorf("INBOX still holds %d", len(got))
+	}
+	if _, last := cur.get("INBOX"); last != 3 {
+		t.Errorf("cursor at %d", last)
+	}
+	// A moderator puts it back once the cause is fixed: it is handed over again as a new message.
+	if _, err := srv.Append("gm", "INBOX", intakeMail(2)); err != nil {
+		t.Fatal(err)
+	}
+	rec.decide = func(mailer.Message, int) mailer.Disposition { return mailer.Processed }
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 1 {
+		t.Fatalf("re-queued: %d %v", n, err)
+	}
+}

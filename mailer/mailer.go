@@ -28,9 +28,17 @@ const (
 	// Rejected: committed as rejected (a refusal may be queued); move it to the Rejected folder.
 	Rejected
 	// Retry: nothing was committed (e.g. the database was unavailable); leave the message where it is
-	// and try it again on a later pass.
+	// and try it again on a later pass. Only for a fault that may go away by itself (a full disk, a locked
+	// database, a server outage): every mail behind it waits too.
 	Retry
+	// Failed: the message could not be handled for a reason that will not go away; what could be done
+	// (an answer to the sender, a record of the reason) is committed. Move it to the Failed folder for the
+	// moderator, and go on with the next message.
+	Failed
 )
+
+// handled reports whether the intake is done with a message (moves it and goes on).
+func (d Disposition) handled() bool { return d == Processed || d == Rejected || d == Failed }
 
 func (d Disposition) String() string {
 	switch d {
@@ -38,6 +46,8 @@ func (d Disposition) String() string {
 		return "processed"
 	case Rejected:
 		return "rejected"
+	case Failed:
+		return "failed"
 	}
 	return "retry"
 }

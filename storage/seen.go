@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -52,8 +54,34 @@ func NormalizeMessageID(id string) string {
 	return strings.TrimSpace(id)
 }
 
+// MaxKeyLen is the longest header value (a Message-ID, an address) used as a key as it is; a longer one, or one
+// with a control character (a bare CR, say), is replaced by KeyOf with a hash of it. bbolt refuses keys over
+// 32 KiB, and a header used as a key must never make a mail fail.
+const MaxKeyLen = 512
+
+// KeyOf returns v itself when it is short and printable, else "sha256:" and the hex digest of v: a key that
+// always fits, and the same for the same value.
+func KeyOf(v string) string {
+	if len(v) <= MaxKeyLen && !strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return v
+	}
+	h := sha256.Sum256([]byte(v))
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// seenKey is the key of a normalised Message-ID.
+func seenKey(id string) []byte { return []byte(KeyOf(id)) }
+
+// clip shortens a value kept for the record (not a key) to at most n bytes.
+func clip(v string, n int) string {
+	if len(v) <= n {
+		return v
+	}
+	return v[:n] + "…"
+}
+
 func uidKey(mailbox string, uidValidity, uid uint32) []byte {
-	return fmt.Appendf(nil, "%s\x00%08x%08x", mailbox, uidValidity, uid)
+	return fmt.Appendf(nil, "%s\x00%08x%08x", KeyOf(mailbox), uidValidity, uid)
 }
 
 // Seen looks a message up by its Message-ID. An empty Message-ID is never seen.
@@ -62,7 +90,7 @@ func (tx *Tx) Seen(messageID string) (SeenRecord, bool, error) {
 	if id == "" {
 		return SeenRecord{}, false, nil
 	}
-	return tx.seenGet(seenByMsgID, []byte(id))
+	return tx.seenGet(seenByMsgID, seenKey(id))
 }
 
 // SeenUID looks a message up by where it was fetched from.
@@ -99,7 +127,7 @@ func (tx *Tx) MarkSeen(messageID string, rec SeenRecord) error {
 	if id == "" && !byUID {
 		return fmt.Errorf("storage: mark seen: %w: neither a Message-ID nor a mailbox and UID", ErrBadPath)
 	}
-	rec.MessageID = id
+	rec.MessageID = clip(id, MaxKeyLen)
 	if rec.At.IsZero() {
 		rec.At = time.Now()
 	}
@@ -110,8 +138,8 @@ func (tx *Tx) MarkSeen(messageID string, rec SeenRecord) error {
 	}
 	seen := tx.tx.Bucket([]byte(BucketSeen))
 	if id != "" {
-		if err := seen.Bucket([]byte(seenByMsgID)).Put([]byte(id), data); err != nil {
-			return fmt.Errorf("storage: mark seen %q: %w", id, err)
+		if err := seen.Bucket([]byte(seenByMsgID)).Put(seenKey(id), data); err != nil {
+			return fmt.Errorf("storage: mark seen %q: %w", clip(id, 80), err)
 		}
 	}
 	if byUID {

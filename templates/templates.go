@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+	"unicode"
 )
 
 //go:embed files/*.tmpl
@@ -27,14 +28,15 @@ var Names = []string{"report", "receipt", "refusal", "error", "help", "start", "
 // Set is a parsed set of templates.
 type Set struct {
 	t       map[string]*template.Template
-	sources map[string]string // where each template came from: "embedded" or a file path
+	subject map[string]*template.Template // the first line of each template, "Subject: ...", on its own
+	sources map[string]string             // where each template came from: "embedded" or a file path
 }
 
 // New parses the embedded templates and, if dir is not empty, replaces any of them found there as
 // NAME.tmpl. A file in dir that is not one of Names is an error (a misspelt override must not be
 // ignored silently).
 func New(dir string) (*Set, error) {
-	s := &Set{t: map[string]*template.Template{}, sources: map[string]string{}}
+	s := &Set{t: map[string]*template.Template{}, subject: map[string]*template.Template{}, sources: map[string]string{}}
 	for _, name := range Names {
 		text, err := fs.ReadFile(embedded, "files/"+name+".tmpl")
 		if err != nil {
@@ -72,10 +74,22 @@ func New(dir string) (*Set, error) {
 }
 
 func (s *Set) add(name, text, source string) error {
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(text)
+	first, rest, _ := strings.Cut(text, "\n")
+	subj, ok := strings.CutPrefix(strings.TrimRight(first, "\r"), "Subject: ")
+	if !ok {
+		return fmt.Errorf("templates: %s (%s) must start with a Subject: line", name, source)
+	}
+	// The subject line is a template of its own, so that no value put into it (a game's name with a
+	// line break, say) can end it early and spill into the body.
+	st, err := template.New(name + "-subject").Funcs(funcs).Option("missingkey=error").Parse(subj)
+	if err != nil {
+		return fmt.Errorf("templates: %s (%s), subject line: %w", name, source, err)
+	}
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(rest)
 	if err != nil {
 		return fmt.Errorf("templates: %s (%s): %w", name, source, err)
 	}
+	s.subject[name] = st
 	s.t[name] = t
 	s.sources[name] = source
 	return nil
@@ -91,22 +105,28 @@ func (s *Set) Render(name string, data any) (subject, body string, err error) {
 	if !ok {
 		return "", "", fmt.Errorf("templates: no template %q", name)
 	}
-	var b bytes.Buffer
+	var sb, b bytes.Buffer
+	if err := s.subject[name].Execute(&sb, data); err != nil {
+		return "", "", fmt.Errorf("templates: %s: %w", name, err)
+	}
 	if err := t.Execute(&b, data); err != nil {
 		return "", "", fmt.Errorf("templates: %s: %w", name, err)
 	}
-	text := b.String()
-	first, rest, _ := strings.Cut(text, "\n")
-	subj, ok := strings.CutPrefix(first, "Subject: ")
-	if !ok {
-		return "", "", fmt.Errorf("templates: %s must start with a Subject: line", name)
-	}
-	lines := strings.Split(strings.TrimLeft(rest, "\n"), "\n")
+	lines := strings.Split(strings.TrimLeft(b.String(), "\n"), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	body = strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
-	return strings.TrimSpace(subj), body, nil
+	return OneLine(sb.String()), body, nil
+}
+
+// OneLine makes text fit for a mail header: every control character (a line break, a tab, an escape)
+// and every Unicode line or paragraph separator becomes a space, runs of spaces become one, and the
+// ends are trimmed.
+func OneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029'
+	}), " ")
 }
 
 var funcs = template.FuncMap{

@@ -46,11 +46,30 @@ func TestOverridesFromAFolder(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "repot.tmpl"))
 	os.WriteFile(filepath.Join(dir, "error.tmpl"), []byte("no subject line {{.Subject}}\n"), 0o644)
-	s, err = New(dir)
+	if _, err = New(dir); err == nil || !strings.Contains(err.Error(), "Subject: line") {
+		t.Errorf("a template without a Subject line must be refused when it is read: %v", err)
+	}
+}
+
+// A value with a line break put into the subject (a game's name, say) stays in the subject: it must
+// not end the Subject line and push the rest into the body.
+func TestSubjectStaysOneLine(t *testing.T) {
+	s, err := New("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Render("error", map[string]any{"Subject": "x", "Problems": nil}); err == nil {
-		t.Error("a template without a Subject line must be an error")
+	name := "Evil\nBcc: victim@example.org\r\n\r\nInjected\u2028line\x1b[0m"
+	subject, body, err := s.Render("announce", map[string]any{"Game": "g1", "GameName": name, "Text": "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsFunc(subject, func(r rune) bool { return r < 32 || r == 127 || r == '\u2028' }) {
+		t.Errorf("the subject holds a control character: %q", subject)
+	}
+	if !strings.Contains(subject, "Evil Bcc: victim@example.org Injected line") {
+		t.Errorf("subject %q", subject)
+	}
+	if strings.Contains(body, "Injected") || strings.Contains(body, "victim") || !strings.HasPrefix(body, "hello") {
+		t.Errorf("the name spilt into the body:\n%s", body)
 	}
 }

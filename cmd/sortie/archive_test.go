@@ -35,7 +35,7 @@ func archiveSetup(t *testing.T) (dir, cfg, scenario string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scn = append(scn, []byte(fmt.Sprintf("\nservice:\n  seed: %s\n  players:\n    alice: {email: alice@players.test, secret: lark-kite-11}\n    bob: {email: bob@players.test}\n", archiveTestSeed))...)
+	scn = append(scn, []byte(fmt.Sprintf("\nservice:\n  seed: %s\n  players:\n    alice: {email: alice@players.test, secret: lark-kite-wren-11}\n    bob: {email: bob@players.test}\n", archiveTestSeed))...)
 	scenario = filepath.Join(dir, "channel.yaml")
 	os.WriteFile(scenario, scn, 0o644)
 	return dir, cfg, scenario

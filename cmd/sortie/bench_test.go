@@ -225,7 +225,7 @@ func benchScenario(b *testing.B) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return append(scn, fmt.Appendf(nil, "\nservice:\n  seed: %s\n  players:\n    alice: {email: %s, secret: lark-1}\n    bob: {email: %s, secret: kite-2}\n",
+	return append(scn, fmt.Appendf(nil, "\nservice:\n  seed: %s\n  players:\n    alice: {email: %s, secret: lark-swift-0001}\n    bob: {email: %s, secret: kite-heron-0002}\n",
 		benchSeed, benchAlice, benchBob)...)
 }
 
@@ -316,7 +316,7 @@ func benchIntake(b *testing.B, env *benchEnv) {
 		iter++
 		msgs := make([][]byte, n)
 		for i := range msgs {
-			msgs[i] = benchOrderMail(benchAlice, "Alice", fmt.Sprintf("o%d.%d@players.test", iter, i), "bench", "lark-1", plots[i%len(plots)])
+			msgs[i] = benchOrderMail(benchAlice, "Alice", fmt.Sprintf("o%d.%d@players.test", iter, i), "bench", "lark-swift-0001", plots[i%len(plots)])
 			size += len(msgs[i])
 		}
 		for _, login := range []string{benchService, benchRaw} {
@@ -505,7 +505,7 @@ func benchReportBody(b *testing.B) string {
 	if _, err := svc.NewGame(benchScenario(b), "channel.yaml", "rep"); err != nil {
 		b.Fatal(err)
 	}
-	for _, p := range []struct{ from, secret, orders string }{{benchAlice, "lark-1", benchAliceOrders}, {benchBob, "kite-2", benchBobOrders}} {
+	for _, p := range []struct{ from, secret, orders string }{{benchAlice, "lark-swift-0001", benchAliceOrders}, {benchBob, "kite-heron-0002", benchBobOrders}} {
 		text := fmt.Sprintf("GAME rep TURN 1 SECRET %s\n%s\nEND\n", p.secret, p.orders)
 		if _, err := svc.Submit(adjudicator.Envelope{From: p.from, To: []string{benchService}, MessageID: "rep-" + p.from, Text: text, Size: len(text)}); err != nil {
 			b.Fatal(err)
@@ -760,7 +760,7 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 			b.Fatal(err)
 		}
 		// Alice's orders go straight to the service: only the last order travels by mail.
-		text := fmt.Sprintf("GAME %s TURN 1 SECRET lark-1\n%s\nEND\n", game, benchAliceOrders)
+		text := fmt.Sprintf("GAME %s TURN 1 SECRET lark-swift-0001\n%s\nEND\n", game, benchAliceOrders)
 		if o, err := d.Svc.Submit(adjudicator.Envelope{From: benchAlice, To: []string{benchService}, MessageID: game + ".alice@players.test",
 			Text: text, Size: len(text), ReceivedAt: time.Now().UTC()}); err != nil || o != adjudicator.Accepted {
 			b.Fatalf("alice's orders: %s %v", o, err)
@@ -774,7 +774,7 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		for _, it := range turnMail(game) {
 			before[it.ID] = true
 		}
-		last := benchOrderMail(benchBob, "Bob", game+".bob@players.test", game, "kite-2", benchBobOrders)
+		last := benchOrderMail(benchBob, "Bob", game+".bob@players.test", game, "kite-heron-0002", benchBobOrders)
 		time.Sleep(100 * time.Millisecond) // the intake is back in IDLE
 
 		b.StartTimer()

@@ -31,7 +31,8 @@ type Config struct {
 	TurnHours    float64 `yaml:"turn_hours"`
 	ResolveDelay string  `yaml:"resolve_delay"`
 	MaxMailKiB   int     `yaml:"max_mail_kib"`
-	MaxPerHour   int     `yaml:"max_mails_per_hour"` // per sender; default 60
+	MaxPerHour   int     `yaml:"max_mails_per_hour"`            // per sender; default 60
+	MaxStranger  int     `yaml:"max_stranger_replies_per_hour"` // answers to unidentified senders, all together; default 100
 	Templates    string  `yaml:"templates"`
 	LogLevel     string  `yaml:"log_level"`
 	LogFormat    string  `yaml:"log_format"` // json (default) or console
@@ -45,6 +46,7 @@ type Config struct {
 		Mailbox     string `yaml:"mailbox"`
 		Processed   string `yaml:"processed"`
 		Rejected    string `yaml:"rejected"`
+		Failed      string `yaml:"failed"` // default Sortie/Failed (with the server's separator)
 		Poll        string `yaml:"poll"`
 	} `yaml:"imap"`
 	Backup struct {
@@ -125,7 +127,7 @@ func LoadConfig(path string) (*Config, error) {
 }
 
 func (c *Config) adjudicatorConfig() adjudicator.Config {
-	ac := adjudicator.Config{Address: c.Address, Name: c.Name, MaxMailSize: c.MaxMailKiB << 10, MaxMailsPerHour: c.MaxPerHour}
+	ac := adjudicator.Config{Address: c.Address, Name: c.Name, MaxMailSize: c.MaxMailKiB << 10, MaxMailsPerHour: c.MaxPerHour, MaxStrangerReplies: c.MaxStranger}
 	if c.TurnHours > 0 {
 		ac.TurnLength = time.Duration(c.TurnHours * float64(time.Hour))
 	}
@@ -243,7 +245,7 @@ func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
 		return env, false
 	}
 	env.From, env.FromName, env.To, env.MessageID = inc.From, inc.FromName, inc.To, inc.MessageID
-	env.InReplyTo, env.Subject, env.Text, env.FromHTML = inc.InReplyTo, inc.Subject, inc.OrderText, inc.FromHTML
+	env.InReplyTo, env.References, env.Subject, env.Text, env.FromHTML = inc.InReplyTo, inc.References, inc.Subject, inc.OrderText, inc.FromHTML
 	if size, ok := mailer.OversizeOf(m); ok {
 		env.Oversize, env.Size = true, int(size)
 	}
@@ -254,8 +256,11 @@ func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
 }
 
 func disposition(o adjudicator.Outcome) mailer.Disposition {
-	if o == adjudicator.Refused {
+	switch o {
+	case adjudicator.Refused:
 		return mailer.Rejected
+	case adjudicator.Failed:
+		return mailer.Failed // set aside for the moderator; the mails behind it go on
 	}
 	return mailer.Processed
 }
@@ -268,7 +273,9 @@ func (h mailHandler) Handle(ctx context.Context, m mailer.Message) mailer.Dispos
 	crashPoint("after-fetch")
 	outcome, err := h.svc.Submit(env)
 	if err != nil {
-		h.log.Error().Err(err).Str("message_id", env.MessageID).Msg("could not commit a message; it stays in the inbox")
+		// Submit returns an error only for a fault that may go away (a full disk, a locked database): a
+		// permanent one is answered and filed as adjudicator.Failed.
+		h.log.Error().Err(err).Uint32("uid", m.UID).Msg("could not commit a message; it stays in the inbox")
 		return mailer.Retry
 	}
 	crashPoint("after-commit")
@@ -345,7 +352,7 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		poll, _ := time.ParseDuration(c.IMAP.Poll)
 		d.Intake = mailer.NewIntake(mailer.IntakeOptions{Addr: c.IMAP.Addr, TLS: mailer.TLSMode(orDefault(c.IMAP.TLS, "tls")), CAFile: c.IMAP.CAFile,
 			Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Processed: c.IMAP.Processed,
-			Rejected: c.IMAP.Rejected, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}, db, handler(svc, log))
+			Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}, db, handler(svc, log))
 	}
 	return d, nil
 }

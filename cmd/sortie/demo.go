@@ -405,7 +405,7 @@ func (b *bot) aggressive(block, report string) string {
 
 // send mails a reply to m with the block, the way a mail program would: quoting the report below.
 func (b *bot) send(m *mailer.Incoming, raw []byte, block string) error {
-	to := demoAddress
+	to := replyAddress(raw, demoAddress) // the report's Reply-To: it says who the player is, no secret needed
 	b.sent++
 	var msg bytes.Buffer
 	fmt.Fprintf(&msg, "From: %s <%s>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <%s-%d-%d@%s>\r\nIn-Reply-To: <%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
@@ -414,7 +414,7 @@ func (b *bot) send(m *mailer.Incoming, raw []byte, block string) error {
 	for _, l := range strings.Split(m.Text, "\n") {
 		fmt.Fprintf(&msg, "> %s\r\n", l)
 	}
-	return smtp.SendMail(b.smtpAddr, nil, b.addr, []string{replyAddress(raw, to)}, msg.Bytes())
+	return smtp.SendMail(b.smtpAddr, nil, b.addr, []string{to}, msg.Bytes())
 }
 
 // replyAddress is where a reply goes: the report's Reply-To when it has one (the player's token address).

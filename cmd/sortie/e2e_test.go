@@ -304,7 +304,17 @@ func TestEndToEndGameByMail(t *testing.T) {
 			if p.addr == "alice@players.test" && round == 2 {
 				continue // already sent
 			}
-			w.send(p.addr, "sortie@sortie.test", fmt.Sprintf("%s-r%d", p.addr, round), plainHeaders(), block)
+			// The report's block has no secret: Alice replies to the report's Reply-To, which says who
+			// she is; Bob writes to the service's own address and adds his secret to the GAME line.
+			to := reps[0].ReplyTo
+			if p.addr == "bob@players.test" {
+				to = "sortie@sortie.test"
+				block = strings.Replace(block, "\n", " SECRET "+p.secret+"\n", 1)
+			}
+			if strings.Contains(reps[0].Text, p.secret) {
+				t.Errorf("the turn %d report to %s shows the secret", round-1, p.addr)
+			}
+			w.send(p.addr, to, fmt.Sprintf("%s-r%d", p.addr, round), plainHeaders(), block)
 		}
 		deadline := time.Now().Add(20 * time.Second)
 		for _, addr := range []string{"alice@players.test", "bob@players.test"} {

@@ -23,9 +23,11 @@ import (
 	"testing"
 	"time"
 
+	"sortie/adjudicator"
 	"sortie/mailer"
 	"sortie/mailer/realmail"
 	"sortie/rules/afd"
+	"sortie/storage"
 )
 
 const realSeed = "7ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea17ea1"
@@ -557,13 +559,13 @@ func realCorpusRun(t *testing.T, srv *realmail.Servers, corpus []realCorpusCase,
 	var setupErrs []string
 	for i, j := range jobs {
 		sub := filepath.Join(dir, fmt.Sprintf("d%02d", i))
-		box, alice, secret := corpusService, "ally@players.test", "none"
+		box, alice := corpusService, "ally@players.test"
 		if j.c != nil {
-			box, alice, secret = j.c.box, j.c.from, j.c.secret
+			box, alice = j.c.box, j.c.from
 		}
 		j.d = newRealDaemon(t, srv, sub, corpusService, box, "tls")
 		scenario := filepath.Join(sub, "chan.yaml")
-		scn := append(slices.Clip(scnBase), fmt.Appendf(nil, "\nservice:\n  players:\n    alice: {email: %s, secret: %s}\n    bob: {email: foe@players.test, secret: foe}\n", alice, secret)...)
+		scn := append(slices.Clip(scnBase), fmt.Appendf(nil, "\nservice:\n  players:\n    alice: {email: %s}\n    bob: {email: foe@players.test}\n", alice)...)
 		if err := os.WriteFile(scenario, scn, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -577,6 +579,15 @@ func realCorpusRun(t *testing.T, srv *realmail.Servers, corpus []realCorpusCase,
 					setupErrs = append(setupErrs, fmt.Sprintf("sortie %v: %v\n%s", args, err, out))
 					mu.Unlock()
 					return
+				}
+			}
+			// The corpus's secrets are short words, as a game made before secrets had a minimum length
+			// may hold (a scenario may no longer set them): give alice's seat the corpus's one.
+			if j.c != nil {
+				if err := setSeatSecret(j.d.db, "chan-1", "alice", j.c.secret); err != nil {
+					mu.Lock()
+					setupErrs = append(setupErrs, fmt.Sprintf("%s: %v", j.c.file, err))
+					mu.Unlock()
 				}
 			}
 		}()
@@ -700,4 +711,26 @@ func realCorpusRun(t *testing.T, srv *realmail.Servers, corpus []realCorpusCase,
 		j.d.stop()
 	}
 	t.Logf("corpus done in %v", time.Since(t0).Round(time.Millisecond))
+}
+
+// setSeatSecret writes a secret into a stored game, bypassing the checks of a new game's scenario.
+func setSeatSecret(dbPath, game, player, secret string) error {
+	db, err := storage.Open(dbPath, storage.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Update(func(tx *storage.Tx) error {
+		var g adjudicator.Game
+		if ok, err := tx.GetJSON([]string{"games"}, game, &g); err != nil || !ok {
+			return fmt.Errorf("game %s: %v", game, err)
+		}
+		for i := range g.Seats {
+			if g.Seats[i].Player == player {
+				g.Seats[i].Secret = secret
+				return tx.PutJSON([]string{"games"}, game, &g)
+			}
+		}
+		return fmt.Errorf("game %s has no player %s", game, player)
+	})
 }

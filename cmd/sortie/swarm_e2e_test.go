@@ -45,11 +45,11 @@ func requireSwarmMailPath(t *testing.T) {
 	}
 	s := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", ResolveDelay: time.Hour}, zerolog.Nop())
 	scn, _ := swarm.BundledScenarioFile(swarm.DefaultScenario)
-	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-1}\n    bob: {email: bob@players.test}\n"...)
+	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-swift-0001}\n    bob: {email: bob@players.test}\n"...)
 	if _, err := s.NewGame(scn, "k.yaml", "probe"); err != nil {
 		t.Fatal(err)
 	}
-	text := "GAME probe TURN 1 SECRET lark-1\nTIGER: 2 S M 2; 2 S M 2; 2 S M 2\nEND\n"
+	text := "GAME probe TURN 1 SECRET lark-swift-0001\nTIGER: 2 S M 2; 2 S M 2; 2 S M 2\nEND\n"
 	if _, err := s.Submit(adjudicator.Envelope{From: "alice@players.test", MessageID: "probe@players.test", Text: text, Size: len(text)}); err != nil {
 		t.Fatal(err)
 	}

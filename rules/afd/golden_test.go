@@ -1,14 +1,13 @@
 package afd
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
+	"sortie/internal/golden"
 	"sortie/parser"
 	"sortie/rules/dice"
 	"sortie/rules/hex"
@@ -56,19 +55,7 @@ func TestGoldenFourPlaneTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := "testdata/channel-three-turns.golden.json"
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("the three turns differ from %s; run go test ./rules/afd -run Golden -update and review the diff", path)
-	}
+	golden.File(t, "testdata/channel-three-turns.golden.json", got, *update, "go test ./rules/afd -run Golden -update")
 }
 
 // benchGame places n planes of two sides as pairs on a square lattice 20 hexes apart, the two of a pair

@@ -11,6 +11,7 @@ import (
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // Env is what resolving a turn needs besides the state: the aircraft cards and the tables in force.
@@ -64,6 +65,20 @@ type flown struct {
 	climb int
 }
 
+// resolution is one turn being resolved: the new state being written, the events so far, and what one
+// phase leaves for the next (the flights, the climbs spotting needs, the hits damage applies).
+type resolution struct {
+	env    *Env
+	ns     *State
+	d      dice.Source
+	turn   int
+	cards  map[string]*aircraft.Card
+	events []Event
+	moved  []*flown
+	climbs map[string]int
+	hits   map[string][]int
+}
+
 // Resolve plays one turn (rules.md; design.md invariant 3): every plane flies its order (or the default)
 // in lock step, sides spot from the final positions, then every gun fires at once from those positions,
 // damage is marked simultaneously (a plane shot down this turn still fired), downed crews bail out, and
@@ -73,26 +88,47 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 		return nil, nil, ErrGameOver
 	}
 	ns := st.Clone()
-	turn := ns.Turn
-	cards := map[string]*aircraft.Card{}
-	cardOf := func(key string) (*aircraft.Card, error) {
-		if c, ok := cards[key]; ok {
-			return c, nil
-		}
-		c, ok := env.Cards.Get(key)
-		if !ok {
-			return nil, fmt.Errorf("afd: no card for aircraft type %q", key)
-		}
-		cards[key] = c
-		return c, nil
-	}
 	for key := range orders {
 		if p := ns.Plane(key); p == nil || !p.InPlay() {
 			return nil, nil, fmt.Errorf("afd: an order for %s, which is not a plane in play", key)
 		}
 	}
-	events := make([]Event, 0, 8*len(ns.Planes)+8)
-	// Sightings of planes that left play last turn were kept for that turn's reports; drop them now.
+	r := &resolution{env: env, ns: ns, d: d, turn: ns.Turn, cards: map[string]*aircraft.Card{},
+		events: make([]Event, 0, 8*len(ns.Planes)+8), climbs: map[string]int{}, hits: map[string][]int{}}
+	r.forgetGone()
+	if err := r.orders(orders); err != nil {
+		return nil, nil, err
+	}
+	r.movement()
+	r.events = spotPhase(ns, env.Tables, r.climbs, d, r.events)
+	if err := r.fire(); err != nil {
+		return nil, nil, err
+	}
+	r.damage()
+	r.bailOut()
+	r.endTurn()
+	return ns, r.events, nil
+}
+
+func (r *resolution) emit(e Event) { r.events = append(r.events, e) }
+
+// cardOf is the card of an aircraft type, looked up once a turn.
+func (r *resolution) cardOf(key string) (*aircraft.Card, error) {
+	if c, ok := r.cards[key]; ok {
+		return c, nil
+	}
+	c, ok := r.env.Cards.Get(key)
+	if !ok {
+		return nil, fmt.Errorf("afd: no card for aircraft type %q", key)
+	}
+	r.cards[key] = c
+	return c, nil
+}
+
+// forgetGone drops the sightings of planes that left play last turn: they were kept for that turn's
+// reports only.
+func (r *resolution) forgetGone() {
+	ns := r.ns
 	for _, side := range ns.Sides {
 		for cs := range ns.Sight[side] {
 			if p := ns.Plane(cs); p == nil || !p.InPlay() {
@@ -100,18 +136,22 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 			}
 		}
 	}
+}
 
-	// Movement.
+// orders takes every plane in play's order and flies it on paper: an illegal order, or none, is
+// replaced by the default plot, with an event saying so.
+func (r *resolution) orders(orders map[string]parser.Order) error {
+	ns := r.ns
 	flights := make([]flown, 0, len(ns.Planes))
-	moved := make([]*flown, 0, len(ns.Planes))
+	r.moved = make([]*flown, 0, len(ns.Planes))
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
 		if !p.InPlay() {
 			continue
 		}
-		card, err := cardOf(p.Type)
+		card, err := r.cardOf(p.Type)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		flights = append(flights, flown{p: p, card: card})
 		f := &flights[len(flights)-1]
@@ -120,7 +160,7 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 			f.order = o
 			f.res = CheckOrder(card, p.Flight, o)
 			if !f.res.Legal() {
-				events = append(events, Event{Turn: turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
+				r.emit(Event{Turn: r.turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
 					Problems: f.res.Errors, Text: fmt.Sprintf("%s's order broke the rules and it flew straight on instead", p.Callsign)})
 				fire := o.Fire
 				fire.Guns = nil
@@ -128,60 +168,66 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 				f.res = Move(card, p.Flight, f.order.Plot)
 			}
 		} else {
-			events = append(events, Event{Turn: turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
+			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
 				Text: fmt.Sprintf("no order from %s for %s: it flew straight on", p.Player, p.Callsign)})
 			f.order = parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
 			f.res = Move(card, p.Flight, f.order.Plot)
 		}
 		f.climb = f.res.End.Alt - p.Flight.Alt
-		moved = append(moved, f)
+		r.moved = append(r.moved, f)
 	}
-	climbs := map[string]int{}
-	for _, f := range moved {
-		p, r := f.p, f.res
-		path := make([]hexmap.Hex, len(r.Steps))
-		for i, s := range r.Steps {
+	return nil
+}
+
+// movement puts every plane where its flight ended, all at once: its track, bombs released, planes that
+// flew into the ground or off the map.
+func (r *resolution) movement() {
+	turn := r.turn
+	for _, f := range r.moved {
+		p, res := f.p, f.res
+		path := make([]hexmap.Hex, len(res.Steps))
+		for i, s := range res.Steps {
 			path[i] = s.Hex
 		}
-		subs := SubSteps(Step{Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt}, r.Steps)
+		subs := SubSteps(Step{Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt}, res.Steps)
 		p.Track = make([]hexmap.Hex, 0, len(subs))
 		for _, s := range subs {
 			p.Track = append(p.Track, s.Hex)
 		}
-		events = append(events, Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side,
-			Move: &MoveDetail{Plot: f.order.Plot.String(), Path: path, From: p.Flight.Hex, To: r.End.Hex, Alt: r.End.Alt, Speed: r.End.Speed},
+		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side,
+			Move: &MoveDetail{Plot: f.order.Plot.String(), Path: path, From: p.Flight.Hex, To: res.End.Hex, Alt: res.End.Alt, Speed: res.End.Speed},
 			Text: fmt.Sprintf("%s flew %s", p.Callsign, f.order.Plot.String())})
-		p.Flight = r.End
-		climbs[p.Callsign] = f.climb
-		if f.order.Plot.Bomb && r.Legal() {
-			p.Bombed = &BombRelease{Turn: turn, Hex: r.End.Hex, Alt: r.End.Alt, Dive: r.DiveBombing}
+		p.Flight = res.End
+		r.climbs[p.Callsign] = f.climb
+		if f.order.Plot.Bomb && res.Legal() {
+			p.Bombed = &BombRelease{Turn: turn, Hex: res.End.Hex, Alt: res.End.Alt, Dive: res.DiveBombing}
 			how := "glide-bombed"
-			if r.DiveBombing {
+			if res.DiveBombing {
 				how = "dive-bombed"
 			}
-			events = append(events, Event{Turn: turn, Kind: EvBombs, Plane: p.Callsign, Side: p.Side,
-				Text: fmt.Sprintf("%s %s hex %v from %d ft", p.Callsign, how, r.End.Hex, r.End.Alt)})
+			r.emit(Event{Turn: turn, Kind: EvBombs, Plane: p.Callsign, Side: p.Side,
+				Text: fmt.Sprintf("%s %s hex %v from %d ft", p.Callsign, how, res.End.Hex, res.End.Alt)})
 		}
 		if p.Flight.Alt < 0 {
 			p.Flight.Alt = 0
 			p.Status = Crashed
-			events = append(events, Event{Turn: turn, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: p.Callsign + " flew into the ground"})
+			r.emit(Event{Turn: turn, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: p.Callsign + " flew into the ground"})
 			continue
 		}
-		if edge := ns.Map.Outside(p.Flight.Hex); edge != "" {
+		if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
 			p.Status, p.ExitEdge = Disengaged, edge
-			events = append(events, Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
+			r.emit(Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
 				Text: fmt.Sprintf("%s left the map by the %s edge", p.Callsign, edge)})
 		}
 	}
+}
 
-	// Spotting from the final positions.
-	events = spotPhase(ns, env.Tables, climbs, d, events)
-
-	// Fire, all at once from the final positions.
-	hits := map[string][]int{}
+// fire has every gun fire at once from the final positions: each plane still in play shoots its fixed
+// guns at the nearest spotted enemy it can bear on, then its flexible guns at every enemy they reach.
+// Hits are only counted here; damage applies them.
+func (r *resolution) fire() error {
 	var shooters []*flown
-	for _, f := range moved {
+	for _, f := range r.moved {
 		if f.p.InPlay() {
 			shooters = append(shooters, f)
 		}
@@ -192,14 +238,13 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 	}
 	idx := newGrid(targets, MaxFireRange)
 	for _, f := range shooters {
-		fire := f.order.Fire
-		if fire.Mode == parser.FireHold {
+		if f.order.Fire.Mode == parser.FireHold {
 			continue
 		}
 		var cands []candidate
 		idx.near(f.p.Flight.Hex, MaxFireRange, targets, func(i int) {
 			tg := shooters[i].p
-			if tg.Side == f.p.Side || !ns.Sight[f.p.Side][tg.Callsign].Spotted {
+			if tg.Side == f.p.Side || !r.ns.Sight[f.p.Side][tg.Callsign].Spotted {
 				return
 			}
 			d := hexmap.Distance(f.p.Flight.Hex, tg.Flight.Hex)
@@ -209,98 +254,129 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 			cands = append(cands, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-f.p.Flight.Alt)})
 		})
 		sortCandidates(cands)
-		fixed := gunsFor(f.card, f.p, true, fire.Guns)
-		if len(fixed) > 0 {
-			for _, c := range cands {
-				rangeAdj, ok, _ := FixedGeometry(f.p.Flight, f.climb, c.p.Flight)
-				if !ok || !fireAllowed(fire, c.p.Callsign, rangeAdj) {
-					continue
-				}
-				tcard, _ := cardOf(c.p.Type)
-				shot, ok := fixedShot(env.Tables, fixed, rangeAdj, f.p.Flight, c.p.Flight, tcard.MultiEngine())
-				if !ok {
-					continue
-				}
-				ev, err := fireOne(env, ns, f, c.p, tcard, shot, hits, d)
-				if err != nil {
-					return nil, nil, err
-				}
-				events = append(events, ev...)
-				break
-			}
+		if err := r.fireFixed(f, cands); err != nil {
+			return err
 		}
-		flex := gunsFor(f.card, f.p, false, fire.Guns)
-		if len(flex) > 0 {
-			used := map[string]bool{}
-			for _, c := range cands {
-				if !fireAllowed(fire, c.p.Callsign, c.rangeAdj) {
-					continue
-				}
-				tcard, _ := cardOf(c.p.Type)
-				shot, ok := flexShot(env.Tables, flex, used, f.p.Flight, c.p.Flight, tcard.MultiEngine())
-				if !ok {
-					continue
-				}
-				for _, g := range shot.Guns {
-					used[g] = true
-				}
-				ev, err := fireOne(env, ns, f, c.p, tcard, shot, hits, d)
-				if err != nil {
-					return nil, nil, err
-				}
-				events = append(events, ev...)
-			}
+		if err := r.fireFlex(f, cands); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
-	// Damage, applied simultaneously.
+// fireFixed fires a plane's fixed guns at the first candidate they bear on, if any.
+func (r *resolution) fireFixed(f *flown, cands []candidate) error {
+	fire := f.order.Fire
+	fixed := gunsFor(f.card, f.p, true, fire.Guns)
+	if len(fixed) == 0 {
+		return nil
+	}
+	for _, c := range cands {
+		rangeAdj, ok, _ := FixedGeometry(f.p.Flight, f.climb, c.p.Flight)
+		if !ok || !fireAllowed(fire, c.p.Callsign, rangeAdj) {
+			continue
+		}
+		tcard, _ := r.cardOf(c.p.Type)
+		shot, ok := fixedShot(r.env.Tables, fixed, rangeAdj, f.p.Flight, c.p.Flight, tcard.MultiEngine())
+		if !ok {
+			continue
+		}
+		return r.shoot(f, c.p, tcard, shot)
+	}
+	return nil
+}
+
+// fireFlex fires a plane's flexible guns, each position at most once, at every candidate one bears on.
+func (r *resolution) fireFlex(f *flown, cands []candidate) error {
+	fire := f.order.Fire
+	flex := gunsFor(f.card, f.p, false, fire.Guns)
+	if len(flex) == 0 {
+		return nil
+	}
+	used := map[string]bool{}
+	for _, c := range cands {
+		if !fireAllowed(fire, c.p.Callsign, c.rangeAdj) {
+			continue
+		}
+		tcard, _ := r.cardOf(c.p.Type)
+		shot, ok := flexShot(r.env.Tables, flex, used, f.p.Flight, c.p.Flight, tcard.MultiEngine())
+		if !ok {
+			continue
+		}
+		for _, g := range shot.Guns {
+			used[g] = true
+		}
+		if err := r.shoot(f, c.p, tcard, shot); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shoot fires one burst (fireOne) and records its events.
+func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot) error {
+	ev, err := fireOne(r.env, r.ns, f, tg, tcard, shot, r.hits, r.d)
+	if err != nil {
+		return err
+	}
+	r.events = append(r.events, ev...)
+	return nil
+}
+
+// damage applies the turn's hits simultaneously, plane by plane in callsign order: systems hit, engines
+// and guns knocked out, planes shot down (a plane shot down this turn still fired).
+func (r *resolution) damage() {
+	turn := r.turn
 	var hitPlanes []string
-	for cs := range hits {
+	for cs := range r.hits {
 		hitPlanes = append(hitPlanes, cs)
 	}
 	sort.Strings(hitPlanes)
 	for _, cs := range hitPlanes {
-		p := ns.Plane(cs)
-		card, _ := cardOf(p.Type)
-		r := applyDamage(card, p, hits[cs])
-		detail := r.detail
-		events = append(events, Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &detail,
+		p := r.ns.Plane(cs)
+		card, _ := r.cardOf(p.Type)
+		res := applyDamage(card, p, r.hits[cs])
+		detail := res.detail
+		r.emit(Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &detail,
 			Text: fmt.Sprintf("%s was hit: %s", cs, damageText(detail))})
-		for _, side := range r.engines {
+		for _, side := range res.engines {
 			p.Flight.NoPower = true
 			text := fmt.Sprintf("%s lost its %s engine: no power, flying as loaded", cs, strings.TrimSpace(sideWord2(side)))
 			if p.Flight.Loaded {
 				p.Flight.Loaded = false
 				text += ", bombs jettisoned"
 			}
-			events = append(events, Event{Turn: turn, Kind: EvEngineOut, Plane: cs, Side: p.Side, Text: text})
+			r.emit(Event{Turn: turn, Kind: EvEngineOut, Plane: cs, Side: p.Side, Text: text})
 		}
-		for _, g := range r.guns {
-			events = append(events, Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Gun: g,
+		for _, g := range res.guns {
+			r.emit(Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Gun: g,
 				Text: fmt.Sprintf("%s's guns %s were knocked out", cs, g)})
 		}
-		if r.shotDown && p.Status == Flying {
+		if res.shotDown && p.Status == Flying {
 			p.Status, p.DownTurn = ShotDown, turn
-			events = append(events, Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: cs + " was shot down"})
+			r.emit(Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: cs + " was shot down"})
 		}
 	}
+}
 
-	// Bail-out at the first chance after being shot down (rules.md: house roll, none below 500 ft).
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
+// bailOut rolls for the crews of planes shot down, at their first chance (rules.md: house roll, none
+// below 500 ft); the plane is then destroyed.
+func (r *resolution) bailOut() {
+	for i := range r.ns.Planes {
+		p := &r.ns.Planes[i]
 		if p.Status != ShotDown {
 			continue
 		}
-		need, possible := env.Tables.BailOutNeed(p.Flight.Alt)
+		need, possible := r.env.Tables.BailOutNeed(p.Flight.Alt)
 		saved := 0
 		var rolls []dice.Roll
 		if possible {
 			for c := 1; c <= p.Crew; c++ {
-				if d.Roll(fmt.Sprintf("turn %d %s bail-out, crew %d: D6", turn, p.Callsign, c), 6) >= need {
+				if r.d.Roll(fmt.Sprintf("turn %d %s bail-out, crew %d: D6", r.turn, p.Callsign, c), 6) >= need {
 					saved++
 				}
 			}
-			rolls = d.Log()[len(d.Log())-p.Crew:]
+			rolls = r.d.Log()[len(r.d.Log())-p.Crew:]
 		}
 		lost := p.Crew - saved
 		p.Saved += saved
@@ -310,16 +386,17 @@ func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source)
 		if !possible {
 			text = fmt.Sprintf("%s went down too low for anyone to bail out", p.Callsign)
 		}
-		events = append(events, Event{Turn: turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Saved: saved, Lost: lost, Dice: rolls, Text: text})
+		r.emit(Event{Turn: r.turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Saved: saved, Lost: lost, Dice: rolls, Text: text})
 	}
+}
 
-	// Bookkeeping.
-	ns.Turn++
-	if out := checkVictory(ns); out != nil {
-		ns.Over, ns.Outcome = true, out
-		events = append(events, Event{Turn: turn, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
+// endTurn advances the turn and ends the game if a victory condition says so.
+func (r *resolution) endTurn() {
+	r.ns.Turn++
+	if out := checkVictory(r.ns); out != nil {
+		r.ns.Over, r.ns.Outcome = true, out
+		r.emit(Event{Turn: r.turn, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
 	}
-	return ns, events, nil
 }
 
 func fireOne(env *Env, st *State, f *flown, tg *Plane, tcard *aircraft.Card, shot Shot, hits map[string][]int, d dice.Source) ([]Event, error) {
@@ -374,19 +451,11 @@ func checkVictory(st *State) *Outcome {
 			flying[p.Side] = true
 		}
 	}
-	reason := ""
-	switch {
-	case st.Turn > st.TurnLimit:
-		reason = fmt.Sprintf("the turn limit (%d) was reached", st.TurnLimit)
-	case len(flying) <= 1:
-		reason = "no enemy is left in the air"
-	default:
+	reason := ruleset.EndReason(st.Turn, st.TurnLimit, len(flying))
+	if reason == "" {
 		return nil
 	}
-	out := &Outcome{Score: map[string]int{}, Reason: reason}
-	for _, side := range st.Sides {
-		out.Score[side] = 0
-	}
+	out := ruleset.NewOutcome(st.Sides, reason)
 	for _, c := range st.Victory {
 		for _, cs := range c.Aircraft {
 			p := st.Plane(cs)
@@ -409,16 +478,7 @@ func checkVictory(st *State) *Outcome {
 			}
 		}
 	}
-	best, winner := -1, "draw"
-	for _, side := range st.Sides {
-		switch s := out.Score[side]; {
-		case s > best:
-			best, winner = s, side
-		case s == best:
-			winner = "draw"
-		}
-	}
-	out.Winner = winner
+	out.Decide(st.Sides)
 	return out
 }
 

@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -61,11 +60,8 @@ func (r Ruleset) envFor(st *State) (*Env, error) {
 // Load reads a state saved by Save.
 func (r Ruleset) Load(data []byte) (ruleset.Game, error) {
 	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("afd: reading a saved game: %w", err)
-	}
-	if st.Ruleset != "afd" {
-		return nil, fmt.Errorf("afd: the saved game is for ruleset %q", st.Ruleset)
+	if err := ruleset.DecodeState(data, "afd", &st, &st.Ruleset); err != nil {
+		return nil, err
 	}
 	if st.Sight == nil {
 		st.Sight = map[string]map[string]Sighting{}
@@ -88,33 +84,11 @@ func (g *game) Name() string          { return g.st.Scenario }
 func (g *game) Round() int            { return g.st.Turn }
 func (g *game) RoundLimit() int       { return g.st.TurnLimit }
 
-func (g *game) Over() (bool, string) {
-	if !g.st.Over || g.st.Outcome == nil {
-		return g.st.Over, ""
-	}
-	return true, outcomeText(g.st)
-}
+func (g *game) Over() (bool, string) { return ruleset.OverText(g.st.Over, g.st.Outcome, g.st.Sides) }
 
-func outcomeText(st *State) string {
-	o := st.Outcome
-	var score []string
-	for _, side := range st.Sides {
-		score = append(score, fmt.Sprintf("%s %d", side, o.Score[side]))
-	}
-	who := o.Winner + " wins"
-	if o.Winner == "draw" {
-		who = "a draw"
-	}
-	return fmt.Sprintf("%s (%s): %s", who, strings.Join(score, ", "), o.Reason)
-}
+func outcomeText(st *State) string { return st.Outcome.Text(st.Sides) }
 
-func (g *game) Players() []ruleset.Player {
-	var out []ruleset.Player
-	for _, p := range g.st.Players {
-		out = append(out, ruleset.Player{ID: p.ID, Name: p.Name, Side: p.Side})
-	}
-	return out
-}
+func (g *game) Players() []ruleset.Player { return append([]ruleset.Player(nil), g.st.Players...) }
 
 func (g *game) Units(player string) []string {
 	var out []string
@@ -137,7 +111,7 @@ func problems(ps []Problem) []ruleset.Problem {
 // CheckOrder reads one aircraft's order and checks it against that aircraft only, giving the player the
 // hex-by-hex forecast of the plot (from the plane's own state: nothing about anyone else).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
-	out := ruleset.OrderCheck{Errors: []ruleset.Problem{}, Warnings: []ruleset.Problem{}}
+	out := ruleset.NewOrderCheck()
 	p := g.st.Plane(strings.ToUpper(unit))
 	if p == nil || p.Player != player {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your aircraft", strings.ToUpper(unit))})
@@ -148,18 +122,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		return out
 	}
 	o, ds := parser.ParseOrder(text)
-	for _, d := range ds {
-		pr := ruleset.Problem{Code: d.Code, Message: d.Message, Col: d.Col}
-		if d.Suggestion != "" && !strings.Contains(pr.Message, d.Suggestion) {
-			pr.Message += fmt.Sprintf(" (did you mean %s?)", d.Suggestion)
-		}
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, pr)
-		} else {
-			out.Warnings = append(out.Warnings, pr)
-		}
-	}
-	if parser.HasErrors(ds) {
+	if !out.Diagnosed(ds) {
 		return out
 	}
 	card, ok := g.env.Cards.Get(p.Type)
@@ -248,33 +211,27 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
-	r := ruleset.Report{Side: side, NextRound: st.Turn, StateHash: v.StateHash, Over: st.Over,
-		Own: []ruleset.Unit{}, Contacts: []ruleset.Unit{}, Events: []string{}, Dice: []string{}, OrderLines: []string{}}
+	r := ruleset.NewReport(side, st.Turn, st.Over, log)
+	r.StateHash = v.StateHash
 	if st.Over && st.Outcome != nil {
 		r.Result = outcomeText(st)
 	}
-	if log != nil {
-		r.Round = log.Round
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err == nil {
-			for _, e := range EventsFor(st, side, events) {
-				line := e.Text
-				if e.Kind == EvFire && e.Fire != nil && e.Side == side {
-					f := e.Fire
-					line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
-						f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
-					if len(f.Locations) > 0 {
-						line += " hit location " + strings.Join(f.Locations, " ")
-					}
-				}
-				r.Events = append(r.Events, line)
-				for _, p := range e.Problems {
-					r.Events = append(r.Events, fmt.Sprintf("    column %d: %s", p.Col, p.Message))
-				}
-				for _, d := range e.Dice {
-					r.Dice = append(r.Dice, d.String())
+	if events, ok := ruleset.Events[Event](log); ok {
+		for _, e := range EventsFor(st, side, events) {
+			line := e.Text
+			if e.Kind == EvFire && e.Fire != nil && e.Side == side {
+				f := e.Fire
+				line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
+					f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
+				if len(f.Locations) > 0 {
+					line += " hit location " + strings.Join(f.Locations, " ")
 				}
 			}
+			r.Event(line)
+			for _, p := range e.Problems {
+				r.Problem(p.Col, p.Message)
+			}
+			r.Roll(e.Dice...)
 		}
 	}
 	for _, p := range v.Own {
@@ -357,87 +314,25 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	return r
 }
 
-// asciiMap draws the hexes around a side's aircraft: each hex one character, odd columns half a row
-// lower, own aircraft as capital letters and spotted enemies as digits, with a legend.
+// asciiMap draws the hexes around a side's aircraft (hexmap.ASCII): own aircraft as capital letters
+// and spotted enemies as digits, with a legend.
 func asciiMap(v View) string {
-	type mark struct {
-		h     hexmap.Hex
-		sym   byte
-		label string
-	}
-	var marks []mark
+	var marks []hexmap.Mark
 	letter := byte('A')
 	for _, p := range v.Own {
 		if p.InPlay() && letter <= 'Z' {
-			marks = append(marks, mark{p.Flight.Hex, letter, fmt.Sprintf("%c %s", letter, p.Callsign)})
+			marks = append(marks, hexmap.Mark{Hex: p.Flight.Hex, Sym: letter, Label: fmt.Sprintf("%c %s", letter, p.Callsign)})
 			letter++
 		}
 	}
 	digit := byte('1')
 	for _, c := range v.Enemies {
 		if digit <= '9' {
-			marks = append(marks, mark{c.Hex, digit, fmt.Sprintf("%c %s", digit, c.Callsign)})
+			marks = append(marks, hexmap.Mark{Hex: c.Hex, Sym: digit, Label: fmt.Sprintf("%c %s", digit, c.Callsign)})
 			digit++
 		}
 	}
-	if len(marks) == 0 {
-		return ""
-	}
-	minQ, maxQ, minRow, maxRow := marks[0].h.Q, marks[0].h.Q, Row(marks[0].h), Row(marks[0].h)
-	for _, m := range marks {
-		minQ, maxQ = min(minQ, m.h.Q), max(maxQ, m.h.Q)
-		minRow, maxRow = min(minRow, Row(m.h)), max(maxRow, Row(m.h))
-	}
-	minQ, maxQ, minRow, maxRow = minQ-2, maxQ+2, minRow-2, maxRow+2
-	// Keep the map readable: at most 40 columns and 20 rows, centred on the first own aircraft.
-	if maxQ-minQ > 40 || maxRow-minRow > 20 {
-		c := marks[0].h
-		minQ, maxQ, minRow, maxRow = c.Q-20, c.Q+20, Row(c)-10, Row(c)+10
-	}
-	width := (maxQ - minQ + 1) * 2
-	height := (maxRow - minRow + 1) * 2
-	grid := make([][]byte, height)
-	for y := range grid {
-		grid[y] = []byte(strings.Repeat(" ", width))
-	}
-	at := func(q, row int) (int, int) {
-		y := (row-minRow)*2 + (q & 1)
-		return (q - minQ) * 2, y
-	}
-	for q := minQ; q <= maxQ; q++ {
-		for row := minRow; row <= maxRow; row++ {
-			x, y := at(q, row)
-			if y < height {
-				grid[y][x] = '.'
-			}
-		}
-	}
-	var legend []string
-	for _, m := range marks {
-		row := Row(m.h)
-		if m.h.Q < minQ || m.h.Q > maxQ || row < minRow || row > maxRow {
-			legend = append(legend, m.label+" (off this map)")
-			continue
-		}
-		x, y := at(m.h.Q, row)
-		if y < height {
-			if grid[y][x] != '.' {
-				grid[y][x] = '*' // two in one hex
-			} else {
-				grid[y][x] = m.sym
-			}
-		}
-		legend = append(legend, fmt.Sprintf("%s (%d,%d)", m.label, m.h.Q, m.h.R))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
-	for _, line := range grid {
-		b.WriteString(strings.TrimRight(string(line), " "))
-		b.WriteByte('\n')
-	}
-	b.WriteString(strings.Join(legend, "; "))
-	b.WriteString("  (* = more than one aircraft in the hex)\n")
-	return b.String()
+	return hexmap.ASCII(marks, "more than one aircraft")
 }
 
 // Withdraw takes a player's aircraft out of the game (a player who dropped out): they leave the map and

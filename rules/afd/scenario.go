@@ -1,17 +1,13 @@
 package afd
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"sortie/rules/ruleset"
 	"sortie/rules/yamlpath"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -75,34 +71,10 @@ type ScenarioPlane struct {
 }
 
 // ScenarioError lists every problem found in a scenario, each with its line where the file gives one.
-type ScenarioError struct {
-	File     string
-	Problems []ScenarioProblem
-}
+type ScenarioError = ruleset.ScenarioError
 
 // ScenarioProblem is one problem in a scenario file.
-type ScenarioProblem struct {
-	Line int
-	Msg  string
-}
-
-func (e *ScenarioError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d problem", e.File, len(e.Problems))
-	if len(e.Problems) != 1 {
-		b.WriteString("s")
-	}
-	for _, p := range e.Problems {
-		b.WriteString("\n  ")
-		if p.Line > 0 {
-			fmt.Fprintf(&b, "line %d: ", p.Line)
-		}
-		b.WriteString(p.Msg)
-	}
-	return b.String()
-}
-
-var callsignRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_-]{0,23}$`)
+type ScenarioProblem = ruleset.ScenarioProblem
 
 // Pilot qualities. Seed 000 keeps gunnery free of any modifier but deflection, so pilot quality acts
 // only on spotting (docs/tables.md).
@@ -125,69 +97,20 @@ func LoadScenario(path string) (*Scenario, error) {
 // ParseScenario reads a scenario and checks it against the cards: every problem is listed, with its
 // line, and nothing is half-loaded.
 func ParseScenario(data []byte, name string) (*Scenario, error) {
-	fail := &ScenarioError{File: name}
-	var root yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&root); err != nil {
-		fail.Problems = append(fail.Problems, yamlProblem(err)...)
-		return nil, fail
-	}
 	var s Scenario
-	dec = yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&s); err != nil {
-		fail.Problems = append(fail.Problems, yamlProblem(err)...)
-		return nil, fail
+	if err := ruleset.DecodeScenario(data, name, &s, &s.lines); err != nil {
+		return nil, err
 	}
-	s.lines = yamlpath.Index(&root)
 	return &s, nil
 }
-
-func yamlProblem(err error) []ScenarioProblem {
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		var out []ScenarioProblem
-		for _, m := range te.Errors {
-			out = append(out, ScenarioProblem{Line: lineOf(m), Msg: m})
-		}
-		return out
-	}
-	return []ScenarioProblem{{Line: lineOf(err.Error()), Msg: err.Error()}}
-}
-
-var lineRE = regexp.MustCompile(`line (\d+)`)
-
-func lineOf(msg string) int {
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
-}
-
-func (s *Scenario) line(path string) int { return s.lines.At(path) }
 
 // NewGame checks the scenario against the aircraft cards and builds turn 1's state. Every problem is
 // listed; a scenario with any problem gives no state.
 func NewGame(s *Scenario, cards Cards) (*State, error) {
 	fail := &ScenarioError{File: s.Name}
-	add := func(path, format string, args ...any) {
-		fail.Problems = append(fail.Problems, ScenarioProblem{Line: s.line(path), Msg: fmt.Sprintf(format, args...)})
-	}
-	if s.Ruleset != "afd" {
-		add("ruleset", "ruleset is %q; this scenario format is for afd", s.Ruleset)
-	}
-	if strings.TrimSpace(s.Name) == "" {
-		add("name", "the scenario needs a name")
-	}
-	if s.Turns < 1 || s.Turns > 999 {
-		add("turns", "turns (the turn limit) must be 1 to 999, got %d", s.Turns)
-	}
-	seats := make([]ruleset.Player, len(s.Players))
-	for i, p := range s.Players {
-		seats[i] = ruleset.Player(p)
-	}
-	sides, players := ruleset.CheckSeats(s.Sides, seats, add)
+	add := fail.Adder(s.lines)
+	ruleset.CheckHead(add, s.Ruleset, "afd", s.Name, s.Turns)
+	roster := ruleset.NewRoster(s.Sides, s.Players, add)
 	if m := s.Map; m != nil && (m.MinQ >= m.MaxQ || m.MinRow >= m.MaxRow) {
 		add("map", "map edges must have min_q < max_q and min_row < max_row")
 	}
@@ -202,28 +125,14 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		}
 		st.Clouds = append(st.Clouds, Cloud{Center: hexmap.Hex{Q: c.Center[0], R: c.Center[1]}, Radius: c.Radius, Base: c.Base, Top: c.Top})
 	}
-	seen := map[string]bool{}
 	for i, a := range s.Aircraft {
 		path := fmt.Sprintf("aircraft[%d]", i)
-		cs := strings.ToUpper(a.Callsign)
-		if !callsignRE.MatchString(cs) {
-			add(path+".callsign", "callsign %q must be 1-24 letters, digits, - or _, starting with a letter or digit", a.Callsign)
-		} else if seen[cs] {
-			add(path+".callsign", "callsign %q is given twice", a.Callsign)
-		}
-		seen[cs] = true
+		cs := roster.Callsign(path, a.Callsign)
 		card, ok := cards.Get(a.Type)
 		if !ok {
 			add(path+".type", "%s: unknown aircraft type %q (sortie aircraft list)", cs, a.Type)
 		}
-		if !sides[a.Side] {
-			add(path+".side", "%s: side %q is not one of the sides", cs, a.Side)
-		}
-		if ps, ok := players[a.Player]; !ok {
-			add(path+".player", "%s: player %q is not one of the players", cs, a.Player)
-		} else if ps != a.Side {
-			add(path+".player", "%s: player %q plays %s, not %s", cs, a.Player, ps, a.Side)
-		}
+		roster.Seat(path, cs, a.Side, a.Player)
 		if a.Facing < 0 || a.Facing > 11 {
 			add(path+".facing", "%s: facing is 0 to 11 (30° steps clockwise from north), got %d", cs, a.Facing)
 		}
@@ -279,20 +188,8 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 	}
 	for i, v := range s.Victory {
 		path := fmt.Sprintf("victory[%d]", i)
-		if !sides[v.Side] {
-			add(path+".side", "victory condition for unknown side %q", v.Side)
-		}
-		c := Condition{Side: v.Side, Kind: v.Kind, Edge: v.Edge, Points: v.Points}
-		if c.Points == 0 {
-			c.Points = 1
-		}
-		for _, a := range v.Aircraft {
-			cs := strings.ToUpper(a)
-			if !seen[cs] {
-				add(path+".aircraft", "victory condition names %q, which is not an aircraft of the scenario", a)
-			}
-			c.Aircraft = append(c.Aircraft, cs)
-		}
+		c := Condition{Side: v.Side, Kind: v.Kind, Edge: v.Edge}
+		c.Aircraft, c.Points = roster.Condition(path, v.Side, v.Points, "aircraft", "an aircraft", v.Aircraft)
 		switch v.Kind {
 		case "destroy", "survive":
 		case "exit":
@@ -316,9 +213,8 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		}
 		st.Victory = append(st.Victory, c)
 	}
-	if len(fail.Problems) > 0 {
-		sort.SliceStable(fail.Problems, func(i, j int) bool { return fail.Problems[i].Line < fail.Problems[j].Line })
-		return nil, fail
+	if err := fail.Err(); err != nil {
+		return nil, err
 	}
 	sort.Slice(st.Planes, func(i, j int) bool { return st.Planes[i].Callsign < st.Planes[j].Callsign })
 	for _, side := range st.Sides {

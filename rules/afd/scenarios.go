@@ -2,28 +2,21 @@ package afd
 
 import (
 	"embed"
-	"io/fs"
-	"sort"
-	"strings"
+
+	"sortie/rules/ruleset"
 )
 
 //go:embed scenarios/*.yaml
 var scenarioFS embed.FS
 
+var bundle = ruleset.Bundle{FS: scenarioFS, Dir: "scenarios"}
+
 // BundledScenarios lists the scenarios shipped with Sortie, by name without extension.
-func BundledScenarios() []string {
-	entries, _ := fs.ReadDir(scenarioFS, "scenarios")
-	var out []string
-	for _, e := range entries {
-		out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
-	}
-	sort.Strings(out)
-	return out
-}
+func BundledScenarios() []string { return bundle.Names() }
 
 // BundledScenario reads a shipped scenario by name.
 func BundledScenario(name string) (*Scenario, error) {
-	data, err := scenarioFS.ReadFile("scenarios/" + name + ".yaml")
+	data, err := bundle.File(name)
 	if err != nil {
 		return nil, err
 	}
@@ -31,6 +24,4 @@ func BundledScenario(name string) (*Scenario, error) {
 }
 
 // BundledScenarioFile returns a shipped scenario's file as written.
-func BundledScenarioFile(name string) ([]byte, error) {
-	return scenarioFS.ReadFile("scenarios/" + name + ".yaml")
-}
+func BundledScenarioFile(name string) ([]byte, error) { return bundle.File(name) }

@@ -2,7 +2,6 @@ package afd
 
 import (
 	"encoding/json"
-	"sort"
 	"sortie/rules/ruleset"
 
 	"sortie/rules/afd/aircraft"
@@ -97,11 +96,7 @@ type Options struct {
 }
 
 // Player is a person playing one side.
-type Player struct {
-	ID   string `json:"id" yaml:"id"`
-	Name string `json:"name" yaml:"name"`
-	Side string `json:"side" yaml:"side"`
-}
+type Player = ruleset.Player
 
 // Edges bound the map: columns q from MinQ to MaxQ and rows from MinRow to MaxRow, where a hex's row is
 // r + (q - q mod 2) / 2 (so rows run straight across the flat-topped map).
@@ -113,7 +108,7 @@ type Edges struct {
 }
 
 // Row is the map row of a hex (offset coordinates for flat-topped hexes).
-func Row(h hexmap.Hex) int { return h.R + (h.Q-(h.Q&1))/2 }
+func Row(h hexmap.Hex) int { return hexmap.Row(h) }
 
 // Outside names the edge a hex lies beyond ("north", "south", "east", "west"), or "".
 func (e *Edges) Outside(h hexmap.Hex) string {
@@ -158,30 +153,15 @@ type Condition struct {
 }
 
 // Outcome is the end of a game.
-type Outcome struct {
-	Winner string         `json:"winner"` // a side, or "draw"
-	Score  map[string]int `json:"score"`
-	Reason string         `json:"reason"`
-}
+type Outcome = ruleset.Outcome
 
 // Plane returns the plane with a callsign.
 func (s *State) Plane(callsign string) *Plane {
-	i := sort.Search(len(s.Planes), func(i int) bool { return s.Planes[i].Callsign >= callsign })
-	if i < len(s.Planes) && s.Planes[i].Callsign == callsign {
-		return &s.Planes[i]
-	}
-	return nil
+	return ruleset.Find(s.Planes, callsign, func(p *Plane) string { return p.Callsign })
 }
 
 // SideOf returns a player's side.
-func (s *State) SideOf(player string) string {
-	for _, p := range s.Players {
-		if p.ID == player {
-			return p.Side
-		}
-	}
-	return ""
-}
+func (s *State) SideOf(player string) string { return ruleset.SideOf(s.Players, player) }
 
 // JSON is the state's canonical serialisation.
 func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
@@ -219,22 +199,8 @@ func (s *State) Clone() *State {
 		p.Track = append([]hexmap.Hex(nil), p.Track...)
 		c.Planes[i] = p
 	}
-	c.Sight = make(map[string]map[string]Sighting, len(s.Sight))
-	for side, m := range s.Sight {
-		n := make(map[string]Sighting, len(m))
-		for k, v := range m {
-			n[k] = v
-		}
-		c.Sight[side] = n
-	}
-	if s.Outcome != nil {
-		o := *s.Outcome
-		o.Score = make(map[string]int, len(s.Outcome.Score))
-		for k, v := range s.Outcome.Score {
-			o.Score[k] = v
-		}
-		c.Outcome = &o
-	}
+	c.Sight = ruleset.CloneSight(s.Sight)
+	c.Outcome = s.Outcome.Clone()
 	return &c
 }
 

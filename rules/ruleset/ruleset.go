@@ -18,11 +18,11 @@ type Ruleset interface {
 	Version() (string, error)
 }
 
-// Player is a seat in a game as the scenario names it.
+// Player is a seat in a game as the scenario names it: a person playing one side.
 type Player struct {
-	ID   string
-	Name string
-	Side string
+	ID   string `json:"id" yaml:"id"`
+	Name string `json:"name" yaml:"name"`
+	Side string `json:"side" yaml:"side"`
 }
 
 // Problem is one thing wrong with an order, positioned in the order text (Col counts runes from 1; 0

@@ -8,6 +8,7 @@ import (
 	"sortie/parser"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // MinCourse and MaxCourse bound the turns a squadron without sight of the enemy plots at once (seed 004,
@@ -566,19 +567,11 @@ func checkVictory(st *State) *Outcome {
 			flying[st.Squadrons[i].Side] = true
 		}
 	}
-	reason := ""
-	switch {
-	case st.Turn > st.TurnLimit:
-		reason = fmt.Sprintf("the turn limit (%d) was reached", st.TurnLimit)
-	case len(flying) <= 1:
-		reason = "no enemy is left in the air"
-	default:
+	reason := ruleset.EndReason(st.Turn, st.TurnLimit, len(flying))
+	if reason == "" {
 		return nil
 	}
-	out := &Outcome{Score: map[string]int{}, Reason: reason}
-	for _, side := range st.Sides {
-		out.Score[side] = 0
-	}
+	out := ruleset.NewOutcome(st.Sides, reason)
 	for _, c := range st.Victory {
 		if c.Kind == "bomb" {
 			if t := st.Target(c.Target); t != nil && t.Destroyed() {
@@ -596,31 +589,8 @@ func checkVictory(st *State) *Outcome {
 			}
 		}
 	}
-	best, winner := -1, "draw"
-	for _, side := range st.Sides {
-		switch s := out.Score[side]; {
-		case s > best:
-			best, winner = s, side
-		case s == best:
-			winner = "draw"
-		}
-	}
-	out.Winner = winner
+	out.Decide(st.Sides)
 	return out
 }
 
-func outcomeText(st *State) string {
-	o := st.Outcome
-	if o == nil {
-		return ""
-	}
-	var score []string
-	for _, side := range st.Sides {
-		score = append(score, fmt.Sprintf("%s %d", side, o.Score[side]))
-	}
-	who := o.Winner + " wins"
-	if o.Winner == "draw" {
-		who = "a draw"
-	}
-	return fmt.Sprintf("%s (%s): %s", who, strings.Join(score, ", "), o.Reason)
-}
+func outcomeText(st *State) string { return st.Outcome.Text(st.Sides) }

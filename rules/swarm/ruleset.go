@@ -6,7 +6,6 @@
 package swarm
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -47,11 +46,8 @@ func (Ruleset) Load(data []byte) (ruleset.Game, error) {
 		return nil, err
 	}
 	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("swarm: reading a saved game: %w", err)
-	}
-	if st.Ruleset != "swarm" {
-		return nil, fmt.Errorf("swarm: the saved game is for ruleset %q", st.Ruleset)
+	if err := ruleset.DecodeState(data, "swarm", &st, &st.Ruleset); err != nil {
+		return nil, err
 	}
 	if st.Sight == nil {
 		st.Sight = map[string]map[string]bool{}
@@ -93,20 +89,9 @@ func (g *game) Name() string          { return g.st.Scenario }
 func (g *game) Round() int            { return g.st.Turn }
 func (g *game) RoundLimit() int       { return g.st.TurnLimit }
 
-func (g *game) Over() (bool, string) {
-	if !g.st.Over || g.st.Outcome == nil {
-		return g.st.Over, ""
-	}
-	return true, outcomeText(g.st)
-}
+func (g *game) Over() (bool, string) { return ruleset.OverText(g.st.Over, g.st.Outcome, g.st.Sides) }
 
-func (g *game) Players() []ruleset.Player {
-	var out []ruleset.Player
-	for _, p := range g.st.Players {
-		out = append(out, ruleset.Player{ID: p.ID, Name: p.Name, Side: p.Side})
-	}
-	return out
-}
+func (g *game) Players() []ruleset.Player { return append([]ruleset.Player(nil), g.st.Players...) }
 
 // Units lists the player's squadrons in play that need an order: those not flying a plotted course.
 func (g *game) Units(player string) []string {
@@ -122,7 +107,7 @@ func (g *game) Units(player string) []string {
 // CheckOrder reads one squadron's order and checks it against that squadron only, with a turn-by-turn
 // forecast from the squadron's own position (nothing about anyone else).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
-	out := ruleset.OrderCheck{Errors: []ruleset.Problem{}, Warnings: []ruleset.Problem{}}
+	out := ruleset.NewOrderCheck()
 	cs := strings.ToUpper(strings.TrimSpace(unit))
 	q := g.st.Squadron(cs)
 	switch {
@@ -138,34 +123,19 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		return out
 	}
 	o, ds := parser.ParseSwarmOrder(text)
-	for _, d := range ds {
-		p := problem(d.Code, d.Message, d.Col, d.Suggestion)
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, p)
-		} else {
-			out.Warnings = append(out.Warnings, p)
-		}
-	}
-	if parser.HasErrors(ds) {
+	if !out.Diagnosed(ds) {
 		return out
 	}
 	c := CheckOrder(g.d, g.st, q, o)
 	for _, p := range c.Errors {
-		out.Errors = append(out.Errors, problem(p.Code, p.Message, p.Col, p.Suggestion))
+		out.Add(true, p.Code, p.Message, p.Col, p.Suggestion)
 	}
 	for _, p := range c.Warnings {
-		out.Warnings = append(out.Warnings, problem(p.Code, p.Message, p.Col, p.Suggestion))
+		out.Add(false, p.Code, p.Message, p.Col, p.Suggestion)
 	}
 	out.Canonical = o.String()
 	out.Preview = Preview(g.st.Turn, q.Pos, c.Moves)
 	return out
-}
-
-func problem(code, msg string, col int, suggestion string) ruleset.Problem {
-	if suggestion != "" && !strings.Contains(msg, suggestion) {
-		msg += fmt.Sprintf(" (did you mean %s?)", suggestion)
-	}
-	return ruleset.Problem{Code: code, Message: msg, Col: col}
 }
 
 // Preview writes the forecast of turns flown from start, one line per turn, first turn numbered turn.
@@ -238,34 +208,28 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
-	r := ruleset.Report{Side: side, NextRound: st.Turn, StateHash: v.StateHash, Over: st.Over,
-		Own: []ruleset.Unit{}, Contacts: []ruleset.Unit{}, Events: []string{}, Dice: []string{}, OrderLines: []string{}}
+	r := ruleset.NewReport(side, st.Turn, st.Over, log)
+	r.StateHash = v.StateHash
 	if st.Over {
 		r.Result = outcomeText(st)
 	}
-	if log != nil {
-		r.Round = log.Round
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err == nil {
-			mine := EventsFor(st, side, events)
-			several := false
-			for _, e := range mine {
-				several = several || e.Turn != log.Round
+	if events, ok := ruleset.Events[Event](log); ok {
+		mine := EventsFor(st, side, events)
+		several := false
+		for _, e := range mine {
+			several = several || e.Turn != log.Round
+		}
+		for _, e := range mine {
+			line := e.Text
+			if several {
+				line = fmt.Sprintf("turn %d: %s", e.Turn, line)
 			}
-			for _, e := range mine {
-				line := e.Text
-				if several {
-					line = fmt.Sprintf("turn %d: %s", e.Turn, line)
-				}
-				r.Events = append(r.Events, line)
-				for _, p := range e.Problems {
-					r.Events = append(r.Events, fmt.Sprintf("    column %d: %s", p.Col, p.Message))
-				}
-			}
-			for _, d := range diceOf(mine) {
-				r.Dice = append(r.Dice, d.String())
+			r.Event(line)
+			for _, p := range e.Problems {
+				r.Problem(p.Col, p.Message)
 			}
 		}
+		r.Roll(diceOf(mine)...)
 	}
 	for i := range v.Own {
 		q := &v.Own[i]
@@ -334,85 +298,30 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	return r
 }
 
-// asciiMap draws the hexes around a side's squadrons: own squadrons as capital letters, enemies in sight
-// as digits, ground targets as #, odd columns half a row lower, with a legend.
+// asciiMap draws the hexes around a side's squadrons (hexmap.ASCII): own squadrons as capital letters,
+// enemies in sight as digits, ground targets as #, with a legend.
 func asciiMap(v View) string {
-	type mark struct {
-		h     hexmap.Hex
-		sym   byte
-		label string
-	}
-	var marks []mark
+	var marks []hexmap.Mark
 	letter := byte('A')
 	for _, q := range v.Own {
 		if q.InPlay() && letter <= 'Z' {
-			marks = append(marks, mark{q.Pos.Hex, letter, fmt.Sprintf("%c %s facing %s", letter, q.Callsign, q.Pos.Facing)})
+			marks = append(marks, hexmap.Mark{Hex: q.Pos.Hex, Sym: letter, Label: fmt.Sprintf("%c %s facing %s", letter, q.Callsign, q.Pos.Facing)})
 			letter++
 		}
 	}
 	digit := byte('1')
 	for _, c := range v.Enemies {
 		if digit <= '9' {
-			marks = append(marks, mark{c.Pos.Hex, digit, fmt.Sprintf("%c %s facing %s", digit, c.Callsign, c.Pos.Facing)})
+			marks = append(marks, hexmap.Mark{Hex: c.Pos.Hex, Sym: digit, Label: fmt.Sprintf("%c %s facing %s", digit, c.Callsign, c.Pos.Facing)})
 			digit++
 		}
 	}
 	for _, t := range v.Targets {
 		if !t.Destroyed() {
-			marks = append(marks, mark{t.Hex, '#', "# " + t.Name})
+			marks = append(marks, hexmap.Mark{Hex: t.Hex, Sym: '#', Label: "# " + t.Name})
 		}
 	}
-	if len(marks) == 0 {
-		return ""
-	}
-	minQ, maxQ, minRow, maxRow := marks[0].h.Q, marks[0].h.Q, Row(marks[0].h), Row(marks[0].h)
-	for _, m := range marks {
-		minQ, maxQ = min(minQ, m.h.Q), max(maxQ, m.h.Q)
-		minRow, maxRow = min(minRow, Row(m.h)), max(maxRow, Row(m.h))
-	}
-	minQ, maxQ, minRow, maxRow = minQ-2, maxQ+2, minRow-2, maxRow+2
-	if maxQ-minQ > 40 || maxRow-minRow > 20 {
-		c := marks[0].h
-		minQ, maxQ, minRow, maxRow = c.Q-20, c.Q+20, Row(c)-10, Row(c)+10
-	}
-	width, height := (maxQ-minQ+1)*2, (maxRow-minRow+1)*2
-	grid := make([][]byte, height)
-	for y := range grid {
-		grid[y] = []byte(strings.Repeat(" ", width))
-	}
-	at := func(q, row int) (int, int) { return (q - minQ) * 2, (row-minRow)*2 + (q & 1) }
-	for q := minQ; q <= maxQ; q++ {
-		for row := minRow; row <= maxRow; row++ {
-			if x, y := at(q, row); y < height {
-				grid[y][x] = '.'
-			}
-		}
-	}
-	var legend []string
-	for _, m := range marks {
-		row := Row(m.h)
-		if m.h.Q < minQ || m.h.Q > maxQ || row < minRow || row > maxRow {
-			legend = append(legend, m.label+" (off this map)")
-			continue
-		}
-		if x, y := at(m.h.Q, row); y < height {
-			if grid[y][x] != '.' {
-				grid[y][x] = '*'
-			} else {
-				grid[y][x] = m.sym
-			}
-		}
-		legend = append(legend, fmt.Sprintf("%s %s", m.label, m.h))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
-	for _, line := range grid {
-		b.WriteString(strings.TrimRight(string(line), " "))
-		b.WriteByte('\n')
-	}
-	b.WriteString(strings.Join(legend, "; "))
-	b.WriteString("  (* = more than one in the hex)\n")
-	return b.String()
+	return hexmap.ASCII(marks, "more than one")
 }
 
 // Withdraw takes a player's squadrons out of the game (a player who dropped out).

@@ -1,10 +1,7 @@
 package swarm
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"sortie/rules/ruleset"
 	"sortie/rules/yamlpath"
@@ -76,72 +73,19 @@ type ScenarioCondition struct {
 }
 
 // ScenarioError lists every problem found in a scenario, each with its line where the file gives one.
-type ScenarioError struct {
-	File     string
-	Problems []ScenarioProblem
-}
+type ScenarioError = ruleset.ScenarioError
 
 // ScenarioProblem is one problem in a scenario file.
-type ScenarioProblem struct {
-	Line int
-	Msg  string
-}
-
-func (e *ScenarioError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d problem%s", e.File, len(e.Problems), plural(len(e.Problems)))
-	for _, p := range e.Problems {
-		b.WriteString("\n  ")
-		if p.Line > 0 {
-			fmt.Fprintf(&b, "line %d: ", p.Line)
-		}
-		b.WriteString(p.Msg)
-	}
-	return b.String()
-}
-
-var (
-	callsignRE = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_-]{0,23}$`)
-	lineRE     = regexp.MustCompile(`line (\d+)`)
-)
+type ScenarioProblem = ruleset.ScenarioProblem
 
 // ParseScenario reads a scenario file (YAML, unknown keys refused).
 func ParseScenario(data []byte, name string) (*Scenario, error) {
-	fail := &ScenarioError{File: name}
-	var root yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
-		fail.Problems = yamlProblems(err)
-		return nil, fail
-	}
 	var s Scenario
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&s); err != nil {
-		fail.Problems = yamlProblems(err)
-		return nil, fail
+	if err := ruleset.DecodeScenario(data, name, &s, &s.lines); err != nil {
+		return nil, err
 	}
-	s.lines = yamlpath.Index(&root)
 	return &s, nil
 }
-
-func yamlProblems(err error) []ScenarioProblem {
-	msgs := []string{err.Error()}
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	}
-	var out []ScenarioProblem
-	for _, m := range msgs {
-		line := 0
-		if g := lineRE.FindStringSubmatch(m); g != nil {
-			line, _ = strconv.Atoi(g[1])
-		}
-		out = append(out, ScenarioProblem{Line: line, Msg: m})
-	}
-	return out
-}
-
-func (s *Scenario) line(path string) int { return s.lines.At(path) }
 
 // facingOf reads a scenario facing: a hex-corner bearing (30, 90 ... 330) or an odd direction number.
 func facingOf(n int) (hexmap.Dir, bool) {
@@ -158,18 +102,8 @@ func facingOf(n int) (hexmap.Dir, bool) {
 // listed with its line; a scenario with any problem gives no state.
 func NewGame(s *Scenario, d *Data) (*State, error) {
 	fail := &ScenarioError{File: s.Name}
-	add := func(path, format string, args ...any) {
-		fail.Problems = append(fail.Problems, ScenarioProblem{Line: s.line(path), Msg: fmt.Sprintf(format, args...)})
-	}
-	if s.Ruleset != "swarm" {
-		add("ruleset", "ruleset is %q; this scenario format is for swarm", s.Ruleset)
-	}
-	if strings.TrimSpace(s.Name) == "" {
-		add("name", "the scenario needs a name")
-	}
-	if s.Turns < 1 || s.Turns > 999 {
-		add("turns", "turns (the turn limit) must be 1 to 999, got %d", s.Turns)
-	}
+	add := fail.Adder(s.lines)
+	ruleset.CheckHead(add, s.Ruleset, "swarm", s.Name, s.Turns)
 	if s.Visibility < 0 || s.Visibility > 99 {
 		add("visibility", "visibility is 0 (unlimited) to 99 hexes, got %d", s.Visibility)
 	}
@@ -178,36 +112,19 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 			add("evasion", "evasion: %v", err)
 		}
 	}
-	seats := make([]ruleset.Player, len(s.Players))
-	for i, p := range s.Players {
-		seats[i] = ruleset.Player(p)
-	}
-	sides, players := ruleset.CheckSeats(s.Sides, seats, add)
+	roster := ruleset.NewRoster(s.Sides, s.Players, add)
+	sides := roster.Sides
 	st := &State{Ruleset: "swarm", Scenario: s.Name, Turn: 1, TurnLimit: s.Turns, Visibility: s.Visibility,
 		Evasion: append([]int(nil), s.Evasion...), Sides: append([]string(nil), s.Sides...),
 		Players: append([]Player(nil), s.Players...), Sight: map[string]map[string]bool{}}
-	seen := map[string]bool{}
 	for i, q := range s.Squadrons {
 		path := fmt.Sprintf("squadrons[%d]", i)
-		cs := strings.ToUpper(q.Callsign)
-		if !callsignRE.MatchString(cs) {
-			add(path+".callsign", "callsign %q must be 1-24 letters, digits, - or _, starting with a letter or digit", q.Callsign)
-		} else if seen[cs] {
-			add(path+".callsign", "callsign %q is given twice", q.Callsign)
-		}
-		seen[cs] = true
+		cs := roster.Callsign(path, q.Callsign)
 		t, ok := d.Type(q.Type)
 		if !ok {
 			add(path+".type", "%s: unknown squadron type %q (known: %s)", cs, q.Type, strings.Join(d.TypeKeys(), ", "))
 		}
-		if !sides[q.Side] {
-			add(path+".side", "%s: side %q is not one of the sides", cs, q.Side)
-		}
-		if ps, ok := players[q.Player]; !ok {
-			add(path+".player", "%s: player %q is not one of the players", cs, q.Player)
-		} else if ps != q.Side {
-			add(path+".player", "%s: player %q plays %s, not %s", cs, q.Player, ps, q.Side)
-		}
+		roster.Seat(path, cs, q.Side, q.Player)
 		facing, fok := facingOf(q.Facing)
 		if !fok {
 			add(path+".facing", "%s: facing is a hex corner, 30, 90, 150, 210, 270 or 330 (or 1, 3, 5, 7, 9, 11), got %d", cs, q.Facing)
@@ -268,7 +185,7 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 	for i, tg := range s.Targets {
 		path := fmt.Sprintf("targets[%d]", i)
 		name := strings.ToUpper(tg.Name)
-		if !callsignRE.MatchString(name) || targets[name] {
+		if !ruleset.CallsignRE.MatchString(name) || targets[name] {
 			add(path+".name", "target name %q must be 1-24 letters, digits, - or _, and not given twice", tg.Name)
 		}
 		targets[name] = true
@@ -282,20 +199,8 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 	}
 	for i, v := range s.Victory {
 		path := fmt.Sprintf("victory[%d]", i)
-		if !sides[v.Side] {
-			add(path+".side", "victory condition for unknown side %q", v.Side)
-		}
-		c := Condition{Side: v.Side, Kind: v.Kind, Points: v.Points, Target: strings.ToUpper(v.Target)}
-		if c.Points == 0 {
-			c.Points = 1
-		}
-		for _, q := range v.Squadrons {
-			cs := strings.ToUpper(q)
-			if !seen[cs] {
-				add(path+".squadrons", "victory condition names %q, which is not a squadron of the scenario", q)
-			}
-			c.Squadrons = append(c.Squadrons, cs)
-		}
+		c := Condition{Side: v.Side, Kind: v.Kind, Target: strings.ToUpper(v.Target)}
+		c.Squadrons, c.Points = roster.Condition(path, v.Side, v.Points, "squadrons", "a squadron", v.Squadrons)
 		switch v.Kind {
 		case "destroy", "survive":
 			if len(c.Squadrons) == 0 {
@@ -310,9 +215,8 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 		}
 		st.Victory = append(st.Victory, c)
 	}
-	if len(fail.Problems) > 0 {
-		sort.SliceStable(fail.Problems, func(i, j int) bool { return fail.Problems[i].Line < fail.Problems[j].Line })
-		return nil, fail
+	if err := fail.Err(); err != nil {
+		return nil, err
 	}
 	sort.Slice(st.Squadrons, func(i, j int) bool { return st.Squadrons[i].Callsign < st.Squadrons[j].Callsign })
 	for _, side := range st.Sides {

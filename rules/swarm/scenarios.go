@@ -2,29 +2,20 @@ package swarm
 
 import (
 	"embed"
-	"io/fs"
-	"sort"
-	"strings"
+
+	"sortie/rules/ruleset"
 )
 
 //go:embed scenarios/*.yaml
 var scenarioFS embed.FS
 
+var bundle = ruleset.Bundle{FS: scenarioFS, Dir: "scenarios"}
+
 // BundledScenarios lists the Swarm scenarios shipped with Sortie, by name without extension.
-func BundledScenarios() []string {
-	entries, _ := fs.ReadDir(scenarioFS, "scenarios")
-	var out []string
-	for _, e := range entries {
-		out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
-	}
-	sort.Strings(out)
-	return out
-}
+func BundledScenarios() []string { return bundle.Names() }
 
 // DefaultScenario is the bundled scenario `sortie demo --ruleset swarm` plays.
 const DefaultScenario = "kanalkampf-1940"
 
 // BundledScenarioFile returns a shipped scenario's file as written.
-func BundledScenarioFile(name string) ([]byte, error) {
-	return scenarioFS.ReadFile("scenarios/" + name + ".yaml")
-}
+func BundledScenarioFile(name string) ([]byte, error) { return bundle.File(name) }

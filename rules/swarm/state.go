@@ -2,7 +2,6 @@ package swarm
 
 import (
 	"encoding/json"
-	"sort"
 	"sortie/rules/ruleset"
 
 	hexmap "sortie/rules/hex"
@@ -58,11 +57,7 @@ type Target struct {
 func (t *Target) Destroyed() bool { return t.Damage >= t.Strength }
 
 // Player is a person playing one side.
-type Player struct {
-	ID   string `json:"id" yaml:"id"`
-	Name string `json:"name" yaml:"name"`
-	Side string `json:"side" yaml:"side"`
-}
+type Player = ruleset.Player
 
 // Condition is one victory condition: a side scores Points for each listed squadron that meets it, or
 // once for a destroyed target.
@@ -75,11 +70,7 @@ type Condition struct {
 }
 
 // Outcome is the end of a game.
-type Outcome struct {
-	Winner string         `json:"winner"` // a side, or "draw"
-	Score  map[string]int `json:"score"`
-	Reason string         `json:"reason"`
-}
+type Outcome = ruleset.Outcome
 
 // State is a whole Swarm game between rounds. It serialises to JSON stably (slices in a fixed order,
 // maps with sorted keys), so its SHA-256 is a fingerprint players can compare.
@@ -105,11 +96,7 @@ type State struct {
 
 // Squadron returns the squadron with a callsign.
 func (s *State) Squadron(callsign string) *Squadron {
-	i := sort.Search(len(s.Squadrons), func(i int) bool { return s.Squadrons[i].Callsign >= callsign })
-	if i < len(s.Squadrons) && s.Squadrons[i].Callsign == callsign {
-		return &s.Squadrons[i]
-	}
-	return nil
+	return ruleset.Find(s.Squadrons, callsign, func(q *Squadron) string { return q.Callsign })
 }
 
 // Target returns the ground target with a name.
@@ -123,14 +110,7 @@ func (s *State) Target(name string) *Target {
 }
 
 // SideOf returns a player's side.
-func (s *State) SideOf(player string) string {
-	for _, p := range s.Players {
-		if p.ID == player {
-			return p.Side
-		}
-	}
-	return ""
-}
+func (s *State) SideOf(player string) string { return ruleset.SideOf(s.Players, player) }
 
 // JSON is the state's canonical serialisation.
 func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
@@ -156,24 +136,10 @@ func (s *State) Clone() *State {
 		q.Track = append([]hexmap.Hex(nil), q.Track...)
 		c.Squadrons[i] = q
 	}
-	c.Sight = make(map[string]map[string]bool, len(s.Sight))
-	for side, m := range s.Sight {
-		n := make(map[string]bool, len(m))
-		for k, v := range m {
-			n[k] = v
-		}
-		c.Sight[side] = n
-	}
-	if s.Outcome != nil {
-		o := *s.Outcome
-		o.Score = make(map[string]int, len(s.Outcome.Score))
-		for k, v := range s.Outcome.Score {
-			o.Score[k] = v
-		}
-		c.Outcome = &o
-	}
+	c.Sight = ruleset.CloneSight(s.Sight)
+	c.Outcome = s.Outcome.Clone()
 	return &c
 }
 
 // Row is the map row of a hex (offset coordinates for flat-topped hexes), for drawing maps.
-func Row(h hexmap.Hex) int { return h.R + (h.Q-(h.Q&1))/2 }
+func Row(h hexmap.Hex) int { return hexmap.Row(h) }

@@ -1,0 +1,113 @@
+package ruleset
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Outcome is how a game ended: the side that won (or "draw"), each side's points, and why it ended.
+type Outcome struct {
+	Winner string         `json:"winner"` // a side, or "draw"
+	Score  map[string]int `json:"score"`
+	Reason string         `json:"reason"`
+}
+
+// EndReason says why a game ends after a turn, or "" if it goes on: the turn limit is passed (next is
+// the turn to be played next), or no more than one side has units in play.
+func EndReason(next, limit, sidesInPlay int) string {
+	switch {
+	case next > limit:
+		return fmt.Sprintf("the turn limit (%d) was reached", limit)
+	case sidesInPlay <= 1:
+		return "no enemy is left in the air"
+	}
+	return ""
+}
+
+// NewOutcome starts the outcome of a game that ended for reason, every side at 0 points; the ruleset
+// scores its victory conditions into Score, then calls Decide.
+func NewOutcome(sides []string, reason string) *Outcome {
+	o := &Outcome{Score: map[string]int{}, Reason: reason}
+	for _, side := range sides {
+		o.Score[side] = 0
+	}
+	return o
+}
+
+// Decide names the winner: the side with the most points, or "draw" when the most is shared.
+func (o *Outcome) Decide(sides []string) {
+	best, winner := -1, "draw"
+	for _, side := range sides {
+		switch s := o.Score[side]; {
+		case s > best:
+			best, winner = s, side
+		case s == best:
+			winner = "draw"
+		}
+	}
+	o.Winner = winner
+}
+
+// Clone returns a deep copy (nil for nil).
+func (o *Outcome) Clone() *Outcome {
+	if o == nil {
+		return nil
+	}
+	c := *o
+	c.Score = make(map[string]int, len(o.Score))
+	for k, v := range o.Score {
+		c.Score[k] = v
+	}
+	return &c
+}
+
+// Text is the outcome as the players read it, sides in the scenario's order: "RAF wins (RAF 2,
+// Luftwaffe 1): the turn limit (8) was reached" ("" for nil).
+func (o *Outcome) Text(sides []string) string {
+	if o == nil {
+		return ""
+	}
+	var score []string
+	for _, side := range sides {
+		score = append(score, fmt.Sprintf("%s %d", side, o.Score[side]))
+	}
+	who := o.Winner + " wins"
+	if o.Winner == "draw" {
+		who = "a draw"
+	}
+	return fmt.Sprintf("%s (%s): %s", who, strings.Join(score, ", "), o.Reason)
+}
+
+// SideOf returns the side a player plays, or "" for someone not in the game.
+func SideOf(players []Player, id string) string {
+	for _, p := range players {
+		if p.ID == id {
+			return p.Side
+		}
+	}
+	return ""
+}
+
+// Find returns the unit with a callsign from units sorted by callsign (callsign gives a unit's), or nil.
+func Find[T any](units []T, callsign string, key func(*T) string) *T {
+	i := sort.Search(len(units), func(i int) bool { return key(&units[i]) >= callsign })
+	if i < len(units) && key(&units[i]) == callsign {
+		return &units[i]
+	}
+	return nil
+}
+
+// CloneSight returns a deep copy of a state's sightings: for each side, what it knows of each enemy
+// unit. Every side's map is a new one, empty where the original is nil or empty.
+func CloneSight[V any](sight map[string]map[string]V) map[string]map[string]V {
+	c := make(map[string]map[string]V, len(sight))
+	for side, m := range sight {
+		n := make(map[string]V, len(m))
+		for k, v := range m {
+			n[k] = v
+		}
+		c[side] = n
+	}
+	return c
+}

@@ -1,0 +1,125 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestTransient(t *testing.T) {
+	transient := []error{
+		&fs.PathError{Op: "write", Path: "/x/sortie.db", Err: syscall.ENOSPC},
+		fmt.Errorf("commit: %w", syscall.EIO),
+		fmt.Errorf("storage: open: %w", ErrLocked),
+		bolt.ErrTimeout, bolt.ErrDatabaseNotOpen, bolt.ErrTxClosed,
+		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED},
+	}
+	for _, err := range transient {
+		if !Transient(err) {
+			t.Errorf("%v should be transient", err)
+		}
+	}
+	permanent := []error{
+		bolt.ErrKeyTooLarge, bolt.ErrValueTooLarge, ErrDuplicateMessageID, ErrInvalidMail, ErrBadPath,
+		errors.New("templates: refusal: index out of range"), fmt.Errorf("wrapped: %w", bolt.ErrKeyTooLarge),
+	}
+	for _, err := range permanent {
+		if Transient(err) {
+			t.Errorf("%v should be permanent", err)
+		}
+	}
+	if Transient(nil) {
+		t.Error("nil")
+	}
+}
+
+// A Message-ID over bbolt's 32 KiB key limit, or with a bare CR, is remembered and recognised like any
+// other (it used to fail the mail's transaction with "key too large", for ever).
+func TestSeenTakesAnyMessageID(t *testing.T) {
+	db := openTemp(t)
+	ids := []string{strings.Repeat("x", 40<<10) + "@evil.test", "bare\rcr@evil.test", "nul\x00@evil.test", "plain@evil.test"}
+	mustUpdate(t, db, func(tx *Tx) error {
+		for i, id := range ids {
+			if err := tx.MarkSeen(id, SeenRecord{Mailbox: strings.Repeat("M", 40<<10), UIDValidity: 1, UID: uint32(i + 1), Outcome: "refused"}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	mustView(t, db, func(tx *Tx) error {
+		for _, id := range ids {
+			rec, ok, err := tx.Seen(id)
+			if err != nil || !ok || rec.Outcome != "refused" || len(rec.MessageID) > MaxKeyLen+8 {
+				t.Errorf("%.20q: %v %v %d", id, ok, err, len(rec.MessageID))
+			}
+		}
+		if _, ok, _ := tx.Seen("bare\rcr@evil.test2"); ok {
+			t.Error("a different Message-ID is not seen")
+		}
+		return nil
+	})
+	if KeyOf("plain@evil.test") != "plain@evil.test" {
+		t.Error("a short printable key is kept as it is")
+	}
+}
+
+func TestPruneSeenAndOutbox(t *testing.T) {
+	db := openTemp(t)
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	mustUpdate(t, db, func(tx *Tx) error {
+		for i := range 100 {
+			at := now.Add(time.Duration(i) * 24 * time.Hour / 2)
+			if err := tx.MarkSeen(fmt.Sprintf("m%03d", i), SeenRecord{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(i + 1), At: at}); err != nil {
+				return err
+			}
+			game := ""
+			if i%2 == 0 {
+				game = "g1"
+			}
+			if _, err := tx.Enqueue(OutMail{To: "x@y.test", MessageID: fmt.Sprintf("o%03d", i), Game: game, Created: at}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	pending, _ := db.Pending(now.Add(1000*time.Hour), 0)
+	var ids []string
+	for _, p := range pending[:90] {
+		ids = append(ids, p.ID)
+	}
+	if err := db.MarkSentMany(ids, now); err != nil {
+		t.Fatal(err)
+	}
+	cut := now.Add(25 * 24 * time.Hour) // records 0..49 are older
+	mustUpdate(t, db, func(tx *Tx) error {
+		n, err := tx.PruneSeen(cut)
+		if err != nil || n != 100 { // 50 records, each under its Message-ID and its UID
+			t.Errorf("PruneSeen: %d %v", n, err)
+		}
+		m, err := tx.PruneOutbox(cut)
+		if err != nil || m != 25 { // of the 50 older ones, those of no game
+			t.Errorf("PruneOutbox: %d %v", m, err)
+		}
+		return nil
+	})
+	mustView(t, db, func(tx *Tx) error {
+		for i := range 100 {
+			_, ok, _ := tx.Seen(fmt.Sprintf("m%03d", i))
+			if ok != (i >= 50) {
+				t.Errorf("m%03d seen=%v", i, ok)
+			}
+			_, ok, _ = tx.OutboxByMessageID(fmt.Sprintf("o%03d", i))
+			if ok != (i >= 50 || i%2 == 0) {
+				t.Errorf("o%03d kept=%v", i, ok)
+			}
+		}
+		return nil
+	})
+}
