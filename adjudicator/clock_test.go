@@ -64,7 +64,7 @@ func TestTickIsolatesAPanickingGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"g1", "g2", "g3"} {
-		f.mail("alice@players.test", "a1-"+id, "GAME "+id+" TURN 1 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+		f.mail("alice@players.test", "a1-"+id, "GAME "+id+" TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
 	}
 	f.now = f.now.Add(49 * time.Hour)
 	done, err := f.s.Tick()
@@ -89,7 +89,7 @@ func TestTickIsolatesAPanickingGame(t *testing.T) {
 	}
 	// The held game is left alone by the next ticks; the others go on.
 	for _, id := range []string{"g1", "g3"} {
-		f.mail("alice@players.test", "a2-"+id, "GAME "+id+" TURN 2 SECRET lark-1\nRED1: 6\nRED2: 6\nEND")
+		f.mail("alice@players.test", "a2-"+id, "GAME "+id+" TURN 2 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
 	}
 	f.now = f.now.Add(49 * time.Hour)
 	done, err = f.s.Tick()

@@ -40,7 +40,7 @@ func TestBackupDoesNotBlockTheClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scn = append(scn, []byte("\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-1}\n    bob: {email: bob@players.test, secret: kite-2}\n")...)
+	scn = append(scn, []byte("\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-swift-0001}\n    bob: {email: bob@players.test, secret: kite-heron-0002}\n")...)
 	if _, err := d.Svc.NewGame(scn, "channel.yaml", "g1"); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestBackupDoesNotBlockTheClock(t *testing.T) {
 	for calls.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	for _, p := range []struct{ from, secret, units string }{{"alice@players.test", "lark-1", "RED1: 6\nRED2: 6"}, {"bob@players.test", "kite-2", "HANS: 6\nKURT: 5 HOLD"}} {
+	for _, p := range []struct{ from, secret, units string }{{"alice@players.test", "lark-swift-0001", "RED1: 6\nRED2: 6"}, {"bob@players.test", "kite-heron-0002", "HANS: 6\nKURT: 5 HOLD"}} {
 		if _, err := d.Svc.Submit(adjudicator.Envelope{From: p.from, To: []string{"sortie@sortie.test"}, MessageID: "t1." + p.from, Text: fmt.Sprintf("GAME g1 TURN 1 SECRET %s\n%s\nEND", p.secret, p.units), Size: 100}); err != nil {
 			t.Fatal(err)
 		}
