@@ -131,6 +131,9 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 			defer c.Close()
 			if uid, ok, why := access.allows(c); !ok {
 				log.Warn().Int("uid", uid).Str("why", why).Msg("control socket: connection refused")
+				// Read the request (and drop it) so the client gets the refusal, not a broken pipe.
+				c.SetDeadline(time.Now().Add(5 * time.Second))
+				json.NewDecoder(io.LimitReader(c, 1<<20)).Decode(&controlRequest{})
 				json.NewEncoder(c).Encode(controlResponse{Error: "the sortie daemon refuses commands from this user: " + why})
 				return
 			}
