@@ -240,8 +240,14 @@ func (a *Archive) WriteDir(dir string) error {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, dirRounds), 0o755); err != nil {
+	// An archive holds every player's mail and the game's secrets once it is over: only its owner reads it.
+	if err := os.MkdirAll(filepath.Join(dir, dirRounds), 0o700); err != nil {
 		return err
+	}
+	for _, d := range []string{dir, filepath.Join(dir, dirRounds)} {
+		if err := os.Chmod(d, 0o700); err != nil {
+			return err
+		}
 	}
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -252,11 +258,11 @@ func (a *Archive) WriteDir(dir string) error {
 	for _, name := range names {
 		sum := sha256.Sum256(files[name])
 		fmt.Fprintf(&sums, "%s  %s\n", hex.EncodeToString(sum[:]), name)
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), files[name], 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), files[name], 0o600); err != nil {
 			return err
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, fileSums), sums.Bytes(), 0o644)
+	return os.WriteFile(filepath.Join(dir, fileSums), sums.Bytes(), 0o600)
 }
 
 // files renders every file of the archive but SHA256SUMS, by slash-separated name.

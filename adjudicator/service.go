@@ -734,23 +734,25 @@ func (s *Service) Tick() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Each game on its own: one that fails (or whose ruleset panics) never stops the others.
 	var done []string
+	var errs []error
 	for _, id := range ids {
-		ok, err := s.tickGame(id)
+		ok, err := s.tickGameSafe(id)
 		if err != nil {
-			return done, err
+			errs = append(errs, fmt.Errorf("game %s: %w", id, err))
 		}
 		if ok {
 			done = append(done, id)
 		}
 	}
 	if err := s.digests(); err != nil {
-		return done, err
+		errs = append(errs, err)
 	}
 	if err := s.housekeep(); err != nil {
-		return done, err
+		errs = append(errs, err)
 	}
-	return done, nil
+	return done, errors.Join(errs...)
 }
 
 func (s *Service) tickGame(id string) (bool, error) {

@@ -30,6 +30,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -57,6 +59,12 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrDuplicateMessageID: the outbox already holds a mail with this Message-ID.
 	ErrDuplicateMessageID = errors.New("outbox already holds this Message-ID")
+	// ErrCorrupt: the file is not a sound bbolt database (truncated, overwritten, a damaged page).
+	ErrCorrupt = errors.New("the database file is damaged")
+	// ErrEmptyFile: the file exists and holds nothing; Open makes a new database in it only with
+	// Options.InitEmpty, since an empty file where a database should be is more often an accident
+	// (a failed copy, a full disk) than a wish to start again.
+	ErrEmptyFile = errors.New("the database file is empty (0 bytes)")
 	// ErrInvalidMail: an outgoing mail that cannot be sent as it is (no recipient, no Message-ID, a line break
 	// in a header field).
 	ErrInvalidMail = errors.New("invalid outgoing mail")
@@ -74,6 +82,9 @@ type Options struct {
 	// InitialMmapSize, if set, maps this many bytes up front. A long read transaction (a Backup) then does not
 	// hold up writers that would otherwise wait to grow the mapping.
 	InitialMmapSize int
+	// InitEmpty lets Open make a new database in an existing zero-length file. A path that does not
+	// exist is always created.
+	InitEmpty bool
 
 	// schema replaces the package's schema in tests (version and migrations).
 	schema *schema
@@ -109,25 +120,87 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("storage: %w", err)
 	}
 
-	bdb, err := bolt.Open(path, mode, &bolt.Options{
-		Timeout:         timeout,
-		ReadOnly:        opts.ReadOnly,
-		InitialMmapSize: opts.InitialMmapSize,
-		// NoSync stays false: an order acknowledged to a player must be on disk.
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == 0 && (!opts.InitEmpty || opts.ReadOnly) {
+		return nil, fmt.Errorf("storage: open %s: %w", path, ErrEmptyFile)
+	}
+	var bdb *bolt.DB
+	err := guard(func() error {
+		var err error
+		bdb, err = bolt.Open(path, mode, &bolt.Options{
+			Timeout:         timeout,
+			ReadOnly:        opts.ReadOnly,
+			InitialMmapSize: opts.InitialMmapSize,
+			// NoSync stays false: an order acknowledged to a player must be on disk.
+		})
+		return err
 	})
 	if err != nil {
 		if errors.Is(err, bolt.ErrTimeout) {
 			return nil, fmt.Errorf("storage: open %s: %w (gave up after %s; is another sortie running on this file?): %w",
 				path, ErrLocked, timeout, err)
 		}
+		if errors.Is(err, bolt.ErrInvalid) || errors.Is(err, bolt.ErrVersionMismatch) || errors.Is(err, bolt.ErrChecksum) {
+			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
 	db := &DB{bolt: bdb, path: path, outboxReady: make(chan struct{}, 1)}
-	if err := db.prepare(sc, opts.ReadOnly); err != nil {
-		_ = bdb.Close()
+	if err := guard(db.check); err != nil {
+		_ = guard(bdb.Close)
+		return nil, fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	if err := guard(func() error { return db.prepare(sc, opts.ReadOnly) }); err != nil {
+		_ = guard(bdb.Close)
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// checkLimit is the largest file whose every page Open checks; a bigger one gets a shallow check (its
+// meta pages and freelist only), so opening stays quick.
+const checkLimit = 256 << 20
+
+// check runs bbolt's consistency check over the file: every page reachable once and only once, every
+// branch and leaf well formed. A damaged file gives ErrCorrupt with the first problems found.
+func (db *DB) check() error {
+	var problems []string
+	err := db.bolt.View(func(btx *bolt.Tx) error {
+		// A file shorter than the database its meta page describes was cut off; reading its missing
+		// pages would fault, so that is caught first.
+		if st, err := os.Stat(db.path); err == nil && st.Size() < btx.Size() {
+			problems = append(problems, fmt.Sprintf("the file is %d bytes but its database needs %d (truncated)", st.Size(), btx.Size()))
+			return nil
+		}
+		if btx.Size() > checkLimit {
+			return nil
+		}
+		for err := range btx.Check() {
+			if len(problems) < 3 {
+				problems = append(problems, err.Error())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: %s", ErrCorrupt, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// guard runs fn and turns a panic inside it, or a fault reading the mapped file, into ErrCorrupt: bbolt
+// panics on some damaged pages ("invalid freelist page", out-of-range slices) instead of returning an
+// error.
+func guard(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+		}
+	}()
+	return fn()
 }
 
 // Close releases the file. It waits for running transactions to finish.

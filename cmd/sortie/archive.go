@@ -266,9 +266,9 @@ func askDaemon(cfg *Config, args []string) (output string, running bool, err err
 // openService opens the database for export or backup when no daemon holds it: read-only (a shared
 // lock, no migration) when the schema allows, so the file is left exactly as it was.
 func openService(cfg *Config) (*adjudicator.Service, func(), error) {
-	db, err := storage.Open(cfg.Database, storage.Options{ReadOnly: true})
+	db, err := openDatabase(cfg, storage.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrNeedsMigration) {
-		db, err = storage.Open(cfg.Database, storage.Options{})
+		db, err = openDatabase(cfg, storage.Options{})
 	}
 	if err != nil {
 		return nil, nil, err

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -51,7 +54,15 @@ type Config struct {
 		Every string `yaml:"every"` // how often, e.g. 6h (default 24h)
 		Keep  int    `yaml:"keep"`  // how many copies to keep (default 7)
 	} `yaml:"backup"`
-	SMTP struct {
+	Control struct {
+		// Group may also use the control socket (mode 0660, owned by this group); without it the
+		// socket is 0600 and only the daemon's own user and root may.
+		Group string `yaml:"group"`
+	} `yaml:"control"`
+	// InitEmpty (the --init flag, not a setting) lets sortie make a new database in an existing empty
+	// file.
+	InitEmpty bool `yaml:"-"`
+	SMTP      struct {
 		Host        string `yaml:"host"`
 		Port        int    `yaml:"port"`
 		TLS         string `yaml:"tls"`
@@ -153,6 +164,11 @@ type Daemon struct {
 	BackupDir   string
 	BackupEvery time.Duration
 	BackupKeep  int
+
+	backingUp atomic.Bool // a scheduled backup is being written
+	backups   sync.WaitGroup
+	// backupHook replaces backup in tests (to hold one back and see that the clock carries on).
+	backupHook func(time.Time) error
 }
 
 // backup writes a consistent copy of the database (bbolt's online copy) into the backup folder and
@@ -310,7 +326,7 @@ func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mai
 // NewDaemon opens everything the daemon needs from a configuration.
 func NewDaemon(c *Config) (*Daemon, error) {
 	log := c.logger()
-	db, err := storage.Open(c.Database, storage.Options{})
+	db, err := openDatabase(c, storage.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -374,6 +390,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			d.backups.Wait()
 			for ; running > 0; running-- {
 				if err := <-errs; err != nil && !errors.Is(err, context.Canceled) && firstErr == nil {
 					firstErr = err
@@ -388,16 +405,42 @@ func (d *Daemon) Run(ctx context.Context) error {
 				firstErr = err
 			}
 		case now := <-tick.C:
-			if _, err := d.Svc.Tick(); err != nil {
-				d.Log.Error().Err(err).Msg("deadline check failed")
-			}
+			d.tick()
 			if !nextBackup.IsZero() && !now.Before(nextBackup) {
-				if err := d.backup(now); err != nil {
-					d.Log.Error().Err(err).Msg("backup failed")
+				// A backup runs beside the clock, never two at once: a copy still being written
+				// when the next is due makes that one wait for the following schedule.
+				if d.backingUp.CompareAndSwap(false, true) {
+					run := d.backup
+					if d.backupHook != nil {
+						run = d.backupHook
+					}
+					d.backups.Add(1)
+					go func() {
+						defer d.backups.Done()
+						defer d.backingUp.Store(false)
+						if err := run(now); err != nil {
+							d.Log.Error().Err(err).Msg("backup failed")
+						}
+					}()
+				} else {
+					d.Log.Warn().Msg("the previous backup is still being written; this one is skipped")
 				}
 				nextBackup = now.Add(d.BackupEvery)
 			}
 		}
+	}
+}
+
+// tick runs the deadline clock once. Tick isolates each game itself; a panic outside any one game is
+// logged here and the clock carries on at the next tick.
+func (d *Daemon) tick() {
+	defer func() {
+		if r := recover(); r != nil {
+			d.Log.Error().Str("panic", fmt.Sprint(r)).Str("stack", string(debug.Stack())).Msg("deadline check failed")
+		}
+	}()
+	if _, err := d.Svc.Tick(); err != nil {
+		d.Log.Error().Err(err).Msg("deadline check failed")
 	}
 }
 

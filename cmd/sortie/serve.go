@@ -16,17 +16,22 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"sortie/adjudicator"
 	"sortie/parser"
+	"sortie/rules/ruleset"
 	"sortie/storage"
 	"sortie/templates"
 )
 
-const serveHelp = `sortie serve --config FILE: run the mail daemon (docs/operations.md).
+const serveHelp = `sortie serve --config FILE [--init]: run the mail daemon (docs/operations.md).
 
 It reads orders from the IMAP inbox, answers each mail, resolves rounds when every order is in or the
 deadline passes, and sends reports over SMTP. SIGINT or SIGTERM stops it cleanly. While it runs,
-'sortie game ...' commands with the same --config talk to it through a socket beside the database.
+''sortie game ...' commands with the same --config talk to it through a socket beside the database.
+A damaged database is refused with the newest backup to restore; an existing empty database file is
+used as a new database only with --init (a path that does not exist is always created).
 `
 
 func cmdServe(args []string, stdout io.Writer) error {
@@ -34,6 +39,7 @@ func cmdServe(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	configPath := fs.String("config", "", "")
 	help := fs.Bool("help", false, "")
+	initEmpty := fs.Bool("init", false, "")
 	if err := fs.Parse(args); err != nil {
 		return usagef("serve: %v\n\n%s", err, serveHelp)
 	}
@@ -48,6 +54,7 @@ func cmdServe(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	cfg.InitEmpty = *initEmpty
 	d, err := NewDaemon(cfg)
 	if err != nil {
 		return err
@@ -55,11 +62,15 @@ func cmdServe(args []string, stdout io.Writer) error {
 	defer d.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ln, err := listenControl(cfg.Database)
+	access, err := controlAccessFor(cfg)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ln, err := listenControl(cfg.Database, access)
 	if err != nil {
 		return err
 	}
-	go serveControl(ctx, ln, d.Svc)
+	go serveControl(ctx, ln, d.Svc, access, d.Log)
 	defer ln.Close()
 	return d.Run(ctx)
 }
@@ -68,14 +79,33 @@ func cmdServe(args []string, stdout io.Writer) error {
 // inside the daemon, on the same database and service.
 func socketPath(db string) string { return db + ".sock" }
 
-func listenControl(db string) (net.Listener, error) {
+func listenControl(db string, access controlAccess) (net.Listener, error) {
 	path := socketPath(db)
 	if c, err := net.DialTimeout("unix", path, 200*time.Millisecond); err == nil {
 		c.Close()
 		return nil, fmt.Errorf("another sortie daemon is already serving %s", db)
 	}
 	os.Remove(path)
-	return net.Listen("unix", path)
+	// The socket is made with no access for others whatever the umask, then given its mode.
+	old := syscall.Umask(0o177)
+	ln, err := net.Listen("unix", path)
+	syscall.Umask(old)
+	if err != nil {
+		return nil, err
+	}
+	mode := os.FileMode(0o600)
+	if access.group >= 0 {
+		if err := os.Chown(path, -1, access.group); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("control socket %s: group %s: %w", path, access.groupName, err)
+		}
+		mode = 0o660
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
 }
 
 type controlRequest struct {
@@ -90,7 +120,7 @@ type controlResponse struct {
 	Usage  bool   `json:"usage"`
 }
 
-func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service) {
+func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service, access controlAccess, log zerolog.Logger) {
 	go func() { <-ctx.Done(); ln.Close() }()
 	for {
 		c, err := ln.Accept()
@@ -99,13 +129,25 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 		}
 		go func() {
 			defer c.Close()
+			if uid, ok, why := access.allows(c); !ok {
+				log.Warn().Int("uid", uid).Str("why", why).Msg("control socket: connection refused")
+				// Read the request (and drop it) so the client gets the refusal, not a broken pipe.
+				c.SetDeadline(time.Now().Add(5 * time.Second))
+				json.NewDecoder(io.LimitReader(c, 1<<20)).Decode(&controlRequest{})
+				json.NewEncoder(c).Encode(controlResponse{Error: "the sortie daemon refuses commands from this user: " + why})
+				return
+			}
 			c.SetDeadline(time.Now().Add(30 * time.Minute)) // a backup of a large database takes a while
 			var req controlRequest
 			if err := json.NewDecoder(c).Decode(&req); err != nil {
 				return
 			}
+			if len(req.Args) == 0 {
+				return
+			}
 			var out bytes.Buffer
-			err := gameCommand(svc, req.Args, req.Input, req.Name, &out)
+			// A scenario sent over the socket has no folder on the daemon's side: it may include no files.
+			err := gameCommand(svc, req.Args, req.Input, ruleset.RemoteSource(req.Name), &out)
 			resp := controlResponse{Output: out.String()}
 			if err != nil {
 				resp.Error = err.Error()
@@ -122,7 +164,9 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 
 const gameHelp = `sortie game: moderators' commands, on the daemon's database (safe while it runs).
 
-  sortie game new --config FILE [--id ID] SCENARIO   start a game; players get their welcome mail
+  sortie game new --config FILE [--id ID] [--init] SCENARIO
+                                                     start a game; players get their welcome mail
+                                                     (--init: the database file exists but is empty)
   sortie game list --config FILE                     every game, its round, deadline and who is missing
   sortie game status --config FILE ID                one game: seats, missing orders, waits, hashes
   sortie game resolve --config FILE ID               resolve the round now (missing orders fly the default)
@@ -145,6 +189,7 @@ func cmdGame(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	configPath := fs.String("config", "", "")
 	id := fs.String("id", "", "")
+	initEmpty := fs.Bool("init", false, "")
 	pos, rest := splitPositional(args[1:])
 	if err := fs.Parse(rest); err != nil {
 		return usagef("game %s: %v\n\n%s", sub, err, gameHelp)
@@ -213,7 +258,8 @@ func cmdGame(args []string, stdout io.Writer) error {
 		}
 		return nil
 	}
-	db, err := storage.Open(cfg.Database, storage.Options{})
+	cfg.InitEmpty = *initEmpty
+	db, err := openDatabase(cfg, storage.Options{})
 	if err != nil {
 		return err
 	}

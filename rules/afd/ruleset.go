@@ -2,8 +2,6 @@ package afd
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -29,18 +27,14 @@ func (r Ruleset) NewGame(scenario []byte, source string) (ruleset.Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Dir = filepath.Dir(source)
+	s.Dir = ruleset.SourceDir(source)
 	st, err := NewGame(s, r.Env.Cards)
 	if err != nil {
 		return nil, err
 	}
 	env := r.Env
 	if s.Options.Tables != "" {
-		path := s.Options.Tables
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(s.Dir, path)
-		}
-		data, err := os.ReadFile(path)
+		data, err := ruleset.ReadInclude(s.Dir, s.Options.Tables)
 		if err != nil {
 			return nil, fmt.Errorf("%s: tables: %w", source, err)
 		}

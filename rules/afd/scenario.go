@@ -229,11 +229,11 @@ func (s *Scenario) Env(base *Env) (*Env, error) {
 	if s.Options.Tables == "" {
 		return base, nil
 	}
-	path := s.Options.Tables
-	if !filepath.IsAbs(path) && s.Dir != "" {
-		path = filepath.Join(s.Dir, path)
+	data, err := ruleset.ReadInclude(s.Dir, s.Options.Tables)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: tables: %w", s.Name, err)
 	}
-	t, err := tables.Load(path)
+	t, err := tables.Parse(map[string][]byte{s.Options.Tables: data})
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: tables: %w", s.Name, err)
 	}

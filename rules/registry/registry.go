@@ -32,13 +32,26 @@ func load() {
 
 func register(r ruleset.Ruleset) { sets[r.Name()] = r }
 
+var mu sync.Mutex
+
+// Register adds a ruleset beside the built-in ones (tests use it for a ruleset that misbehaves on
+// purpose). It replaces one of the same name.
+func Register(r ruleset.Ruleset) {
+	once.Do(load)
+	mu.Lock()
+	defer mu.Unlock()
+	sets[r.Name()] = r
+}
+
 // Get returns the ruleset with a name.
 func Get(name string) (ruleset.Ruleset, error) {
 	once.Do(load)
 	if loadErr != nil {
 		return nil, loadErr
 	}
+	mu.Lock()
 	r, ok := sets[name]
+	mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("no ruleset %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
@@ -48,10 +61,12 @@ func Get(name string) (ruleset.Ruleset, error) {
 // Names lists the rulesets, sorted.
 func Names() []string {
 	once.Do(load)
+	mu.Lock()
 	var out []string
 	for n := range sets {
 		out = append(out, n)
 	}
+	mu.Unlock()
 	sort.Strings(out)
 	return out
 }

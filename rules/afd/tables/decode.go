@@ -221,12 +221,31 @@ func yamlProblems(name string, err error) []Problem {
 	for _, m := range msgs {
 		if sm := yamlLine.FindStringSubmatch(m); sm != nil {
 			n, _ := strconv.Atoi(sm[1])
-			out = append(out, Problem{File: name, Line: n, Msg: friendlyField(sm[2])})
+			out = append(out, Problem{File: name, Line: n, Msg: redactText(friendlyField(sm[2]))})
 			continue
 		}
-		out = append(out, Problem{File: name, Msg: strings.TrimPrefix(m, "yaml: ")})
+		out = append(out, Problem{File: name, Msg: redactText(strings.TrimPrefix(m, "yaml: "))})
 	}
 	return out
+}
+
+var (
+	quotedValue = regexp.MustCompile("`[^`]*`")
+	quotedName  = regexp.MustCompile(`"[^"]*"`)
+	plainName   = regexp.MustCompile(`^"[A-Za-z0-9_]{1,32}"$`)
+)
+
+// redactText keeps the file's own text out of a decoding message: a file named by mistake (or on
+// purpose) may hold anything, and the message goes back to whoever asked. Values are never quoted;
+// a field name only when it looks like one (so a misspelt section is still named).
+func redactText(msg string) string {
+	msg = quotedValue.ReplaceAllString(msg, "a value")
+	return quotedName.ReplaceAllStringFunc(msg, func(q string) string {
+		if plainName.MatchString(q) {
+			return q
+		}
+		return "(not shown)"
+	})
 }
 
 // checker collects the problems of one file's sections, by YAML path.
