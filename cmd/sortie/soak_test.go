@@ -315,9 +315,17 @@ func TestSoakHostileMail(t *testing.T) {
 		}
 	}
 	filed := 0
+	folders := map[string]int{}
 	for _, box := range []string{"Processed", "Rejected", "Sortie/Failed"} {
 		list, _ := w.imap.List("sortie", box)
 		filed += len(list)
+		folders[box] = len(list)
+	}
+	t.Logf("filed: %v", folders)
+	// Sortie/Failed is for mail Sortie could not handle (a bug, a template that cannot render it): none of
+	// these shapes may end there.
+	if n := folders["Sortie/Failed"]; n > 0 {
+		t.Errorf("seed %d: %d mails were filed in Sortie/Failed", seed, n)
 	}
 	inbox, _ := w.imap.Messages("sortie", "INBOX")
 	// The players' own mails are filed too; a mail's own copy of Sortie's outgoing mail never comes back here.
