@@ -83,7 +83,7 @@ func TestSoakHostileMail(t *testing.T) {
 	over := false
 	last := 0 // the game's last turn
 	delivered, refusedByServer := 0, 0
-	sentOrders := map[int]map[string]string{} // round → unit → order text as the player wrote it
+	sentOrders := map[int]map[string]string{} // round → unit → the order the player sent, as Sortie read it
 	type measure struct {
 		round           int
 		size            int64
