@@ -220,12 +220,7 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	if err != nil {
 		return nil, nil, err
 	}
-	var missed []string
-	for _, e := range events {
-		if e.Kind == EvNMR {
-			missed = append(missed, e.Player)
-		}
-	}
+	missed := ruleset.MissedBy(events, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
 	log, err := ruleset.NewLog(g.st.Turn, events, d.Log()[before:], missed)
 	if err != nil {
 		return nil, nil, err
@@ -238,7 +233,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
-	r := ruleset.Report{Side: side, NextRound: st.Turn, StateHash: v.StateHash, Over: st.Over,
+	r := ruleset.Report{Side: side, NextRound: st.Turn, Over: st.Over,
 		Own: []ruleset.Unit{}, Contacts: []ruleset.Unit{}, Events: []string{}, Dice: []string{}, OrderLines: []string{}}
 	if st.Over {
 		r.Result = outcomeText(st)
