@@ -967,7 +967,7 @@ func Verify(dir string) (*VerifyReport, error) {
 		fail("%s: %v", fileState, err)
 	} else {
 		h := st.Hash()
-		if r.SeedRevealed && StateCommitment(seed, sb) != m.StateCommitment {
+		if r.SeedRevealed && StateCommitment(seed, compactJSON(sb)) != m.StateCommitment {
 			fail("%s does not give the state commitment %s of the manifest", fileState, m.StateCommitment)
 		}
 		if st.Round() != m.Round {
@@ -1293,7 +1293,7 @@ func verifyMail(read func(string) ([]byte, error), g *Game, m Manifest, rounds [
 	var unpublished []string
 	for i, ar := range rounds {
 		if i == 0 && m.Seed != "" {
-			if seed, err := dice.ParseSeed(m.Seed); err == nil && !strings.Contains(text, StateCommitment(seed, ar.StateBefore)) {
+			if seed, err := dice.ParseSeed(m.Seed); err == nil && !strings.Contains(text, StateCommitment(seed, compactJSON(ar.StateBefore))) {
 				unpublished = append(unpublished, fmt.Sprintf("the commitment to the state before round %d", ar.Round))
 			}
 		}

@@ -13,7 +13,8 @@ import (
 const commitLabel = "sortie state commitment"
 
 // StateCommitment is what the players are shown of a state: HMAC-SHA256 of the state's saved bytes,
-// keyed by HMAC-SHA256(seed, "sortie state commitment"), in hex. While the seed is secret it tells
+// keyed by HMAC-SHA256(seed, "sortie state commitment"), in hex. The saved
+// bytes are the ruleset's compact JSON; an archive's indented copy is compacted again before checking. While the seed is secret it tells
 // nothing about the state (a plain hash would let a player test guesses of the hidden units against
 // it); once the seed is revealed at the game's end, anyone can recompute it from the archive.
 func StateCommitment(seed dice.Seed, state []byte) string {
