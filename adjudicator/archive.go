@@ -96,7 +96,11 @@ type ArchivedRound struct {
 	Round int `json:"round"`
 	// Epoch is how many rollbacks the game had seen when the round was played: with the seed it names
 	// the round's dice stream.
-	Epoch      int       `json:"epoch,omitempty"`
+	Epoch int `json:"epoch,omitempty"`
+	// Keyed says every roll was drawn from a stream of its own, named by its label (dice.Keyed), so a
+	// side's dice do not depend on how many rolls its hidden enemies made; rounds archived before that
+	// drew from one sequence.
+	Keyed      bool      `json:"keyed,omitempty"`
 	Resolved   time.Time `json:"resolved"`
 	HashBefore string    `json:"hash_before"`
 	HashAfter  string    `json:"hash_after"`
@@ -151,7 +155,7 @@ func (s *Service) Export(gameID string) (*Archive, error) {
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return fmt.Errorf("archive of %s, record %s: %w", g.ID, k, err)
 			}
-			r := ArchivedRound{Round: rec.Round, Epoch: rec.Epoch, Commitment: rec.Commitment, Resolved: rec.Resolved, HashBefore: rec.HashBefore, HashAfter: rec.HashAfter,
+			r := ArchivedRound{Round: rec.Round, Epoch: rec.Epoch, Keyed: rec.Keyed, Commitment: rec.Commitment, Resolved: rec.Resolved, HashBefore: rec.HashBefore, HashAfter: rec.HashAfter,
 				Orders: rec.Orders, StateBefore: rec.StateBefore, Withdrawn: rec.Withdrawn, Events: json.RawMessage("null")}
 			if r.Orders == nil {
 				r.Orders = map[string]string{}
@@ -1108,7 +1112,7 @@ func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bo
 	var script *dice.Scripted
 	if seeded {
 		// As resolveRound draws them.
-		src = dice.NewSeeded(seed.Stream(roundStream(ar.Round, ar.Epoch)))
+		src = roundDice(seed, ar.Round, ar.Epoch, ar.Keyed)
 	} else {
 		values := make([]int, len(ar.Dice))
 		for i, d := range ar.Dice {

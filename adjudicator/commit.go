@@ -35,5 +35,15 @@ func roundStream(round, epoch int) string {
 	return fmt.Sprintf("round-%d-epoch-%d", round, epoch)
 }
 
+// roundDice is the dice source of a round: keyed (every roll its own stream, see dice.Keyed) for every
+// round played now; sequential only to re-run rounds archived before.
+func roundDice(seed dice.Seed, round, epoch int, keyed bool) dice.Source {
+	s := seed.Stream(roundStream(round, epoch))
+	if keyed {
+		return dice.NewKeyed(s)
+	}
+	return dice.NewSeeded(s)
+}
+
 // commitment is the commitment to a game's state, as its players see it.
 func (g *Game) commitment(state []byte) string { return StateCommitment(g.seedValue(), state) }

@@ -17,7 +17,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"sortie/parser"
-	"sortie/rules/dice"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 	"sortie/templates"
@@ -797,7 +796,10 @@ func (s *Service) ResolveGame(id string, force bool) (bool, error) {
 type archiveRecord struct {
 	Round int `json:"round"`
 	// Epoch is the game's count of rollbacks when the round was played: it names the dice stream.
-	Epoch       int               `json:"epoch,omitempty"`
+	Epoch int `json:"epoch,omitempty"`
+	// Keyed says each roll was drawn from a stream of its own (dice.Keyed); rounds archived before
+	// that drew from one sequence (dice.Seeded).
+	Keyed       bool              `json:"keyed,omitempty"`
 	Resolved    time.Time         `json:"resolved"`
 	StateBefore json.RawMessage   `json:"state_before"`
 	HashBefore  string            `json:"hash_before"`
@@ -826,7 +828,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	if err != nil {
 		return err
 	}
-	d := dice.NewSeeded(g.seedValue().Stream(roundStream(g.Round, g.Epoch)))
+	d := roundDice(g.seedValue(), g.Round, g.Epoch, true)
 	next, log, err := rg.Resolve(orders, d)
 	if err != nil {
 		return err
@@ -879,7 +881,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 			return err
 		}
 	}
-	rec := archiveRecord{Round: g.Round, Epoch: g.Epoch, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log,
+	rec := archiveRecord{Round: g.Round, Epoch: g.Epoch, Keyed: true, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log,
 		HashAfter: next.Hash(), Commitment: g.commitment(after), Withdrawn: withdrawn}
 	b, err := json.Marshal(rec)
 	if err != nil {
