@@ -1,0 +1,78 @@
+package ruleset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// What follows are the optional parts of a ruleset: interfaces a Ruleset value may also implement for
+// what only some game systems offer. The service and the command line find them by type assertion
+// through the registry, so they never name a game.
+
+// Command is one command a ruleset adds to the command line: a calculator subcommand (`sortie calc
+// NAME`) or a top-level one (`sortie NAME`).
+type Command struct {
+	// Name is the word that selects it, e.g. "move".
+	Name string
+	// Synopsis is its one line in `sortie --help`, e.g. "fly a plot and show it hex by hex".
+	Synopsis string
+	// Run runs it with the arguments after its name, writing its answer to stdout. It returns a
+	// UsageError for a mistake in the command line and ErrIllegal when the answer was printed but
+	// breaks a rule (exit statuses 2 and 1).
+	Run func(args []string, stdout io.Writer) error
+}
+
+// Calculator is a ruleset with a rules calculator: `sortie calc NAME --ruleset RULESET ...`.
+type Calculator interface {
+	CalcCommands() []Command
+}
+
+// Tools is a ruleset with top-level commands of its own, e.g. a list of its aircraft.
+type Tools interface {
+	Commands() []Command
+}
+
+// Bundled is a ruleset that ships scenarios: a folder of NAME.yaml files (and the files they include),
+// one of which a demo plays by default.
+type Bundled interface {
+	// Scenarios is the folder of bundled scenarios.
+	Scenarios() fs.FS
+	// DefaultScenario names the scenario `sortie demo` plays when none is asked for.
+	DefaultScenario() string
+}
+
+// DemoPilot is a ruleset whose games `sortie demo` can play by mail: given the text of a report and
+// the ready-to-fill order block it carries, it returns the order block a player would send back
+// (usually the block with some orders changed), or "" to send nothing for this round.
+type DemoPilot interface {
+	DemoOrders(report, block string) string
+}
+
+// Vocabulary is a ruleset that names its units for the mails: e.g. "aircraft"/"aircraft" or
+// "squadron"/"squadrons". Without it the mails say "unit"/"units".
+type Vocabulary interface {
+	UnitNoun() (singular, plural string)
+}
+
+// UnitNouns returns a ruleset's words for its units, or "unit"/"units".
+func UnitNouns(r Ruleset) (singular, plural string) {
+	if v, ok := r.(Vocabulary); ok {
+		if s, p := v.UnitNoun(); s != "" && p != "" {
+			return s, p
+		}
+	}
+	return "unit", "units"
+}
+
+// ErrIllegal is what a Command returns when its answer was printed but breaks a rule.
+var ErrIllegal = errors.New("illegal")
+
+// UsageError is a mistake in a command line.
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+// Usagef makes a UsageError.
+func Usagef(format string, args ...any) error { return UsageError{fmt.Sprintf(format, args...)} }
