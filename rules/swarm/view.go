@@ -64,6 +64,12 @@ func saw(st *State, side, callsign string) bool { return st.Sight[side][callsign
 func EventsFor(st *State, side string, events []Event) []Event {
 	var out []Event
 	var nmr ruleset.NMRNotices
+	ownRolls := map[[2]int]int{} // the side's own initiative rolls: turn and roll, how many squadrons
+	for _, e := range events {
+		if e.Kind == EvInitiative && e.Side == side && e.Initiative != nil {
+			ownRolls[[2]int{e.Turn, e.Initiative.Roll}]++
+		}
+	}
 	for _, e := range events {
 		own := e.Side == side
 		switch e.Kind {
@@ -81,9 +87,17 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			// Only a side's own rolls, and not the place in the whole initiative order: under fog that
 			// place would tell how many squadrons, seen or not, moved first. The order of the side's own
 			// moves shows in its move events.
+			// Nor a tie-break that only a tie with an enemy squadron caused: it would tell that an enemy,
+			// perhaps unseen, rolled the same (and more hidden enemies make more ties). Ties among the
+			// side's own squadrons it sees anyway, so their tie-breaks are shown.
 			if own && e.Initiative != nil {
 				r := e
 				r.Initiative = &InitiativeDetail{Roll: e.Initiative.Roll, Tie: e.Initiative.Tie}
+				if e.Initiative.Tie != 0 && ownRolls[[2]int{e.Turn, e.Initiative.Roll}] < 2 {
+					r.Initiative.Tie = 0
+					r.Dice = e.Dice[:min(1, len(e.Dice))]
+					r.Text = fmt.Sprintf("%s rolled initiative %d", e.Unit, e.Initiative.Roll)
+				}
 				out = append(out, r)
 			}
 		case EvFire:
