@@ -81,8 +81,9 @@ type Manifest struct {
 	// Round is the round to be ordered next; Rounds the resolved rounds, each in rounds/NNNN.json.
 	Round  int   `json:"round"`
 	Rounds []int `json:"rounds"`
-	// StateHash is the hash of state.json (the ruleset's Hash of the current state).
-	StateHash string `json:"state_hash"`
+	// StateCommitment is the commitment to state.json the players were shown (StateCommitment): it
+	// can be checked once the seed is revealed. The plain hash is never published.
+	StateCommitment string `json:"state_commitment"`
 	// Commitment is the SHA-256 of the seed, published in the first report. Seed is the seed itself,
 	// present only when the game is over.
 	Commitment string `json:"commitment"`
@@ -92,10 +93,19 @@ type Manifest struct {
 
 // ArchivedRound is one resolved round as the archive keeps it (rounds/NNNN.json).
 type ArchivedRound struct {
-	Round      int               `json:"round"`
-	Resolved   time.Time         `json:"resolved"`
-	HashBefore string            `json:"hash_before"`
-	HashAfter  string            `json:"hash_after"`
+	Round int `json:"round"`
+	// Epoch is how many rollbacks the game had seen when the round was played: with the seed it names
+	// the round's dice stream.
+	Epoch int `json:"epoch,omitempty"`
+	// Keyed says every roll was drawn from a stream of its own, named by its label (dice.Keyed), so a
+	// side's dice do not depend on how many rolls its hidden enemies made; rounds archived before that
+	// drew from one sequence.
+	Keyed      bool      `json:"keyed,omitempty"`
+	Resolved   time.Time `json:"resolved"`
+	HashBefore string    `json:"hash_before"`
+	HashAfter  string    `json:"hash_after"`
+	// Commitment is the commitment to the state after the round that the players were shown.
+	Commitment string            `json:"commitment,omitempty"`
 	Orders     map[string]string `json:"orders"`
 	Missed     []string          `json:"missed,omitempty"`
 	// Withdrawn are players whose units were taken out after the round (NMR dropout): part of the
@@ -145,7 +155,7 @@ func (s *Service) Export(gameID string) (*Archive, error) {
 			if err := json.Unmarshal(v, &rec); err != nil {
 				return fmt.Errorf("archive of %s, record %s: %w", g.ID, k, err)
 			}
-			r := ArchivedRound{Round: rec.Round, Resolved: rec.Resolved, HashBefore: rec.HashBefore, HashAfter: rec.HashAfter,
+			r := ArchivedRound{Round: rec.Round, Epoch: rec.Epoch, Keyed: rec.Keyed, Commitment: rec.Commitment, Resolved: rec.Resolved, HashBefore: rec.HashBefore, HashAfter: rec.HashAfter,
 				Orders: rec.Orders, StateBefore: rec.StateBefore, Withdrawn: rec.Withdrawn, Events: json.RawMessage("null")}
 			if r.Orders == nil {
 				r.Orders = map[string]string{}
@@ -202,7 +212,7 @@ func (s *Service) Export(gameID string) (*Archive, error) {
 		}
 		a.Manifest = Manifest{Format: ArchiveFormat, FormatVersion: ArchiveFormatVersion, Game: g.ID, Name: g.Name,
 			Ruleset: g.Ruleset, RulesVersion: version, Sortie: sortieBuild(), Created: g.Created, Exported: s.now().UTC(),
-			Status: g.Status, Result: g.Result, Round: g.Round, Rounds: []int{}, StateHash: rg.Hash(),
+			Status: g.Status, Result: g.Result, Round: g.Round, Rounds: []int{}, StateCommitment: g.commitment(a.State),
 			Commitment: g.Commitment, Mails: len(a.Mails)}
 		if over {
 			a.Manifest.Seed = g.Seed
@@ -713,9 +723,13 @@ type VerifyReport struct {
 	Files int `json:"files"`
 	// SeedRevealed says the manifest holds the seed; SeedVerified that it hashes to the commitment and
 	// every round's dice were drawn from it again.
-	SeedRevealed bool           `json:"seed_revealed"`
-	SeedVerified bool           `json:"seed_verified"`
-	Rounds       []RoundVerdict `json:"rounds"`
+	SeedRevealed bool `json:"seed_revealed"`
+	SeedVerified bool `json:"seed_verified"`
+	// Commitments says what became of the state commitments the players were shown: "verified" (each
+	// recomputed from the revealed seed), "not yet" (the seed is secret while the game runs) or
+	// "failed".
+	Commitments string         `json:"commitments"`
+	Rounds      []RoundVerdict `json:"rounds"`
 	// Problems are failures not tied to one round; Notes what a reader should know but is no failure.
 	Problems []string `json:"problems"`
 	Notes    []string `json:"notes"`
@@ -790,6 +804,14 @@ func (r *VerifyReport) WriteText(w io.Writer) error {
 		b.WriteString("seed: revealed but NOT verified (see the problems)\n")
 	default:
 		b.WriteString("seed: not revealed yet (the game is not over): the dice were replayed as recorded, so their fairness is not verified\n")
+	}
+	switch r.Commitments {
+	case "verified":
+		b.WriteString("state commitments: every one the players were shown was recomputed from the seed and matches\n")
+	case "not yet":
+		b.WriteString("state commitments: cannot be checked yet: they are keyed by the seed, revealed when the game is over\n")
+	default:
+		b.WriteString("state commitments: NOT verified (see the problems)\n")
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(&b, "problem: %s\n", p)
@@ -912,6 +934,7 @@ func Verify(dir string) (*VerifyReport, error) {
 
 	// Every round.
 	var rounds []ArchivedRound
+	var uncommitted []int
 	prevAfter := ""
 	for i, n := range m.Rounds {
 		v := RoundVerdict{Round: n, Dice: "recorded"}
@@ -932,7 +955,14 @@ func Verify(dir string) (*VerifyReport, error) {
 				bad("hash before %s is not round %d's hash after %s", ar.HashBefore, m.Rounds[i-1], prevAfter)
 			}
 			v.Rolls = len(ar.Dice)
-			verifyRound(rs, ar, seed, r.SeedRevealed, bad)
+			after := verifyRound(rs, ar, seed, r.SeedRevealed, bad)
+			switch {
+			case !r.SeedRevealed:
+			case ar.Commitment == "":
+				uncommitted = append(uncommitted, n)
+			case after != nil && StateCommitment(seed, after) != ar.Commitment:
+				bad("the state after does not give the commitment the players were shown (%s)", ar.Commitment)
+			}
 			rounds = append(rounds, ar)
 			prevAfter = ar.HashAfter
 		}
@@ -946,8 +976,8 @@ func Verify(dir string) (*VerifyReport, error) {
 		fail("%s: %v", fileState, err)
 	} else {
 		h := st.Hash()
-		if h != m.StateHash {
-			fail("%s hashes to %s, but the manifest says %s", fileState, h, m.StateHash)
+		if r.SeedRevealed && StateCommitment(seed, compactJSON(sb)) != m.StateCommitment {
+			fail("%s does not give the state commitment %s of the manifest", fileState, m.StateCommitment)
 		}
 		if st.Round() != m.Round {
 			fail("%s is at round %d, but the manifest says %d", fileState, st.Round(), m.Round)
@@ -982,11 +1012,22 @@ func Verify(dir string) (*VerifyReport, error) {
 		}
 	}
 
+	if len(uncommitted) > 0 {
+		note("rounds %s record no state commitment (archived before commitments), so theirs were not checked", intsText(uncommitted))
+	}
 	verifyMail(read, &g, m, rounds, fail, note)
 	verifyScenario(read, dir, rs, rounds, fail, note)
 	r.SeedVerified = commitOK
 	for _, v := range r.Rounds {
 		r.SeedVerified = r.SeedVerified && v.OK()
+	}
+	switch {
+	case !r.SeedRevealed:
+		r.Commitments = "not yet"
+	case r.OK():
+		r.Commitments = "verified"
+	default:
+		r.Commitments = "failed"
 	}
 	return done()
 }
@@ -1058,12 +1099,13 @@ func checkSums(dir string, sums []byte, r *VerifyReport, fail, note func(string,
 	return listed
 }
 
-// verifyRound re-adjudicates one round and reports every part that differs.
-func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bool, bad func(string, ...any)) {
+// verifyRound re-adjudicates one round and reports every part that differs. It returns the re-run's
+// state after the round as saved bytes (nil if the re-run failed).
+func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bool, bad func(string, ...any)) []byte {
 	g, err := rs.Load(ar.StateBefore)
 	if err != nil {
 		bad("state before: %v", err)
-		return
+		return nil
 	}
 	if h := g.Hash(); h != ar.HashBefore {
 		bad("the state before hashes to %s, not to its hash before %s", h, ar.HashBefore)
@@ -1075,7 +1117,7 @@ func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bo
 	var script *dice.Scripted
 	if seeded {
 		// As resolveRound draws them.
-		src = dice.NewSeeded(seed.Stream(fmt.Sprintf("round-%d", ar.Round)))
+		src = roundDice(seed, ar.Round, ar.Epoch, ar.Keyed)
 	} else {
 		values := make([]int, len(ar.Dice))
 		for i, d := range ar.Dice {
@@ -1087,7 +1129,7 @@ func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bo
 	next, log, err := g.Resolve(ar.Orders, src)
 	if err != nil {
 		bad("the re-run failed: %v", err)
-		return
+		return nil
 	}
 	if log == nil {
 		log = &ruleset.Log{}
@@ -1119,12 +1161,27 @@ func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bo
 		}
 		if next, err = w.Withdraw(p); err != nil {
 			bad("withdrawing %s: %v", p, err)
-			return
+			return nil
 		}
 	}
 	if h := next.Hash(); h != ar.HashAfter {
 		bad("hash after differs: archive %s, re-run %s", ar.HashAfter, h)
 	}
+	after, err := next.Save()
+	if err != nil {
+		bad("saving the re-run's state: %v", err)
+		return nil
+	}
+	return after
+}
+
+// intsText is numbers separated by commas.
+func intsText(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // compactJSON is JSON without insignificant space (the form the ruleset writes); empty reads as null.
@@ -1244,11 +1301,13 @@ func verifyMail(read func(string) ([]byte, error), g *Game, m Manifest, rounds [
 	text := all.String()
 	var unpublished []string
 	for i, ar := range rounds {
-		if i == 0 && !strings.Contains(text, ar.HashBefore) {
-			unpublished = append(unpublished, fmt.Sprintf("the hash before round %d", ar.Round))
+		if i == 0 && m.Seed != "" {
+			if seed, err := dice.ParseSeed(m.Seed); err == nil && !strings.Contains(text, StateCommitment(seed, compactJSON(ar.StateBefore))) {
+				unpublished = append(unpublished, fmt.Sprintf("the commitment to the state before round %d", ar.Round))
+			}
 		}
-		if !strings.Contains(text, ar.HashAfter) {
-			unpublished = append(unpublished, fmt.Sprintf("the hash after round %d", ar.Round))
+		if ar.Commitment != "" && !strings.Contains(text, ar.Commitment) {
+			unpublished = append(unpublished, fmt.Sprintf("the commitment after round %d", ar.Round))
 		}
 	}
 	if len(unpublished) > 0 {

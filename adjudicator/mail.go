@@ -47,15 +47,19 @@ type orderEcho struct {
 // reportData is the data of the report, start and over templates: one player's report, built by the
 // ruleset from that player's view only.
 type reportData struct {
-	Game        string
-	GameName    string
-	Player      string
-	Name        string
-	Kind        string
-	Report      ruleset.Report
-	Deadline    string
-	Missed      []string
-	Commitment  string
+	Game       string
+	GameName   string
+	Player     string
+	Name       string
+	Kind       string
+	Report     ruleset.Report
+	Deadline   string
+	Missed     []string
+	Commitment string
+	// StateCommitment is the keyed commitment to the state the report shows (StateCommitment).
+	StateCommitment string
+	// Position marks a report of where things stand that follows no resolved turn (after a rollback).
+	Position    bool
 	Seed        string
 	Secret      string
 	ReplyTo     string
@@ -98,7 +102,11 @@ func (s *Service) queueReport(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 
 func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string) error {
 	rep := rg.Report(seat.Player, log)
-	data := reportData{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
+	state, err := rg.Save()
+	if err != nil {
+		return err
+	}
+	data := reportData{StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
 		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes}
 	if log != nil {

@@ -271,7 +271,11 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 func (s *Service) queuePosition(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, note string) error {
 	rep := rg.Report(seat.Player, nil)
 	rep.Round = rep.NextRound - 1
-	data := reportData{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: "report", Report: rep,
+	state, err := rg.Save()
+	if err != nil {
+		return err
+	}
+	data := reportData{Position: true, StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: "report", Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
 		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: []string{note}}
 	subject, body, err := s.tmpl.Render("report", data)

@@ -1,6 +1,8 @@
 package adjudicator
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -59,10 +61,10 @@ func TestProcessTurnGuardAndRollback(t *testing.T) {
 	if g := f.game(); g.Round != 3 {
 		t.Fatalf("round %d after two PROCESS", g.Round)
 	}
-	hashTurn2 := ""
+	turn2 := ""
 	f.db.View(func(tx *storage.Tx) error {
 		b, _ := tx.Get(archiveBucket("g1"), storage.SeqKey(2))
-		hashTurn2 = string(b)
+		turn2 = string(b)
 		return nil
 	})
 	f.mod("ROLLBACK", "2")
@@ -74,20 +76,38 @@ func TestProcessTurnGuardAndRollback(t *testing.T) {
 	if body := f.last("bob@players.test").Body; !strings.Contains(body, "rolled the game back from turn 3 to the start of turn 2") || !strings.Contains(body, "GAME g1 TURN 2") {
 		t.Errorf("players get the position again:\n%s", body)
 	}
-	// Resolving turn 2 again with the same (default) orders and the same dice gives the same turn.
+	// The position mail says what it is: not a report of a turn 0 or of the undone turn.
+	pos := f.last("bob@players.test")
+	if !strings.Contains(pos.Subject, "position for turn 2") || strings.Contains(pos.Subject, "report") {
+		t.Errorf("the rollback's position mail is titled %q", pos.Subject)
+	}
+	// Turn 2 resolved again draws dice of its own: the undone turn's rolls, seen by the players, must
+	// not foretell the new ones (the dice stream is keyed by the rollback epoch).
 	f.mod("PROCESS", "2")
+	var undone, again archiveRecord
+	json.Unmarshal([]byte(turn2), &undone)
 	f.db.View(func(tx *storage.Tx) error {
 		b, _ := tx.Get(archiveBucket("g1"), storage.SeqKey(2))
-		if !strings.Contains(string(b), extractHash(hashTurn2)) {
-			t.Error("turn 2 re-resolved after a rollback must come out the same")
-		}
-		return nil
+		return json.Unmarshal(b, &again)
 	})
+	if undone.Epoch != 0 || again.Epoch != 1 {
+		t.Errorf("epochs: undone turn %d, replayed turn %d", undone.Epoch, again.Epoch)
+	}
+	if len(undone.Log.Dice) == 0 || fmt.Sprint(undone.Log.Dice) == fmt.Sprint(again.Log.Dice) {
+		t.Errorf("turn 2 played again after a rollback rolled the same dice: %v", again.Log.Dice)
+	}
 }
 
-func extractHash(rec string) string {
-	i := strings.Index(rec, `"hash_after":"`)
-	return rec[i+14 : i+14+64]
+// TestRollbackPositionSubject: after ROLLBACK TURN 1 the position mail was titled "turn 0 report".
+func TestRollbackPositionSubject(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mod("PROCESS", "1")
+	f.mod("ROLLBACK", "1")
+	got := f.last("alice@players.test")
+	if strings.Contains(got.Subject, "turn 0") || !strings.Contains(got.Subject, "position for turn 1") ||
+		strings.Contains(got.Body, "turn 0 has been resolved") {
+		t.Errorf("position mail after a rollback to turn 1:\n%s\n%s", got.Subject, got.Body)
+	}
 }
 
 func TestReplaceAPlayer(t *testing.T) {

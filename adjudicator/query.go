@@ -43,10 +43,12 @@ type GameStatus struct {
 	Commitment string       `json:"commitment"`
 	AllInAt    time.Time    `json:"all_in_at,omitzero"`
 	Archived   int          `json:"archived_rounds"`
-	StateHash  string       `json:"state_hash"`
-	Paused     bool         `json:"paused"`
-	Held       string       `json:"held,omitempty"`
-	Policy     NMRPolicy    `json:"policy"`
+	// StateCommitment is the commitment to the current state, as the players are shown it: never the
+	// plain hash, which would let a player test guesses of hidden units.
+	StateCommitment string    `json:"state_commitment"`
+	Paused          bool      `json:"paused"`
+	Held            string    `json:"held,omitempty"`
+	Policy          NMRPolicy `json:"policy"`
 }
 
 // List returns every game, newest deadline last.
@@ -97,8 +99,12 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 		if err != nil {
 			return err
 		}
-		st = &GameStatus{Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result},
-			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, StateHash: rg.Hash(), Paused: g.Paused, Held: g.Held, Policy: g.Policy}
+		state, err := rg.Save()
+		if err != nil {
+			return err
+		}
+		st = &GameStatus{StateCommitment: g.commitment(state), Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result},
+			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, Paused: g.Paused, Held: g.Held, Policy: g.Policy}
 		for _, seat := range g.Seats {
 			ss := SeatStatus{Player: seat.Player, Name: seat.Name, Side: seat.Side, Email: seat.Email,
 				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player), Misses: seat.Misses, Autopilot: seat.Autopilot, Dropped: seat.Dropped}

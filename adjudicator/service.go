@@ -17,7 +17,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"sortie/parser"
-	"sortie/rules/dice"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 	"sortie/templates"
@@ -885,7 +884,12 @@ func (s *Service) ResolveGame(id string, force bool) (bool, error) {
 
 // archiveRecord is one resolved round as kept forever: enough to re-run it byte for byte.
 type archiveRecord struct {
-	Round       int               `json:"round"`
+	Round int `json:"round"`
+	// Epoch is the game's count of rollbacks when the round was played: it names the dice stream.
+	Epoch int `json:"epoch,omitempty"`
+	// Keyed says each roll was drawn from a stream of its own (dice.Keyed); rounds archived before
+	// that drew from one sequence (dice.Seeded).
+	Keyed       bool              `json:"keyed,omitempty"`
 	Resolved    time.Time         `json:"resolved"`
 	StateBefore json.RawMessage   `json:"state_before"`
 	HashBefore  string            `json:"hash_before"`
@@ -895,6 +899,8 @@ type archiveRecord struct {
 	// withdraws them too before comparing HashAfter.
 	Withdrawn []string `json:"withdrawn,omitempty"`
 	HashAfter string   `json:"hash_after"`
+	// Commitment is what the players were shown of the state after the round (StateCommitment).
+	Commitment string `json:"commitment,omitempty"`
 }
 
 // resolveRound plays the round inside the caller's transaction: orders, dice from the game's seed, the
@@ -912,7 +918,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	if err != nil {
 		return err
 	}
-	d := dice.NewSeeded(g.seedValue().Stream(fmt.Sprintf("round-%d", g.Round)))
+	d := roundDice(g.seedValue(), g.Round, g.Epoch, true)
 	next, log, err := rg.Resolve(orders, d)
 	if err != nil {
 		return err
@@ -960,18 +966,19 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 			}
 		}
 	}
-	rec := archiveRecord{Round: g.Round, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log, HashAfter: next.Hash(), Withdrawn: withdrawn}
+	if len(withdrawn) > 0 {
+		if after, err = next.Save(); err != nil {
+			return err
+		}
+	}
+	rec := archiveRecord{Round: g.Round, Epoch: g.Epoch, Keyed: true, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log,
+		HashAfter: next.Hash(), Commitment: g.commitment(after), Withdrawn: withdrawn}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
 	if err := tx.Put(archiveBucket(g.ID), storage.SeqKey(uint64(g.Round)), b); err != nil {
 		return err
-	}
-	if len(withdrawn) > 0 {
-		if after, err = next.Save(); err != nil {
-			return err
-		}
 	}
 	if err := tx.Put(bucketState, g.ID, after); err != nil {
 		return err

@@ -34,7 +34,8 @@ const verifyHelp = `sortie verify DIR [--json]: re-adjudicate an archive and con
 It checks every file against SHA256SUMS, re-runs every turn from its state and orders with this sortie's
 rules (with the dice drawn again from the seed once the game is over, replayed as recorded before),
 compares the events, the dice and the state hashes, and checks the seed against the commitment the first
-report published. Exit status 0: everything verified; 1: something differs (listed per turn).
+report published. Once the seed is revealed it also recomputes every state commitment the players were
+shown (HMAC-SHA256 of the state, keyed by the seed); while the game runs it says they cannot be checked yet. Exit status 0: everything verified; 1: something differs (listed per turn).
 `
 
 const backupHelp = `sortie backup --config FILE --out PATH: write a consistent copy of the whole database to PATH.

@@ -441,7 +441,7 @@ func (w *world) waitExit(cmd *exec.Cmd) int {
 	return 0
 }
 
-var hashRE = regexp.MustCompile(`State hash after this turn: ([0-9a-f]{64})`)
+var hashRE = regexp.MustCompile(`State commitment after this turn: ([0-9a-f]{64})`)
 
 // TestEndToEndCrashRecovery kills the daemon between fetching a mail and committing it, and between the
 // commit and sending what it caused, and restarts it: no order is lost, no mail is sent twice, and the

@@ -35,7 +35,7 @@ service:
     ben: {email: ben@players.test}
 `
 
-var finalHashRE = regexp.MustCompile(`Final state hash: ([0-9a-f]{64})`)
+var finalHashRE = regexp.MustCompile(`Final state commitment: ([0-9a-f]{64})`)
 
 // playLong plays the 50 turns; when kill is set, a second goroutine kills the daemon with SIGKILL at
 // random moments and restarts it. It returns the final state hash and checks that every turn's report

@@ -316,7 +316,7 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		if st.Result != "" {
 			fmt.Fprintf(w, "result: %s\n", st.Result)
 		}
-		fmt.Fprintf(w, "deadline %s; %d round(s) archived; state hash %s\n", st.Deadline.UTC().Format(time.RFC1123), st.Archived, st.StateHash)
+		fmt.Fprintf(w, "deadline %s; %d round(s) archived; state commitment %s\n", st.Deadline.UTC().Format(time.RFC1123), st.Archived, st.StateCommitment)
 		if st.Paused {
 			fmt.Fprintln(w, "PAUSED by the moderator")
 		}

@@ -193,12 +193,7 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	if err != nil {
 		return nil, nil, err
 	}
-	var missed []string
-	for _, e := range events {
-		if e.Kind == EvNMR {
-			missed = append(missed, e.Player)
-		}
-	}
+	missed := ruleset.MissedBy(events, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
 	log, err := ruleset.NewLog(g.st.Turn, events, d.Log()[before:], missed)
 	if err != nil {
 		return nil, nil, err
@@ -212,7 +207,6 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
 	r := ruleset.NewReport(side, st.Turn, st.Over, log)
-	r.StateHash = v.StateHash
 	if st.Over && st.Outcome != nil {
 		r.Result = outcomeText(st)
 	}

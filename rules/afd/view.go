@@ -5,6 +5,7 @@ import (
 
 	"sortie/parser"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // View is what one side may know after a turn (design.md invariant 4): its own planes in full, enemy
@@ -21,9 +22,6 @@ type View struct {
 	Map       *Edges    `json:"map,omitempty"`
 	Over      bool      `json:"over"`
 	Outcome   *Outcome  `json:"outcome,omitempty"`
-	// StateHash is the hash of the whole state: it proves which state the report came from without
-	// telling anything about it.
-	StateHash string `json:"state_hash"`
 }
 
 // Contact is an enemy plane as a side sees it.
@@ -39,7 +37,7 @@ type Contact struct {
 // ViewOf builds a side's view of the state.
 func ViewOf(st *State, side string) View {
 	v := View{Side: side, Scenario: st.Scenario, Turn: st.Turn, TurnLimit: st.TurnLimit, Clouds: st.Clouds, Map: st.Map,
-		Over: st.Over, Outcome: st.Outcome, StateHash: st.Hash(), Own: []Plane{}, Enemies: []Contact{}}
+		Over: st.Over, Outcome: st.Outcome, Own: []Plane{}, Enemies: []Contact{}}
 	for _, p := range st.Planes {
 		if p.Side == side {
 			v.Own = append(v.Own, p)
@@ -68,9 +66,10 @@ func sawPlane(st *State, side, callsign string) bool {
 // rule: a side's own planes' events in full; spotting news only for the side that spotted; of a burst
 // that hits one of its planes, a side learns that it was hit, by whom if it has the shooter spotted, and
 // where; of an enemy plane going down or leaving, only if it had that plane in sight. A missed order is
-// announced to everyone, by player only.
+// announced to everyone, by player only, once a player and turn (ruleset.NMRNotices).
 func EventsFor(st *State, side string, events []Event) []Event {
 	var out []Event
+	var nmr ruleset.NMRNotices
 	for _, e := range events {
 		own := e.Side == side
 		switch e.Kind {
@@ -85,8 +84,8 @@ func EventsFor(st *State, side string, events []Event) []Event {
 		case EvNMR:
 			if own {
 				out = append(out, e)
-			} else {
-				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: fmt.Sprintf("no order came from %s this turn", e.Player)})
+			} else if text, ok := nmr.Notice(e.Turn, e.Player); ok {
+				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: text})
 			}
 		case EvFire:
 			if own {

@@ -100,6 +100,37 @@ func (d *Seeded) Roll(label string, sides int) int {
 // never disturbs the source.
 func (d *Seeded) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
 
+// Keyed is a deterministic Source in which every roll has a stream of its own, named by the roll's label
+// and by how many rolls with that label came before it. Unlike Seeded, a roll does not depend on how
+// many other rolls were thrown before it: under fog of war a side's dice must not shift with the number
+// of enemy units it cannot see (their rolls come first in a shared sequence). The labels a ruleset gives
+// name the unit that rolls, so they tell nothing either.
+type Keyed struct {
+	seed Seed
+	n    map[string]int
+	log  []Roll
+}
+
+// NewKeyed returns a Source keyed by s.
+func NewKeyed(s Seed) *Keyed { return &Keyed{seed: s, n: map[string]int{}} }
+
+// Roll throws one die with the given number of sides (at least 1), drawn from the stream of this label's
+// next roll.
+func (d *Keyed) Roll(label string, sides int) int {
+	if sides < 1 {
+		sides = 1
+	}
+	k := d.n[label]
+	d.n[label] = k + 1
+	rng := rand.New(rand.NewChaCha8(d.seed.Stream(fmt.Sprintf("%s\x00%d", label, k))))
+	v := rng.IntN(sides) + 1
+	d.log = append(d.log, Roll{Label: label, Sides: sides, Value: v})
+	return v
+}
+
+// Log returns every roll so far, in order. The slice is shared and must not be modified.
+func (d *Keyed) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
+
 // Scripted hands out given values in order. It is for the calculator (dice given on the command line)
 // and for tests that need a particular roll. A value out of range for the die asked for, or a roll asked
 // for after the values ran out, is recorded as an error (see Err) and the roll shows 1, so a caller

@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -93,5 +94,48 @@ func TestSeedTextAndStreams(t *testing.T) {
 	}
 	if len(s.Commitment()) != 64 {
 		t.Fatal("commitment is a hex SHA-256")
+	}
+}
+
+// TestKeyedRollsDoNotShift: a Keyed roll depends on its label and on how many rolls of that label came
+// before, not on other rolls: under fog, a side's dice must not move with rolls of units it cannot see.
+func TestKeyedRollsDoNotShift(t *testing.T) {
+	s := SeedFromUint64(7)
+	quiet := NewKeyed(s)
+	a1, a2 := quiet.Roll("alice spots", 6), quiet.Roll("alice spots", 6)
+	busy := NewKeyed(s)
+	for i := 0; i < 50; i++ {
+		busy.Roll(fmt.Sprintf("hidden %d", i), 6)
+	}
+	if b1, b2 := busy.Roll("alice spots", 6), busy.Roll("alice spots", 6); a1 != b1 || a2 != b2 {
+		t.Errorf("rolls shifted by others: %d %d, then %d %d", a1, a2, b1, b2)
+	}
+	// A sequential Seeded source does shift: the reason Keyed exists.
+	seqQuiet, seqBusy := NewSeeded(s), NewSeeded(s)
+	for i := 0; i < 50; i++ {
+		seqBusy.Roll("hidden", 6)
+	}
+	same := 0
+	for i := 0; i < 20; i++ {
+		if seqQuiet.Roll("x", 6) == seqBusy.Roll("x", 6) {
+			same++
+		}
+	}
+	if same == 20 {
+		t.Error("a sequential source did not shift: the test proves nothing")
+	}
+	// The values are uniform enough and differ between labels and between repeats.
+	counts := make([]int, 7)
+	d := NewKeyed(s)
+	for i := 0; i < 6000; i++ {
+		counts[d.Roll("same", 6)]++
+	}
+	for v := 1; v <= 6; v++ {
+		if counts[v] < 850 || counts[v] > 1150 {
+			t.Errorf("value %d came %d times in 6000", v, counts[v])
+		}
+	}
+	if len(d.Log()) != 6000 || d.Log()[0].Label != "same" {
+		t.Errorf("log: %d rolls", len(d.Log()))
 	}
 }

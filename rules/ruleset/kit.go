@@ -71,3 +71,34 @@ func CheckSeats(sides []string, players []Player, add func(path, format string, 
 	}
 	return sideSet, playerSide
 }
+
+// MissedBy lists the players named by a round's events of missed orders (for NewLog): player says
+// whether an event is one and whose order it was.
+func MissedBy[E any](events []E, player func(E) (string, bool)) []string {
+	var out []string
+	for _, e := range events {
+		if p, ok := player(e); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NMRNotices is how a side learns of its enemies' missed orders: by player only, once a player and
+// turn, never once a unit. A line per unit would count the enemy's units, seen or not. The zero value
+// is ready; use one per report.
+type NMRNotices struct{ said map[string]bool }
+
+// Notice gives the line telling a side that player sent no order in turn, or false when the side was
+// told already.
+func (n *NMRNotices) Notice(turn int, player string) (string, bool) {
+	key := fmt.Sprintf("%d/%s", turn, player)
+	if n.said[key] {
+		return "", false
+	}
+	if n.said == nil {
+		n.said = map[string]bool{}
+	}
+	n.said[key] = true
+	return fmt.Sprintf("no order came from %s this turn", player), true
+}

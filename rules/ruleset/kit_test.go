@@ -33,3 +33,29 @@ func TestCheckSeats(t *testing.T) {
 		t.Errorf("one side: %v", problems)
 	}
 }
+
+// TestNMRNoticesOncePerPlayer: a side hears of an enemy player's missed orders once a turn, however many
+// units that player has (seen or not).
+func TestNMRNoticesOncePerPlayer(t *testing.T) {
+	var n NMRNotices
+	var lines []string
+	for _, e := range []struct {
+		turn   int
+		player string
+	}{{1, "bob"}, {1, "bob"}, {1, "bob"}, {1, "carol"}, {2, "bob"}, {2, "bob"}} {
+		if line, ok := n.Notice(e.turn, e.player); ok {
+			lines = append(lines, line)
+		}
+	}
+	want := []string{"no order came from bob this turn", "no order came from carol this turn", "no order came from bob this turn"}
+	if strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Errorf("notices: %q", lines)
+	}
+	type ev struct {
+		kind, player string
+	}
+	got := MissedBy([]ev{{"nmr", "bob"}, {"move", "alice"}, {"nmr", "bob"}}, func(e ev) (string, bool) { return e.player, e.kind == "nmr" })
+	if strings.Join(got, ",") != "bob,bob" {
+		t.Errorf("MissedBy: %v", got)
+	}
+}

@@ -50,7 +50,9 @@ func (c OrderCheck) OK() bool { return len(c.Errors) == 0 }
 type Game interface {
 	// Save is the canonical serialisation: the same state always gives the same bytes.
 	Save() ([]byte, error)
-	// Hash is the SHA-256 of Save, in hex.
+	// Hash is the SHA-256 of Save, in hex. It is for the archive's chain of states, never for a
+	// player: a plain hash lets anyone who knows the open engine test guesses of hidden units against
+	// it. Players are shown the adjudicator's keyed commitment instead.
 	Hash() string
 	// Name is the scenario's name.
 	Name() string
@@ -99,7 +101,6 @@ type Report struct {
 	Map       string   `json:"map"`
 	Over      bool     `json:"over"`
 	Result    string   `json:"result"`
-	StateHash string   `json:"state_hash"`
 	// OrderLines are the lines of a ready-to-fill order block for the next round, one per unit.
 	OrderLines []string `json:"order_lines"`
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"sortie/rules/dice"
+	"sortie/rules/ruleset"
 )
 
 // View is what one side may know (design.md invariant 4): its own squadrons in full, enemy squadrons only
@@ -22,8 +23,6 @@ type View struct {
 	Targets    []Target   `json:"targets"` // ground targets are on the briefing map: known to all
 	Over       bool       `json:"over"`
 	Outcome    *Outcome   `json:"outcome,omitempty"`
-	// StateHash proves which state the view came from without telling anything about it.
-	StateHash string `json:"state_hash"`
 }
 
 // Contact is an enemy squadron as a side sees it.
@@ -36,7 +35,7 @@ type Contact struct {
 // ViewOf builds a side's view of the state.
 func ViewOf(st *State, side string) View {
 	v := View{Side: side, Scenario: st.Scenario, Turn: st.Turn, TurnLimit: st.TurnLimit, Visibility: st.Visibility,
-		Targets: append([]Target{}, st.Targets...), Over: st.Over, Outcome: st.Outcome, StateHash: st.Hash(),
+		Targets: append([]Target{}, st.Targets...), Over: st.Over, Outcome: st.Outcome,
 		Own: []Squadron{}, Enemies: []Contact{}}
 	for _, q := range st.Squadrons {
 		if q.Side == side {
@@ -61,9 +60,16 @@ func saw(st *State, side, callsign string) bool { return st.Sight[side][callsign
 // strength); of an enemy squadron's loss, only if it was in sight or the side caused the loss; of an
 // enemy's place in the move order, only if it is in sight at the end of that turn (earlier turns of a
 // round flown on plotted courses saw no enemy); of bombs on its ground target, the hits. A missed order is announced to
-// everyone, by player only. A kind without a rule here is shown to nobody.
+// everyone, by player only, once a player and turn (ruleset.NMRNotices). A kind without a rule here is shown to nobody.
 func EventsFor(st *State, side string, events []Event) []Event {
 	var out []Event
+	var nmr ruleset.NMRNotices
+	ownRolls := map[[2]int]int{} // the side's own initiative rolls: turn and roll, how many squadrons
+	for _, e := range events {
+		if e.Kind == EvInitiative && e.Side == side && e.Initiative != nil {
+			ownRolls[[2]int{e.Turn, e.Initiative.Roll}]++
+		}
+	}
 	for _, e := range events {
 		own := e.Side == side
 		switch e.Kind {
@@ -74,16 +80,24 @@ func EventsFor(st *State, side string, events []Event) []Event {
 		case EvNMR:
 			if own {
 				out = append(out, e)
-			} else {
-				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: fmt.Sprintf("no order came from %s this turn", e.Player)})
+			} else if text, ok := nmr.Notice(e.Turn, e.Player); ok {
+				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: text})
 			}
 		case EvInitiative:
 			// Only a side's own rolls, and not the place in the whole initiative order: under fog that
 			// place would tell how many squadrons, seen or not, moved first. The order of the side's own
 			// moves shows in its move events.
+			// Nor a tie-break that only a tie with an enemy squadron caused: it would tell that an enemy,
+			// perhaps unseen, rolled the same (and more hidden enemies make more ties). Ties among the
+			// side's own squadrons it sees anyway, so their tie-breaks are shown.
 			if own && e.Initiative != nil {
 				r := e
 				r.Initiative = &InitiativeDetail{Roll: e.Initiative.Roll, Tie: e.Initiative.Tie}
+				if e.Initiative.Tie != 0 && ownRolls[[2]int{e.Turn, e.Initiative.Roll}] < 2 {
+					r.Initiative.Tie = 0
+					r.Dice = e.Dice[:min(1, len(e.Dice))]
+					r.Text = fmt.Sprintf("%s rolled initiative %d", e.Unit, e.Initiative.Roll)
+				}
 				out = append(out, r)
 			}
 		case EvFire:

@@ -240,3 +240,29 @@ func TestSwarmReportsLeakNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestInitiativeTieWithAnEnemyIsHidden: a squadron that tied only with an enemy squadron rolled a
+// tie-break; its side must not learn that from its report (an unseen enemy rolled the same, and more
+// hidden squadrons make more ties). A tie between the side's own squadrons is shown in full.
+func TestInitiativeTieWithAnEnemyIsHidden(t *testing.T) {
+	g := newGame(t, scenario(0, "", spitA, emilB))
+	st := g.st
+	ev := func(unit, side string, roll, tie int) Event {
+		e := Event{Turn: 2, Kind: EvInitiative, Unit: unit, Side: side, Initiative: &InitiativeDetail{Roll: roll, Tie: tie},
+			Dice: []dice.Roll{{Label: "turn 2 initiative " + unit, Sides: 6, Value: roll}}, Text: fmt.Sprintf("%s rolled initiative %d, tie-break %d", unit, roll, tie)}
+		if tie != 0 {
+			e.Dice = append(e.Dice, dice.Roll{Label: "turn 2 initiative tie-break " + unit, Sides: 6, Value: tie})
+		}
+		return e
+	}
+	// AAA tied with the enemy BBB only.
+	got := EventsFor(st, "RAF", []Event{ev("AAA", "RAF", 3, 5), ev("BBB", "Luftwaffe", 3, 2)})
+	if len(got) != 1 || got[0].Initiative.Tie != 0 || len(got[0].Dice) != 1 || strings.Contains(got[0].Text, "tie") {
+		t.Errorf("a tie with an enemy shows: %+v", got)
+	}
+	// AAA and CCC, both RAF, tied: their tie-breaks are the side's own business.
+	got = EventsFor(st, "RAF", []Event{ev("AAA", "RAF", 3, 5), ev("CCC", "RAF", 3, 1), ev("BBB", "Luftwaffe", 3, 2)})
+	if len(got) != 2 || got[0].Initiative.Tie != 5 || len(got[1].Dice) != 2 || !strings.Contains(got[1].Text, "tie-break 1") {
+		t.Errorf("a tie between own squadrons: %+v", got)
+	}
+}
