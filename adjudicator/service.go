@@ -12,11 +12,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 
 	"sortie/parser"
+	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 	"sortie/templates"
@@ -203,7 +203,8 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			"Problems": []string{fmt.Sprintf("Sortie reads order mails of up to %d KiB; yours was %d KiB. Send the order block as plain text, without attachments.", s.cfg.MaxMailSize>>10, env.Size>>10)},
 		})
 	}
-	block, diags := parser.ParseBlockRaw(env.Text) // the ruleset reads each order line in its own notation
+	// The block keeps each order line as text: the game's ruleset reads it in its own notation.
+	block, diags := parser.ParseBlock(env.Text)
 	if g, ok := s.moderatorOf(tx, env, block); ok {
 		if over, notice, err := s.floodSeat(tx, g.ID, "moderator"); err != nil || over {
 			return Ignored, s.floodNotice(tx, env, notice, err)
@@ -212,6 +213,11 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	}
 	seat, g, authErr := s.identify(tx, env, block)
 	if seat != nil && authErr == nil {
+		// Now that the game is known, read the block again with its notation's hints, so a line that
+		// lacks its callsign or colon is named in that game's language.
+		if n := blockNotation(g); n != nil {
+			block, diags = parser.ParseBlockFor(env.Text, n)
+		}
 		if over, notice, err := s.floodSeat(tx, g.ID, seat.Player); err != nil || over {
 			return Ignored, s.floodNotice(tx, env, notice, err)
 		}
@@ -328,7 +334,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		lines := append(append([]parser.BlockOrder(nil), block.Orders...), block.Refused...)
 		sort.SliceStable(lines, func(i, j int) bool { return lines[i].Line < lines[j].Line })
 		for _, o := range lines {
-			echo := orderEcho{Unit: o.Callsign, Written: strings.TrimSpace(orderTextOf(o.Text)), Line: o.Line}
+			echo := orderEcho{Unit: o.Callsign, Written: strings.TrimSpace(o.Text), Line: o.Line}
 			lineErrs := false
 			for _, d := range lineDiags(diags, o.Line) {
 				if d.Severity == parser.SeverityError {
@@ -338,12 +344,14 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 					echo.Warnings = append(echo.Warnings, diagText(d))
 				}
 			}
-			if !lineErrs {
-				// Check the order as the player wrote it, so columns point into their line.
-				head, rest, _ := strings.Cut(o.Text, ":")
-				offset := utf8.RuneCountInString(head) + 1
-				chk := rg.CheckOrder(seat.Player, o.Callsign, rest)
-				echo.Canonical, echo.Preview = chk.Canonical, chk.Preview
+			{
+				// Check the order as the player wrote it, so columns point into their line; a line the
+				// block refused (a missing colon) is checked too, so every mistake is told at once.
+				offset := o.Column - 1
+				chk := rg.CheckOrder(seat.Player, o.Callsign, o.Text)
+				if !lineErrs {
+					echo.Canonical, echo.Preview = chk.Canonical, chk.Preview
+				}
 				for _, p := range chk.Errors {
 					echo.Errors = append(echo.Errors, problemText(shift(p, offset)))
 				}
@@ -352,7 +360,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 						echo.Warnings = append(echo.Warnings, problemText(shift(p, offset)))
 					}
 				}
-				if chk.OK() && mine[o.Callsign] {
+				if !lineErrs && chk.OK() && mine[o.Callsign] {
 					b, _ := json.Marshal(storedOrder{Unit: o.Callsign, Player: seat.Player, Text: chk.Canonical, MessageID: env.MessageID, At: s.now().UTC()})
 					if err := tx.Put(ordersBucket(g.ID, g.Round), o.Callsign, b); err != nil {
 						return "", err
@@ -420,13 +428,6 @@ func parserWarning(p ruleset.Problem, diags []parser.LineDiagnostic, line int) b
 		}
 	}
 	return false
-}
-
-func orderTextOf(line string) string {
-	if _, rest, ok := strings.Cut(line, ":"); ok {
-		return strings.TrimSpace(rest)
-	}
-	return line
 }
 
 func refusedLine(b parser.Block, line int) bool {
@@ -1068,4 +1069,16 @@ func sortedKeys(m map[string][]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// blockNotation is the game's order notation for reading blocks, when its ruleset offers one.
+func blockNotation(g *Game) parser.Notation {
+	rs, err := registry.Get(g.Ruleset)
+	if err != nil {
+		return nil
+	}
+	if h, ok := rs.(ruleset.Hinter); ok {
+		return h.BlockNotation()
+	}
+	return nil
 }

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -43,6 +44,8 @@ const (
 	maxSenderBackoff     = 5 * time.Minute
 	senderDialTimeout    = 30 * time.Second
 	senderCmdTimeout     = 30 * time.Second
+	// senderStopGrace is how long a stop waits for the server's answer to the message on the wire.
+	senderStopGrace = 5 * time.Second
 )
 
 // ErrSMTPUnavailable wraps the error given to Outbox.MarkFailed when a message could not be sent
@@ -347,9 +350,15 @@ func (s *Sender) dial(ctx context.Context) (client *mail.Client, hangUp func(), 
 		closeConn()
 		return nil, nil, err
 	}
-	stop := context.AfterFunc(ctx, closeConn)
+	// A stop lets the message on the wire finish (the loop sends no other after it), so a mail the server
+	// takes is also recorded; only a server that does not answer within the grace is cut off.
+	var grace atomic.Pointer[time.Timer]
+	stop := context.AfterFunc(ctx, func() { grace.Store(time.AfterFunc(senderStopGrace, closeConn)) })
 	return client, func() {
 		stop()
+		if t := grace.Load(); t != nil {
+			t.Stop()
+		}
 		if err := client.Close(); err != nil {
 			s.log.Debug().Err(err).Msg("smtp quit")
 		}

@@ -448,3 +448,38 @@ func TestSenderBadItems(t *testing.T) {
 		t.Error("a bad address counted as an outage")
 	}
 }
+
+// A graceful stop that comes while a message is on the wire lets that message finish: the server's
+// answer is read and the mail recorded as sent, so a restart does not send it again. It used to close
+// the connection at once, so a message the server had already taken was left pending and went out a
+// second time after the restart (seen as a duplicate report in the crash-recovery test under load).
+func TestSenderStopFinishesTheMessageOnTheWire(t *testing.T) {
+	inData := make(chan struct{}, 1)
+	srv := startSenderSMTP(t, localmail.SMTPOptions{OnMessage: func(string, []string, []byte) error {
+		select {
+		case inData <- struct{}{}:
+		default:
+		}
+		time.Sleep(300 * time.Millisecond) // the server is slow to answer the message
+		return nil
+	}})
+	box := newSenderOutbox(senderItem(1), senderItem(2))
+	s := mailer.NewSender(senderOptions(t, srv), box)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	<-inData
+	cancel() // the daemon is told to stop while report 1 waits for the server's answer
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	marked, _, _ := box.snapshot()
+	ids := receivedIDs(srv)
+	if ids["<report-1@sortie.test>"] != 1 || marked["out-1"] != 1 {
+		t.Fatalf("report 1 reached the server %d times and was recorded %d times: a restart would send it again",
+			ids["<report-1@sortie.test>"], marked["out-1"])
+	}
+	if ids["<report-2@sortie.test>"] != 0 || marked["out-2"] != 0 {
+		t.Errorf("report 2 was sent after the stop: received %d, recorded %d", ids["<report-2@sortie.test>"], marked["out-2"])
+	}
+}

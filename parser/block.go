@@ -104,9 +104,23 @@ func BlockRefused(ds []LineDiagnostic) bool {
 // BlockOrder is one order line of a block.
 type BlockOrder struct {
 	Callsign string // upper case
-	Order    Order
-	Line     int    // 1-based line in the mail; not part of equality
-	Text     string // the line as written; not part of equality
+	// Text is the order as written after the colon, for the game's ruleset to read in its own notation.
+	// Equality compares it without the spaces around it.
+	Text string
+	Line int // 1-based line in the mail; not part of equality
+	// Column is the rune column of Text's first rune in its line (1-based; not part of equality), so a
+	// problem the ruleset finds at column c of Text is at column Column+c-1 of the line.
+	Column int
+}
+
+// Notation is what a game's order notation tells the block parser about the lines it cannot place, so
+// that its hints speak that game's language. With none, the hints are generic.
+type Notation interface {
+	// LooksLikeOrder reports whether text, a line or the part of one after a callsign, reads as an
+	// order of the game (so a missing callsign or colon is the likely mistake).
+	LooksLikeOrder(text string) bool
+	// ExampleOrder is an order line to show in hints, e.g. "RED1: 2R 1 TR FIRE ANY".
+	ExampleOrder() string
 }
 
 // Command is one command line of a block, e.g. {RESEND [TURN 2] 7}. Name is upper case; Args are in the
@@ -134,7 +148,7 @@ type Block struct {
 	Orders   []BlockOrder
 	Commands []Command
 	// Refused holds the order lines with errors, one per callsign (a later line replaces an earlier one
-	// here too): that aircraft's order from this mail is refused. Their Order may be partial.
+	// here too): that unit's order from this mail is refused.
 	Refused  []BlockOrder
 	Found    bool // a GAME line was found
 	HelpOnly bool // no GAME line, but a line HELP: a request for the guide (Commands holds that HELP)
@@ -180,15 +194,15 @@ func (b Block) canonical(secret bool) string {
 	for _, o := range b.Orders {
 		s.WriteString(o.Callsign)
 		s.WriteString(": ")
-		s.WriteString(o.Order.String())
+		s.WriteString(strings.TrimSpace(o.Text))
 		s.WriteByte('\n')
 	}
 	s.WriteString("END\n")
 	return s.String()
 }
 
-// Equal compares two blocks, ignoring line numbers, the text as written and the partial orders of refused
-// lines (their callsigns count).
+// Equal compares two blocks, ignoring line numbers, the spaces around order texts and the texts of
+// refused lines (their callsigns count).
 func (b Block) Equal(o Block) bool {
 	if b.Game != o.Game || b.Turn != o.Turn || b.Secret != o.Secret || b.Player != o.Player ||
 		b.Found != o.Found || b.HelpOnly != o.HelpOnly || len(b.Orders) != len(o.Orders) ||
@@ -196,7 +210,7 @@ func (b Block) Equal(o Block) bool {
 		return false
 	}
 	for i, x := range b.Orders {
-		if x.Callsign != o.Orders[i].Callsign || !x.Order.Equal(o.Orders[i].Order) {
+		if x.Callsign != o.Orders[i].Callsign || strings.TrimSpace(x.Text) != strings.TrimSpace(o.Orders[i].Text) {
 			return false
 		}
 	}
@@ -379,7 +393,7 @@ func clearArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
 		return nil, []Diagnostic{argError(args[1].col, "CLEAR takes one callsign: write one CLEAR line per aircraft, or CLEAR alone for all of them")}
 	}
 	cs := strings.ToUpper(args[0].text)
-	if !isCallsign(cs) {
+	if !IsCallsign(cs) {
 		return nil, []Diagnostic{argError(args[0].col, "%q is not a callsign: callsigns are letters, digits, - and _, at most %d", args[0].text, MaxCallsign)}
 	}
 	return []string{cs}, nil
@@ -401,15 +415,11 @@ func parseTurn(s string) (int, bool) {
 // isIDWord reports whether s is a game name, secret or player id: 1-40 ASCII letters, digits, - and _, and
 // not a header keyword (so that "GAME TURN 3" is a missing name, not a game called "turn").
 func isIDWord(s string) bool {
-	if s == "" || len(s) > MaxIDRunes || strings.IndexFunc(s, func(r rune) bool { return !isWordRune(r) }) >= 0 {
+	if s == "" || len(s) > MaxIDRunes || strings.IndexFunc(s, func(r rune) bool { return !IsWordRune(r) }) >= 0 {
 		return false
 	}
 	up := strings.ToUpper(s)
 	return up != "GAME" && !isHeaderField(up)
-}
-
-func isCallsign(cs string) bool {
-	return cs != "" && utf8.RuneCountInString(cs) <= MaxCallsign && strings.IndexFunc(cs, func(r rune) bool { return !isWordRune(r) }) < 0
 }
 
 // blockWord is one word of a header or command line, with its rune column and byte offset in the line.
@@ -500,15 +510,16 @@ func (r *lineReader) next() (string, bool) {
 // Without a GAME line, a line holding only HELP makes a help request (HelpOnly); otherwise the result is
 // an empty Block and one no-block error. Every problem is reported, each with its line and column; see
 // BlockRefused for which errors refuse the whole block, and Block.Refused for refused order lines.
-func ParseBlock(text string) (Block, []LineDiagnostic) { return parseBlock(text, false) }
+//
+// Each order line is kept as its callsign and its text (BlockOrder), for the game's ruleset to read in its
+// own notation. ParseBlock gives generic hints for lines it cannot place; ParseBlockFor asks the game's
+// notation whether such a line reads as an order, so a missing callsign or colon is named.
+func ParseBlock(text string) (Block, []LineDiagnostic) { return parseBlock(text, nil) }
 
-// ParseBlockRaw reads a block without reading its order lines as Air Force plots: each order line is kept
-// as its callsign and its text (BlockOrder.Text, Order left empty), for the game's ruleset to read in its
-// own notation. This is what the service uses, so every ruleset's orders travel the same way; the header,
-// commands, limits and line handling are exactly those of ParseBlock.
-func ParseBlockRaw(text string) (Block, []LineDiagnostic) { return parseBlock(text, true) }
+// ParseBlockFor is ParseBlock with a game's notation for its hints.
+func ParseBlockFor(text string, n Notation) (Block, []LineDiagnostic) { return parseBlock(text, n) }
 
-func parseBlock(text string, raw bool) (Block, []LineDiagnostic) {
+func parseBlock(text string, n Notation) (Block, []LineDiagnostic) {
 	r := &lineReader{rest: text}
 	helpLine, quotedGame := 0, false
 	for {
@@ -522,7 +533,7 @@ func parseBlock(text string, raw bool) (Block, []LineDiagnostic) {
 			continue
 		}
 		if strings.EqualFold(firstWord(t), "GAME") {
-			p := &blockParser{fields: map[string]fieldSeen{}, raw: raw}
+			p := &blockParser{fields: map[string]fieldSeen{}, notation: n}
 			p.b.Found = true
 			p.run(r, line)
 			return p.b, p.ds
@@ -549,11 +560,11 @@ type fieldSeen struct {
 }
 
 type blockParser struct {
-	b      Block
-	ds     []LineDiagnostic
-	fields map[string]fieldSeen
-	items  int
-	raw    bool // keep order lines as text (ParseBlockRaw)
+	b        Block
+	ds       []LineDiagnostic
+	fields   map[string]fieldSeen
+	items    int
+	notation Notation // the game's, for hints; nil for generic ones
 }
 
 func (p *blockParser) add(line int, d Diagnostic) {
@@ -841,39 +852,35 @@ func (p *blockParser) putOrder(o BlockOrder, bad bool) {
 
 func (p *blockParser) orderLine(n int, line string) {
 	i := strings.IndexByte(line, ':')
-	if cs := strings.ToUpper(strings.TrimSpace(line[:i])); isCallsign(cs) && strings.TrimSpace(line[i+1:]) == "" {
+	if cs := strings.ToUpper(strings.TrimSpace(line[:i])); IsCallsign(cs) && strings.TrimSpace(line[i+1:]) == "" {
 		p.warnf(n, 1, CodeEmptyOrder, "", "%s: has no order after it, so this line changes nothing for %s", cs, cs)
 		return
 	}
 	if !p.countItem(n) {
 		return
 	}
-	if p.raw {
-		cs := strings.ToUpper(strings.TrimSpace(line[:i]))
-		if !isCallsign(cs) {
-			p.errorf(n, 1, CodeOrderLine, "", "%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))
-			return
-		}
-		if strings.TrimSpace(line[i+1:]) == "" {
-			p.add(n, Diagnostic{Code: CodeEmptyOrder, Col: i + 2, Severity: SeverityWarning,
-				Message: fmt.Sprintf("%s has no order after the colon: the line changes nothing", cs)})
-			return
-		}
-		p.putOrder(BlockOrder{Callsign: cs, Line: n, Text: line}, false)
+	cs := strings.ToUpper(strings.TrimSpace(line[:i]))
+	if !IsCallsign(cs) {
+		p.errorf(n, 1, CodeOrderLine, "", "%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))
 		return
 	}
-	cs, o, ds := ParseOrderLine(line)
-	for _, d := range ds {
-		p.add(n, d)
-	}
-	if isCallsign(cs) {
-		p.putOrder(BlockOrder{Callsign: cs, Order: o, Line: n, Text: line}, HasErrors(ds))
-	}
+	p.putOrder(BlockOrder{Callsign: cs, Text: line[i+1:], Line: n, Column: utf8.RuneCountInString(line[:i+1]) + 1}, false)
 }
 
-// looksLikeOrder reports whether an order parsed from a line that is no command has a plot or a fire
-// clause, i.e. whether the player probably meant it as an order.
-func looksLikeOrder(o Order) bool { return len(o.Plot.Elements) > 0 || !o.Fire.Default }
+// looksLikeOrder asks the game's notation whether text reads as an order; without one, nothing does.
+func (p *blockParser) looksLikeOrder(text string) bool {
+	return p.notation != nil && strings.TrimSpace(text) != "" && p.notation.LooksLikeOrder(text)
+}
+
+// exampleOrder is an order line for hints: the game's, or a generic shape.
+func (p *blockParser) exampleOrder() string {
+	if p.notation != nil {
+		if e := p.notation.ExampleOrder(); e != "" {
+			return e
+		}
+	}
+	return "CALLSIGN: order"
+}
 
 // unknownLine explains a line that is no header field, command or order line: a misspelt keyword, an order
 // without its callsign or without its colon, or something else.
@@ -895,49 +902,42 @@ func (p *blockParser) unknownLine(n int, line string, ws []blockWord) {
 		}
 		return
 	}
-	if o, ds := ParseOrder(line); !HasErrors(ds) && looksLikeOrder(o) {
+	if p.looksLikeOrder(line) {
 		p.countItem(n)
-		p.errorf(n, first.col, CodeOrderLine, "", "this looks like an order without its aircraft: an order line starts "+
-			"with the callsign and a colon, e.g. RED1: %s", strings.TrimSpace(line))
+		p.errorf(n, first.col, CodeOrderLine, "", "this looks like an order without its unit: an order line starts "+
+			"with the callsign and a colon, e.g. %s", p.exampleOrder())
 		return
 	}
-	if cs := up; len(ws) > 1 && isCallsign(cs) {
+	if cs := up; len(ws) > 1 && IsCallsign(cs) {
 		cut := first.at + len(first.text)
 		rest := line[cut:]
-		if o, ds := ParseOrder(rest); looksLikeOrder(o) {
+		if p.looksLikeOrder(rest) {
 			if !p.countItem(n) {
 				return
 			}
 			col := first.col + utf8.RuneCountInString(first.text)
 			p.errorf(n, col, CodeOrderLine, cs+": "+strings.TrimSpace(rest), "a colon belongs after the callsign %s: "+
-				"an order line is CALLSIGN: plot", cs)
-			offset := utf8.RuneCountInString(line[:cut])
-			for _, d := range ds {
-				if d.Col > 0 {
-					d.Col += offset
-				}
-				p.add(n, d)
-			}
-			p.putOrder(BlockOrder{Callsign: cs, Order: o, Line: n, Text: line}, true)
+				"an order line is CALLSIGN: order", cs)
+			p.putOrder(BlockOrder{Callsign: cs, Text: rest, Line: n, Column: utf8.RuneCountInString(line[:cut]) + 1}, true)
 			return
 		}
 	}
 	p.errorf(n, first.col, CodeUnknownCmd, "", "%q is neither a command nor an order line: the commands are %s, and an "+
-		"order line is CALLSIGN: plot, e.g. RED1: 2R 1 TR FIRE ANY", first.text, commandList())
+		"order line is the callsign, a colon and the order, e.g. %s", first.text, commandList(), p.exampleOrder())
 }
 
 // suggestKeyword returns the keywords nearest to an upper-case word ("STATUS" for "STAUTS"), joined by
 // " or ", and whether one of them is a header field. Like the plot suggestions it allows one edit, or two
 // when both words have five letters or more ("HELLO" is not HELP); a transposition counts as one edit.
 func suggestKeyword(up string, keywords []string) (string, bool) {
-	a := asciiApprox(up)
+	a := ASCIIApprox(up)
 	if len(a) < 2 || len(a) > 16 {
 		return "", false
 	}
 	limit := 2
 	var best []string
 	for _, k := range keywords {
-		d := editDistance(a, k)
+		d := EditDistance(a, k)
 		if d == 2 && (len(a) < 5 || len(k) < 5) {
 			continue
 		}
@@ -976,8 +976,10 @@ func (p *blockParser) scanAfter(r *lineReader, endedAt, how int) {
 		if ws := blockWords(t); len(ws) == 1 && lookupCommand(strings.ToUpper(ws[0].text)) != nil {
 			looks = true
 		} else if strings.IndexByte(t, ':') >= 0 {
-			cs, _, ds := ParseOrderLine(line)
-			looks = isCallsign(cs) && !HasErrors(ds)
+			i := strings.IndexByte(t, ':')
+			rest := t[i+1:]
+			looks = IsCallsign(strings.ToUpper(strings.TrimSpace(t[:i]))) && strings.TrimSpace(rest) != "" &&
+				(p.notation == nil || p.notation.LooksLikeOrder(rest))
 		}
 		if looks {
 			p.warnf(r.n, 1, CodeAfterBlock, "", "this line was not read: the block ended at line %d (%s); write the whole "+

@@ -11,9 +11,9 @@ import (
 // message and sits on a line of the text (or line 0) inside that line's columns; and when there is no
 // error, the canonical form with the secret parses back, without any diagnostic, to an equal block that
 // prints the same (a fixed point), and Canonical does not show the secret.
-func FuzzParseBlock(f *testing.F) {
-	for _, c := range blockCases {
-		f.Add(c.in)
+func FuzzParseBlockOrders(f *testing.F) {
+	for _, s := range blockSeeds {
+		f.Add(s)
 	}
 	for _, s := range []string{
 		"GAME g\nRED1: 5 FIRE red-2 GUNS nose,tail MAX 3\nCLEAR RED1\nRED1: 1 TR\nREADY\nWAIT\nRESEND 3\nEND",
@@ -56,7 +56,8 @@ func FuzzParseBlock(f *testing.F) {
 			}
 		}
 		for _, o := range slices.Concat(b.Orders, b.Refused) {
-			if o.Line < 1 || o.Line > len(lines) || o.Text != strings.TrimSuffix(lines[o.Line-1], "\r") {
+			if o.Line < 1 || o.Line > len(lines) || o.Column < 1 || !strings.HasSuffix(strings.TrimSuffix(lines[o.Line-1], "\r"), o.Text) ||
+				string([]rune(strings.TrimSuffix(lines[o.Line-1], "\r"))[o.Column-1:]) != o.Text {
 				t.Errorf("order %s on line %d with text %q", o.Callsign, o.Line, o.Text)
 			}
 		}
@@ -83,15 +84,15 @@ func FuzzParseBlock(f *testing.F) {
 	})
 }
 
-// FuzzParseBlockRaw checks the service's reading of a mail: no panic, the limits hold, every diagnostic
+// FuzzParseBlockOrders checks the service's reading of a mail: no panic, the limits hold, every diagnostic
 // sits on a line of the text, and each kept order line is a line of the text with a valid callsign.
-func FuzzParseBlockRaw(f *testing.F) {
-	for _, c := range blockCases {
-		f.Add(c.in)
+func FuzzParseBlock(f *testing.F) {
+	for _, s := range blockSeeds {
+		f.Add(s)
 	}
 	f.Add("GAME g TURN 2 SECRET s\nTIGER: 2 S M 2; 2 S M 2\nRED1: 1 TRTR\nAWAY 2026-12-24\nEND")
 	f.Fuzz(func(t *testing.T, in string) {
-		b, ds := ParseBlockRaw(in)
+		b, ds := ParseBlock(in)
 		if len(b.Orders)+len(b.Commands) > MaxBlockItems {
 			t.Fatalf("%d orders and %d commands: over the limit", len(b.Orders), len(b.Commands))
 		}
@@ -102,9 +103,22 @@ func FuzzParseBlockRaw(f *testing.F) {
 			}
 		}
 		for _, o := range b.Orders {
-			if !isCallsign(o.Callsign) || !strings.Contains(in, strings.TrimSpace(o.Text)) {
+			if !IsCallsign(o.Callsign) || !strings.Contains(in, strings.TrimSpace(o.Text)) {
 				t.Errorf("kept order %+v is not a line of the text", o)
 			}
 		}
 	})
+}
+
+// blockSeeds are mails of every shape the block reader knows: headers in any order and case, commands,
+// quotes, signatures, prose around the block, broken lines.
+var blockSeeds = []string{
+	"GAME chan-1 TURN 3 SECRET lark-swift-0001\nRED1: 2R 1 TR FIRE ANY\nRED2: 5 HOLD\nEND",
+	"Hello,\n\nGAME chan-1\nred1: 2 tr 1 tr\nEND\n\nCheers,\nAnna",
+	"GAME chan-1\nTURN 2\nSECRET s\nPLAYER anna\nSTATUS\nRESEND TURN 1\nEND",
+	"game: chan-1, turn: 2\nCLEAR RED1\nWAIT\nREADY\nAWAY 2026-12-24\nBACK\nEND",
+	"> GAME chan-1\n> RED1: 5\nGAME chan-1\nRED1 5\nSTAUTS\n-- \nsig",
+	"GAME chan-1\nRED1:\nRED1: 4\nRED1: 5\nEND x\nRED2: 6",
+	"GAME\nGAME x TURN 0\nTURN 99999999999\n",
+	"HELP",
 }

@@ -60,54 +60,24 @@ func HasErrors(ds []Diagnostic) bool {
 	return false
 }
 
-// Diagnostic codes. They are stable: other layers and players' tools may match on them.
+// Diagnostic codes every game's notation may give. They are stable: other layers and players' tools may
+// match on them. Each notation adds codes of its own.
 const (
-	// Whole-plot faults.
-	CodeTooLong = "plot-too-long" // more than MaxPlotRunes runes
-	CodeEmpty   = "empty"         // nothing to read
+	CodeTooLong      = "plot-too-long"    // more than MaxPlotRunes runes
+	CodeEmpty        = "empty"            // nothing to read
+	CodeUnknownToken = "unknown-token"    // a word that is no token and no tokens run together
+	CodeLowercase    = "lowercase"        // warning: lower-case letters read as upper case
+	CodeNonASCII     = "non-ascii-letter" // a word with letters outside A-Z
+	CodePunctuation  = "punctuation"      // stray punctuation: ; : / ! ? ( ...
+	CodeTrailingDot  = "trailing-dot"     // warning: one full stop at the end, ignored
+	CodeQuotes       = "quotes"           // warning: quotation marks, read as separators
+	CodeBadChar      = "bad-char"         // control characters, emoji, other symbols, broken UTF-8
+	CodeDuplicate    = "duplicate"        // STEEP, VERT, BOMB, power, brake or altitude given twice
 
-	// Words.
-	CodeUnknownToken    = "unknown-token"    // a word that is no token and no tokens run together
-	CodeGluedLetters    = "glued-letters"    // several tokens written without a separator (TRTR)
-	CodeLowercase       = "lowercase"        // warning: lower-case letters read as upper case
-	CodeAlias           = "alias"            // warning: an accepted alias (R, L, RR, RL) echoed canonically
-	CodeSkidDirection   = "skid-direction"   // SRTR / SLTL: a skid turn turns against its slip
-	CodeImmelmannForm   = "immelmann-form"   // VR, VL, VRL, VLR: an Immelmann is VRR or VLL
-	CodeBankWhichWay    = "bank-which-way"   // bare B
-	CodeSplitToken      = "split-token"      // S R, T L, H R: one token written in two parts
-	CodeIncompleteToken = "incomplete-token" // a lone S, T or H with no side
-	CodeFireOrder       = "fire-order"       // FIRE / HOLD inside the movement plot
-	CodeNonASCII        = "non-ascii-letter" // a word with letters outside A-Z
-
-	// Numbers.
-	CodeLetterO      = "letter-o"       // the letter O written where a digit 0 belongs (1O, O2)
-	CodeZeroHexes    = "zero-hexes"     // a straight run of 0
-	CodeTooManyHexes = "too-many-hexes" // a straight run above 99
-
-	// Characters.
-	CodePunctuation = "punctuation"  // stray punctuation: ; : / ! ? ( ...
-	CodeTrailingDot = "trailing-dot" // warning: one full stop at the end, ignored
-	CodeQuotes      = "quotes"       // warning: quotation marks, read as separators
-	CodeBadChar     = "bad-char"     // control characters, emoji, other symbols, broken UTF-8
-
-	// Power and brake.
-	CodePowerRange = "power-range" // P0, P10, PPPPPPPPPP...
-	CodeBrakeRange = "brake-range" // K0, K10 ...
-	CodeFactorForm = "factor-form" // PP2, KK3: digits only after a single P or K
-
-	// Altitude.
-	CodeAltMultiple = "alt-multiple" // a figure in feet that is no multiple of 100 (+150)
-	CodeAltRange    = "alt-range"    // a figure too large to be a climb or dive (+999999)
-	CodeAltZero     = "alt-zero"     // warning: +0 or -0, no figure recorded
-	CodeDash        = "dash"         // warning: a Unicode minus or dash read as '-'
-	CodeSignSpace   = "sign-space"   // + or - separated from its digits (+ 10)
-	CodeLoneSign    = "lone-sign"    // + or - with no figure after it
-	CodeMissingSign = "missing-sign" // 1000FT: a figure in feet without + or -
-	CodeStrayFT     = "stray-ft"     // FT with no altitude figure before it
-
-	// Flags and adjustments.
-	CodeDuplicate    = "duplicate"      // STEEP, VERT, BOMB, power, brake or altitude given twice
-	CodeSteepAndVert = "steep-and-vert" // STEEP and VERT in the same plot
-	CodeSCNeedsClimb = "sc-needs-climb" // SC without a positive altitude figure
-	CodeSDClimb      = "sd-climb"       // SD with a positive altitude figure
+	// A standing fire order, in any game that has one.
+	CodeFireTarget   = "fire-target"
+	CodeFireSyntax   = "fire-syntax"
+	CodeFireRange    = "fire-range"
+	CodeFireTwice    = "fire-twice"
+	CodeFireAfterEnd = "fire-trailing"
 )

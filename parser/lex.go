@@ -11,27 +11,27 @@ import (
 // its column in one pass. It splits the line into runs only; which letters make which token is the
 // parser's business, because gluing rules need both neighbours.
 
-// itemType identifies the kind of lexical item.
-type itemType int
+// TokenKind identifies the kind of lexical item.
+type TokenKind int
 
 const (
-	itemWord   itemType = iota // a run of letters (ASCII or not) with any combining marks
-	itemNumber                 // a run of ASCII digits
-	itemSign                   // '+', '-', or a dash or minus sign that stands for '-'
-	itemDot                    // a single '.'
-	itemQuote                  // one quotation mark, ignored with a warning
-	itemPunct                  // a run of other ASCII punctuation (or of several dots)
-	itemBad                    // a run of characters that have no place in a plot
+	TokWord   TokenKind = iota // a run of letters (ASCII or not) with any combining marks
+	TokNumber                  // a run of ASCII digits
+	TokSign                    // '+', '-', or a dash or minus sign that stands for '-'
+	TokDot                     // a single '.'
+	TokQuote                   // one quotation mark, ignored with a warning
+	TokPunct                   // a run of other ASCII punctuation (or of several dots)
+	TokBad                     // a run of characters that have no place in a plot
 )
 
-// item is one lexical item with its position.
-type item struct {
-	typ itemType
-	val string // the text as written
-	col int    // 1-based column in runes of the first rune
-	pos int    // byte offset of the first rune in the input
-	// sep is the separator text between the previous item and this one; "" means the two are glued.
-	sep string
+// Token is one lexical Token with its position.
+type Token struct {
+	Kind TokenKind
+	Text string // the text as written
+	Col  int    // 1-based column in runes of the first rune
+	Pos  int    // byte offset of the first rune in the input
+	// Sep is the separator text between the previous item and this one; "" means the two are glued.
+	Sep string
 }
 
 const eof = -1
@@ -45,14 +45,14 @@ type lexer struct {
 	col      int // column of the next rune
 	width    int // byte width of the last rune read, for backup
 	sep      string
-	items    []item
+	items    []Token
 }
 
 // stateFn is one state of the lexer; it returns the next state, nil at the end of the input.
 type stateFn func(*lexer) stateFn
 
-// lex splits input into items, appending them to items (which may be a reused buffer).
-func lex(input string, items []item) []item {
+// Lex splits input into items, appending them to items (which may be a reused buffer).
+func Lex(input string, items []Token) []Token {
 	l := &lexer{input: input, col: 1, startCol: 1, items: items[:0]}
 	for state := stateFn(lexPlot); state != nil; {
 		state = state(l)
@@ -108,8 +108,8 @@ func (l *lexer) acceptRun(ok func(rune) bool) {
 }
 
 // emit records the text from start to pos as an item of type t.
-func (l *lexer) emit(t itemType) {
-	l.items = append(l.items, item{typ: t, val: l.input[l.start:l.pos], col: l.startCol, pos: l.start, sep: l.sep})
+func (l *lexer) emit(t TokenKind) {
+	l.items = append(l.items, Token{Kind: t, Text: l.input[l.start:l.pos], Col: l.startCol, Pos: l.start, Sep: l.sep})
 	l.sep = ""
 	l.ignore()
 }
@@ -126,23 +126,23 @@ func lexPlot(l *lexer) stateFn {
 	switch {
 	case r == eof:
 		return nil
-	case isSeparator(r):
+	case IsSeparator(r):
 		return lexSeparator
-	case isDigit(r):
+	case IsDigit(r):
 		return lexNumber
-	case isLetter(r):
+	case IsLetter(r):
 		return lexWord
-	case r == '+' || r == '-' || isDash(r):
-		l.emit(itemSign)
+	case r == '+' || r == '-' || IsDash(r):
+		l.emit(TokSign)
 		return lexPlot
-	case isQuote(r):
-		l.emit(itemQuote)
+	case IsQuote(r):
+		l.emit(TokQuote)
 		return lexPlot
 	case r == '.':
 		if isPunct(l.peek()) {
 			return lexPunct
 		}
-		l.emit(itemDot)
+		l.emit(TokDot)
 		return lexPlot
 	case isPunct(r):
 		return lexPunct
@@ -153,7 +153,7 @@ func lexPlot(l *lexer) stateFn {
 
 // lexSeparator skips spaces, tabs and commas, remembering them so the next item knows it is not glued.
 func lexSeparator(l *lexer) stateFn {
-	l.acceptRun(isSeparator)
+	l.acceptRun(IsSeparator)
 	l.sep = l.input[l.start:l.pos]
 	l.ignore()
 	return lexPlot
@@ -161,45 +161,45 @@ func lexSeparator(l *lexer) stateFn {
 
 // lexNumber scans a run of digits; the first is already read.
 func lexNumber(l *lexer) stateFn {
-	l.acceptRun(isDigit)
-	l.emit(itemNumber)
+	l.acceptRun(IsDigit)
+	l.emit(TokNumber)
 	return lexPlot
 }
 
 // lexWord scans a run of letters; the first is already read. Letters outside A-Z stay in the word so
 // that "STÉEP" is one fault, not three.
 func lexWord(l *lexer) stateFn {
-	l.acceptRun(func(r rune) bool { return isLetter(r) || unicode.Is(unicode.Mn, r) })
-	l.emit(itemWord)
+	l.acceptRun(func(r rune) bool { return IsLetter(r) || unicode.Is(unicode.Mn, r) })
+	l.emit(TokWord)
 	return lexPlot
 }
 
 // lexPunct scans a run of ASCII punctuation; the first is already read.
 func lexPunct(l *lexer) stateFn {
 	l.acceptRun(isPunct)
-	l.emit(itemPunct)
+	l.emit(TokPunct)
 	return lexPlot
 }
 
 // lexBad scans a run of characters that cannot appear in a plot; the first is already read.
 func lexBad(l *lexer) stateFn {
 	l.acceptRun(isBad)
-	l.emit(itemBad)
+	l.emit(TokBad)
 	return lexPlot
 }
 
-func isDigit(r rune) bool { return '0' <= r && r <= '9' }
+func IsDigit(r rune) bool { return '0' <= r && r <= '9' }
 
 func isASCIILetter(r rune) bool { return 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' }
 
-// isLetter admits any letter; the parser reports the ones outside A-Z.
-func isLetter(r rune) bool {
+// IsLetter admits any letter; the parser reports the ones outside A-Z.
+func IsLetter(r rune) bool {
 	return isASCIILetter(r) || r >= utf8.RuneSelf && r != utf8.RuneError && unicode.IsLetter(r)
 }
 
-// isSeparator: spaces (any Unicode space, so a no-break space pasted by a mail client is fine), tabs,
+// IsSeparator: spaces (any Unicode space, so a no-break space pasted by a mail client is fine), tabs,
 // line ends, commas, and the invisible zero-width space, word joiner and byte-order mark.
-func isSeparator(r rune) bool {
+func IsSeparator(r rune) bool {
 	switch r {
 	case ' ', '\t', ',', '\n', '\r', '\u200b', '\u2060', '\ufeff':
 		return true
@@ -207,8 +207,8 @@ func isSeparator(r rune) bool {
 	return r >= utf8.RuneSelf && unicode.IsSpace(r)
 }
 
-// isDash: the Unicode hyphens, dashes and minus signs that a word processor puts where '-' was typed.
-func isDash(r rune) bool {
+// IsDash: the Unicode hyphens, dashes and minus signs that a word processor puts where '-' was typed.
+func IsDash(r rune) bool {
 	switch r {
 	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212', '\ufe63', '\uff0d':
 		return true
@@ -216,8 +216,8 @@ func isDash(r rune) bool {
 	return false
 }
 
-// isQuote: straight, curly and angle quotation marks, and the prime marks used for feet.
-func isQuote(r rune) bool {
+// IsQuote: straight, curly and angle quotation marks, and the prime marks used for feet.
+func IsQuote(r rune) bool {
 	switch r {
 	case '"', '\'', '`', '\u2018', '\u2019', '\u201a', '\u201b', '\u201c', '\u201d', '\u201e', '\u201f',
 		'\u00ab', '\u00bb', '\u2039', '\u203a', '\u2032', '\u2033':
@@ -229,7 +229,7 @@ func isQuote(r rune) bool {
 // isPunct: printable ASCII that is not a letter, digit, separator, sign or quote. '.' is included so
 // that runs such as "..." or ".;" are one item.
 func isPunct(r rune) bool {
-	if r <= ' ' || r >= 0x7f || isDigit(r) || isASCIILetter(r) {
+	if r <= ' ' || r >= 0x7f || IsDigit(r) || isASCIILetter(r) {
 		return false
 	}
 	switch r {
@@ -241,6 +241,6 @@ func isPunct(r rune) bool {
 
 // isBad: anything else — control characters, emoji and other symbols, digits outside 0-9, broken UTF-8.
 func isBad(r rune) bool {
-	return !isSeparator(r) && !isDigit(r) && !isLetter(r) && r != '+' && r != '-' && !isDash(r) &&
-		!isQuote(r) && !isPunct(r)
+	return !IsSeparator(r) && !IsDigit(r) && !IsLetter(r) && r != '+' && r != '-' && !IsDash(r) &&
+		!IsQuote(r) && !isPunct(r)
 }

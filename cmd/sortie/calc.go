@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sortie/rules/afd/notation"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -137,7 +138,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bank, ok := parser.ParseBank(strings.ToUpper(strings.TrimSpace(*bankText)))
+	bank, ok := notation.ParseBank(strings.ToUpper(strings.TrimSpace(*bankText)))
 	if !ok {
 		return usagef("--bank must be one of N, RB, LB, I, IR, IL; got %q", *bankText)
 	}
@@ -160,7 +161,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	}
 
 	out := moveJSON{Errors: []problem{}, Warnings: []problem{}, Steps: []stepJSON{}, SpeedLog: []speedJSON{}}
-	plot, diags := parser.ParsePlot(*plotText)
+	plot, diags := notation.ParsePlot(*plotText)
 	for _, d := range diags {
 		p := problem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
 		if d.Severity == parser.SeverityError {

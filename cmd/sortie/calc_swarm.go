@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	swnotation "sortie/rules/swarm/notation"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -123,7 +124,7 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 	if strings.TrimSpace(*tackText) == "" {
 		return usagef("--tack is required: where the tacks stand now, e.g. --tack \"2 S L\"")
 	}
-	pt, ds := parser.ParseSwarmTack(*tackText)
+	pt, ds := swnotation.ParseSwarmTack(*tackText)
 	if parser.HasErrors(ds) {
 		return usagef("--tack %q: %s", *tackText, ds[0].Error())
 	}
@@ -144,7 +145,7 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 	start := swarm.Position{Facing: hex.Dir(*facing)}
 
 	out := swarmMoveJSON{Errors: []problem{}, Warnings: []problem{}, Steps: []swarmStepJSON{}}
-	o, diags := parser.ParseSwarmOrder(*plotText)
+	o, diags := swnotation.ParseSwarmOrder(*plotText)
 	for _, d := range diags {
 		p := problem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
 		if d.Severity == parser.SeverityError {

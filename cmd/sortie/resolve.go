@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sortie/rules/afd/notation"
 	"strconv"
 	"strings"
 
@@ -139,8 +140,8 @@ func parseSeed(s string) (dice.Seed, error) {
 // readOrders reads an orders file: one "CALLSIGN: order" per line. Every problem is reported with its
 // line and column; an order whose plot breaks the rules is left to the resolver, which flies the default
 // and says why, as the service does.
-func readOrders(data []byte, name string, st *afd.State) (map[string]parser.Order, error) {
-	orders := map[string]parser.Order{}
+func readOrders(data []byte, name string, st *afd.State) (map[string]notation.Order, error) {
+	orders := map[string]notation.Order{}
 	var problems []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
@@ -151,7 +152,7 @@ func readOrders(data []byte, name string, st *afd.State) (map[string]parser.Orde
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		cs, o, ds := parser.ParseOrderLine(line)
+		cs, o, ds := notation.ParseOrderLine(line)
 		for _, d := range ds {
 			if d.Severity == parser.SeverityError {
 				problems = append(problems, fmt.Sprintf("%s:%d: %s", name, n, d.Error()))

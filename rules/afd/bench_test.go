@@ -1,6 +1,7 @@
 package afd
 
 import (
+	"sortie/rules/afd/notation"
 	"testing"
 
 	"sortie/parser"
@@ -9,14 +10,14 @@ import (
 var benchPlots = []struct {
 	plot  string
 	speed Tenths
-	bank  parser.Bank
+	bank  notation.Bank
 }{
-	{"2R 1 TR STEEP P", 50, parser.BankN},
-	{"1 TR 1 TR 2 +2", 60, parser.BankN},
-	{"2 SL 1 HR 1", 60, parser.BankN},
-	{"1 1 VRR 2 STEEP +10", 50, parser.BankRB},
-	{"3 BR 2 TL 1 -4 K", 70, parser.BankN},
-	{"8", 80, parser.BankN},
+	{"2R 1 TR STEEP P", 50, notation.BankN},
+	{"1 TR 1 TR 2 +2", 60, notation.BankN},
+	{"2 SL 1 HR 1", 60, notation.BankN},
+	{"1 1 VRR 2 STEEP +10", 50, notation.BankRB},
+	{"3 BR 2 TL 1 -4 K", 70, notation.BankN},
+	{"8", 80, notation.BankN},
 }
 
 // BenchmarkPlotParseValidateExecute measures the whole path a plot takes on arrival: notation parsed,
@@ -29,7 +30,7 @@ func BenchmarkPlotParseValidateExecute(b *testing.B) {
 	for b.Loop() {
 		p := benchPlots[n%len(benchPlots)]
 		n++
-		plot, ds := parser.ParsePlot(p.plot)
+		plot, ds := notation.ParsePlot(p.plot)
 		if parser.HasErrors(ds) {
 			b.Fatal(ds)
 		}
@@ -48,7 +49,7 @@ func BenchmarkPlotParseOnly(b *testing.B) {
 	for b.Loop() {
 		p := benchPlots[n%len(benchPlots)]
 		n++
-		if _, ds := parser.ParsePlot(p.plot); parser.HasErrors(ds) {
+		if _, ds := notation.ParsePlot(p.plot); parser.HasErrors(ds) {
 			b.Fatal(ds)
 		}
 	}
@@ -57,9 +58,9 @@ func BenchmarkPlotParseOnly(b *testing.B) {
 
 func BenchmarkMoveOnly(b *testing.B) {
 	card := fighter()
-	plots := make([]parser.Plot, len(benchPlots))
+	plots := make([]notation.Plot, len(benchPlots))
 	for i, p := range benchPlots {
-		plots[i], _ = parser.ParsePlot(p.plot)
+		plots[i], _ = notation.ParsePlot(p.plot)
 	}
 	b.ReportAllocs()
 	n := 0

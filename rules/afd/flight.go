@@ -3,7 +3,7 @@
 package afd
 
 import (
-	"sortie/parser"
+	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
 )
 
@@ -35,13 +35,13 @@ type LastTurn struct {
 
 // Flight is a plane's flying state at the start of a turn.
 type Flight struct {
-	Hex    hex.Hex     `json:"hex"`
-	Facing hex.Dir     `json:"facing"`
-	Phase  hex.Phase   `json:"phase"` // across-the-grain alternation (rule (8))
-	Speed  Tenths      `json:"speed"`
-	Alt    int         `json:"alt"`
-	Bank   parser.Bank `json:"bank"`
-	Loaded bool        `json:"loaded,omitempty"` // carrying bombs, a torpedo or other stores
+	Hex    hex.Hex       `json:"hex"`
+	Facing hex.Dir       `json:"facing"`
+	Phase  hex.Phase     `json:"phase"` // across-the-grain alternation (rule (8))
+	Speed  Tenths        `json:"speed"`
+	Alt    int           `json:"alt"`
+	Bank   notation.Bank `json:"bank"`
+	Loaded bool          `json:"loaded,omitempty"` // carrying bombs, a torpedo or other stores
 	// NoPower is set when a multi-engine plane has lost an engine: it has no power factors (seed 000
 	// combat example).
 	NoPower bool     `json:"no_power,omitempty"`
@@ -55,13 +55,13 @@ type Flight struct {
 const Plenty = 99
 
 // upward reports whether a bank is one of the three upward banks N, RB, LB (rules.md: bank circle).
-func upward(b parser.Bank) bool {
-	return b == parser.BankN || b == parser.BankRB || b == parser.BankLB
+func upward(b notation.Bank) bool {
+	return b == notation.BankN || b == notation.BankRB || b == notation.BankLB
 }
 
 // rollPoints returns the signed number of roll points from a to b the short way round the bank circle
 // N → RB → IR → I → IL → LB → N: positive to the right. Three points (N to I) returns 3.
-func rollPoints(a, b parser.Bank) int {
+func rollPoints(a, b notation.Bank) int {
 	d := ((int(b)-int(a))%6 + 6) % 6
 	if d > 3 {
 		d -= 6
@@ -70,36 +70,36 @@ func rollPoints(a, b parser.Bank) int {
 }
 
 // rollBank rolls n points to the right (negative: left).
-func rollBank(b parser.Bank, n int) parser.Bank {
-	return parser.Bank(((int(b)+n)%6 + 6) % 6)
+func rollBank(b notation.Bank, n int) notation.Bank {
+	return notation.Bank(((int(b)+n)%6 + 6) % 6)
 }
 
 // bankSide says which side a bank leans to: +1 right (RB, IR), -1 left (LB, IL), 0 for N and I.
-func bankSide(b parser.Bank) int {
+func bankSide(b notation.Bank) int {
 	switch b {
-	case parser.BankRB, parser.BankIR:
+	case notation.BankRB, notation.BankIR:
 		return 1
-	case parser.BankLB, parser.BankIL:
+	case notation.BankLB, notation.BankIL:
 		return -1
 	}
 	return 0
 }
 
 // halfRolled is the bank after a half roll: three roll points, the attitude turned over (rule (11)).
-func halfRolled(b parser.Bank) parser.Bank { return rollBank(b, 3) }
+func halfRolled(b notation.Bank) notation.Bank { return rollBank(b, 3) }
 
 // immelmannBank is the bank after an Immelmann (rule (6)): inverted compared with the start but on the
 // same side. LB↔IL, RB↔IR.
-func immelmannBank(b parser.Bank) parser.Bank {
+func immelmannBank(b notation.Bank) notation.Bank {
 	switch b {
-	case parser.BankLB:
-		return parser.BankIL
-	case parser.BankRB:
-		return parser.BankIR
-	case parser.BankIL:
-		return parser.BankLB
-	case parser.BankIR:
-		return parser.BankRB
+	case notation.BankLB:
+		return notation.BankIL
+	case notation.BankRB:
+		return notation.BankIR
+	case notation.BankIL:
+		return notation.BankLB
+	case notation.BankIR:
+		return notation.BankRB
 	}
 	return b
 }

@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"sortie/rules/afd/notation"
 	"testing"
 
 	"sortie/internal/golden"
-	"sortie/parser"
 	"sortie/rules/dice"
 	"sortie/rules/hex"
 )
@@ -61,13 +61,13 @@ func TestGoldenFourPlaneTurns(t *testing.T) {
 // benchGame places n planes of two sides as pairs on a square lattice 20 hexes apart, the two of a pair
 // facing each other 3 hexes apart: every plane has an enemy in gun range and a dozen or so planes within
 // sight, whatever n is, so the cost per aircraft shows how the work grows with n.
-func benchGame(n int) (*State, map[string]parser.Order) {
+func benchGame(n int) (*State, map[string]notation.Order) {
 	st := &State{Ruleset: "afd", Scenario: "bench", Turn: 1, TurnLimit: 99, Options: Options{FogOfWar: true},
 		Sides: []string{"A", "B"}, Players: []Player{{ID: "a", Side: "A"}, {ID: "b", Side: "B"}},
 		Sight: map[string]map[string]Sighting{"A": {}, "B": {}}}
-	orders := map[string]parser.Order{}
-	straight, _ := parser.ParseOrder("5 FIRE ANY")
-	turn, _ := parser.ParseOrder("2 TR 2 FIRE ANY")
+	orders := map[string]notation.Order{}
+	straight, _ := notation.ParseOrder("5 FIRE ANY")
+	turn, _ := notation.ParseOrder("2 TR 2 FIRE ANY")
 	types := []string{"spitfire-i", "bf-109e"}
 	for i := 0; i < n; i++ {
 		side := i % 2

@@ -2,9 +2,9 @@ package afd
 
 import (
 	"fmt"
+	"sortie/rules/afd/notation"
 	"strings"
 
-	"sortie/parser"
 	"sortie/rules/afd/aircraft"
 	"sortie/rules/hex"
 )
@@ -38,14 +38,14 @@ type Problem struct {
 
 // Step is the plane after one recorded movement point.
 type Step struct {
-	MP      int         `json:"mp"`
-	Hex     hex.Hex     `json:"hex"`
-	Facing  hex.Dir     `json:"facing"`
-	Alt     int         `json:"alt"`
-	Bank    parser.Bank `json:"bank"`
-	Token   string      `json:"token"`
-	Moved   bool        `json:"moved"`   // entered a new hex on the map
-	Skipped bool        `json:"skipped"` // a STEEP point spent vertically (rules (18), (19))
+	MP      int           `json:"mp"`
+	Hex     hex.Hex       `json:"hex"`
+	Facing  hex.Dir       `json:"facing"`
+	Alt     int           `json:"alt"`
+	Bank    notation.Bank `json:"bank"`
+	Token   string        `json:"token"`
+	Moved   bool          `json:"moved"`   // entered a new hex on the map
+	Skipped bool          `json:"skipped"` // a STEEP point spent vertically (rules (18), (19))
 }
 
 // SpeedTerm is one line of the speed bookkeeping: what changed next turn's speed and by how much.
@@ -232,11 +232,11 @@ func ShallowDiveGain(ft int) Tenths {
 
 // maneuverCount is how many manoeuvres an element counts for speed loss (rules (3), (4), (5), (10), (12)):
 // skid turns and loops count two, banks none.
-func maneuverCount(e parser.Element) int {
+func maneuverCount(e notation.Element) int {
 	switch e.Kind {
-	case parser.Turn, parser.Slip, parser.HalfRoll:
+	case notation.Turn, notation.Slip, notation.HalfRoll:
 		return 1
-	case parser.SkidTurn, parser.HalfLoop, parser.Immelmann:
+	case notation.SkidTurn, notation.HalfLoop, notation.Immelmann:
 		return 2
 	}
 	return 0
@@ -245,21 +245,21 @@ func maneuverCount(e parser.Element) int {
 // TurnMode is the distance (hexes flown since the previous manoeuvre, this hex included) an element
 // needs in the plane's present condition, with the low-turn-mode rules (26)-(28). For banks it is the
 // bank mode: the printed figure for a 2-point roll, half of it rounded up for one point (rule (2)).
-func (c Card) TurnMode(e parser.Element, rollPts int) int {
+func (c Card) TurnMode(e notation.Element, rollPts int) int {
 	tm := c.Band.TM
 	var printed int
 	switch e.Kind {
-	case parser.Turn:
+	case notation.Turn:
 		printed = tm.Turn
-	case parser.Slip:
+	case notation.Slip:
 		printed = tm.Slip
-	case parser.SkidTurn:
+	case notation.SkidTurn:
 		printed = max(tm.Slip, tm.Turn)
-	case parser.HalfRoll:
+	case notation.HalfRoll:
 		printed = tm.HalfRoll
-	case parser.HalfLoop, parser.Immelmann:
+	case notation.HalfLoop, notation.Immelmann:
 		printed = tm.HalfLoop
-	case parser.BankTo, parser.Roll:
+	case notation.BankTo, notation.Roll:
 		if rollPts >= 2 || rollPts <= -2 {
 			return tm.Bank
 		}
@@ -271,7 +271,7 @@ func (c Card) TurnMode(e parser.Element, rollPts int) int {
 	switch c.Range {
 	case ManeuverSpeed:
 		// Rule (26) concerns turns, slips and half rolls only.
-		if e.Kind == parser.HalfLoop || e.Kind == parser.Immelmann {
+		if e.Kind == notation.HalfLoop || e.Kind == notation.Immelmann {
 			return printed
 		}
 		if s == 3 && printed <= 2 {
@@ -310,13 +310,13 @@ type mp struct {
 	last  bool
 }
 
-func expand(p parser.Plot) []mp {
+func expand(p notation.Plot) []mp {
 	out := make([]mp, 0, 12)
 	for i, e := range p.Elements {
 		n := e.MPs()
 		for k := 0; k < n; k++ {
 			part := k
-			if e.Kind == parser.Straight {
+			if e.Kind == notation.Straight {
 				part = 0
 			}
 			out = append(out, mp{elem: i, part: part, first: k == 0, last: k == n-1})
@@ -325,8 +325,8 @@ func expand(p parser.Plot) []mp {
 	return out
 }
 
-func stepToken(e parser.Element) string {
-	if e.Kind == parser.Straight {
+func stepToken(e notation.Element) string {
+	if e.Kind == notation.Straight {
 		return "1"
 	}
 	return e.Token()
@@ -350,7 +350,7 @@ func ft(n int) string {
 // Move flies plot from start and returns every step, the state at the end of the turn and everything
 // illegal in the plot (seed 000 rules (1)-(29) as read by rules.md). It never stops at the first fault:
 // a player gets every problem at once.
-func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
+func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 	res := Result{Start: start}
 	c, err := Apply(card, start)
 	if err != nil {
@@ -419,7 +419,7 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 		if !card.DiveBomber && !(card.Role == aircraft.RoleFighter && card.Engines.Count <= 2) {
 			res.errorf(col, "vert-type", "only rated dive bombers and one- or two-engine fighters may dive vertically (rule 20); the %s is neither", name)
 		}
-		if start.Bank != parser.BankN && start.Bank != parser.BankI {
+		if start.Bank != notation.BankN && start.Bank != notation.BankI {
 			res.errorf(col, "vert-bank", "a vertical dive starts in a level or inverted bank (N or I; rule 20), not %s", start.Bank)
 		}
 		prevS := start.Last.Speed
@@ -489,7 +489,7 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 			count++
 			if m.first && e.IsManeuver() {
 				pts := 0
-				if e.Kind == parser.BankTo || e.Kind == parser.Roll {
+				if e.Kind == notation.BankTo || e.Kind == notation.Roll {
 					pts = bankRoll(&res, e, bank)
 				}
 				if need := c.TurnMode(e, pts); count < need {
@@ -499,22 +499,22 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 			}
 			moved := !skipped
 			switch e.Kind {
-			case parser.Straight:
+			case notation.Straight:
 				if !skipped {
 					pos, phase = hex.Forward(pos, facing, phase)
 				}
-			case parser.Turn:
+			case notation.Turn:
 				if !skipped {
 					pos, phase = hex.Forward(pos, facing, phase)
 				}
 				facing, phase = facing.Turn(int(e.Side)), hex.RightFront
-			case parser.Slip, parser.SkidTurn:
+			case notation.Slip, notation.SkidTurn:
 				if skipped {
 					res.errorf(e.Col, "slip-skipped", "%s falls on MP %d, which a STEEP turn spends vertically (every third point; rules 18, 19); a slip needs a point that moves on the map", e.Token(), n)
 				} else {
 					pos = hex.SlipHex(pos, facing, hex.Side(e.Side))
 				}
-				if e.Kind == parser.SkidTurn {
+				if e.Kind == notation.SkidTurn {
 					// Rules (3), (10): the turn is opposite the slip and toward the bank.
 					turn := -int(e.Side)
 					if bankSide(bank) != turn {
@@ -522,7 +522,7 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 					}
 					facing, phase = facing.Turn(turn), hex.RightFront
 				}
-			case parser.HalfRoll:
+			case notation.HalfRoll:
 				if m.part == 0 {
 					halfRoll = hex.HalfRollHexes(pos, facing, hex.Side(e.Side))
 				}
@@ -534,22 +534,22 @@ func Move(card *aircraft.Card, start Flight, plot parser.Plot) Result {
 				if m.last {
 					bank = halfRolled(bank)
 				}
-			case parser.HalfLoop, parser.Immelmann:
+			case notation.HalfLoop, notation.Immelmann:
 				if !skipped {
 					pos, phase = hex.Forward(pos, facing, phase)
 				}
 				bank = loop(&res, e, plot, steepClimb, steepDive, bank)
-				if e.Kind == parser.HalfLoop {
+				if e.Kind == notation.HalfLoop {
 					facing = facing.Turn(6)
 				} else {
 					facing = facing.Turn(4 * int(e.Side))
 				}
 				phase = hex.RightFront
-			case parser.BankTo, parser.Roll:
+			case notation.BankTo, notation.Roll:
 				if !skipped {
 					pos, phase = hex.Forward(pos, facing, phase)
 				}
-				if e.Kind == parser.BankTo {
+				if e.Kind == notation.BankTo {
 					bank = e.Bank
 				} else {
 					bank = rollBank(bank, int(e.Side))
@@ -666,8 +666,8 @@ func minFlyingSpeed(c Card) int {
 func stalling(c Card) bool { return c.Speed < minFlyingSpeed(c) }
 
 // bankRoll checks a bank token against the bank it starts from and returns the signed roll points.
-func bankRoll(res *Result, e parser.Element, bank parser.Bank) int {
-	if e.Kind == parser.Roll {
+func bankRoll(res *Result, e notation.Element, bank notation.Bank) int {
+	if e.Kind == notation.Roll {
 		return int(e.Side)
 	}
 	pts := rollPoints(bank, e.Bank)
@@ -681,15 +681,15 @@ func bankRoll(res *Result, e parser.Element, bank parser.Bank) int {
 }
 
 // loop checks a half loop or Immelmann (rules (5), (6)) and returns the bank after it.
-func loop(res *Result, e parser.Element, plot parser.Plot, steepClimb, steepDive bool, bank parser.Bank) parser.Bank {
+func loop(res *Result, e notation.Element, plot notation.Plot, steepClimb, steepDive bool, bank notation.Bank) notation.Bank {
 	if !plot.Steep {
 		res.errorf(e.Col, "loop-needs-steep", "%s: half loops and Immelmanns are flown only in a turn with a steep climb or steep dive (write STEEP; rules 5, 6)", e.Token())
 		return bank
 	}
-	if e.Kind == parser.HalfLoop {
-		want := parser.BankN
+	if e.Kind == notation.HalfLoop {
+		want := notation.BankN
 		if steepDive {
-			want = parser.BankI
+			want = notation.BankI
 		}
 		if bank != want {
 			if s := bankSide(bank); s != 0 {
@@ -699,15 +699,15 @@ func loop(res *Result, e parser.Element, plot parser.Plot, steepClimb, steepDive
 			}
 			return bank
 		}
-		if bank == parser.BankN {
-			return parser.BankI
+		if bank == notation.BankN {
+			return notation.BankI
 		}
-		return parser.BankN
+		return notation.BankN
 	}
 	// Immelmann: banked toward the turn, upward when climbing, inverted when diving.
-	want := parser.BankRB
-	if e.Side == parser.Left {
-		want = parser.BankLB
+	want := notation.BankRB
+	if e.Side == notation.Left {
+		want = notation.BankLB
 	}
 	if steepDive {
 		want = immelmannBank(want)
@@ -722,14 +722,14 @@ func loop(res *Result, e parser.Element, plot parser.Plot, steepClimb, steepDive
 // flyVert flies a vertical dive (rule (20)): after VERT only bank tokens (each turns the plane 60°
 // toward its side and leaves the bank as it is) or V when inverted; the plane moves one hex, before the
 // first direction change that has most of the recorded points after it, otherwise after the last.
-func flyVert(res *Result, c Card, start Flight, plot parser.Plot, mps []mp, altChange int) (hex.Hex, hex.Dir, hex.Phase, parser.Bank, int) {
+func flyVert(res *Result, c Card, start Flight, plot notation.Plot, mps []mp, altChange int) (hex.Hex, hex.Dir, hex.Phase, notation.Bank, int) {
 	pos, facing, phase, bank := start.Hex, start.Facing, start.Phase, start.Bank
 	S := len(mps)
 	count := start.Straight
 	moveAt := -1 // index into mps where the single hex is entered, before that point's change
 	for i, m := range mps {
 		e := plot.Elements[m.elem]
-		if e.Kind == parser.Straight {
+		if e.Kind == notation.Straight {
 			continue
 		}
 		if after := S - (i + 1); 2*after > S {
@@ -744,10 +744,10 @@ func flyVert(res *Result, c Card, start Flight, plot parser.Plot, mps []mp, altC
 		count++
 		turn := 0
 		switch e.Kind {
-		case parser.Straight:
-		case parser.BankTo, parser.Roll:
+		case notation.Straight:
+		case notation.BankTo, notation.Roll:
 			side := int(e.Side)
-			if e.Kind == parser.BankTo {
+			if e.Kind == notation.BankTo {
 				side = bankSide(e.Bank)
 			}
 			if side == 0 {
@@ -758,8 +758,8 @@ func flyVert(res *Result, c Card, start Flight, plot parser.Plot, mps []mp, altC
 			}
 			turn = 2 * side
 			count = 0
-		case parser.HalfLoop:
-			if bank != parser.BankI {
+		case notation.HalfLoop:
+			if bank != notation.BankI {
 				res.errorf(e.Col, "vert-loop", "V in a vertical dive needs an inverted bank (I; rule 20); the plane is in %s", bank)
 			}
 			turn = 6
@@ -774,8 +774,8 @@ func flyVert(res *Result, c Card, start Flight, plot parser.Plot, mps []mp, altC
 		}
 		if turn != 0 {
 			facing, phase = facing.Turn(turn), hex.RightFront
-			if e.Kind == parser.HalfLoop && bank == parser.BankI {
-				bank = parser.BankN
+			if e.Kind == notation.HalfLoop && bank == notation.BankI {
+				bank = notation.BankN
 			}
 		}
 		step := Step{MP: n, Facing: facing, Bank: bank, Token: stepToken(e), Alt: stepAlt(start.Alt, altChange, n, S)}

@@ -1,6 +1,7 @@
 package afd
 
 import (
+	"sortie/rules/afd/notation"
 	"strings"
 	"testing"
 
@@ -45,12 +46,12 @@ func diveBomber() *aircraft.Card {
 }
 
 func at(speed Tenths) Flight {
-	return Flight{Speed: speed, Alt: 10000, Bank: parser.BankN, Straight: Plenty}
+	return Flight{Speed: speed, Alt: 10000, Bank: notation.BankN, Straight: Plenty}
 }
 
 func fly(t *testing.T, card *aircraft.Card, start Flight, text string) Result {
 	t.Helper()
-	p, ds := parser.ParsePlot(text)
+	p, ds := notation.ParsePlot(text)
 	if parser.HasErrors(ds) {
 		t.Fatalf("plot %q does not parse: %v", text, ds)
 	}
@@ -138,12 +139,12 @@ func TestRule01SpeedInTenthsRoundsHalfDown(t *testing.T) {
 // rounded up.
 func TestRule02BankModes(t *testing.T) {
 	start := at(50)
-	start.Bank, start.Straight = parser.BankRB, 0
+	start.Bank, start.Straight = notation.BankRB, 0
 	// RB to LB is two points: needs the printed 4.
 	illegal(t, fly(t, fighter(), start, "2 LB 2"), "turn-mode")
 	r := fly(t, fighter(), start, "3 LB 1")
 	legal(t, r)
-	if r.End.Bank != parser.BankLB {
+	if r.End.Bank != notation.BankLB {
 		t.Errorf("bank %v", r.End.Bank)
 	}
 	// RB to N is one point: needs 2.
@@ -163,15 +164,15 @@ func TestRule02BankModes(t *testing.T) {
 // as two manoeuvres for speed loss.
 func TestRule03SkidTurnTowardTheBank(t *testing.T) {
 	start := at(50)
-	start.Bank = parser.BankLB
+	start.Bank = notation.BankLB
 	r := fly(t, fighter(), start, "2 SRTL 2")
 	legal(t, r)
 	if r.Maneuvers != 2 {
 		t.Errorf("a skid turn counts 2 manoeuvres, got %d", r.Maneuvers)
 	}
-	start.Bank = parser.BankRB
+	start.Bank = notation.BankRB
 	illegal(t, fly(t, fighter(), start, "2 SRTL 2"), "skid-bank")
-	start.Bank = parser.BankN
+	start.Bank = notation.BankN
 	illegal(t, fly(t, fighter(), start, "2 SLTR 2"), "skid-bank")
 }
 
@@ -194,15 +195,15 @@ func TestRule04HalfRollTurnModeAndOneManeuver(t *testing.T) {
 func TestRule05HalfLoop(t *testing.T) {
 	r := fly(t, fighter(), at(50), "1 1 V 2 STEEP +10")
 	legal(t, r)
-	if r.End.Facing != 6 || r.End.Bank != parser.BankI || r.Maneuvers != 2 {
+	if r.End.Facing != 6 || r.End.Bank != notation.BankI || r.Maneuvers != 2 {
 		t.Errorf("climbing half loop: facing %v bank %v manoeuvres %d", r.End.Facing, r.End.Bank, r.Maneuvers)
 	}
 	illegal(t, fly(t, fighter(), at(50), "1 1 V 2"), "loop-needs-steep")
 	inv := at(50)
-	inv.Bank = parser.BankI
+	inv.Bank = notation.BankI
 	r = fly(t, fighter(), inv, "1 1 V 2 STEEP")
 	legal(t, r)
-	if r.End.Bank != parser.BankN {
+	if r.End.Bank != notation.BankN {
 		t.Errorf("split S ends level, got %v", r.End.Bank)
 	}
 	illegal(t, fly(t, fighter(), at(50), "1 1 V 2 STEEP"), "loop-bank") // diving loop from level
@@ -212,19 +213,19 @@ func TestRule05HalfLoop(t *testing.T) {
 // the plane inverted on the same side; a banked plane cannot fly the plain half loop.
 func TestRule06Immelmann(t *testing.T) {
 	start := at(50)
-	start.Bank = parser.BankRB
+	start.Bank = notation.BankRB
 	r := fly(t, fighter(), start, "1 1 VRR 2 STEEP +10")
 	legal(t, r)
-	if r.End.Facing != 4 || r.End.Bank != parser.BankIR {
+	if r.End.Facing != 4 || r.End.Bank != notation.BankIR {
 		t.Errorf("VRR: facing %v bank %v", r.End.Facing, r.End.Bank)
 	}
 	illegal(t, fly(t, fighter(), start, "1 1 V 2 STEEP +10"), "loop-banked")
 	illegal(t, fly(t, fighter(), start, "1 1 VLL 2 STEEP +10"), "immelmann-bank")
 	dive := at(50)
-	dive.Bank = parser.BankIL
+	dive.Bank = notation.BankIL
 	r = fly(t, fighter(), dive, "1 1 VLL 2 STEEP")
 	legal(t, r)
-	if r.End.Facing != 8 || r.End.Bank != parser.BankLB {
+	if r.End.Facing != 8 || r.End.Bank != notation.BankLB {
 		t.Errorf("diving VLL: facing %v bank %v", r.End.Facing, r.End.Bank)
 	}
 }
@@ -275,7 +276,7 @@ func TestRule09SlipsMoveSideways(t *testing.T) {
 // Seed 000 rule (10): the skid turn's single 30° turn is made in the slip hex.
 func TestRule10SkidTurnIsOneThirtyDegreeTurnInTheSlipHex(t *testing.T) {
 	start := at(30)
-	start.Bank = parser.BankLB
+	start.Bank = notation.BankLB
 	r := fly(t, fighter(), start, "1 SRTL 1")
 	legal(t, r)
 	if r.Steps[1].Hex != hex.SlipHex(hex.Hex{Q: 0, R: -1}, 0, hex.Right) || r.Steps[1].Facing != 11 {
@@ -285,8 +286,8 @@ func TestRule10SkidTurnIsOneThirtyDegreeTurnInTheSlipHex(t *testing.T) {
 
 // Seed 000 rule (11): a half roll turns the bank over, three roll points.
 func TestRule11HalfRollInvertsTheBank(t *testing.T) {
-	for from, to := range map[parser.Bank]parser.Bank{
-		parser.BankN: parser.BankI, parser.BankRB: parser.BankIL, parser.BankLB: parser.BankIR, parser.BankI: parser.BankN,
+	for from, to := range map[notation.Bank]notation.Bank{
+		notation.BankN: notation.BankI, notation.BankRB: notation.BankIL, notation.BankLB: notation.BankIR, notation.BankI: notation.BankN,
 	} {
 		start := at(50)
 		start.Bank = from
@@ -404,7 +405,7 @@ func TestRule18SteepClimb(t *testing.T) {
 	illegal(t, fly(t, fighter(), at(40), "4 STEEP +10"), "steep-climb-limit") // 200 × 4 = 800
 	illegal(t, fly(t, fighter(), at(60), "6 STEEP +12"), "steep-climb-limit")
 	inv := at(60)
-	inv.Bank = parser.BankIR
+	inv.Bank = notation.BankIR
 	illegal(t, fly(t, fighter(), inv, "6 STEEP +10"), "steep-climb-bank")
 	// The cap: from 7.9 (level) a 100 ft steep climb would leave 7.8, capped to 7.0 (top level 8 less 1).
 	r = fly(t, fighter(), at(74), "7 STEEP +1")
@@ -442,7 +443,7 @@ func TestRule20VerticalDive(t *testing.T) {
 	// Bank token early: most of the points come after it, so the hex is entered before the change.
 	r = fly(t, fighter(), start, "1 BR 3 VERT")
 	legal(t, r)
-	if r.End.Hex != (hex.Hex{Q: 0, R: -1}) || r.End.Facing != 2 || r.End.Bank != parser.BankN {
+	if r.End.Hex != (hex.Hex{Q: 0, R: -1}) || r.End.Facing != 2 || r.End.Bank != notation.BankN {
 		t.Errorf("early bank in VERT: hex %v facing %v bank %v", r.End.Hex, r.End.Facing, r.End.Bank)
 	}
 	// Bank token late: the hex is entered after the change, on the new heading.
@@ -457,7 +458,7 @@ func TestRule20VerticalDive(t *testing.T) {
 	shallow.Last.DiveFt = 400
 	illegal(t, fly(t, fighter(), shallow, "5 VERT"), "vert-entry")
 	banked := start
-	banked.Bank = parser.BankRB
+	banked.Bank = notation.BankRB
 	illegal(t, fly(t, fighter(), banked, "5 VERT"), "vert-bank")
 	illegal(t, fly(t, fighter(), start, "5 VERT -10"), "vert-altitude")
 }
@@ -553,32 +554,32 @@ func TestRule26LowTurnModes(t *testing.T) {
 func TestRule27LevelSpeedFloors(t *testing.T) {
 	f := fighter()
 	s7 := at(70)
-	if c, _ := Apply(f, s7); c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 3 { // printed 2+1 level penalty, floor 3
-		t.Errorf("fighter at level 7: TM %d", c.TurnMode(parser.Element{Kind: parser.Turn}, 0))
+	if c, _ := Apply(f, s7); c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 3 { // printed 2+1 level penalty, floor 3
+		t.Errorf("fighter at level 7: TM %d", c.TurnMode(notation.Element{Kind: notation.Turn}, 0))
 	}
 	f.TMLevelPenalty = 0
 	f.Bands[0].Level.Max, f.Bands[0].Dive.Min = 9, 10
 	s9 := at(90)
-	if c, _ := Apply(f, s9); c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 5 { // 9-4
-		t.Errorf("fighter at level 9: TM %d want 5", c.TurnMode(parser.Element{Kind: parser.Turn}, 0))
+	if c, _ := Apply(f, s9); c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 5 { // 9-4
+		t.Errorf("fighter at level 9: TM %d want 5", c.TurnMode(notation.Element{Kind: notation.Turn}, 0))
 	}
 	b := bomber(2)
 	b.TMLevelPenalty = 0
-	if c, _ := Apply(b, s7); c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 5 { // 7-2
-		t.Errorf("unloaded twin bomber at 7: TM %d want 5", c.TurnMode(parser.Element{Kind: parser.Turn}, 0))
+	if c, _ := Apply(b, s7); c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 5 { // 7-2
+		t.Errorf("unloaded twin bomber at 7: TM %d want 5", c.TurnMode(notation.Element{Kind: notation.Turn}, 0))
 	}
 	loaded := at(60)
 	loaded.Loaded = true
-	if c, _ := Apply(b, loaded); c.Range != LevelSpeed || c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 6 {
-		t.Errorf("loaded twin bomber at 6: range %v TM %d want 6", c.Range, c.TurnMode(parser.Element{Kind: parser.Turn}, 0))
+	if c, _ := Apply(b, loaded); c.Range != LevelSpeed || c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 6 {
+		t.Errorf("loaded twin bomber at 6: range %v TM %d want 6", c.Range, c.TurnMode(notation.Element{Kind: notation.Turn}, 0))
 	}
 	h := bomber(4)
 	h.TMLevelPenalty = 0
-	if c, _ := Apply(h, s7); c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 7 {
-		t.Errorf("four-engine bomber at 7: TM %d want 7", c.TurnMode(parser.Element{Kind: parser.Turn}, 0))
+	if c, _ := Apply(h, s7); c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 7 {
+		t.Errorf("four-engine bomber at 7: TM %d want 7", c.TurnMode(notation.Element{Kind: notation.Turn}, 0))
 	}
 	// Bank modes are not turn modes: the floors do not touch them.
-	if c, _ := Apply(h, s7); c.TurnMode(parser.Element{Kind: parser.Roll, Side: parser.Right}, 1) != 2 {
+	if c, _ := Apply(h, s7); c.TurnMode(notation.Element{Kind: notation.Roll, Side: notation.Right}, 1) != 2 {
 		t.Error("the level-speed floor must not apply to a 1-point roll")
 	}
 }
@@ -588,19 +589,19 @@ func TestRule27LevelSpeedFloors(t *testing.T) {
 func TestRule28DiveSpeedFloors(t *testing.T) {
 	f := fighter()
 	f.TMDivePenalty = 0
-	if c, _ := Apply(f, at(100)); c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 6 {
-		t.Errorf("fighter diving at 10: TM %d want 6", c.TurnMode(parser.Element{Kind: parser.Turn}, 0))
+	if c, _ := Apply(f, at(100)); c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 6 {
+		t.Errorf("fighter diving at 10: TM %d want 6", c.TurnMode(notation.Element{Kind: notation.Turn}, 0))
 	}
-	if c, _ := Apply(f, at(90)); c.TurnMode(parser.Element{Kind: parser.Slip}, 0) != 5 {
-		t.Errorf("fighter diving at 9: slip TM %d want 5", c.TurnMode(parser.Element{Kind: parser.Slip}, 0))
+	if c, _ := Apply(f, at(90)); c.TurnMode(notation.Element{Kind: notation.Slip}, 0) != 5 {
+		t.Errorf("fighter diving at 9: slip TM %d want 5", c.TurnMode(notation.Element{Kind: notation.Slip}, 0))
 	}
 	f.Bands[0].Dive.Min = 8
 	f.Bands[0].Level.Max = 7
-	if c, _ := Apply(f, at(80)); c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 4 {
+	if c, _ := Apply(f, at(80)); c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 4 {
 		t.Errorf("the dive-speed minimum is 4")
 	}
 	f.Bands[0].TM.Turn = 8 // a printed figure above the floors wins
-	if c, _ := Apply(f, at(100)); c.TurnMode(parser.Element{Kind: parser.Turn}, 0) != 8 {
+	if c, _ := Apply(f, at(100)); c.TurnMode(notation.Element{Kind: notation.Turn}, 0) != 8 {
 		t.Errorf("printed TM above the floor must win")
 	}
 	start := at(100)

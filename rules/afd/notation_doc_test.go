@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"sortie/rules/afd/notation"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func TestNotationGuideMovementExamples(t *testing.T) {
 				t.Fatalf("unknown aircraft %q", b["aircraft"])
 			}
 			start := parseStart(t, b["start"])
-			plot, ds := parser.ParsePlot(b["plot"])
+			plot, ds := notation.ParsePlot(b["plot"])
 			if parser.HasErrors(ds) {
 				t.Fatalf("plot does not parse: %v", ds)
 			}
@@ -95,7 +96,7 @@ func parseStart(t *testing.T, s string) Flight {
 		case "alt":
 			f.Alt, _ = strconv.Atoi(v)
 		case "bank":
-			b, ok := parser.ParseBank(v)
+			b, ok := notation.ParseBank(v)
 			if !ok {
 				t.Fatalf("bank %q", v)
 			}

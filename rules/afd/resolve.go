@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sortie/rules/afd/notation"
 	"strings"
 
 	"sortie/parser"
@@ -39,12 +40,12 @@ var ErrGameOver = errors.New("afd: the game is over")
 // DefaultPlot is the plot a plane flies when no legal order came (rules.md: a missed plot flies straight
 // and level with no power): straight ahead for its whole speed, diving only as much as its last turn or
 // its speed forces it to (rules (22), (23) and the minimum-speed house rule).
-func DefaultPlot(card *aircraft.Card, f Flight) parser.Plot {
+func DefaultPlot(card *aircraft.Card, f Flight) notation.Plot {
 	c, _ := Apply(card, f)
 	s := f.Speed.Round()
-	var p parser.Plot
+	var p notation.Plot
 	if s > 0 {
-		p.Elements = []parser.Element{{Kind: parser.Straight, N: s}}
+		p.Elements = []notation.Element{{Kind: notation.Straight, N: s}}
 	}
 	dive := 0
 	if f.Last.Vert {
@@ -60,7 +61,7 @@ func DefaultPlot(card *aircraft.Card, f Flight) parser.Plot {
 type flown struct {
 	p     *Plane
 	card  *aircraft.Card
-	order parser.Order
+	order notation.Order
 	res   Result
 	climb int
 }
@@ -83,7 +84,7 @@ type resolution struct {
 // in lock step, sides spot from the final positions, then every gun fires at once from those positions,
 // damage is marked simultaneously (a plane shot down this turn still fired), downed crews bail out, and
 // next turn's state is written. The same state, orders and dice give byte-identical events and state.
-func Resolve(env *Env, st *State, orders map[string]parser.Order, d dice.Source) (*State, []Event, error) {
+func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Source) (*State, []Event, error) {
 	if st.Over {
 		return nil, nil, ErrGameOver
 	}
@@ -140,7 +141,7 @@ func (r *resolution) forgetGone() {
 
 // orders takes every plane in play's order and flies it on paper: an illegal order, or none, is
 // replaced by the default plot, with an event saying so.
-func (r *resolution) orders(orders map[string]parser.Order) error {
+func (r *resolution) orders(orders map[string]notation.Order) error {
 	ns := r.ns
 	flights := make([]flown, 0, len(ns.Planes))
 	r.moved = make([]*flown, 0, len(ns.Planes))
@@ -164,13 +165,13 @@ func (r *resolution) orders(orders map[string]parser.Order) error {
 					Problems: f.res.Errors, Text: fmt.Sprintf("%s's order broke the rules and it flew straight on instead", p.Callsign)})
 				fire := o.Fire
 				fire.Guns = nil
-				f.order = parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
+				f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
 				f.res = Move(card, p.Flight, f.order.Plot)
 			}
 		} else {
 			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
 				Text: fmt.Sprintf("no order from %s for %s: it flew straight on", p.Player, p.Callsign)})
-			f.order = parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
+			f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
 			f.res = Move(card, p.Flight, f.order.Plot)
 		}
 		f.climb = f.res.End.Alt - p.Flight.Alt
@@ -485,7 +486,7 @@ func checkVictory(st *State) *Outcome {
 // CheckOrder validates one aircraft's order against that aircraft only: its plot flown from its state,
 // and the gun positions its fire order names. It is what a receipt reports; Resolve uses the same
 // checks.
-func CheckOrder(card *aircraft.Card, f Flight, o parser.Order) Result {
+func CheckOrder(card *aircraft.Card, f Flight, o notation.Order) Result {
 	r := Move(card, f, o.Plot)
 	for _, g := range o.Fire.Guns {
 		found := false

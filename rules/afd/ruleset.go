@@ -3,6 +3,7 @@ package afd
 import (
 	"fmt"
 	"sort"
+	"sortie/rules/afd/notation"
 	"strings"
 
 	"sortie/parser"
@@ -17,6 +18,9 @@ type Ruleset struct {
 }
 
 // Name is "afd".
+// BlockNotation gives the order block the notation's hints (ruleset.Hinter).
+func (Ruleset) BlockNotation() parser.Notation { return notation.BlockHints{} }
+
 func (Ruleset) Name() string { return "afd" }
 
 // NewGame checks a scenario and builds its first turn. A tables file the scenario names (relative to
@@ -121,7 +125,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s is %s and takes no more orders", p.Callsign, p.Status)})
 		return out
 	}
-	o, ds := parser.ParseOrder(text)
+	o, ds := notation.ParseOrder(text)
 	if !out.Diagnosed(ds) {
 		return out
 	}
@@ -167,20 +171,20 @@ func (g *game) DefaultOrder(unit string) string {
 	if !ok {
 		return ""
 	}
-	return parser.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny}}.String()
+	return notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny}}.String()
 }
 
 // Resolve plays the turn. Orders that do not parse are treated as missing (the adjudicator stores only
 // orders that passed CheckOrder).
 func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
-	parsed := map[string]parser.Order{}
+	parsed := map[string]notation.Order{}
 	keys := make([]string, 0, len(orders))
 	for k := range orders {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, unit := range keys {
-		o, ds := parser.ParseOrder(orders[unit])
+		o, ds := notation.ParseOrder(orders[unit])
 		if parser.HasErrors(ds) {
 			continue
 		}

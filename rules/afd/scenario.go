@@ -6,13 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sortie/rules/afd/notation"
 	"sortie/rules/ruleset"
 	"sortie/rules/yamlpath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"sortie/parser"
 	"sortie/rules/afd/tables"
 	hexmap "sortie/rules/hex"
 )
@@ -143,9 +143,9 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		if a.Speed < 0 || a.Speed > 30 || math.Abs(a.Speed*10-float64(tenths)) > 1e-6 {
 			add(path+".speed", "%s: speed is 0 to 30 to one decimal place, got %v", cs, a.Speed)
 		}
-		bank := parser.BankN
+		bank := notation.BankN
 		if a.Bank != "" {
-			b, ok := parser.ParseBank(strings.ToUpper(a.Bank))
+			b, ok := notation.ParseBank(strings.ToUpper(a.Bank))
 			if !ok {
 				add(path+".bank", "%s: bank must be N, RB, LB, I, IR or IL, got %q", cs, a.Bank)
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sortie/rules/afd/notation"
 	"strings"
 	"testing"
 
@@ -48,11 +49,11 @@ func newTestGame(t testing.TB, yamlText string) *State {
 	return st
 }
 
-func orders(t testing.TB, lines ...string) map[string]parser.Order {
+func orders(t testing.TB, lines ...string) map[string]notation.Order {
 	t.Helper()
-	out := map[string]parser.Order{}
+	out := map[string]notation.Order{}
 	for _, l := range lines {
-		cs, o, ds := parser.ParseOrderLine(l)
+		cs, o, ds := notation.ParseOrderLine(l)
 		if parser.HasErrors(ds) {
 			t.Fatalf("%q: %v", l, ds)
 		}
@@ -658,7 +659,7 @@ func TestCloneIsDeepAndEqual(t *testing.T) {
 }
 
 func TestCheckOrderNamesUnknownGuns(t *testing.T) {
-	_, o, _ := parser.ParseOrderLine("RED1: 5 FIRE ANY GUNS nose")
+	_, o, _ := notation.ParseOrderLine("RED1: 5 FIRE ANY GUNS nose")
 	r := CheckOrder(card(t, "spitfire-i"), Flight{Speed: 50, Alt: 5000, Straight: Plenty}, o)
 	if e := illegal(t, r, "fire-guns"); !strings.Contains(e.Message, "wing-l") {
 		t.Errorf("the error should list the guns the plane has: %q", e.Message)

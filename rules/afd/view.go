@@ -2,8 +2,8 @@ package afd
 
 import (
 	"fmt"
+	"sortie/rules/afd/notation"
 
-	"sortie/parser"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
 )
@@ -26,12 +26,12 @@ type View struct {
 
 // Contact is an enemy plane as a side sees it.
 type Contact struct {
-	Callsign string      `json:"callsign"`
-	Type     string      `json:"type,omitempty"` // only once identified
-	Hex      hexmap.Hex  `json:"hex"`
-	Facing   hexmap.Dir  `json:"facing"`
-	Alt      int         `json:"alt"`
-	Bank     parser.Bank `json:"bank"`
+	Callsign string        `json:"callsign"`
+	Type     string        `json:"type,omitempty"` // only once identified
+	Hex      hexmap.Hex    `json:"hex"`
+	Facing   hexmap.Dir    `json:"facing"`
+	Alt      int           `json:"alt"`
+	Bank     notation.Bank `json:"bank"`
 }
 
 // ViewOf builds a side's view of the state.

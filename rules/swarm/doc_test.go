@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"os"
+	"sortie/rules/swarm/notation"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestSwarmNotationGuideMoves(t *testing.T) {
 			ty = typeOf(t, key)
 		}
 		facing, _ := strconv.Atoi(b["facing"])
-		o, ds := parser.ParseSwarmOrder(b["plot"])
+		o, ds := notation.ParseSwarmOrder(b["plot"])
 		if parser.HasErrors(ds) || len(o.Turns) != 1 {
 			t.Errorf("notation.md:%d: %q does not parse: %v", at, b["plot"], ds)
 			continue

@@ -2,9 +2,9 @@ package swarm
 
 import (
 	"fmt"
+	"sortie/rules/swarm/notation"
 	"strings"
 
-	"sortie/parser"
 	hexmap "sortie/rules/hex"
 )
 
@@ -21,7 +21,7 @@ type Tack struct {
 func (t Tack) String() string { return fmt.Sprintf("%d %s %s", t.Speed, t.Man, t.Band) }
 
 // TackOf converts the notation's tack.
-func TackOf(p parser.SwarmTack) Tack {
+func TackOf(p notation.SwarmTack) Tack {
 	return Tack{Speed: p.Speed, Man: string(rune(p.Man)), Band: string(rune(p.Band))}
 }
 
@@ -72,7 +72,7 @@ func Segment(h hexmap.Hex, d hexmap.Dir) hexmap.Hex {
 }
 
 // TurnFacing returns the facing after one facing change to side: 60°, from one hex corner to the next.
-func TurnFacing(d hexmap.Dir, side parser.Side) hexmap.Dir { return d.Turn(2 * int(side)) }
+func TurnFacing(d hexmap.Dir, side notation.Side) hexmap.Dir { return d.Turn(2 * int(side)) }
 
 // rotateLeft turns an axial vector 60° anticlockwise.
 func rotateLeft(v hexmap.Hex) hexmap.Hex { return hexmap.Hex{Q: v.Q + v.R, R: -v.Q} }
@@ -130,7 +130,7 @@ func (m MoveResult) Legal() bool { return len(m.Errors) == 0 }
 //   - S makes no facing change; L and R make at least one, all to their side;
 //   - facing changes are earned one for each segment flown, and may be spent at any later point of the
 //     turn: at every change, the changes so far may not outnumber the segments flown so far.
-func Move(t *Type, from Tack, start Position, turn parser.SwarmTurn) MoveResult {
+func Move(t *Type, from Tack, start Position, turn notation.SwarmTurn) MoveResult {
 	to := TackOf(turn.Tack)
 	r := MoveResult{Tack: to, Steps: []Step{}, Errors: []Problem{}, End: start, Hexes: []hexmap.Hex{start.Hex}}
 	fail := func(col int, code, suggest, format string, args ...any) {
@@ -174,7 +174,7 @@ func Move(t *Type, from Tack, start Position, turn parser.SwarmTurn) MoveResult 
 		}
 		r.Changes++
 		side := "R"
-		if s.Turn == parser.Left {
+		if s.Turn == notation.Left {
 			side = "L"
 		}
 		switch {

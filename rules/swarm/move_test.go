@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"math"
+	"sortie/rules/swarm/notation"
 	"strings"
 	"testing"
 
@@ -27,9 +28,9 @@ func typeOf(t *testing.T, key string) *Type {
 	return ty
 }
 
-func turnOf(t *testing.T, text string) parser.SwarmTurn {
+func turnOf(t *testing.T, text string) notation.SwarmTurn {
 	t.Helper()
-	o, ds := parser.ParseSwarmOrder(text)
+	o, ds := notation.ParseSwarmOrder(text)
 	if parser.HasErrors(ds) || len(o.Turns) != 1 {
 		t.Fatalf("%q: %v", text, ds)
 	}
@@ -38,7 +39,7 @@ func turnOf(t *testing.T, text string) parser.SwarmTurn {
 
 func tackOf(t *testing.T, text string) Tack {
 	t.Helper()
-	p, ds := parser.ParseSwarmTack(text)
+	p, ds := notation.ParseSwarmTack(text)
 	if parser.HasErrors(ds) {
 		t.Fatalf("%q: %v", text, ds)
 	}
@@ -160,7 +161,7 @@ func TestSwarmSegmentGeometry(t *testing.T) {
 		if b := hexmap.Bearing(h, n); math.Abs(b-float64(d.Degrees())) > 1e-6 {
 			t.Errorf("facing %s: the segment's bearing is %.3f", d, b)
 		}
-		if TurnFacing(d, parser.Right) != d.Turn(2) || TurnFacing(d, parser.Left) != d.Turn(-2) {
+		if TurnFacing(d, notation.Right) != d.Turn(2) || TurnFacing(d, notation.Left) != d.Turn(-2) {
 			t.Errorf("a facing change is 60 degrees, one corner to the next")
 		}
 	}

@@ -3,6 +3,7 @@ package swarm
 import (
 	"fmt"
 	"sort"
+	"sortie/rules/swarm/notation"
 	"strings"
 
 	"sortie/parser"
@@ -16,7 +17,7 @@ import (
 // turns of plotting.)").
 const (
 	MinCourse = 3
-	MaxCourse = parser.MaxSwarmTurns
+	MaxCourse = notation.MaxSwarmTurns
 )
 
 // Check is what the rules say about one squadron's order: each turn flown from where the squadron is,
@@ -30,7 +31,7 @@ type Check struct {
 // CheckOrder validates a squadron's order against that squadron only (its type, tack, position, sight
 // and bombs): each turn's tack move and path (Move), the length of a plotted course, BOMB. It is what a
 // receipt reports, and Resolve uses the same checks.
-func CheckOrder(d *Data, st *State, q *Squadron, o parser.SwarmOrder) Check {
+func CheckOrder(d *Data, st *State, q *Squadron, o notation.SwarmOrder) Check {
 	c := Check{Errors: []Problem{}, Warnings: []Problem{}}
 	t, ok := d.Type(q.Type)
 	if !ok {
@@ -74,7 +75,7 @@ func CheckOrder(d *Data, st *State, q *Squadron, o parser.SwarmOrder) Check {
 		defaultFire = defaultFire || turn.Fire.Default
 	}
 	if defaultFire {
-		c.Warnings = append(c.Warnings, Problem{Code: parser.CodeFireDefault, Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
+		c.Warnings = append(c.Warnings, Problem{Code: notation.CodeFireDefault, Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
 	}
 	sort.SliceStable(c.Errors, func(i, j int) bool { return c.Errors[i].Col < c.Errors[j].Col })
 	return c
@@ -82,13 +83,13 @@ func CheckOrder(d *Data, st *State, q *Squadron, o parser.SwarmOrder) Check {
 
 // DefaultTurn is what a squadron flies when no order came (rules.md: NMR): the tack kept at its speed and
 // band with the manoeuvre set to S, straight ahead, firing at will. It is always legal.
-func DefaultTurn(q *Squadron) parser.SwarmTurn {
-	return parser.SwarmTurn{Tack: parser.SwarmTack{Speed: q.Tack.Speed, Man: parser.SwarmStraight, Band: parser.SwarmBand(q.Tack.Band[0])},
-		Path: []parser.SwarmStep{{N: q.Tack.Speed}}, Fire: parser.Fire{Mode: parser.FireAny}}
+func DefaultTurn(q *Squadron) notation.SwarmTurn {
+	return notation.SwarmTurn{Tack: notation.SwarmTack{Speed: q.Tack.Speed, Man: notation.SwarmStraight, Band: notation.SwarmBand(q.Tack.Band[0])},
+		Path: []notation.SwarmStep{{N: q.Tack.Speed}}, Fire: parser.Fire{Mode: parser.FireAny}}
 }
 
 // pathText is a turn's tack and path, without BOMB and the fire order: "3 R M 1 R 2".
-func pathText(t parser.SwarmTurn) string {
+func pathText(t notation.SwarmTurn) string {
 	parts := []string{t.Tack.String()}
 	for _, s := range t.Path {
 		parts = append(parts, s.Token())
@@ -97,8 +98,8 @@ func pathText(t parser.SwarmTurn) string {
 }
 
 // turnText is the canonical text of a one-turn order.
-func turnText(t parser.SwarmTurn) string {
-	return parser.SwarmOrder{Turns: []parser.SwarmTurn{t}}.String()
+func turnText(t notation.SwarmTurn) string {
+	return notation.SwarmOrder{Turns: []notation.SwarmTurn{t}}.String()
 }
 
 // Resolve plays a round from the orders (canonical order texts by callsign; a squadron without one flies
@@ -179,7 +180,7 @@ func (r *resolver) playTurn(orders map[string]string) {
 	}
 	// Plotting: every tack moves at once, from the plots sent together.
 	from := map[string]Tack{}
-	plots := map[string]parser.SwarmTurn{}
+	plots := map[string]notation.SwarmTurn{}
 	for _, q := range active {
 		from[q.Callsign] = q.Tack
 		plots[q.Callsign] = r.plotFor(q, orders)
@@ -219,12 +220,12 @@ func (r *resolver) playTurn(orders map[string]string) {
 
 // plotFor takes the squadron's turn for this turn: the next turn of its plotted course, else its order,
 // else the default.
-func (r *resolver) plotFor(q *Squadron, orders map[string]string) parser.SwarmTurn {
+func (r *resolver) plotFor(q *Squadron, orders map[string]string) notation.SwarmTurn {
 	t := r.typ(q)
 	if len(q.Queue) > 0 {
 		text := q.Queue[0]
 		q.Queue = q.Queue[1:]
-		o, ds := parser.ParseSwarmOrder(text)
+		o, ds := notation.ParseSwarmOrder(text)
 		if !parser.HasErrors(ds) && len(o.Turns) == 1 && Move(t, q.Tack, q.Pos, o.Turns[0]).Legal() {
 			more := ""
 			if n := len(q.Queue); n > 0 {
@@ -243,7 +244,7 @@ func (r *resolver) plotFor(q *Squadron, orders map[string]string) parser.SwarmTu
 			Text: fmt.Sprintf("no order came for %s: it flies straight on (%s)", q.Callsign, turnText(DefaultTurn(q)))})
 		return DefaultTurn(q)
 	}
-	o, ds := parser.ParseSwarmOrder(text)
+	o, ds := notation.ParseSwarmOrder(text)
 	var problems []Problem
 	for _, d := range ds {
 		if d.Severity == parser.SeverityError {
@@ -311,7 +312,7 @@ func (r *resolver) initiative(active []*Squadron) []*Squadron {
 }
 
 // fly moves a squadron along its plotted path.
-func (r *resolver) fly(q *Squadron, from Tack, p parser.SwarmTurn) {
+func (r *resolver) fly(q *Squadron, from Tack, p notation.SwarmTurn) {
 	m := Move(r.typ(q), from, q.Pos, p)
 	start := q.Pos
 	q.Pos, q.Track = m.End, m.Hexes

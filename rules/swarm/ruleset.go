@@ -7,9 +7,10 @@ package swarm
 
 import (
 	"fmt"
+	"sortie/parser"
+	"sortie/rules/swarm/notation"
 	"strings"
 
-	"sortie/parser"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
@@ -20,6 +21,9 @@ import (
 type Ruleset struct{}
 
 // Name is "swarm".
+// BlockNotation gives the order block the notation's hints (ruleset.Hinter).
+func (Ruleset) BlockNotation() parser.Notation { return notation.BlockHints{} }
+
 func (Ruleset) Name() string { return "swarm" }
 
 // NewGame checks a scenario and builds its first turn.
@@ -122,7 +126,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 			cs, len(q.Queue), plural(len(q.Queue)))})
 		return out
 	}
-	o, ds := parser.ParseSwarmOrder(text)
+	o, ds := notation.ParseSwarmOrder(text)
 	if !out.Diagnosed(ds) {
 		return out
 	}

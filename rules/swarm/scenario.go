@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"sortie/rules/ruleset"
+	"sortie/rules/swarm/notation"
 	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
@@ -136,7 +137,7 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 		if _, ok := d.House.Pilots.Mods[pilots]; !ok {
 			add(path+".pilots", "%s: pilots are %s, got %q", cs, strings.Join(PilotQualities, ", "), q.Pilots)
 		}
-		pt, ds := parser.ParseSwarmTack(q.Tack)
+		pt, ds := notation.ParseSwarmTack(q.Tack)
 		if parser.HasErrors(ds) || q.Tack == "" {
 			msg := "give the tack as speed, manoeuvre and band, e.g. tack: \"2 S M\""
 			for _, d := range ds {

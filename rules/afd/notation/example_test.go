@@ -1,15 +1,16 @@
-package parser_test
+package notation_test
 
 import (
 	"fmt"
 
 	"sortie/parser"
+	"sortie/rules/afd/notation"
 )
 
 // A plot in the classic notation: the worked example of rules.md. "2R" is two straight hexes and a
 // bare R, which Sortie accepts as TR and says so.
 func ExampleParsePlot() {
-	p, ds := parser.ParsePlot("2R 1 TR STEEP P")
+	p, ds := notation.ParsePlot("2R 1 TR STEEP P")
 	fmt.Println(p)
 	fmt.Println("movement points:", p.MPs())
 	fmt.Println("errors:", parser.HasErrors(ds))
@@ -26,7 +27,7 @@ func ExampleParsePlot() {
 // Every fault in a plot is reported at once, each with its column and, where one is likely, the text the
 // player probably meant.
 func ExampleParsePlot_mistakes() {
-	_, ds := parser.ParsePlot("1 TRTR S R +150 SRTR")
+	_, ds := notation.ParsePlot("1 TRTR S R +150 SRTR")
 	fmt.Println("errors:", parser.HasErrors(ds))
 	for _, d := range ds {
 		fmt.Printf("col %d %s: %q\n", d.Col, d.Code, d.Suggestion)
@@ -42,7 +43,7 @@ func ExampleParsePlot_mistakes() {
 // Flags and adjustments may stand anywhere on the line; the canonical form puts them after the
 // movement, with the altitude figure in feet.
 func ExampleParsePlot_flags() {
-	p, _ := parser.ParsePlot("SD 1 V 2 -20 K2")
+	p, _ := notation.ParsePlot("SD 1 V 2 -20 K2")
 	fmt.Println(p)
 	fmt.Println("steep:", p.Steep, "alt:", p.Alt, "brake:", p.Brake, "SD written at col", p.Col("STEEP"))
 	// Output:
@@ -52,7 +53,7 @@ func ExampleParsePlot_flags() {
 
 // A diagnostic is an error value whose text gives the column and the suggestion.
 func ExampleDiagnostic_Error() {
-	_, ds := parser.ParsePlot("2 VR")
+	_, ds := notation.ParsePlot("2 VR")
 	fmt.Println(ds[0].Error())
 	// Output:
 	// col 3: "VR": an Immelmann is written VRR or VLL (seed 000 rule (6)), and V alone is a half loop (did you mean VRR?)

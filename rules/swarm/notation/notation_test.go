@@ -1,7 +1,8 @@
-package parser
+package notation
 
 import (
 	"os"
+	"sortie/parser"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,14 +28,14 @@ var swarmCases = []swarmCase{
 	{in: "3 R M", canonical: "3 R M 3 R FIRE ANY", warnings: []string{CodeDefaultPath}, suggest: "3 R M 3 R"},
 	{in: "1 L H", canonical: "1 L H 1 L FIRE ANY", warnings: []string{CodeDefaultPath}},
 	{in: "2 R M 2 R R HOLD", canonical: "2 R M 2 R R HOLD"},
-	{in: "2 s l", canonical: "2 S L 2 FIRE ANY", warnings: []string{CodeLowercase}},
+	{in: "2 s l", canonical: "2 S L 2 FIRE ANY", warnings: []string{parser.CodeLowercase}},
 	{in: "2 S L 2 BOMB FIRE ANY", canonical: "2 S L 2 BOMB FIRE ANY"},
 	{in: "2 S L 2 HOLD BOMB", canonical: "2 S L 2 BOMB HOLD"},
 	{in: "2SLBOMB", canonical: "2 S L 2 BOMB FIRE ANY"},
 	{in: "2 S M 2 FIRE adler-2", canonical: "2 S M 2 FIRE ADLER-2"},
 	{in: "2 S M 2; 2 S M 2; 3 R M 1 R 2 HOLD", canonical: "2 S M 2 FIRE ANY; 2 S M 2 FIRE ANY; 3 R M 1 R 2 HOLD"},
 	{in: "2 S M;", canonical: "2 S M 2 FIRE ANY", warnings: []string{CodeTrailingSemi}},
-	{in: "“2 S M 2”.", canonical: "2 S M 2 FIRE ANY", warnings: []string{CodeQuotes, CodeTrailingDot}},
+	{in: "“2 S M 2”.", canonical: "2 S M 2 FIRE ANY", warnings: []string{parser.CodeQuotes, parser.CodeTrailingDot}},
 	{in: "2\u00a0S,M 2", canonical: "2 S M 2 FIRE ANY"},
 
 	// The tack.
@@ -56,30 +57,30 @@ var swarmCases = []swarmCase{
 	{in: "2 S L 2 2", codes: []string{CodeRunRange}, col: 9},
 	{in: "2 S L 0 2", codes: []string{CodeRunRange}, col: 7},
 	{in: "2 S M 1 TR 1", codes: []string{CodeAirForceToken}, suggest: "R", col: 9},
-	{in: "2 S M 2 LEFT", codes: []string{CodeUnknownToken}, suggest: "L", col: 9},
-	{in: "2 S M 2 BOMP", codes: []string{CodeUnknownToken}, suggest: "BOMB", col: 9},
-	{in: "2 S M 2 BOMB BOMB", codes: []string{CodeDuplicate}, col: 14},
+	{in: "2 S M 2 LEFT", codes: []string{parser.CodeUnknownToken}, suggest: "L", col: 9},
+	{in: "2 S M 2 BOMP", codes: []string{parser.CodeUnknownToken}, suggest: "BOMB", col: 9},
+	{in: "2 S M 2 BOMB BOMB", codes: []string{parser.CodeDuplicate}, col: 14},
 	{in: "+1 2 S M", codes: []string{CodeAltFigure}, col: 1},
-	{in: "2 S M 2 / 1", codes: []string{CodePunctuation}, col: 9},
-	{in: "2 S M 2 😀", codes: []string{CodeBadChar}, col: 9},
-	{in: "2 S M 2 É", codes: []string{CodeNonASCII}, col: 9},
+	{in: "2 S M 2 / 1", codes: []string{parser.CodePunctuation}, col: 9},
+	{in: "2 S M 2 😀", codes: []string{parser.CodeBadChar}, col: 9},
+	{in: "2 S M 2 É", codes: []string{parser.CodeNonASCII}, col: 9},
 
 	// Turns.
 	{in: "2 S M;;2 S M", codes: []string{CodeEmptyTurn}, col: 7},
 	{in: "; 2 S M", codes: []string{CodeEmptyTurn}, col: 1},
 	{in: "1SM;1SM;1SM;1SM;1SM;1SM;1SM", codes: []string{CodeTooManyTurns}, col: 25},
-	{in: "", codes: []string{CodeEmpty}},
-	{in: "   ", codes: []string{CodeEmpty}},
-	{in: strings.Repeat("2 S M 2 ", 61), codes: []string{CodeTooLong}},
+	{in: "", codes: []string{parser.CodeEmpty}},
+	{in: "   ", codes: []string{parser.CodeEmpty}},
+	{in: strings.Repeat("2 S M 2 ", 61), codes: []string{parser.CodeTooLong}},
 
 	// The fire order.
-	{in: "2 S M 2 FIRE", codes: []string{CodeFireTarget}, suggest: "FIRE ANY", col: 9},
-	{in: "2 S M 2 FIRE BOMB", codes: []string{CodeFireTarget}, suggest: "FIRE ANY", col: 14},
-	{in: "2 S M 2 FIRE ANY MAX 3", codes: []string{CodeFireSyntax}, col: 18},
-	{in: "2 S M 2 HOLD FIRE ANY", codes: []string{CodeFireTwice}, col: 14},
-	{in: "2 S M 2 HOLD NOW", codes: []string{CodeFireAfterEnd}, col: 14},
-	{in: "2 S M 2 FIRE ANY NOW", codes: []string{CodeFireSyntax}, col: 18},
-	{in: "2 S M 2 FIRE ABCDEFGHIJKLMNOPQRSTUVWXYZ", codes: []string{CodeFireTarget}, col: 14},
+	{in: "2 S M 2 FIRE", codes: []string{parser.CodeFireTarget}, suggest: "FIRE ANY", col: 9},
+	{in: "2 S M 2 FIRE BOMB", codes: []string{parser.CodeFireTarget}, suggest: "FIRE ANY", col: 14},
+	{in: "2 S M 2 FIRE ANY MAX 3", codes: []string{parser.CodeFireSyntax}, col: 18},
+	{in: "2 S M 2 HOLD FIRE ANY", codes: []string{parser.CodeFireTwice}, col: 14},
+	{in: "2 S M 2 HOLD NOW", codes: []string{parser.CodeFireAfterEnd}, col: 14},
+	{in: "2 S M 2 FIRE ANY NOW", codes: []string{parser.CodeFireSyntax}, col: 18},
+	{in: "2 S M 2 FIRE ABCDEFGHIJKLMNOPQRSTUVWXYZ", codes: []string{parser.CodeFireTarget}, col: 14},
 
 	// Several faults at once, each with its column.
 	{in: "2 S M 2 S; 4 S M; 2 S M 1 TR 1", codes: []string{CodePathToken, CodeTackSpeed, CodeAirForceToken}, col: 9},
@@ -88,9 +89,9 @@ var swarmCases = []swarmCase{
 func TestSwarmParse(t *testing.T) {
 	for _, c := range swarmCases {
 		o, ds := ParseSwarmOrder(c.in)
-		var errs, warns []Diagnostic
+		var errs, warns []parser.Diagnostic
 		for _, d := range ds {
-			if d.Severity == SeverityError {
+			if d.Severity == parser.SeverityError {
 				errs = append(errs, d)
 			} else {
 				warns = append(warns, d)
@@ -137,23 +138,23 @@ func TestSwarmParse(t *testing.T) {
 // TestSwarmStructure checks what the parser yields for the seed's example, beyond its canonical form.
 func TestSwarmStructure(t *testing.T) {
 	o, ds := ParseSwarmOrder(" 3RM 1R2 BOMB FIRE zero-1; 2 l h")
-	if HasErrors(ds) || len(o.Turns) != 2 {
+	if parser.HasErrors(ds) || len(o.Turns) != 2 {
 		t.Fatalf("%v %v", o, ds)
 	}
 	a, b := o.Turns[0], o.Turns[1]
 	if a.Tack != (SwarmTack{3, SwarmRight, SwarmMedium}) || a.Segments() != 3 || a.Changes() != 1 || !a.Bomb ||
-		a.Fire.Mode != FireTarget || a.Fire.Target != "ZERO-1" || a.DefaultPath || a.Col != 2 || a.Path[1].Col != 7 || a.BombCol != 10 {
+		a.Fire.Mode != parser.FireTarget || a.Fire.Target != "ZERO-1" || a.DefaultPath || a.Col != 2 || a.Path[1].Col != 7 || a.BombCol != 10 {
 		t.Errorf("first turn: %+v", a)
 	}
 	if b.Tack != (SwarmTack{2, SwarmLeft, SwarmHigh}) || !b.DefaultPath || b.Segments() != 2 || b.Changes() != 1 || !b.Fire.Default || b.Col != 28 {
 		t.Errorf("second turn: %+v", b)
 	}
 	tk, ds := ParseSwarmTack("2SL")
-	if HasErrors(ds) || tk.String() != "2 S L" {
+	if parser.HasErrors(ds) || tk.String() != "2 S L" {
 		t.Errorf("ParseSwarmTack: %v %v", tk, ds)
 	}
 	for _, bad := range []string{"2 S L 2", "2 S L HOLD", "2 S L; 2 S L", "2 S", "x"} {
-		if _, ds := ParseSwarmTack(bad); !HasErrors(ds) {
+		if _, ds := ParseSwarmTack(bad); !parser.HasErrors(ds) {
 			t.Errorf("ParseSwarmTack(%q) is no tack alone, but drew no error", bad)
 		}
 	}
@@ -162,7 +163,7 @@ func TestSwarmStructure(t *testing.T) {
 func TestSwarmRoundTrip(t *testing.T) {
 	for _, c := range swarmCases {
 		o, ds := ParseSwarmOrder(c.in)
-		if HasErrors(ds) {
+		if parser.HasErrors(ds) {
 			continue
 		}
 		s := o.String()
@@ -175,6 +176,14 @@ func TestSwarmRoundTrip(t *testing.T) {
 
 // swarmDocBlock is one ```swarm block of docs/notation.md: input (required), canonical, turns, segments,
 // error/warning codes, suggest and col after an error or warning line.
+// docDiag is one expected diagnostic of a documented example.
+type docDiag struct {
+	code     string
+	severity parser.Severity
+	suggest  *string
+	col      *int
+}
+
 type swarmDocBlock struct {
 	line  int
 	input string
@@ -183,7 +192,7 @@ type swarmDocBlock struct {
 }
 
 func TestSwarmNotationDoc(t *testing.T) {
-	data, err := os.ReadFile("../docs/notation.md")
+	data, err := os.ReadFile("../../../docs/notation.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,9 +211,9 @@ func TestSwarmNotationDoc(t *testing.T) {
 			v = strings.TrimPrefix(v, " ")
 			switch k {
 			case "error", "warning":
-				sev := SeverityError
+				sev := parser.SeverityError
 				if k == "warning" {
-					sev = SeverityWarning
+					sev = parser.SeverityWarning
 				}
 				b.diags = append(b.diags, docDiag{code: strings.TrimSpace(v), severity: sev})
 			case "suggest":
@@ -231,7 +240,7 @@ func TestSwarmNotationDoc(t *testing.T) {
 		o, ds := ParseSwarmOrder(in)
 		hasErr := false
 		for _, want := range b.diags {
-			hasErr = hasErr || want.severity == SeverityError
+			hasErr = hasErr || want.severity == parser.SeverityError
 			found := false
 			for _, d := range ds {
 				if d.Code == want.code && d.Severity == want.severity &&
@@ -243,7 +252,7 @@ func TestSwarmNotationDoc(t *testing.T) {
 				t.Errorf("notation.md:%d: %q: no %s %s as described; got %v", b.line, in, want.severity, want.code, ds)
 			}
 		}
-		if !hasErr && HasErrors(ds) {
+		if !hasErr && parser.HasErrors(ds) {
 			t.Errorf("notation.md:%d: %q: unexpected errors %v", b.line, in, ds)
 		}
 		if c, ok := b.keys["canonical"]; ok && o.String() != c {
@@ -288,11 +297,11 @@ func FuzzParseSwarmOrder(f *testing.F) {
 			if d.Code == "" || d.Message == "" {
 				t.Errorf("diagnostic without code or message: %+v", d)
 			}
-			if d.Severity != SeverityError && d.Severity != SeverityWarning {
+			if d.Severity != parser.SeverityError && d.Severity != parser.SeverityWarning {
 				t.Errorf("diagnostic %q has severity %d", d.Code, d.Severity)
 			}
 		}
-		if HasErrors(ds) {
+		if parser.HasErrors(ds) {
 			return
 		}
 		if len(o.Turns) == 0 || len(o.Turns) > MaxSwarmTurns {

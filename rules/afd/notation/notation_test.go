@@ -1,7 +1,8 @@
-package parser
+package notation
 
 import (
 	"fmt"
+	"sortie/parser"
 	"strings"
 	"testing"
 )
@@ -138,7 +139,7 @@ func TestParseValid(t *testing.T) {
 	for _, tt := range validTests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, ds := ParsePlot(tt.in)
-			if HasErrors(ds) {
+			if parser.HasErrors(ds) {
 				t.Fatalf("ParsePlot(%q): unexpected errors %v", tt.in, ds)
 			}
 			if !got.Equal(tt.want) {
@@ -156,7 +157,7 @@ func TestParseValid(t *testing.T) {
 
 func TestWorkedExample(t *testing.T) {
 	p, ds := ParsePlot("2R 1 TR STEEP P")
-	if HasErrors(ds) {
+	if parser.HasErrors(ds) {
 		t.Fatal(ds)
 	}
 	if p.MPs() != 5 {
@@ -184,7 +185,7 @@ func TestWorkedExample(t *testing.T) {
 
 func TestFlagCols(t *testing.T) {
 	p, ds := ParsePlot("BOMB 1 VD K2 P \u2212500FT 2")
-	if HasErrors(ds) {
+	if parser.HasErrors(ds) {
 		t.Fatal(ds)
 	}
 	want := map[string]int{"BOMB": 1, "VERT": 8, "K": 11, "P": 14, "ALT": 16}
@@ -231,9 +232,9 @@ var diagTests = []struct {
 	in   string
 	want []dw
 }{
-	{"", []dw{{CodeEmpty, 0, ""}}},
-	{"   \t ", []dw{{CodeEmpty, 0, ""}}},
-	{strings.Repeat("1 ", 151), []dw{{CodeTooLong, 0, ""}}},
+	{"", []dw{{parser.CodeEmpty, 0, ""}}},
+	{"   \t ", []dw{{parser.CodeEmpty, 0, ""}}},
+	{strings.Repeat("1 ", 151), []dw{{parser.CodeTooLong, 0, ""}}},
 	// Glued letters.
 	{"1 TRTR", []dw{{CodeGluedLetters, 3, "TR TR"}}},
 	{"TRR", []dw{{CodeGluedLetters, 1, "TR R"}}},
@@ -248,9 +249,9 @@ var diagTests = []struct {
 	{"L", []dw{{warn(CodeAlias), 1, "TL"}}},
 	{"1 RR", []dw{{warn(CodeAlias), 3, "HR"}}},
 	{"RL", []dw{{warn(CodeAlias), 1, "HL"}}},
-	{"2 tr", []dw{{warn(CodeLowercase), 3, "TR"}}},
-	{"2 Tr steep", []dw{{warn(CodeLowercase), 3, "TR"}}},
-	{"1l", []dw{{warn(CodeAlias), 2, "TL"}, {warn(CodeLowercase), 2, "L"}}},
+	{"2 tr", []dw{{warn(parser.CodeLowercase), 3, "TR"}}},
+	{"2 Tr steep", []dw{{warn(parser.CodeLowercase), 3, "TR"}}},
+	{"1l", []dw{{warn(CodeAlias), 2, "TL"}, {warn(parser.CodeLowercase), 2, "L"}}},
 	// Skid turns, Immelmanns, banks.
 	{"SRTR", []dw{{CodeSkidDirection, 1, "SRTL"}}},
 	{"1 sltl", []dw{{CodeSkidDirection, 3, "SLTR"}}},
@@ -269,24 +270,24 @@ var diagTests = []struct {
 	{"2 H 1", []dw{{CodeIncompleteToken, 3, ""}}},
 	{"S", []dw{{CodeIncompleteToken, 1, ""}}},
 	// Unknown words.
-	{"2 XYZ", []dw{{CodeUnknownToken, 3, ""}}},
-	{"STEP", []dw{{CodeUnknownToken, 1, "STEEP"}}},
-	{"2 VRET", []dw{{CodeUnknownToken, 3, "VERT"}}},
-	{"BOMBS", []dw{{CodeUnknownToken, 1, "BOMB"}}},
-	{"VERTICAL", []dw{{CodeUnknownToken, 1, "VERT"}}},
-	{"SLRT", []dw{{CodeUnknownToken, 1, "SLTR"}}},
-	{"TX", []dw{{CodeUnknownToken, 1, ""}}},
-	{"X", []dw{{CodeUnknownToken, 1, ""}}},
+	{"2 XYZ", []dw{{parser.CodeUnknownToken, 3, ""}}},
+	{"STEP", []dw{{parser.CodeUnknownToken, 1, "STEEP"}}},
+	{"2 VRET", []dw{{parser.CodeUnknownToken, 3, "VERT"}}},
+	{"BOMBS", []dw{{parser.CodeUnknownToken, 1, "BOMB"}}},
+	{"VERTICAL", []dw{{parser.CodeUnknownToken, 1, "VERT"}}},
+	{"SLRT", []dw{{parser.CodeUnknownToken, 1, "SLTR"}}},
+	{"TX", []dw{{parser.CodeUnknownToken, 1, ""}}},
+	{"X", []dw{{parser.CodeUnknownToken, 1, ""}}},
 	{"FIRE ANY", []dw{{CodeFireOrder, 1, ""}}},
 	{"2 TR hold", []dw{{CodeFireOrder, 6, ""}}},
-	{"ST\u00c9EP", []dw{{CodeNonASCII, 1, "STEEP"}}},
-	{"\uff34\uff32", []dw{{CodeNonASCII, 1, "TR"}}},
-	{"2 \u0422R", []dw{{CodeNonASCII, 3, ""}}},
+	{"ST\u00c9EP", []dw{{parser.CodeNonASCII, 1, "STEEP"}}},
+	{"\uff34\uff32", []dw{{parser.CodeNonASCII, 1, "TR"}}},
+	{"2 \u0422R", []dw{{parser.CodeNonASCII, 3, ""}}},
 	// Numbers.
 	{"1O", []dw{{CodeLetterO, 1, "10"}}},
 	{"O2", []dw{{CodeLetterO, 1, "2"}}},
 	{"TR 1o TR", []dw{{CodeLetterO, 4, "10"}}},
-	{"OO", []dw{{CodeUnknownToken, 1, ""}}},
+	{"OO", []dw{{parser.CodeUnknownToken, 1, ""}}},
 	{"+1O", []dw{{CodeLetterO, 1, "+10"}}},
 	{"P1O", []dw{{CodeLetterO, 1, "P10"}}},
 	{"0", []dw{{CodeZeroHexes, 1, ""}}},
@@ -295,25 +296,25 @@ var diagTests = []struct {
 	{"2 99999999999999999999999", []dw{{CodeTooManyHexes, 3, ""}}},
 	{"60 40", []dw{{CodeTooManyHexes, 1, ""}}},
 	// Characters.
-	{"2;TR", []dw{{CodePunctuation, 2, ""}}},
-	{"1: TR", []dw{{CodePunctuation, 2, ""}}},
-	{"TR/TL", []dw{{CodePunctuation, 3, ""}}},
-	{"TR!", []dw{{CodePunctuation, 3, ""}}},
-	{"TR?", []dw{{CodePunctuation, 3, ""}}},
-	{"(STEEP)", []dw{{CodePunctuation, 1, ""}, {CodePunctuation, 7, ""}}},
-	{"2 TR. 1", []dw{{CodePunctuation, 5, ""}}},
-	{"2 TR..", []dw{{CodePunctuation, 5, ""}}},
-	{"2 TR.", []dw{{warn(CodeTrailingDot), 5, ""}}},
-	{"\u201c2 TR.\u201d", []dw{{warn(CodeQuotes), 1, ""}, {warn(CodeTrailingDot), 6, ""}}},
-	{".", []dw{{CodeEmpty, 0, ""}, {warn(CodeTrailingDot), 1, ""}}},
-	{"\u201c2 TR\u201d", []dw{{warn(CodeQuotes), 1, ""}}},
-	{"2 \"TR\" 'TL'", []dw{{warn(CodeQuotes), 3, ""}}},
-	{"\u00ab2\u00bb", []dw{{warn(CodeQuotes), 1, ""}}},
-	{"2 \U0001F600 TR", []dw{{CodeBadChar, 3, ""}}},
-	{"2\x00TR", []dw{{CodeBadChar, 2, ""}}},
-	{"2 \xff\xfe", []dw{{CodeBadChar, 3, ""}}},
-	{"\x1b[1R", []dw{{CodeBadChar, 1, ""}, {CodePunctuation, 2, ""}, {warn(CodeAlias), 4, "TR"}}},
-	{"\u0663", []dw{{CodeBadChar, 1, ""}}},
+	{"2;TR", []dw{{parser.CodePunctuation, 2, ""}}},
+	{"1: TR", []dw{{parser.CodePunctuation, 2, ""}}},
+	{"TR/TL", []dw{{parser.CodePunctuation, 3, ""}}},
+	{"TR!", []dw{{parser.CodePunctuation, 3, ""}}},
+	{"TR?", []dw{{parser.CodePunctuation, 3, ""}}},
+	{"(STEEP)", []dw{{parser.CodePunctuation, 1, ""}, {parser.CodePunctuation, 7, ""}}},
+	{"2 TR. 1", []dw{{parser.CodePunctuation, 5, ""}}},
+	{"2 TR..", []dw{{parser.CodePunctuation, 5, ""}}},
+	{"2 TR.", []dw{{warn(parser.CodeTrailingDot), 5, ""}}},
+	{"\u201c2 TR.\u201d", []dw{{warn(parser.CodeQuotes), 1, ""}, {warn(parser.CodeTrailingDot), 6, ""}}},
+	{".", []dw{{parser.CodeEmpty, 0, ""}, {warn(parser.CodeTrailingDot), 1, ""}}},
+	{"\u201c2 TR\u201d", []dw{{warn(parser.CodeQuotes), 1, ""}}},
+	{"2 \"TR\" 'TL'", []dw{{warn(parser.CodeQuotes), 3, ""}}},
+	{"\u00ab2\u00bb", []dw{{warn(parser.CodeQuotes), 1, ""}}},
+	{"2 \U0001F600 TR", []dw{{parser.CodeBadChar, 3, ""}}},
+	{"2\x00TR", []dw{{parser.CodeBadChar, 2, ""}}},
+	{"2 \xff\xfe", []dw{{parser.CodeBadChar, 3, ""}}},
+	{"\x1b[1R", []dw{{parser.CodeBadChar, 1, ""}, {parser.CodePunctuation, 2, ""}, {warn(CodeAlias), 4, "TR"}}},
+	{"\u0663", []dw{{parser.CodeBadChar, 1, ""}}},
 	// Power and brake.
 	{"P0", []dw{{CodePowerRange, 1, ""}}},
 	{"2 P10", []dw{{CodePowerRange, 3, ""}}},
@@ -321,8 +322,8 @@ var diagTests = []struct {
 	{"K0", []dw{{CodeBrakeRange, 1, ""}}},
 	{"PP2", []dw{{CodeFactorForm, 1, "PP 2"}}},
 	{"KK3", []dw{{CodeFactorForm, 1, "KK 3"}}},
-	{"P P", []dw{{CodeDuplicate, 3, "PP"}}},
-	{"K 1 K2", []dw{{CodeDuplicate, 5, "K3"}}},
+	{"P P", []dw{{parser.CodeDuplicate, 3, "PP"}}},
+	{"K 1 K2", []dw{{parser.CodeDuplicate, 5, "K3"}}},
 	// Altitude.
 	{"+150", []dw{{CodeAltMultiple, 1, "+100 or +200"}}},
 	{"2 -1250", []dw{{CodeAltMultiple, 3, "-1200 or -1300"}}},
@@ -331,14 +332,14 @@ var diagTests = []struct {
 	{"+100000", []dw{{CodeAltRange, 1, ""}}},
 	{"+99999999999999999999", []dw{{CodeAltRange, 1, ""}}},
 	{"2 +0", []dw{{warn(CodeAltZero), 3, ""}}},
-	{"+0", []dw{{CodeEmpty, 0, ""}, {warn(CodeAltZero), 1, ""}}},
+	{"+0", []dw{{parser.CodeEmpty, 0, ""}, {warn(CodeAltZero), 1, ""}}},
 	{"2 \u221210", []dw{{warn(CodeDash), 3, "-10"}}},
 	{"2 \u201315", []dw{{warn(CodeDash), 3, "-15"}}},
 	{"2 \u20145FT", []dw{{warn(CodeDash), 3, "-5FT"}, {CodeAltMultiple, 3, "-500"}}},
 	{"+ 10", []dw{{CodeSignSpace, 1, "+10"}}},
 	{"2 - 5", []dw{{CodeSignSpace, 3, "-5"}}},
 	{"2 \u2013 1 TR", []dw{{CodeSignSpace, 3, "-1"}}},
-	{"+1.000", []dw{{CodePunctuation, 1, "+1000"}}},
+	{"+1.000", []dw{{parser.CodePunctuation, 1, "+1000"}}},
 	{"2 +", []dw{{CodeLoneSign, 3, ""}}},
 	{"- TR", []dw{{CodeLoneSign, 1, ""}}},
 	{"+-5", []dw{{CodeLoneSign, 1, ""}}},
@@ -349,11 +350,11 @@ var diagTests = []struct {
 	{"2 -2000ft", nil}, // "ft" draws no lower-case warning
 	{"2 +10 FT", []dw{{CodeAltMultiple, 3, "+1000"}}},
 	// Flags given twice or clashing.
-	{"STEEP 2 STEEP", []dw{{CodeDuplicate, 9, ""}}},
-	{"STEEP SD", []dw{{CodeDuplicate, 7, ""}}},
-	{"VERT VD", []dw{{CodeDuplicate, 6, ""}}},
-	{"BOMB 1 BOMB", []dw{{CodeDuplicate, 8, ""}}},
-	{"+10 2 -5", []dw{{CodeDuplicate, 7, ""}}},
+	{"STEEP 2 STEEP", []dw{{parser.CodeDuplicate, 9, ""}}},
+	{"STEEP SD", []dw{{parser.CodeDuplicate, 7, ""}}},
+	{"VERT VD", []dw{{parser.CodeDuplicate, 6, ""}}},
+	{"BOMB 1 BOMB", []dw{{parser.CodeDuplicate, 8, ""}}},
+	{"+10 2 -5", []dw{{parser.CodeDuplicate, 7, ""}}},
 	{"STEEP 2 VERT", []dw{{CodeSteepAndVert, 9, ""}}},
 	{"VD SD", []dw{{CodeSteepAndVert, 4, ""}}},
 	{"SC 3", []dw{{CodeSCNeedsClimb, 1, ""}}},
@@ -361,8 +362,8 @@ var diagTests = []struct {
 	{"SC 3 -5", []dw{{CodeSCNeedsClimb, 1, "SD"}}},
 	{"SD 3 +5", []dw{{CodeSDClimb, 1, "SC"}}},
 	// Several faults in one line, all reported.
-	{"1 TRTR ; S R +150 XYZ", []dw{{CodeGluedLetters, 3, "TR TR"}, {CodePunctuation, 8, ""},
-		{CodeSplitToken, 10, "SR"}, {CodeAltMultiple, 14, "+100 or +200"}, {CodeUnknownToken, 19, ""}}},
+	{"1 TRTR ; S R +150 XYZ", []dw{{CodeGluedLetters, 3, "TR TR"}, {parser.CodePunctuation, 8, ""},
+		{CodeSplitToken, 10, "SR"}, {CodeAltMultiple, 14, "+100 or +200"}, {parser.CodeUnknownToken, 19, ""}}},
 }
 
 func TestDiagnostics(t *testing.T) {
@@ -376,7 +377,7 @@ func TestDiagnostics(t *testing.T) {
 			var got []dw
 			for _, d := range ds {
 				code := d.Code
-				if d.Severity == SeverityWarning {
+				if d.Severity == parser.SeverityWarning {
 					code = warn(code)
 				}
 				got = append(got, dw{code, d.Col, d.Suggestion})
@@ -391,14 +392,14 @@ func TestDiagnostics(t *testing.T) {
 			for _, w := range tt.want {
 				wantErr = wantErr || !strings.HasPrefix(w.code, "W:")
 			}
-			if HasErrors(ds) != wantErr {
-				t.Errorf("HasErrors = %v, want %v", HasErrors(ds), wantErr)
+			if parser.HasErrors(ds) != wantErr {
+				t.Errorf("HasErrors = %v, want %v", parser.HasErrors(ds), wantErr)
 			}
 		})
 	}
 }
 
-func dump(ds []Diagnostic) string {
+func dump(ds []parser.Diagnostic) string {
 	var b strings.Builder
 	for _, d := range ds {
 		fmt.Fprintf(&b, "  [%s] %s\n", d.Code, d.Error())
@@ -447,51 +448,51 @@ func TestMessages(t *testing.T) {
 }
 
 func TestDiagnosticError(t *testing.T) {
-	d := Diagnostic{Code: CodeGluedLetters, Message: "x", Col: 5, Suggestion: "TR TR"}
+	d := parser.Diagnostic{Code: CodeGluedLetters, Message: "x", Col: 5, Suggestion: "TR TR"}
 	if got := d.Error(); got != "col 5: x (did you mean TR TR?)" {
 		t.Errorf("Error() = %q", got)
 	}
-	d = Diagnostic{Code: CodeAlias, Message: "y", Col: 2, Severity: SeverityWarning}
+	d = parser.Diagnostic{Code: CodeAlias, Message: "y", Col: 2, Severity: parser.SeverityWarning}
 	if got := d.Error(); got != "col 2: warning: y" {
 		t.Errorf("Error() = %q", got)
 	}
-	d = Diagnostic{Code: CodeEmpty, Message: "empty plot"}
+	d = parser.Diagnostic{Code: parser.CodeEmpty, Message: "empty plot"}
 	if got := d.Error(); got != "empty plot" {
 		t.Errorf("Error() = %q", got)
 	}
 	var err error = d // Diagnostic is an error value
 	_ = err
-	if SeverityError.String() != "error" || SeverityWarning.String() != "warning" {
+	if parser.SeverityError.String() != "error" || parser.SeverityWarning.String() != "warning" {
 		t.Error("Severity.String")
 	}
-	if HasErrors(nil) || HasErrors([]Diagnostic{{Severity: SeverityWarning}}) ||
-		!HasErrors([]Diagnostic{{Severity: SeverityWarning}, {Severity: SeverityError}}) {
+	if parser.HasErrors(nil) || parser.HasErrors([]parser.Diagnostic{{Severity: parser.SeverityWarning}}) ||
+		!parser.HasErrors([]parser.Diagnostic{{Severity: parser.SeverityWarning}, {Severity: parser.SeverityError}}) {
 		t.Error("HasErrors")
 	}
 }
 
 func TestLengthLimit(t *testing.T) {
 	ok := strings.Repeat("1 TR ", 59) + "1 TR1" // 300 runes
-	if _, ds := ParsePlot(ok); HasErrors(ds) {
+	if _, ds := ParsePlot(ok); parser.HasErrors(ds) {
 		t.Errorf("300 runes rejected: %v", ds)
 	}
 	if n := len([]rune(ok)); n != 300 {
 		t.Fatalf("test plot has %d runes", n)
 	}
 	long := ok + "1"
-	if _, ds := ParsePlot(long); len(ds) != 1 || ds[0].Code != CodeTooLong {
+	if _, ds := ParsePlot(long); len(ds) != 1 || ds[0].Code != parser.CodeTooLong {
 		t.Errorf("301+ runes: %v", ds)
 	}
 	// Surrounding spaces do not count; runes, not bytes, do.
-	if _, ds := ParsePlot("   " + ok + "\n\n"); HasErrors(ds) {
+	if _, ds := ParsePlot("   " + ok + "\n\n"); parser.HasErrors(ds) {
 		t.Errorf("padded 300 runes rejected: %v", ds)
 	}
 	smart := strings.Repeat("\u201c", 299) + "1"
-	if _, ds := ParsePlot(smart); HasErrors(ds) {
+	if _, ds := ParsePlot(smart); parser.HasErrors(ds) {
 		t.Errorf("300 runes of smart quotes rejected: %v", ds)
 	}
 	// Huge input: one diagnostic, quickly.
-	if _, ds := ParsePlot(strings.Repeat("TRTR", 1<<18)); len(ds) != 1 || ds[0].Code != CodeTooLong {
+	if _, ds := ParsePlot(strings.Repeat("TRTR", 1<<18)); len(ds) != 1 || ds[0].Code != parser.CodeTooLong {
 		t.Errorf("huge input: %d diagnostics", len(ds))
 	}
 }
@@ -543,12 +544,12 @@ func TestWorstCases(t *testing.T) {
 func TestRoundTrip(t *testing.T) {
 	for _, in := range roundTripInputs() {
 		p, ds := ParsePlot(in)
-		if HasErrors(ds) {
+		if parser.HasErrors(ds) {
 			continue
 		}
 		s := p.String()
 		q, ds2 := ParsePlot(s)
-		if HasErrors(ds2) {
+		if parser.HasErrors(ds2) {
 			t.Errorf("%q printed as %q, which does not parse: %v", in, s, ds2)
 			continue
 		}

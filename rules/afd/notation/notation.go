@@ -1,8 +1,9 @@
-package parser
+package notation
 
 import (
 	"fmt"
 	"slices"
+	"sortie/parser"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,18 +20,18 @@ const MaxPlotRunes = 300
 // separator may be left out only between a digit run and letters (2R, TR2) or before a sign (TR+10); a
 // run of letters must be exactly one token, so TRTR is an error, not two turns. Digits glued after P or
 // K count power or brake factors (P2). Adjacent straight runs merge (1 1 is 2).
-func ParsePlot(text string) (Plot, []Diagnostic) {
+func ParsePlot(text string) (Plot, []parser.Diagnostic) {
 	if n := utf8.RuneCountInString(strings.TrimSpace(text)); n > MaxPlotRunes {
-		return Plot{}, []Diagnostic{{
-			Code:     CodeTooLong,
-			Severity: SeverityError,
+		return Plot{}, []parser.Diagnostic{{
+			Code:     parser.CodeTooLong,
+			Severity: parser.SeverityError,
 			Message: fmt.Sprintf("plot too long: %d characters, and a plot has at most %d; "+
 				"write one aircraft's movement for one turn", n, MaxPlotRunes),
 		}}
 	}
 	// One allocation each for the items and the elements: a plot has at most one item per two bytes
 	// or so, and no more elements than items.
-	p := parser{input: text, items: lex(text, make([]item, 0, len(text)/2+2))}
+	p := plotParser{input: text, items: parser.Lex(text, make([]parser.Token, 0, len(text)/2+2))}
 	p.plot.Elements = make([]Element, 0, len(p.items))
 	for i := 0; i < len(p.items); {
 		i = p.item(i)
@@ -117,75 +118,75 @@ type mark struct {
 }
 
 // parser holds the state of one ParsePlot call.
-type parser struct {
+type plotParser struct {
 	input string
-	items []item
+	items []parser.Token
 	plot  Plot
-	diags []Diagnostic
+	diags []parser.Diagnostic
 
 	seen       [numFlags]mark
-	altWritten bool // a nonzero altitude figure was written, valid or not
-	lower      item // the first accepted word written in lower case
-	lowerL     bool // some accepted word has a lower-case l
-	quote      item // the first quotation mark
+	altWritten bool         // a nonzero altitude figure was written, valid or not
+	lower      parser.Token // the first accepted word written in lower case
+	lowerL     bool         // some accepted word has a lower-case l
+	quote      parser.Token // the first quotation mark
 }
 
-func (p *parser) errorf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{Code: code, Col: col, Severity: SeverityError, Suggestion: suggest,
+func (p *plotParser) errorf(col int, code, suggest, format string, args ...any) {
+	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityError, Suggestion: suggest,
 		Message: fmt.Sprintf(format, args...)})
 }
 
-func (p *parser) warnf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{Code: code, Col: col, Severity: SeverityWarning, Suggestion: suggest,
+func (p *plotParser) warnf(col int, code, suggest, format string, args ...any) {
+	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityWarning, Suggestion: suggest,
 		Message: fmt.Sprintf(format, args...)})
 }
 
 // text returns the input from the start of item i to the end of item j-1.
-func (p *parser) text(i, j int) string {
+func (p *plotParser) text(i, j int) string {
 	last := p.items[j-1]
-	return p.input[p.items[i].pos : last.pos+len(last.val)]
+	return p.input[p.items[i].Pos : last.Pos+len(last.Text)]
 }
 
 // glued reports whether item i exists and is written against the item before it.
-func (p *parser) glued(i int) bool { return i < len(p.items) && p.items[i].sep == "" }
+func (p *plotParser) glued(i int) bool { return i < len(p.items) && p.items[i].Sep == "" }
 
 // item reads the plot from item i and returns the index of the first item it did not consume.
-func (p *parser) item(i int) int {
+func (p *plotParser) item(i int) int {
 	it := p.items[i]
-	switch it.typ {
-	case itemNumber:
+	switch it.Kind {
+	case parser.TokNumber:
 		return p.number(i)
-	case itemWord:
+	case parser.TokWord:
 		return p.word(i)
-	case itemSign:
+	case parser.TokSign:
 		return p.altitude(i)
-	case itemDot:
+	case parser.TokDot:
 		if p.onlyQuotesFrom(i + 1) {
-			p.warnf(it.col, CodeTrailingDot, "", "the full stop at the end of the plot was ignored")
+			p.warnf(it.Col, parser.CodeTrailingDot, "", "the full stop at the end of the plot was ignored")
 		} else {
-			p.errorf(it.col, CodePunctuation, "", "unexpected full stop %q: only one full stop at the very end "+
-				"of a plot is allowed; separate tokens with spaces or commas", it.val)
+			p.errorf(it.Col, parser.CodePunctuation, "", "unexpected full stop %q: only one full stop at the very end "+
+				"of a plot is allowed; separate tokens with spaces or commas", it.Text)
 		}
-	case itemQuote:
-		if p.quote.col == 0 {
+	case parser.TokQuote:
+		if p.quote.Col == 0 {
 			p.quote = it
 		}
-	case itemPunct:
-		p.errorf(it.col, CodePunctuation, "", "unexpected %s %q: punctuation has no meaning in a plot; "+
-			"separate tokens with spaces or commas", punctName(it.val), it.val)
-	case itemBad:
-		p.errorf(it.col, CodeBadChar, "", "unexpected %s %q (%s): a plot uses only the letters A to Z, "+
-			"digits, + and -, spaces and commas", plural(utf8.RuneCountInString(it.val), "character"), it.val,
-			describeRunes(it.val))
+	case parser.TokPunct:
+		p.errorf(it.Col, parser.CodePunctuation, "", "unexpected %s %q: punctuation has no meaning in a plot; "+
+			"separate tokens with spaces or commas", parser.PunctName(it.Text), it.Text)
+	case parser.TokBad:
+		p.errorf(it.Col, parser.CodeBadChar, "", "unexpected %s %q (%s): a plot uses only the letters A to Z, "+
+			"digits, + and -, spaces and commas", plural(utf8.RuneCountInString(it.Text), "character"), it.Text,
+			parser.DescribeRunes(it.Text))
 	}
 	return i + 1
 }
 
 // onlyQuotesFrom reports whether every item from i on is a quotation mark, so that a full stop before
 // them ends the plot: "2 TR." in quotes.
-func (p *parser) onlyQuotesFrom(i int) bool {
+func (p *plotParser) onlyQuotesFrom(i int) bool {
 	for ; i < len(p.items); i++ {
-		if p.items[i].typ != itemQuote {
+		if p.items[i].Kind != parser.TokQuote {
 			return false
 		}
 	}
@@ -195,11 +196,11 @@ func (p *parser) onlyQuotesFrom(i int) bool {
 // numberChain reads the glued run of digit runs and words of letter O that starts at item i, so that
 // "1O" and "O2" are one fault. It returns the end of the run, its digits (O read as 0) and whether the
 // run has a letter O and a digit run in it.
-func (p *parser) numberChain(i int) (end int, digits string, hasO, hasNumber bool) {
+func (p *plotParser) numberChain(i int) (end int, digits string, hasO, hasNumber bool) {
 	end = i
 	for end < len(p.items) && (end == i || p.glued(end)) {
 		it := p.items[end]
-		if it.typ == itemNumber {
+		if it.Kind == parser.TokNumber {
 			hasNumber = true
 		} else if !isLetterORun(it) {
 			break
@@ -221,12 +222,12 @@ func (p *parser) numberChain(i int) (end int, digits string, hasO, hasNumber boo
 }
 
 // isLetterORun reports whether the item is a word made only of the letter O (either case).
-func isLetterORun(it item) bool {
-	if it.typ != itemWord {
+func isLetterORun(it parser.Token) bool {
+	if it.Kind != parser.TokWord {
 		return false
 	}
-	for i := 0; i < len(it.val); i++ {
-		if it.val[i] != 'O' && it.val[i] != 'o' {
+	for i := 0; i < len(it.Text); i++ {
+		if it.Text[i] != 'O' && it.Text[i] != 'o' {
 			return false
 		}
 	}
@@ -234,7 +235,7 @@ func isLetterORun(it item) bool {
 }
 
 // number reads a straight run (a digit run) at item i.
-func (p *parser) number(i int) int {
+func (p *plotParser) number(i int) int {
 	it := p.items[i]
 	end, digits, hasO, _ := p.numberChain(i)
 	if hasO {
@@ -242,35 +243,35 @@ func (p *parser) number(i int) int {
 		return end
 	}
 	if end < len(p.items) && isFT(p.items[end]) {
-		p.errorf(it.col, CodeMissingSign, "", "%q has no sign: an altitude figure starts with + to climb "+
+		p.errorf(it.Col, CodeMissingSign, "", "%q has no sign: an altitude figure starts with + to climb "+
 			"or - to descend, e.g. +1000FT or -10", p.text(i, end+1))
 		return end + 1
 	}
-	switch v := digitsValue(digits); {
+	switch v := parser.DigitsValue(digits); {
 	case v == 0:
-		p.errorf(it.col, CodeZeroHexes, "", "%q: a straight run is 1 to 99 hexes, and 0 hexes is no "+
-			"movement; leave it out", it.val)
+		p.errorf(it.Col, CodeZeroHexes, "", "%q: a straight run is 1 to 99 hexes, and 0 hexes is no "+
+			"movement; leave it out", it.Text)
 	case v > 99:
-		p.errorf(it.col, CodeTooManyHexes, "", "%q: a straight run is 1 to 99 hexes; a plot records one "+
-			"token per movement point of the plane's speed", it.val)
+		p.errorf(it.Col, CodeTooManyHexes, "", "%q: a straight run is 1 to 99 hexes; a plot records one "+
+			"token per movement point of the plane's speed", it.Text)
 	default:
-		p.addStraight(it.col, v)
+		p.addStraight(it.Col, v)
 	}
 	return end
 }
 
 // letterO reports a letter O written among digits; prefix and suffix frame the suggested number.
-func (p *parser) letterO(i, end int, prefix, digits, suffix string) {
+func (p *plotParser) letterO(i, end int, prefix, digits, suffix string) {
 	suggest := ""
-	if v := digitsValue(digits); v > 0 {
+	if v := parser.DigitsValue(digits); v > 0 {
 		suggest = prefix + strconv.Itoa(v) + suffix
 	}
-	p.errorf(p.items[i].col, CodeLetterO, suggest, "%q has the letter O where a digit belongs; "+
+	p.errorf(p.items[i].Col, CodeLetterO, suggest, "%q has the letter O where a digit belongs; "+
 		"numbers are written with the digit 0", p.text(i, end))
 }
 
 // addStraight appends n straight hexes, merging with a straight run just before (1 1 is 2).
-func (p *parser) addStraight(col, n int) {
+func (p *plotParser) addStraight(col, n int) {
 	if k := len(p.plot.Elements) - 1; k >= 0 && p.plot.Elements[k].Kind == Straight {
 		p.plot.Elements[k].N += n
 		return
@@ -279,9 +280,9 @@ func (p *parser) addStraight(col, n int) {
 }
 
 // word reads a run of letters at item i.
-func (p *parser) word(i int) int {
+func (p *plotParser) word(i int) int {
 	it := p.items[i]
-	if !isASCII(it.val) {
+	if !parser.IsASCII(it.Text) {
 		p.nonASCII(it)
 		return i + 1
 	}
@@ -292,14 +293,14 @@ func (p *parser) word(i int) int {
 		}
 	}
 	// Fast path: look the word up without allocating its upper-case form.
-	if kw, ok := lookup(it.val); ok {
+	if kw, ok := lookup(it.Text); ok {
 		p.noteCase(it)
 		return p.keyword(i, it, kw)
 	}
-	up := upperASCII(it.val)
+	up := parser.UpperASCII(it.Text)
 	if up == "FIRE" || up == "HOLD" {
-		p.errorf(it.col, CodeFireOrder, "", "%q is a fire order, not a movement token: fire orders go after "+
-			"the movement plot, so the rest of this line was not read as movement", it.val)
+		p.errorf(it.Col, CodeFireOrder, "", "%q is a fire order, not a movement token: fire orders go after "+
+			"the movement plot, so the rest of this line was not read as movement", it.Text)
 		return len(p.items)
 	}
 	if isFactorRun(up) {
@@ -309,8 +310,8 @@ func (p *parser) word(i int) int {
 		return end
 	}
 	if seg := segment(up); seg != "" {
-		p.errorf(it.col, CodeGluedLetters, seg, "%q runs several tokens together: each movement point is "+
-			"one token, and a token's letters may not touch the next token's letters", it.val)
+		p.errorf(it.Col, CodeGluedLetters, seg, "%q runs several tokens together: each movement point is "+
+			"one token, and a token's letters may not touch the next token's letters", it.Text)
 		return i + 1
 	}
 	p.unknown(it, up)
@@ -335,40 +336,40 @@ func lookup(word string) (keyword, bool) {
 }
 
 // keyword records the known word it at item i.
-func (p *parser) keyword(i int, it item, kw keyword) int {
+func (p *plotParser) keyword(i int, it parser.Token, kw keyword) int {
 	switch kw.kind {
 	case wordElement:
 		el := kw.el
-		el.Col = it.col
+		el.Col = it.Col
 		if kw.canon != "" {
-			el.Alias = it.val
-			p.warnf(it.col, CodeAlias, kw.canon, "%q was read as %s, %s", it.val, kw.canon, kw.what)
+			el.Alias = it.Text
+			p.warnf(it.Col, CodeAlias, kw.canon, "%q was read as %s, %s", it.Text, kw.canon, kw.what)
 		}
 		p.plot.Elements = append(p.plot.Elements, el)
 	case wordFlag:
-		p.setFlag(kw.flag, it.col, it.val, 0)
+		p.setFlag(kw.flag, it.Col, it.Text, 0)
 	case wordFT:
-		p.errorf(it.col, CodeStrayFT, "", "%q has no altitude figure before it: FT goes right after a "+
-			"figure such as +1000FT", it.val)
+		p.errorf(it.Col, CodeStrayFT, "", "%q has no altitude figure before it: FT goes right after a "+
+			"figure such as +1000FT", it.Text)
 	}
 	return i + 1
 }
 
 // noteCase remembers an accepted word written in lower case, for one warning per plot.
-func (p *parser) noteCase(it item) {
-	if !hasLower(it.val) {
+func (p *plotParser) noteCase(it parser.Token) {
+	if !parser.HasLower(it.Text) {
 		return
 	}
-	if p.lower.col == 0 {
+	if p.lower.Col == 0 {
 		p.lower = it
 	}
-	if strings.IndexByte(it.val, 'l') >= 0 {
+	if strings.IndexByte(it.Text, 'l') >= 0 {
 		p.lowerL = true
 	}
 }
 
 // mistake answers the slips players often make with a word, reporting true if it was one.
-func (p *parser) mistake(i int, up string) (int, bool) {
+func (p *plotParser) mistake(i int, up string) (int, bool) {
 	it := p.items[i]
 	switch up {
 	case "SRTR", "SLTL":
@@ -376,20 +377,20 @@ func (p *parser) mistake(i int, up string) (int, bool) {
 		if up == "SLTL" {
 			fix = "SLTR"
 		}
-		p.errorf(it.col, CodeSkidDirection, fix, "%q: a skid turn turns away from the slip's side "+
-			"(seed 000 rule (10)), so it is written SRTL or SLTR", it.val)
+		p.errorf(it.Col, CodeSkidDirection, fix, "%q: a skid turn turns away from the slip's side "+
+			"(seed 000 rule (10)), so it is written SRTL or SLTR", it.Text)
 	case "VR", "VL", "VRL", "VLR":
 		fix := "V" + up[1:2] + up[1:2]
-		p.errorf(it.col, CodeImmelmannForm, fix, "%q: an Immelmann is written VRR or VLL (seed 000 rule (6)), "+
-			"and V alone is a half loop", it.val)
+		p.errorf(it.Col, CodeImmelmannForm, fix, "%q: an Immelmann is written VRR or VLL (seed 000 rule (6)), "+
+			"and V alone is a half loop", it.Text)
 	case "B":
-		p.errorf(it.col, CodeBankWhichWay, "", "%q on its own does not say which way to roll: write BR or BL "+
-			"to roll one point right or left, or name the bank to reach (RB, LB, N, I, IR, IL)", it.val)
+		p.errorf(it.Col, CodeBankWhichWay, "", "%q on its own does not say which way to roll: write BR or BL "+
+			"to roll one point right or left, or name the bank to reach (RB, LB, N, I, IR, IL)", it.Text)
 	case "S", "T", "H":
-		if i+1 < len(p.items) && p.items[i+1].typ == itemWord {
-			if side := upperASCII(p.items[i+1].val); side == "R" || side == "L" {
+		if i+1 < len(p.items) && p.items[i+1].Kind == parser.TokWord {
+			if side := parser.UpperASCII(p.items[i+1].Text); side == "R" || side == "L" {
 				fix := up + side
-				p.errorf(it.col, CodeSplitToken, fix, "%q is one token written in two parts: a token's "+
+				p.errorf(it.Col, CodeSplitToken, fix, "%q is one token written in two parts: a token's "+
 					"letters are written together, with no space", p.text(i, i+2))
 				return i + 2, true
 			}
@@ -401,12 +402,12 @@ func (p *parser) mistake(i int, up string) (int, bool) {
 		case "H":
 			what = "HR or HL (half roll)"
 		}
-		p.errorf(it.col, CodeIncompleteToken, "", "%q on its own is not a token: it needs a side, %s",
-			it.val, what)
+		p.errorf(it.Col, CodeIncompleteToken, "", "%q on its own is not a token: it needs a side, %s",
+			it.Text, what)
 	case "TRR", "TLL":
 		fix := up[:2] + " " + up[2:]
-		p.errorf(it.col, CodeGluedLetters, fix, "%q runs tokens together: write %s for two turns, or V%s "+
-			"for an Immelmann (seed 000 rule (6))", it.val, fix, up[1:])
+		p.errorf(it.Col, CodeGluedLetters, fix, "%q runs tokens together: write %s for two turns, or V%s "+
+			"for an Immelmann (seed 000 rule (6))", it.Text, fix, up[1:])
 	default:
 		return i, false
 	}
@@ -414,49 +415,49 @@ func (p *parser) mistake(i int, up string) (int, bool) {
 }
 
 // unknown reports a word that is no token, suggesting the closest one when it is close.
-func (p *parser) unknown(it item, up string) {
+func (p *plotParser) unknown(it parser.Token, up string) {
 	const expected = "a plot is written with straight runs (1 to 99) and the tokens TR TL SR SL SRTL SLTR " +
 		"HR HL V VRR VLL RB LB N I IR IL BR BL, plus STEEP, VERT, BOMB, power P, brake K and an altitude " +
 		"figure +n or -n"
 	best := closest(up)
 	switch len(best) {
 	case 1:
-		p.errorf(it.col, CodeUnknownToken, best[0], "unknown token %q: %s", it.val, expected)
+		p.errorf(it.Col, parser.CodeUnknownToken, best[0], "unknown token %q: %s", it.Text, expected)
 	case 2:
-		p.errorf(it.col, CodeUnknownToken, "", "unknown token %q (perhaps %s or %s?): %s", it.val, best[0],
+		p.errorf(it.Col, parser.CodeUnknownToken, "", "unknown token %q (perhaps %s or %s?): %s", it.Text, best[0],
 			best[1], expected)
 	default:
-		p.errorf(it.col, CodeUnknownToken, "", "unknown token %q: %s", it.val, expected)
+		p.errorf(it.Col, parser.CodeUnknownToken, "", "unknown token %q: %s", it.Text, expected)
 	}
 }
 
 // nonASCII reports a word with letters outside A-Z.
-func (p *parser) nonASCII(it item) {
+func (p *plotParser) nonASCII(it parser.Token) {
 	bad := ""
-	for _, r := range it.val {
+	for _, r := range it.Text {
 		if r >= utf8.RuneSelf {
 			bad = string(r)
 			break
 		}
 	}
 	suggest := ""
-	if best := closest(asciiApprox(it.val)); len(best) == 1 {
+	if best := closest(parser.ASCIIApprox(it.Text)); len(best) == 1 {
 		suggest = best[0]
 	}
-	p.errorf(it.col, CodeNonASCII, suggest, "%q has the letter %q (%s), which is not one of A to Z: "+
-		"tokens are written with plain letters", it.val, bad, describeRunes(bad))
+	p.errorf(it.Col, parser.CodeNonASCII, suggest, "%q has the letter %q (%s), which is not one of A to Z: "+
+		"tokens are written with plain letters", it.Text, bad, parser.DescribeRunes(bad))
 }
 
 // factor reads a power (P) or brake (K) run at item i: P PP PPP or P<n>.
-func (p *parser) factor(i int, up string) int {
+func (p *plotParser) factor(i int, up string) int {
 	it := p.items[i]
 	f, code, name := flagPower, CodePowerRange, "power"
 	if up[0] == 'K' {
 		f, code, name = flagBrake, CodeBrakeRange, "brake"
 	}
 	n, end := len(up), i+1
-	text := it.val
-	if p.glued(end) && (p.items[end].typ == itemNumber || isLetterORun(p.items[end])) {
+	text := it.Text
+	if p.glued(end) && (p.items[end].Kind == parser.TokNumber || isLetterORun(p.items[end])) {
 		var digits string
 		var hasO bool
 		end, digits, hasO, _ = p.numberChain(end)
@@ -467,20 +468,20 @@ func (p *parser) factor(i int, up string) int {
 		}
 		if n > 1 {
 			fix := up + " " + digits
-			p.errorf(it.col, CodeFactorForm, fix, "%q: digits after %s count the %s factors and go after a "+
+			p.errorf(it.Col, CodeFactorForm, fix, "%q: digits after %s count the %s factors and go after a "+
 				"single letter, as %s%s; for %s then %s straight hexes write %s", text, up[:1], name, up[:1],
 				digits, up, digits, fix)
 			return end
 		}
-		n = digitsValue(digits)
+		n = parser.DigitsValue(digits)
 	}
 	if n < 1 || n > 9 {
-		p.errorf(it.col, code, "", "%q: %s is 1 to 9 factors, written %s, %s%s, %s%s%s or %s2 to %s9",
+		p.errorf(it.Col, code, "", "%q: %s is 1 to 9 factors, written %s, %s%s, %s%s%s or %s2 to %s9",
 			text, name, up[:1], up[:1], up[:1], up[:1], up[:1], up[:1], up[:1], up[:1])
 		return end
 	}
 	p.noteCase(it)
-	if p.setFlag(f, it.col, text, n) {
+	if p.setFlag(f, it.Col, text, n) {
 		if f == flagPower {
 			p.plot.Power = n
 		} else {
@@ -492,43 +493,43 @@ func (p *parser) factor(i int, up string) int {
 
 // altitude reads an altitude figure whose sign is item i: +n or -n, n < 100 in hundreds of feet and
 // n >= 100 in feet, with an optional FT.
-func (p *parser) altitude(i int) int {
+func (p *plotParser) altitude(i int) int {
 	s := p.items[i]
 	sign := "+"
-	if s.val != "+" {
+	if s.Text != "+" {
 		sign = "-"
 	}
 	j := i + 1
-	if j >= len(p.items) || p.items[j].typ != itemNumber && !isLetterORun(p.items[j]) {
-		p.errorf(s.col, CodeLoneSign, "", "%q has no figure after it: an altitude change is written +n or "+
-			"-n against its digits, e.g. +10 to climb 1,000 ft", s.val)
+	if j >= len(p.items) || p.items[j].Kind != parser.TokNumber && !isLetterORun(p.items[j]) {
+		p.errorf(s.Col, CodeLoneSign, "", "%q has no figure after it: an altitude change is written +n or "+
+			"-n against its digits, e.g. +10 to climb 1,000 ft", s.Text)
 		return j
 	}
 	spaced := !p.glued(j)
 	end, digits, hasO, hasNumber := p.numberChain(j)
 	if !hasNumber {
-		p.errorf(s.col, CodeLoneSign, "", "%q has no figure after it: an altitude change is written +n or "+
-			"-n against its digits, e.g. +10 to climb 1,000 ft", s.val)
+		p.errorf(s.Col, CodeLoneSign, "", "%q has no figure after it: an altitude change is written +n or "+
+			"-n against its digits, e.g. +10 to climb 1,000 ft", s.Text)
 		return j
 	}
 	// "+1,000": a thousands comma. The other readings (+100 then 000 straight) are faults, so this is
 	// the only one that makes sense.
-	if !hasO && !spaced && len(digits) <= 3 && end < len(p.items) && p.items[end].typ == itemNumber &&
-		p.items[end].sep == "," && len(p.items[end].val) == 3 {
-		digits += p.items[end].val
+	if !hasO && !spaced && len(digits) <= 3 && end < len(p.items) && p.items[end].Kind == parser.TokNumber &&
+		p.items[end].Sep == "," && len(p.items[end].Text) == 3 {
+		digits += p.items[end].Text
 		end++
 	}
 	// "+1.000": a decimal point used as a thousands mark; say so, with the figure it probably is.
 	decimal := false
-	if !hasO && end+1 < len(p.items) && p.items[end].typ == itemDot && p.glued(end) &&
-		p.items[end+1].typ == itemNumber && p.glued(end+1) && len(p.items[end+1].val) == 3 {
-		digits += p.items[end+1].val
+	if !hasO && end+1 < len(p.items) && p.items[end].Kind == parser.TokDot && p.glued(end) &&
+		p.items[end+1].Kind == parser.TokNumber && p.glued(end+1) && len(p.items[end+1].Text) == 3 {
+		digits += p.items[end+1].Text
 		end += 2
 		decimal = true
 	}
 	ft := ""
 	if end < len(p.items) && isFT(p.items[end]) {
-		ft = p.items[end].val // "ft" is ordinary English, so it draws no lower-case warning
+		ft = p.items[end].Text // "ft" is ordinary English, so it draws no lower-case warning
 		end++
 	}
 	text := p.text(i, end)
@@ -543,45 +544,45 @@ func (p *parser) altitude(i int) int {
 		if sign == "-" {
 			msg += "; if the dash was meant to separate tokens, use a space or a comma instead"
 		}
-		p.errorf(s.col, CodeSignSpace, fix, msg, text)
+		p.errorf(s.Col, CodeSignSpace, fix, msg, text)
 		p.altWritten = true
 		return end
 	case decimal:
 		fix := figure(sign, digits, ft)
-		p.errorf(s.col, CodePunctuation, fix, "%q: an altitude figure is a whole number with no point or "+
+		p.errorf(s.Col, parser.CodePunctuation, fix, "%q: an altitude figure is a whole number with no point or "+
 			"comma in it", text)
 		p.altWritten = true
 		return end
 	}
-	if sign == "-" && s.val != "-" {
-		p.warnf(s.col, CodeDash, figure(sign, digits, ft), "%q was read as a minus sign in %q; "+
-			"type a plain - to be sure", s.val, text)
+	if sign == "-" && s.Text != "-" {
+		p.warnf(s.Col, CodeDash, figure(sign, digits, ft), "%q was read as a minus sign in %q; "+
+			"type a plain - to be sure", s.Text, text)
 	}
-	v := digitsValue(digits)
+	v := parser.DigitsValue(digits)
 	feet := 0
 	switch {
 	case v == 0:
-		p.warnf(s.col, CodeAltZero, "", "%q is no altitude change, so no figure was recorded", text)
+		p.warnf(s.Col, CodeAltZero, "", "%q is no altitude change, so no figure was recorded", text)
 		return end
 	case v > 99999:
-		p.errorf(s.col, CodeAltRange, "", "%q is too large: an altitude change is given in hundreds of "+
+		p.errorf(s.Col, CodeAltRange, "", "%q is too large: an altitude change is given in hundreds of "+
 			"feet (+10 = 1,000 ft) or in feet (+1000), at most 99,900 ft", text)
 	case ft != "" && v < 100:
 		fix := sign + strconv.Itoa(v*100)
-		p.errorf(s.col, CodeAltMultiple, fix, "%q: a figure with FT is in feet, and altitude changes go in "+
+		p.errorf(s.Col, CodeAltMultiple, fix, "%q: a figure with FT is in feet, and altitude changes go in "+
 			"steps of 100 ft; for %s%d00 ft write %s (or %s%d, in hundreds)", text, sign, v, fix, sign, v)
 	case v < 100:
 		feet = v * 100
 	case v%100 != 0:
 		lo := v / 100 * 100
 		fix := sign + strconv.Itoa(lo) + " or " + sign + strconv.Itoa(lo+100)
-		p.errorf(s.col, CodeAltMultiple, fix, "%q: altitude changes go in steps of 100 ft, and %d ft is "+
+		p.errorf(s.Col, CodeAltMultiple, fix, "%q: altitude changes go in steps of 100 ft, and %d ft is "+
 			"not a multiple of 100", text, v)
 	default:
 		feet = v
 	}
 	p.altWritten = true
-	if feet != 0 && p.setFlag(flagAlt, s.col, text, 0) {
+	if feet != 0 && p.setFlag(flagAlt, s.Col, text, 0) {
 		if sign == "-" {
 			feet = -feet
 		}
@@ -592,7 +593,7 @@ func (p *parser) altitude(i int) int {
 
 // figure writes an altitude figure for a suggestion, or "" when it would be zero.
 func figure(sign, digits, ft string) string {
-	v := digitsValue(digits)
+	v := parser.DigitsValue(digits)
 	if v == 0 {
 		return ""
 	}
@@ -600,14 +601,14 @@ func figure(sign, digits, ft string) string {
 }
 
 // isFT reports whether the item is the word FT (either case).
-func isFT(it item) bool {
-	return it.typ == itemWord && len(it.val) == 2 && (it.val[0]|0x20) == 'f' && (it.val[1]|0x20) == 't'
+func isFT(it parser.Token) bool {
+	return it.Kind == parser.TokWord && len(it.Text) == 2 && (it.Text[0]|0x20) == 'f' && (it.Text[1]|0x20) == 't'
 }
 
 // setFlag records a flag or adjustment written at col as text (n: the power or brake factors). It
 // reports false, with a diagnostic, when the flag was already given; a clash of STEEP and VERT is
 // reported but recorded.
-func (p *parser) setFlag(f flag, col int, text string, n int) bool {
+func (p *plotParser) setFlag(f flag, col int, text string, n int) bool {
 	if prev := p.seen[f]; prev.col != 0 {
 		suggest := ""
 		if sum := p.plot.Power + n; f == flagPower && sum <= 9 {
@@ -615,7 +616,7 @@ func (p *parser) setFlag(f flag, col int, text string, n int) bool {
 		} else if sum := p.plot.Brake + n; f == flagBrake && sum <= 9 {
 			suggest = repeatFactor("K", sum)
 		}
-		p.errorf(col, CodeDuplicate, suggest, "%s is given twice, %q at column %d and %q at column %d; "+
+		p.errorf(col, parser.CodeDuplicate, suggest, "%s is given twice, %q at column %d and %q at column %d; "+
 			"give it once", flagNames[f], prev.text, prev.col, text, col)
 		return false
 	}
@@ -647,7 +648,7 @@ func (p *parser) setFlag(f flag, col int, text string, n int) bool {
 
 // finish makes the checks that need the whole line, adds the once-per-plot warnings and sorts the
 // diagnostics by column.
-func (p *parser) finish() {
+func (p *plotParser) finish() {
 	for _, e := range p.plot.Elements {
 		if e.Kind == Straight && e.N > 99 {
 			p.errorf(e.Col, CodeTooManyHexes, "", "the straight runs from column %d add up to %d hexes, more "+
@@ -655,7 +656,7 @@ func (p *parser) finish() {
 		}
 	}
 	if s := p.seen[flagSteep]; s.col != 0 {
-		switch upperASCII(s.text) {
+		switch parser.UpperASCII(s.text) {
 		case "SC":
 			if !p.altWritten {
 				p.errorf(s.col, CodeSCNeedsClimb, "", "%q is a steep climb and needs its climb written in "+
@@ -671,70 +672,26 @@ func (p *parser) finish() {
 			}
 		}
 	}
-	if p.lower.col != 0 {
+	if p.lower.Col != 0 {
 		note := ""
 		if p.lowerL {
 			note = "; a lower-case l is always the letter L, never the digit 1"
 		}
-		up := upperASCII(p.lower.val)
-		p.warnf(p.lower.col, CodeLowercase, up, "lower-case letters were read as capitals (%q as %s)%s",
-			p.lower.val, up, note)
+		up := parser.UpperASCII(p.lower.Text)
+		p.warnf(p.lower.Col, parser.CodeLowercase, up, "lower-case letters were read as capitals (%q as %s)%s",
+			p.lower.Text, up, note)
 	}
-	if p.quote.col != 0 {
-		p.warnf(p.quote.col, CodeQuotes, "", "quotation marks ignored: %q and any others were read as spaces",
-			p.quote.val)
+	if p.quote.Col != 0 {
+		p.warnf(p.quote.Col, parser.CodeQuotes, "", "quotation marks ignored: %q and any others were read as spaces",
+			p.quote.Text)
 	}
 	pl := p.plot
-	if !HasErrors(p.diags) && len(pl.Elements) == 0 && !pl.Steep && !pl.Vert && !pl.Bomb && pl.Power == 0 &&
+	if !parser.HasErrors(p.diags) && len(pl.Elements) == 0 && !pl.Steep && !pl.Vert && !pl.Bomb && pl.Power == 0 &&
 		pl.Brake == 0 && pl.Alt == 0 {
-		p.errorf(0, CodeEmpty, "", "empty plot: write the plane's movement, one token per movement point, "+
+		p.errorf(0, parser.CodeEmpty, "", "empty plot: write the plane's movement, one token per movement point, "+
 			"e.g. 2 TR 1 TR")
 	}
-	slices.SortStableFunc(p.diags, func(a, b Diagnostic) int { return a.Col - b.Col })
-}
-
-// digitsValue reads a run of ASCII digits, saturating at 1,000,000 so that no input can overflow.
-func digitsValue(s string) int {
-	v := 0
-	for i := 0; i < len(s); i++ {
-		v = v*10 + int(s[i]-'0')
-		if v >= 1_000_000 {
-			return 1_000_000
-		}
-	}
-	return v
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-func hasLower(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'a' <= s[i] && s[i] <= 'z' {
-			return true
-		}
-	}
-	return false
-}
-
-// upperASCII upper-cases ASCII letters, allocating only when there is a lower-case one.
-func upperASCII(s string) string {
-	if !hasLower(s) {
-		return s
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'a' <= c && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
+	slices.SortStableFunc(p.diags, func(a, b parser.Diagnostic) int { return a.Col - b.Col })
 }
 
 // isFactorRun reports whether an upper-case word is all P or all K.
@@ -755,60 +712,4 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// punctName names a single punctuation character in plain words.
-func punctName(s string) string {
-	if len(s) != 1 {
-		return "punctuation"
-	}
-	switch s[0] {
-	case ';':
-		return "semicolon"
-	case ':':
-		return "colon"
-	case '/':
-		return "slash"
-	case '\\':
-		return "backslash"
-	case '!':
-		return "exclamation mark"
-	case '?':
-		return "question mark"
-	case '(', ')', '[', ']', '{', '}', '<', '>':
-		return "bracket"
-	case '*':
-		return "asterisk"
-	case '&':
-		return "ampersand"
-	case '#':
-		return "hash sign"
-	case '=':
-		return "equals sign"
-	}
-	return "character"
-}
-
-// describeRunes lists the code points of s (at most four), for characters a player may not be able
-// to see or name.
-func describeRunes(s string) string {
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(s); n++ {
-		if n == 4 {
-			b.WriteString(" ...")
-			break
-		}
-		if n > 0 {
-			b.WriteByte(' ')
-		}
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && w == 1 {
-			fmt.Fprintf(&b, "invalid byte 0x%02X", s[i])
-		} else {
-			fmt.Fprintf(&b, "U+%04X", r)
-		}
-		i += w
-	}
-	return b.String()
 }

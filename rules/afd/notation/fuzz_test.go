@@ -1,6 +1,7 @@
-package parser
+package notation
 
 import (
+	"sortie/parser"
 	"testing"
 	"unicode/utf8"
 )
@@ -32,7 +33,7 @@ func FuzzParsePlot(f *testing.F) {
 			if d.Code == "" || d.Message == "" {
 				t.Errorf("diagnostic without code or message: %+v", d)
 			}
-			if d.Severity != SeverityError && d.Severity != SeverityWarning {
+			if d.Severity != parser.SeverityError && d.Severity != parser.SeverityWarning {
 				t.Errorf("diagnostic %q has severity %d", d.Code, d.Severity)
 			}
 		}
@@ -46,7 +47,7 @@ func FuzzParsePlot(f *testing.F) {
 				t.Errorf("flag %s at col %d, outside 1..%d", k, c, n)
 			}
 		}
-		if HasErrors(ds) {
+		if parser.HasErrors(ds) {
 			return
 		}
 		s := p.String()

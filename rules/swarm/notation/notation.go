@@ -1,4 +1,4 @@
-package parser
+package notation
 
 // This file holds the Swarm order line (seed 004; docs/notation.md, "Swarm"): one squadron's plot for one
 // or more turns. Each turn is the new position of the plotting-board tacks — speed 1-3, manoeuvre L/S/R,
@@ -12,6 +12,7 @@ package parser
 import (
 	"fmt"
 	"slices"
+	"sortie/parser"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -96,7 +97,7 @@ type SwarmTurn struct {
 	Tack SwarmTack
 	Path []SwarmStep
 	Bomb bool
-	Fire Fire
+	Fire parser.Fire
 	// DefaultPath says the player gave no path and the parser filled in the default one: all straight,
 	// and for L or R one facing change after the last segment. Not part of equality.
 	DefaultPath bool
@@ -175,12 +176,12 @@ func (o SwarmOrder) Equal(x SwarmOrder) bool {
 
 // ParseSwarmTack reads a tack position alone, "2 S L" (spaces optional), as the calculator's --tack
 // flag gives it.
-func ParseSwarmTack(text string) (SwarmTack, []Diagnostic) {
+func ParseSwarmTack(text string) (SwarmTack, []parser.Diagnostic) {
 	o, ds := ParseSwarmOrder(text)
-	if HasErrors(ds) {
+	if parser.HasErrors(ds) {
 		return SwarmTack{}, ds
 	}
-	var out []Diagnostic
+	var out []parser.Diagnostic
 	for _, d := range ds {
 		if d.Code != CodeDefaultPath && d.Code != CodeFireDefault {
 			out = append(out, d)
@@ -189,11 +190,11 @@ func ParseSwarmTack(text string) (SwarmTack, []Diagnostic) {
 	t := o.Turns[0]
 	switch {
 	case len(o.Turns) > 1:
-		out = append(out, Diagnostic{Code: CodeTooManyTurns, Severity: SeverityError, Message: "a tack position is one turn's: speed, manoeuvre and band, e.g. 2 S L"})
+		out = append(out, parser.Diagnostic{Code: CodeTooManyTurns, Severity: parser.SeverityError, Message: "a tack position is one turn's: speed, manoeuvre and band, e.g. 2 S L"})
 	case !t.DefaultPath:
-		out = append(out, Diagnostic{Code: CodePathToken, Col: t.Path[0].Col, Severity: SeverityError, Message: "a tack position is speed, manoeuvre and band only, e.g. 2 S L: no path"})
+		out = append(out, parser.Diagnostic{Code: CodePathToken, Col: t.Path[0].Col, Severity: parser.SeverityError, Message: "a tack position is speed, manoeuvre and band only, e.g. 2 S L: no path"})
 	case t.Bomb || !t.Fire.Default:
-		out = append(out, Diagnostic{Code: CodeFireSyntax, Col: max(t.BombCol, t.Fire.Col), Severity: SeverityError, Message: "a tack position is speed, manoeuvre and band only, e.g. 2 S L: no BOMB or fire order"})
+		out = append(out, parser.Diagnostic{Code: parser.CodeFireSyntax, Col: max(t.BombCol, t.Fire.Col), Severity: parser.SeverityError, Message: "a tack position is speed, manoeuvre and band only, e.g. 2 S L: no BOMB or fire order"})
 	}
 	return t.Tack, out
 }
@@ -205,15 +206,15 @@ const CodeFireDefault = "fire-default"
 // ParseSwarmOrder reads one squadron's Swarm order (docs/notation.md, "Swarm"). It reports every fault
 // with its column in one pass and never panics; the order is meaningful only when no diagnostic is an
 // error. Warnings say how an accepted order was read.
-func ParseSwarmOrder(text string) (SwarmOrder, []Diagnostic) {
+func ParseSwarmOrder(text string) (SwarmOrder, []parser.Diagnostic) {
 	if n := utf8.RuneCountInString(strings.TrimSpace(text)); n > MaxSwarmRunes {
-		return SwarmOrder{}, []Diagnostic{{Code: CodeTooLong, Severity: SeverityError,
+		return SwarmOrder{}, []parser.Diagnostic{{Code: parser.CodeTooLong, Severity: parser.SeverityError,
 			Message: fmt.Sprintf("order too long: %d characters, and a Swarm order has at most %d", n, MaxSwarmRunes)}}
 	}
 	p := &swarmParser{}
 	runes := p.clean([]rune(text))
 	if strings.TrimSpace(string(runes)) == "" {
-		p.errorf(0, CodeEmpty, "", "empty order: write the tack and the path, e.g. 2 S M 2, or 3 R M 1 R 2")
+		p.errorf(0, parser.CodeEmpty, "", "empty order: write the tack and the path, e.g. 2 S M 2, or 3 R M 1 R 2")
 		return p.order, p.diags
 	}
 	// Split into turns at ';'.
@@ -244,11 +245,11 @@ func ParseSwarmOrder(text string) (SwarmOrder, []Diagnostic) {
 			p.order.Turns = append(p.order.Turns, t)
 		}
 	}
-	if p.lower.col != 0 {
-		p.warnf(p.lower.col, CodeLowercase, upperASCII(p.lower.val), "lower-case letters were read as capitals (%q as %s)",
-			p.lower.val, upperASCII(p.lower.val))
+	if p.lower.Col != 0 {
+		p.warnf(p.lower.Col, parser.CodeLowercase, parser.UpperASCII(p.lower.Text), "lower-case letters were read as capitals (%q as %s)",
+			p.lower.Text, parser.UpperASCII(p.lower.Text))
 	}
-	slices.SortStableFunc(p.diags, func(a, b Diagnostic) int { return a.Col - b.Col })
+	slices.SortStableFunc(p.diags, func(a, b parser.Diagnostic) int { return a.Col - b.Col })
 	return p.order, p.diags
 }
 
@@ -261,7 +262,7 @@ type swarmSeg struct {
 func leadingSpace(s string) int {
 	n := 0
 	for _, r := range s {
-		if !isSeparator(r) {
+		if !parser.IsSeparator(r) {
 			break
 		}
 		n++
@@ -271,17 +272,17 @@ func leadingSpace(s string) int {
 
 type swarmParser struct {
 	order SwarmOrder
-	diags []Diagnostic
-	lower item // the first accepted word with lower-case letters
+	diags []parser.Diagnostic
+	lower parser.Token // the first accepted word with lower-case letters
 }
 
 func (p *swarmParser) errorf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{Code: code, Col: col, Severity: SeverityError, Suggestion: suggest,
+	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityError, Suggestion: suggest,
 		Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *swarmParser) warnf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{Code: code, Col: col, Severity: SeverityWarning, Suggestion: suggest,
+	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityWarning, Suggestion: suggest,
 		Message: fmt.Sprintf(format, args...)})
 }
 
@@ -291,20 +292,20 @@ func (p *swarmParser) clean(rs []rune) []rune {
 	rs = slices.Clone(rs)
 	quoted := false
 	for i, r := range rs {
-		if isQuote(r) {
+		if parser.IsQuote(r) {
 			if !quoted {
-				p.warnf(i+1, CodeQuotes, "", "quotation marks ignored: %q and any others were read as spaces", string(r))
+				p.warnf(i+1, parser.CodeQuotes, "", "quotation marks ignored: %q and any others were read as spaces", string(r))
 				quoted = true
 			}
 			rs[i] = ' '
 		}
 	}
 	last := len(rs) - 1
-	for last >= 0 && isSeparator(rs[last]) {
+	for last >= 0 && parser.IsSeparator(rs[last]) {
 		last--
 	}
 	if last >= 0 && rs[last] == '.' && (last == 0 || rs[last-1] != '.') {
-		p.warnf(last+1, CodeTrailingDot, "", "the full stop at the end was ignored")
+		p.warnf(last+1, parser.CodeTrailingDot, "", "the full stop at the end was ignored")
 		rs[last] = ' '
 	}
 	return rs
@@ -327,41 +328,41 @@ var swarmWords = map[string]string{
 
 // turn reads one turn; col0 is the number of runes before it in the line.
 func (p *swarmParser) turn(text string, col0 int) (SwarmTurn, bool) {
-	t := SwarmTurn{Col: col0 + 1 + leadingSpace(text), Fire: Fire{Mode: FireAny, Default: true}}
+	t := SwarmTurn{Col: col0 + 1 + leadingSpace(text), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
 	move, fire := text, ""
 	fireCol := 0
-	if cut, c := fireStart(text); cut >= 0 {
+	if cut, c := parser.FireStart(text); cut >= 0 {
 		move, fire, fireCol = text[:cut], text[cut:], c+col0
 	}
 	bad := false
 	var syms []swarmSym
-	items := lex(move, nil)
+	items := parser.Lex(move, nil)
 	for k := 0; k < len(items); k++ {
 		it := items[k]
-		col := it.col + col0
-		switch it.typ {
-		case itemNumber:
-			syms = append(syms, swarmSym{kind: 'n', n: digitsValue(it.val), col: col, text: it.val})
-		case itemWord:
+		col := it.Col + col0
+		switch it.Kind {
+		case parser.TokNumber:
+			syms = append(syms, swarmSym{kind: 'n', n: parser.DigitsValue(it.Text), col: col, text: it.Text})
+		case parser.TokWord:
 			s, ok := p.word(it, col)
 			bad = bad || !ok
 			syms = append(syms, s...)
-		case itemSign:
+		case parser.TokSign:
 			bad = true
 			p.errorf(col, CodeAltFigure, "", "altitude is a band in the tack (H, M or L), not a figure: "+
 				"write e.g. 2 S H to climb a band")
-			if k+1 < len(items) && items[k+1].typ == itemNumber && items[k+1].sep == "" {
+			if k+1 < len(items) && items[k+1].Kind == parser.TokNumber && items[k+1].Sep == "" {
 				k++
 			}
-		case itemQuote:
-		case itemDot, itemPunct:
+		case parser.TokQuote:
+		case parser.TokDot, parser.TokPunct:
 			bad = true
-			p.errorf(col, CodePunctuation, "", "%s %q has no meaning in a Swarm order: separate tokens with spaces "+
-				"and turns with ;", punctName(it.val), it.val)
+			p.errorf(col, parser.CodePunctuation, "", "%s %q has no meaning in a Swarm order: separate tokens with spaces "+
+				"and turns with ;", parser.PunctName(it.Text), it.Text)
 		default:
 			bad = true
-			p.errorf(col, CodeBadChar, "", "%s cannot appear in an order: use A to Z, digits, spaces and ;",
-				describeRunes(it.val))
+			p.errorf(col, parser.CodeBadChar, "", "%s cannot appear in an order: use A to Z, digits, spaces and ;",
+				parser.DescribeRunes(it.Text))
 		}
 	}
 	end := col0 + utf8.RuneCountInString(strings.TrimRight(move, " \t\u00a0")) + 1
@@ -375,16 +376,16 @@ func (p *swarmParser) turn(text string, col0 int) (SwarmTurn, bool) {
 }
 
 // word turns one word of the movement part into symbols: BOMB, or single letters of the tack and path.
-func (p *swarmParser) word(it item, col int) ([]swarmSym, bool) {
-	if !isASCII(it.val) {
+func (p *swarmParser) word(it parser.Token, col int) ([]swarmSym, bool) {
+	if !parser.IsASCII(it.Text) {
 		s := ""
-		if a := asciiApprox(it.val); !strings.Contains(a, "?") {
+		if a := parser.ASCIIApprox(it.Text); !strings.Contains(a, "?") {
 			s = a
 		}
-		p.errorf(col, CodeNonASCII, s, "%q has letters outside A to Z", it.val)
+		p.errorf(col, parser.CodeNonASCII, s, "%q has letters outside A to Z", it.Text)
 		return nil, false
 	}
-	up := upperASCII(it.val)
+	up := parser.UpperASCII(it.Text)
 	letters, bomb := up, false
 	if strings.HasSuffix(up, "BOMB") && strings.Trim(up[:len(up)-4], "LSRHM") == "" {
 		letters, bomb = up[:len(up)-4], true
@@ -392,22 +393,22 @@ func (p *swarmParser) word(it item, col int) ([]swarmSym, bool) {
 	if strings.Trim(letters, "LSRHM") != "" {
 		msg := "%q is not part of a Swarm order: a turn is the tack (speed 1-3, L/S/R, H/M/L), then the path " +
 			"(digits and L/R), then BOMB and FIRE ANY, FIRE <callsign> or HOLD"
-		code, s := CodeUnknownToken, ""
+		code, s := parser.CodeUnknownToken, ""
 		if w, ok := swarmWords[up]; ok {
 			s = w
 			if len(up) == 2 {
 				code = CodeAirForceToken
 				msg = "%q is Air Force notation: in Swarm a facing change is L or R"
 			}
-		} else if editDistance(up, "BOMB") == 1 {
+		} else if parser.EditDistance(up, "BOMB") == 1 {
 			s = "BOMB"
 		}
-		p.errorf(col, code, s, msg, it.val)
+		p.errorf(col, code, s, msg, it.Text)
 		return nil, false
 	}
-	if hasLower(it.val) && p.lower.col == 0 {
+	if parser.HasLower(it.Text) && p.lower.Col == 0 {
 		p.lower = it
-		p.lower.col = col
+		p.lower.Col = col
 	}
 	var out []swarmSym
 	for i := 0; i < len(letters); i++ {
@@ -526,7 +527,7 @@ func (p *swarmParser) tackAndPath(t *SwarmTurn, syms []swarmSym, end int) bool {
 		switch {
 		case s.kind == 'b':
 			if t.Bomb {
-				p.errorf(s.col, CodeDuplicate, "", "BOMB is given twice in one turn (first at column %d)", t.BombCol)
+				p.errorf(s.col, parser.CodeDuplicate, "", "BOMB is given twice in one turn (first at column %d)", t.BombCol)
 				ok = false
 			}
 			t.Bomb, t.BombCol = true, s.col
@@ -588,6 +589,21 @@ func (p *swarmParser) tackAndPath(t *SwarmTurn, syms []swarmSym, end int) bool {
 	return ok
 }
 
+// Side is the side a tack step turns to: +1 right, -1 left (the same values as hex.Side).
+type Side int
+
+const (
+	Right Side = 1
+	Left  Side = -1
+)
+
+func (s Side) letter() string {
+	if s == Left {
+		return "L"
+	}
+	return "R"
+}
+
 func sideWord(s Side) string {
 	if s == Left {
 		return "left"
@@ -613,23 +629,23 @@ func (p *swarmParser) fire(t *SwarmTurn, text string, col int) bool {
 	for i, r := range text {
 		c++
 		switch {
-		case isSeparator(r):
+		case parser.IsSeparator(r):
 			flush(i)
-		case isWordRune(r):
+		case parser.IsWordRune(r):
 			if start < 0 {
 				start, startCol = i, c
 			}
 		default:
 			flush(i)
-			p.errorf(c, CodeFireSyntax, "", "%q in the fire order: write FIRE ANY, FIRE <callsign> or HOLD", r)
+			p.errorf(c, parser.CodeFireSyntax, "", "%q in the fire order: write FIRE ANY, FIRE <callsign> or HOLD", r)
 			ok = false
 		}
 	}
 	flush(len(text))
-	t.Fire = Fire{Mode: FireAny, Col: col}
+	t.Fire = parser.Fire{Mode: parser.FireAny, Col: col}
 	bomb := func(w word) {
 		if t.Bomb {
-			p.errorf(w.col, CodeDuplicate, "", "BOMB is given twice in one turn (first at column %d)", t.BombCol)
+			p.errorf(w.col, parser.CodeDuplicate, "", "BOMB is given twice in one turn (first at column %d)", t.BombCol)
 			ok = false
 		}
 		t.Bomb, t.BombCol = true, w.col
@@ -637,24 +653,24 @@ func (p *swarmParser) fire(t *SwarmTurn, text string, col int) bool {
 	head := strings.ToUpper(ws[0].text)
 	rest := ws[1:]
 	if head == "HOLD" {
-		t.Fire.Mode = FireHold
+		t.Fire.Mode = parser.FireHold
 	} else {
 		switch {
 		case len(ws) < 2:
-			p.errorf(ws[0].col, CodeFireTarget, "FIRE ANY", "FIRE needs a target: FIRE ANY, or FIRE and an enemy squadron's callsign")
+			p.errorf(ws[0].col, parser.CodeFireTarget, "FIRE ANY", "FIRE needs a target: FIRE ANY, or FIRE and an enemy squadron's callsign")
 			return false
 		case strings.EqualFold(ws[1].text, "ANY"):
 		case strings.EqualFold(ws[1].text, "BOMB") || strings.EqualFold(ws[1].text, "GUNS") || strings.EqualFold(ws[1].text, "MAX"):
-			p.errorf(ws[1].col, CodeFireTarget, "FIRE ANY", "FIRE needs a target before %s: ANY or an enemy callsign", strings.ToUpper(ws[1].text))
+			p.errorf(ws[1].col, parser.CodeFireTarget, "FIRE ANY", "FIRE needs a target before %s: ANY or an enemy callsign", strings.ToUpper(ws[1].text))
 			ok = false
 		case strings.EqualFold(ws[1].text, "FIRE") || strings.EqualFold(ws[1].text, "HOLD"):
-			p.errorf(ws[1].col, CodeFireTwice, "", "%q: give one fire order a turn", ws[1].text)
+			p.errorf(ws[1].col, parser.CodeFireTwice, "", "%q: give one fire order a turn", ws[1].text)
 			return false
-		case utf8.RuneCountInString(ws[1].text) > MaxCallsign:
-			p.errorf(ws[1].col, CodeFireTarget, "", "%q is too long for a callsign (at most %d characters)", ws[1].text, MaxCallsign)
+		case utf8.RuneCountInString(ws[1].text) > parser.MaxCallsign:
+			p.errorf(ws[1].col, parser.CodeFireTarget, "", "%q is too long for a callsign (at most %d characters)", ws[1].text, parser.MaxCallsign)
 			ok = false
 		default:
-			t.Fire.Mode, t.Fire.Target = FireTarget, strings.ToUpper(ws[1].text)
+			t.Fire.Mode, t.Fire.Target = parser.FireTarget, strings.ToUpper(ws[1].text)
 		}
 		rest = ws[2:]
 	}
@@ -664,19 +680,19 @@ func (p *swarmParser) fire(t *SwarmTurn, text string, col int) bool {
 		case "BOMB":
 			bomb(w)
 		case "FIRE", "HOLD":
-			p.errorf(w.col, CodeFireTwice, "", "%q: give one fire order a turn (separate turns with ;)", w.text)
+			p.errorf(w.col, parser.CodeFireTwice, "", "%q: give one fire order a turn (separate turns with ;)", w.text)
 			return false
 		case "GUNS", "MAX":
-			p.errorf(w.col, CodeFireSyntax, "", "a Swarm fire order has no %s: write FIRE ANY, FIRE <callsign> or HOLD", up)
+			p.errorf(w.col, parser.CodeFireSyntax, "", "a Swarm fire order has no %s: write FIRE ANY, FIRE <callsign> or HOLD", up)
 			ok = false
 			if k+1 < len(rest) && !strings.EqualFold(rest[k+1].text, "BOMB") {
 				k++ // its argument
 			}
 		default:
 			if head == "HOLD" {
-				p.errorf(w.col, CodeFireAfterEnd, "", "%q after HOLD: only BOMB may follow HOLD", w.text)
+				p.errorf(w.col, parser.CodeFireAfterEnd, "", "%q after HOLD: only BOMB may follow HOLD", w.text)
 			} else {
-				p.errorf(w.col, CodeFireSyntax, "", "%q after the target: only BOMB may follow the fire order", w.text)
+				p.errorf(w.col, parser.CodeFireSyntax, "", "%q after the target: only BOMB may follow the fire order", w.text)
 			}
 			ok = false
 		}

@@ -1,8 +1,9 @@
-package parser
+package notation
 
 import (
 	"fmt"
 	"os"
+	"sortie/parser"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ type docExample struct {
 
 type docDiag struct {
 	code     string
-	severity Severity
+	severity parser.Severity
 	suggest  *string
 	col      *int
 }
@@ -92,9 +93,9 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 			}
 			ex.mps = &n
 		case "error", "warning":
-			sev := SeverityError
+			sev := parser.SeverityError
 			if key == "warning" {
-				sev = SeverityWarning
+				sev = parser.SeverityWarning
 			}
 			ex.diags = append(ex.diags, docDiag{code: strings.TrimSpace(val), severity: sev})
 		case "suggest":
@@ -116,7 +117,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 }
 
 func TestNotationDoc(t *testing.T) {
-	data, err := os.ReadFile("../docs/notation.md")
+	data, err := os.ReadFile("../../../docs/notation.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestNotationDoc(t *testing.T) {
 			wantErrors := 0
 			used := make([]bool, len(ds))
 			for _, w := range ex.diags {
-				if w.severity == SeverityError {
+				if w.severity == parser.SeverityError {
 					wantErrors++
 				}
 				found := false
@@ -150,7 +151,7 @@ func TestNotationDoc(t *testing.T) {
 			}
 			gotErrors := 0
 			for _, d := range ds {
-				if d.Severity == SeverityError {
+				if d.Severity == parser.SeverityError {
 					gotErrors++
 				}
 			}

@@ -7,6 +7,9 @@ import (
 	"unicode/utf8"
 )
 
+// The standing fire order: written after a unit's movement in every game that has one, it says
+// whether and at what the unit fires when the chance comes.
+
 // FireMode is the standing fire order given with a plot (rules.md: fire is declared with the plot as a
 // standing, conditional order, resolved after movement).
 type FireMode int
@@ -65,60 +68,8 @@ func (f Fire) Equal(o Fire) bool {
 	return true
 }
 
-// Order is one aircraft's orders for a turn: its plot and its standing fire order.
-type Order struct {
-	Plot Plot
-	Fire Fire
-}
-
-// String prints the order canonically; parsing it gives an equal Order.
-func (o Order) String() string {
-	p := o.Plot.String()
-	if p == "" {
-		return o.Fire.String()
-	}
-	return p + " " + o.Fire.String()
-}
-
-// Equal compares two orders, ignoring columns.
-func (o Order) Equal(x Order) bool { return o.Plot.Equal(x.Plot) && o.Fire.Equal(x.Fire) }
-
-// Diagnostic codes of the fire clause.
-const (
-	CodeFireTarget   = "fire-target"
-	CodeFireSyntax   = "fire-syntax"
-	CodeFireRange    = "fire-range"
-	CodeFireTwice    = "fire-twice"
-	CodeFireAfterEnd = "fire-trailing"
-)
-
-// MaxCallsign is the longest callsign or gun position name Sortie reads.
-const MaxCallsign = 24
-
-// ParseOrder reads one aircraft's order: a plot, then optionally a fire clause. The fire clause is
-// `HOLD`, or `FIRE` followed by a target (`ANY` or a callsign), then optionally `GUNS` and a comma list of
-// gun positions, then optionally `MAX` and a range in hexes (1-8). Without a fire clause the order reads
-// as FIRE ANY, and Fire.Default says so. Columns in the diagnostics count from the start of text.
-func ParseOrder(text string) (Order, []Diagnostic) {
-	var o Order
-	cut, col := fireStart(text)
-	plotText, fireText := text, ""
-	if cut >= 0 {
-		plotText, fireText = text[:cut], text[cut:]
-	}
-	p, ds := ParsePlot(plotText)
-	o.Plot = p
-	if cut < 0 {
-		o.Fire = Fire{Mode: FireAny, Default: true}
-		return o, ds
-	}
-	f, fds := parseFire(fireText, col)
-	o.Fire = f
-	return o, append(ds, fds...)
-}
-
-// fireStart finds the first whole word FIRE or HOLD (any case): its byte offset and rune column, or -1.
-func fireStart(text string) (int, int) {
+// FireStart finds the first whole word FIRE or HOLD (any case): its byte offset and rune column, or -1.
+func FireStart(text string) (int, int) {
 	col, wordStart, wordCol := 0, -1, 0
 	check := func(end int) (int, int, bool) {
 		if wordStart >= 0 {
@@ -131,7 +82,7 @@ func fireStart(text string) (int, int) {
 	}
 	for i, r := range text {
 		col++
-		if isWordRune(r) {
+		if IsWordRune(r) {
 			if wordStart < 0 {
 				wordStart, wordCol = i, col
 			}
@@ -146,10 +97,6 @@ func fireStart(text string) (int, int) {
 		return at, c
 	}
 	return -1, 0
-}
-
-func isWordRune(r rune) bool {
-	return r == '_' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
 }
 
 type fireWord struct {
@@ -174,7 +121,7 @@ func fireWords(text string, col0 int) ([]fireWord, []Diagnostic) {
 		switch {
 		case r == ' ' || r == '\t' || r == ',' || r == '\u00a0':
 			flush(i)
-		case isWordRune(r):
+		case IsWordRune(r):
 			if start < 0 {
 				start, startCol = i, col
 			}
@@ -191,7 +138,8 @@ func fireWords(text string, col0 int) ([]fireWord, []Diagnostic) {
 	return ws, ds
 }
 
-func parseFire(text string, col int) (Fire, []Diagnostic) {
+// ParseFire reads a fire clause that starts at rune column col of its line.
+func ParseFire(text string, col int) (Fire, []Diagnostic) {
 	f := Fire{Mode: FireAny, Col: col}
 	ws, ds := fireWords(text, col)
 	errorf := func(col int, code, suggest, format string, args ...any) {
@@ -285,41 +233,4 @@ func parseFire(text string, col int) (Fire, []Diagnostic) {
 		}
 	}
 	return f, ds
-}
-
-// CodeOrderLine is the code of a line that is not "<callsign>: <order>".
-const CodeOrderLine = "order-line"
-
-// ParseOrderLine reads one line of an order block, "<callsign>: <plot> [fire order]", and returns the
-// callsign in upper case and the order. Columns count from the start of the line.
-func ParseOrderLine(line string) (string, Order, []Diagnostic) {
-	i := strings.IndexByte(line, ':')
-	if i < 0 {
-		return "", Order{}, []Diagnostic{{Code: CodeOrderLine, Col: 1, Severity: SeverityError,
-			Message: "an order line is the aircraft's callsign, a colon, then its plot, e.g. RED1: 2R 1 TR FIRE ANY"}}
-	}
-	cs := strings.ToUpper(strings.TrimSpace(line[:i]))
-	var ds []Diagnostic
-	if cs == "" || utf8.RuneCountInString(cs) > MaxCallsign || strings.IndexFunc(cs, func(r rune) bool { return !isWordRune(r) }) >= 0 {
-		ds = append(ds, Diagnostic{Code: CodeOrderLine, Col: 1, Severity: SeverityError,
-			Message: fmt.Sprintf("%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))})
-	}
-	offset := utf8.RuneCountInString(line[:i+1])
-	o, ods := ParseOrder(line[i+1:])
-	for _, d := range ods {
-		if d.Col > 0 {
-			d.Col += offset
-		}
-		ds = append(ds, d)
-	}
-	if o.Fire.Col > 0 {
-		o.Fire.Col += offset
-	}
-	for k := range o.Plot.Elements {
-		o.Plot.Elements[k].Col += offset
-	}
-	for k, v := range o.Plot.FlagCols {
-		o.Plot.FlagCols[k] = v + offset
-	}
-	return cs, o, ds
 }

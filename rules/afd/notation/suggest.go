@@ -1,9 +1,8 @@
-package parser
+package notation
 
 import (
+	"sortie/parser"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // The helpers in this file guess what a player meant by a word that is not a token: several tokens run
@@ -76,7 +75,7 @@ func closest(up string) []string {
 	}
 	var best []string
 	for _, t := range suggestTokens {
-		d := editDistance(up, t)
+		d := parser.EditDistance(up, t)
 		switch {
 		case d > limit:
 		case d < limit:
@@ -101,57 +100,4 @@ func prefixToken(up string) []string {
 		}
 	}
 	return nil
-}
-
-// editDistance is the optimal-string-alignment distance between two short ASCII strings.
-func editDistance(a, b string) int {
-	if len(a) > 16 || len(b) > 16 {
-		return 99
-	}
-	var d [17][17]int
-	for i := 0; i <= len(a); i++ {
-		d[i][0] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
-
-// asciiApprox turns a word with letters outside A-Z into an upper-case ASCII word for suggestions:
-// full-width letters become their ASCII twins, combining accents are dropped, and any other letter
-// becomes '?', which matches nothing.
-func asciiApprox(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z':
-			b.WriteRune(r - 'a' + 'A')
-		case r < utf8.RuneSelf:
-			b.WriteRune(r)
-		case r >= '\uff21' && r <= '\uff3a':
-			b.WriteRune(r - '\uff21' + 'A')
-		case r >= '\uff41' && r <= '\uff5a':
-			b.WriteRune(r - '\uff41' + 'A')
-		case unicode.Is(unicode.Mn, r):
-		default:
-			b.WriteByte('?')
-		}
-		if b.Len() > 16 {
-			break
-		}
-	}
-	return b.String()
 }

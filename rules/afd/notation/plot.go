@@ -1,7 +1,7 @@
 // Package parser turns players' text into structure. This file holds the Air Force / Dauntless plot: the
 // movement line of one aircraft for one turn, in the classic log notation (rules.md: plot notation). The
 // parser knows nothing about aircraft: it yields a Plot, and the rules decide whether the plane can fly it.
-package parser
+package notation
 
 import (
 	"strconv"

@@ -1,6 +1,9 @@
-package parser
+package notation
 
-import "testing"
+import (
+	"sortie/parser"
+	"testing"
+)
 
 func TestParseOrder(t *testing.T) {
 	cases := []struct {
@@ -18,7 +21,7 @@ func TestParseOrder(t *testing.T) {
 	}
 	for _, c := range cases {
 		o, ds := ParseOrder(c.in)
-		if HasErrors(ds) {
+		if parser.HasErrors(ds) {
 			t.Errorf("%q: %v", c.in, ds)
 			continue
 		}
@@ -29,7 +32,7 @@ func TestParseOrder(t *testing.T) {
 			t.Errorf("%q: default %v", c.in, o.Fire.Default)
 		}
 		back, ds := ParseOrder(o.String())
-		if HasErrors(ds) || !back.Equal(o) {
+		if parser.HasErrors(ds) || !back.Equal(o) {
 			t.Errorf("%q does not round-trip: %v %v", c.in, back, ds)
 		}
 	}
@@ -41,23 +44,23 @@ func TestParseOrderErrors(t *testing.T) {
 		code string
 		col  int
 	}{
-		{"5 FIRE", CodeFireTarget, 3},
-		{"5 FIRE MAX 3", CodeFireTarget, 8},
-		{"5 FIRE ANY MAX 9", CodeFireRange, 16},
-		{"5 FIRE ANY MAX", CodeFireRange, 12},
-		{"5 FIRE ANY GUNS", CodeFireSyntax, 12},
-		{"5 HOLD FIRE ANY", CodeFireTwice, 8},
-		{"5 HOLD NOW", CodeFireAfterEnd, 8},
-		{"5 FIRE ANY FIRE RED1", CodeFireTwice, 12},
-		{"5 FIRE ANY please", CodeFireSyntax, 12},
-		{"5 FIRE ANY; MAX 2", CodeFireSyntax, 11},
-		{"5 FIRE THISCALLSIGNISWAYTOOLONGTOBEREAL", CodeFireTarget, 8},
+		{"5 FIRE", parser.CodeFireTarget, 3},
+		{"5 FIRE MAX 3", parser.CodeFireTarget, 8},
+		{"5 FIRE ANY MAX 9", parser.CodeFireRange, 16},
+		{"5 FIRE ANY MAX", parser.CodeFireRange, 12},
+		{"5 FIRE ANY GUNS", parser.CodeFireSyntax, 12},
+		{"5 HOLD FIRE ANY", parser.CodeFireTwice, 8},
+		{"5 HOLD NOW", parser.CodeFireAfterEnd, 8},
+		{"5 FIRE ANY FIRE RED1", parser.CodeFireTwice, 12},
+		{"5 FIRE ANY please", parser.CodeFireSyntax, 12},
+		{"5 FIRE ANY; MAX 2", parser.CodeFireSyntax, 11},
+		{"5 FIRE THISCALLSIGNISWAYTOOLONGTOBEREAL", parser.CodeFireTarget, 8},
 	}
 	for _, c := range cases {
 		_, ds := ParseOrder(c.in)
 		found := false
 		for _, d := range ds {
-			if d.Code == c.code && d.Col == c.col && d.Severity == SeverityError {
+			if d.Code == c.code && d.Col == c.col && d.Severity == parser.SeverityError {
 				found = true
 			}
 		}
@@ -78,11 +81,11 @@ func FuzzParseOrder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		o, ds := ParseOrder(s)
-		if HasErrors(ds) {
+		if parser.HasErrors(ds) {
 			return
 		}
 		back, ds2 := ParseOrder(o.String())
-		if HasErrors(ds2) || !back.Equal(o) {
+		if parser.HasErrors(ds2) || !back.Equal(o) {
 			t.Fatalf("%q → %q does not round-trip: %v", s, o.String(), ds2)
 		}
 	})
@@ -90,17 +93,17 @@ func FuzzParseOrder(f *testing.F) {
 
 func TestParseOrderLine(t *testing.T) {
 	cs, o, ds := ParseOrderLine("red1: 1 TRTR 2")
-	if cs != "RED1" || !HasErrors(ds) || ds[0].Col != 9 {
+	if cs != "RED1" || !parser.HasErrors(ds) || ds[0].Col != 9 {
 		t.Fatalf("%q %v %v", cs, o, ds)
 	}
 	cs, o, ds = ParseOrderLine("Kurt : 5 HOLD")
-	if cs != "KURT" || HasErrors(ds) || o.Fire.Mode != FireHold || o.Plot.Elements[0].Col != 8 {
+	if cs != "KURT" || parser.HasErrors(ds) || o.Fire.Mode != parser.FireHold || o.Plot.Elements[0].Col != 8 {
 		t.Fatalf("%q %+v %v", cs, o, ds)
 	}
-	if _, _, ds := ParseOrderLine("no colon here"); !HasErrors(ds) || ds[0].Code != CodeOrderLine {
+	if _, _, ds := ParseOrderLine("no colon here"); !parser.HasErrors(ds) || ds[0].Code != parser.CodeOrderLine {
 		t.Fatalf("%v", ds)
 	}
-	if _, _, ds := ParseOrderLine("red one: 5"); !HasErrors(ds) {
+	if _, _, ds := ParseOrderLine("red one: 5"); !parser.HasErrors(ds) {
 		t.Fatalf("a callsign with a space must be refused: %v", ds)
 	}
 }

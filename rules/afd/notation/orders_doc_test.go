@@ -1,9 +1,10 @@
-package parser
+package notation
 
 import (
 	"fmt"
 	"os"
 	"slices"
+	"sortie/parser"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ type orderExample struct {
 
 type orderDiag struct {
 	code     string
-	severity Severity
+	severity parser.Severity
 	line     int // -1: any
 	col      *int
 	suggest  *string
@@ -153,9 +154,9 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 		case "refused":
 			list(&ex.refused, val)
 		case "error", "warning":
-			sev := SeverityError
+			sev := parser.SeverityError
 			if key == "warning" {
-				sev = SeverityWarning
+				sev = parser.SeverityWarning
 			}
 			code, at, hasAt := strings.Cut(strings.TrimSpace(val), " at ")
 			d := orderDiag{code: code, severity: sev, line: -1}
@@ -186,7 +187,7 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 }
 
 func TestOrdersDoc(t *testing.T) {
-	data, err := os.ReadFile("../docs/orders.md")
+	data, err := os.ReadFile("../../../docs/orders.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,12 +204,12 @@ func TestOrdersDoc(t *testing.T) {
 
 func checkOrderExample(t *testing.T, ex orderExample) {
 	t.Helper()
-	b, ds := ParseBlock(*ex.input)
+	b, ds := readBlock(*ex.input)
 	where := fmt.Sprintf("orders.md:%d", ex.line)
 	used := make([]bool, len(ds))
 	wantErrors := 0
 	for _, w := range ex.diags {
-		if w.severity == SeverityError {
+		if w.severity == parser.SeverityError {
 			wantErrors++
 		}
 		found := false
@@ -227,7 +228,7 @@ func checkOrderExample(t *testing.T, ex orderExample) {
 	}
 	gotErrors := 0
 	for _, d := range ds {
-		if d.Severity == SeverityError {
+		if d.Severity == parser.SeverityError {
 			gotErrors++
 		}
 	}
