@@ -169,7 +169,9 @@ func (g *game) DefaultOrder(unit string) string {
 	if q == nil {
 		return ""
 	}
-	return turnText(DefaultTurn(q))
+	// Without an enemy in sight a squadron's order must be a course of several turns (seed 004, "Cloud
+	// Cover"), so the default is the shortest such course: an order the squadron could have been given.
+	return g.readyLine(q)
 }
 
 // readyLine is the order line a report offers for a squadron: the default turn, repeated for the

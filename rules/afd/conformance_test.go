@@ -1,0 +1,183 @@
+package afd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
+)
+
+// bundledFiles reads every bundled scenario, for the conformance kit.
+func bundledFiles(t testing.TB) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, n := range BundledScenarios() {
+		b, err := BundledScenarioFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = b
+	}
+	return out
+}
+
+// afdSecrets is what a side has not seen: the enemy planes it had spotted neither before nor after the
+// round, the hexes they stood in (unless the side's own planes stood in or flew through them, or a
+// spotted enemy is there), and every roll thrown for an enemy plane.
+func afdSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesettest.Secret {
+	st := g.(*game).st
+	var before *State
+	if prev != nil {
+		before = prev.(*game).st
+	}
+	known := map[string]bool{}
+	mark := func(q, r int) { known[fmt.Sprintf("(%d,%d)", q, r)] = true }
+	for _, s := range []*State{before, st} {
+		if s == nil {
+			continue
+		}
+		for _, p := range s.Planes {
+			if p.Side == side || s.Sight[side][p.Callsign].Spotted {
+				mark(p.Flight.Hex.Q, p.Flight.Hex.R)
+			}
+		}
+	}
+	if log != nil {
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err == nil {
+			for _, e := range events {
+				if e.Side == side && e.Move != nil {
+					for _, h := range e.Move.Path {
+						mark(h.Q, h.R)
+					}
+					mark(e.Move.From.Q, e.Move.From.R)
+					mark(e.Move.To.Q, e.Move.To.R)
+				}
+			}
+		}
+	}
+	var out []rulesettest.Secret
+	seen := func(cs string) bool {
+		return st.Sight[side][cs].Spotted || (before != nil && before.Sight[side][cs].Spotted)
+	}
+	for _, s := range []*State{before, st} {
+		if s == nil {
+			continue
+		}
+		for _, p := range s.Planes {
+			if p.Side == side || seen(p.Callsign) {
+				continue
+			}
+			out = append(out, rulesettest.Secret{Text: p.Callsign, What: "the unseen enemy plane"})
+			if pos := fmt.Sprintf("(%d,%d)", p.Flight.Hex.Q, p.Flight.Hex.R); !known[pos] {
+				out = append(out, rulesettest.Secret{Text: pos, What: "the hex of unseen " + p.Callsign, Position: true})
+			}
+		}
+	}
+	if log != nil {
+		for _, d := range log.Dice {
+			f := strings.Fields(d.Label) // "turn N CALLSIGN ..."
+			if len(f) > 2 {
+				if p := st.Plane(f[2]); p != nil && p.Side != side {
+					out = append(out, rulesettest.Secret{Text: d.Label, What: "the enemy's roll"})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestConformance(t *testing.T) {
+	rs := Ruleset{Env: testEnv(t)}
+	rulesettest.Run(t, rs, bundledFiles(t), rulesettest.Oracle{
+		Secrets:    afdSecrets,
+		EventKinds: EventKinds,
+		Plays:      afdPlays,
+		// A plane below its lowest flying speed must dive 300 ft; from under 300 ft that takes it into
+		// the ground whatever its player writes.
+		Doomed: func(g ruleset.Game, unit string) bool {
+			p := g.(*game).st.Plane(unit)
+			return p != nil && p.Flight.Alt < 300
+		},
+	})
+}
+
+func FuzzConformanceCheckOrder(f *testing.F) {
+	b, err := BundledScenarioFile("channel-1940")
+	if err != nil {
+		f.Fatal(err)
+	}
+	rulesettest.FuzzCheckOrder(f, Ruleset{Env: testEnv(f)}, b)
+}
+
+// meleeGame is a close fight on a small map for the kit's plays: fighters head on within gun range, a
+// loaded bomber, a plane about to fly off the map and one a few hundred feet above the ground.
+const meleeGame = `
+ruleset: afd
+name: melee
+options: {fog_of_war: true}
+map: {min_q: -12, max_q: 12, min_row: -12, max_row: 12}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 5], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: RED2, type: spitfire-i, side: A, player: ann, hex: [1, 5], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: RED3, type: hurricane-i, side: A, player: ann, hex: [-1, 5], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: LOW, type: hurricane-i, side: A, player: ann, hex: [-8, 8], facing: 6, alt: 200, speed: 1.0}
+  - {callsign: EDGE, type: hurricane-i, side: A, player: ann, hex: [10, -10], facing: 0, alt: 10000, speed: 6.0}
+  - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [0, -3], facing: 6, alt: 10000, speed: 3.0}
+  - {callsign: BLUE2, type: bf-109e, side: B, player: ben, hex: [1, -3], facing: 6, alt: 10000, speed: 3.0}
+  - {callsign: BOMBER, type: he-111h, side: B, player: ben, hex: [-1, -1], facing: 6, alt: 10000, speed: 4.0, loaded: true}
+turns: 3
+`
+
+// huntGame: three fighters sit behind a bomber and fire at it turn after turn, until its engines and
+// guns are hit and their own ammunition runs out.
+const huntGame = `
+ruleset: afd
+name: hunt
+options: {fog_of_war: true}
+map: {min_q: -30, max_q: 30, min_row: -60, max_row: 30}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: RED1, type: hurricane-i, side: A, player: ann, hex: [0, 1], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: RED2, type: hurricane-i, side: A, player: ann, hex: [1, 1], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: RED3, type: hurricane-i, side: A, player: ann, hex: [-1, 1], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: BOMBER, type: he-111h, side: B, player: ben, hex: [0, -1], facing: 0, alt: 10000, speed: 3.0}
+turns: 14
+`
+
+var huntOrders = map[string]string{"RED1": "3 FIRE BOMBER", "RED2": "3 FIRE BOMBER", "RED3": "3 FIRE BOMBER", "BOMBER": "3"}
+
+var afdPlays = []rulesettest.Play{
+	{Name: "hunt that misses until the guns are empty", Scenario: []byte(huntGame), Dice: rulesettest.FixedDice(false), Rounds: []map[string]string{
+		huntOrders, huntOrders, huntOrders, huntOrders, huntOrders, huntOrders,
+		huntOrders, huntOrders, huntOrders, huntOrders, huntOrders, huntOrders,
+	}},
+	{Name: "hunt", Scenario: []byte(huntGame), Dice: rulesettest.CyclingDice, Rounds: []map[string]string{
+		huntOrders, huntOrders, huntOrders, huntOrders, huntOrders, huntOrders, huntOrders, huntOrders, huntOrders, huntOrders,
+	}},
+	{Name: "melee", Scenario: []byte(meleeGame), Rounds: []map[string]string{
+		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "EDGE": "6", "BLUE1": "3 FIRE ANY", "BLUE2": "9", "BOMBER": "4 BOMB"},
+		{}, {},
+	}},
+	{Name: "melee with every die high", Scenario: []byte(meleeGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{
+		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "BLUE1": "3 FIRE ANY", "BLUE2": "3 FIRE ANY"}, {}, {},
+	}},
+	{Name: "melee with dice turning over", Scenario: []byte(meleeGame), Dice: rulesettest.CyclingDice, Rounds: []map[string]string{
+		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "BLUE1": "3 FIRE ANY", "BLUE2": "3 FIRE ANY"}, {}, {},
+	}},
+	{Name: "melee with every die low", Scenario: []byte(meleeGame), Dice: rulesettest.FixedDice(false), Rounds: []map[string]string{
+		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "BLUE1": "3 FIRE ANY", "BLUE2": "3 FIRE ANY"}, {}, {},
+	}},
+	{Name: "fog and clouds", Scenario: []byte(fogGame), Rounds: []map[string]string{
+		{"RED1": "5 FIRE ANY", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},
+		{"RED1": "5 FIRE ANY", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},
+		{"RED1": "5 FIRE ANY", "BLUE1": "5 FIRE ANY"},
+		{"RED1": "TL 4", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},
+	}},
+}

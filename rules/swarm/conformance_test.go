@@ -1,0 +1,142 @@
+package swarm
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
+)
+
+// swarmSecrets is what a side has not seen: the enemy squadrons it had in sight neither before nor
+// after the round (their callsigns and names), and every roll whose label names one of them.
+func swarmSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesettest.Secret {
+	st := g.(*game).st
+	var before *State
+	if prev != nil {
+		before = prev.(*game).st
+	}
+	// A squadron that fought one of the side's own this round is known to it too, in sight or not.
+	fought := map[string]bool{}
+	if log != nil {
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err == nil {
+			for _, e := range events {
+				if e.Kind != EvFire {
+					continue
+				}
+				if e.Side == side {
+					fought[e.Target] = true
+				}
+				if e.TargetSide == side {
+					fought[e.Unit] = true
+				}
+			}
+		}
+	}
+	seen := func(cs string) bool {
+		return fought[cs] || st.Sight[side][cs] || (before != nil && before.Sight[side][cs])
+	}
+	var out []rulesettest.Secret
+	hidden := map[string]bool{}
+	for _, q := range st.Squadrons {
+		if q.Side == side || seen(q.Callsign) {
+			continue
+		}
+		hidden[q.Callsign] = true
+		out = append(out, rulesettest.Secret{Text: q.Callsign, What: "the unseen enemy squadron"})
+		if q.Name != "" {
+			out = append(out, rulesettest.Secret{Text: q.Name, What: "the name of unseen " + q.Callsign})
+		}
+	}
+	if log != nil {
+		for _, d := range log.Dice {
+			for _, w := range strings.Fields(d.Label) {
+				if hidden[w] {
+					out = append(out, rulesettest.Secret{Text: d.Label, What: "a roll of unseen " + w})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func bundledFiles(t testing.TB) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, n := range BundledScenarios() {
+		b, err := BundledScenarioFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = b
+	}
+	return out
+}
+
+// The conformance kit on Swarm: the bundled scenario played to its end, and plays that reach every
+// event kind.
+func TestConformance(t *testing.T) {
+	rulesettest.Run(t, Ruleset{}, bundledFiles(t), rulesettest.Oracle{
+		Secrets:    swarmSecrets,
+		EventKinds: EventKinds,
+		Plays:      swarmPlays,
+		Rounds:     10,
+	})
+}
+
+func FuzzConformanceCheckOrder(f *testing.F) {
+	b, err := BundledScenarioFile(DefaultScenario)
+	if err != nil {
+		f.Fatal(err)
+	}
+	rulesettest.FuzzCheckOrder(f, Ruleset{}, b)
+}
+
+var swarmPlays = []rulesettest.Play{}
+
+// clashGame: two RAF squadrons meet a Dornier Staffel in clear sky (no cloud cover), over a target.
+const clashGame = `
+ruleset: swarm
+name: clash
+turns: 6
+sides: [RAF, Luftwaffe]
+players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
+squadrons:
+  - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
+  - {callsign: LION, name: Lions, type: hurricane-i, side: RAF, player: ann, hex: [1, 0], facing: 150, tack: 2 S M}
+  - {callsign: ADLER, name: Adler, type: do-17z, side: Luftwaffe, player: ben, hex: [3, 3], facing: 330, tack: 1 S M, filled: 5}
+targets:
+  - {name: DOCK, side: RAF, hex: [2, 2], strength: 2}
+`
+
+// cloudGame: the same squadrons far apart under cloud cover, plotting courses until they sight each
+// other.
+const cloudGame = `
+ruleset: swarm
+name: cloud
+visibility: 3
+turns: 8
+sides: [RAF, Luftwaffe]
+players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
+squadrons:
+  - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
+  - {callsign: ADLER, name: Adler, type: do-17z, side: Luftwaffe, player: ben, hex: [8, 8], facing: 330, tack: 1 S M}
+  - {callsign: FALKE, name: Falken, type: bf-109e, side: Luftwaffe, player: ben, hex: [30, 30], facing: 330, tack: 2 S M}
+`
+
+func init() {
+	swarmPlays = []rulesettest.Play{
+		{Name: "clash", Scenario: []byte(clashGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{
+			{"TIGER": "9 S M 9", "ADLER": "1 S M 1 BOMB"}, {}, nil, nil, nil, nil,
+		}},
+		{Name: "clash on turning dice", Scenario: []byte(clashGame), Dice: rulesettest.CyclingDice, Rounds: []map[string]string{
+			nil, nil, nil, nil,
+		}},
+		{Name: "cloud", Scenario: []byte(cloudGame), Rounds: []map[string]string{
+			{"TIGER": strings.Repeat("2 S M 2; ", 5) + "2 S M 2", "ADLER": strings.Repeat("1 S M 1; ", 5) + "1 S M 1"}, {}, {}, {}, {}, {},
+		}},
+	}
+}
