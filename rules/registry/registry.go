@@ -1,8 +1,9 @@
-// Package registry names the rulesets Sortie can run. Adding a ruleset is one line here (design.md
-// invariant 5).
+// Package registry names the rulesets Sortie can run. Adding a ruleset is one line in builtin; each
+// loads on its own, so a broken data file of one is reported for that one while the others still run.
 package registry
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,57 +14,98 @@ import (
 	"sortie/rules/swarm"
 )
 
+// builtin lists the rulesets Sortie ships, one line each: the first is the default of the command line.
+var builtin = []entry{
+	{"afd", func() (ruleset.Ruleset, error) { env, err := afd.DefaultEnv(); return afd.Ruleset{Env: env}, err }},
+	{"swarm", func() (ruleset.Ruleset, error) { _, err := swarm.DefaultData(); return swarm.Ruleset{}, err }},
+}
+
+type entry struct {
+	name string
+	load func() (ruleset.Ruleset, error)
+}
+
 var (
-	once    sync.Once
-	sets    map[string]ruleset.Ruleset
-	loadErr error
+	once   sync.Once
+	mu     sync.Mutex
+	sets   map[string]ruleset.Ruleset
+	failed map[string]error
+	order  []string // names in the order they were added
 )
 
 func load() {
-	sets = map[string]ruleset.Ruleset{}
-	env, err := afd.DefaultEnv()
-	if err != nil {
-		loadErr = err
-		return
+	mu.Lock()
+	defer mu.Unlock()
+	sets, failed = map[string]ruleset.Ruleset{}, map[string]error{}
+	for _, e := range builtin {
+		order = append(order, e.name)
+		r, err := e.load()
+		if err != nil {
+			failed[e.name] = fmt.Errorf("ruleset %s cannot be used: %w", e.name, err)
+			continue
+		}
+		sets[e.name] = r
 	}
-	register(afd.Ruleset{Env: env})
-	register(swarm.Ruleset{})
 }
 
-func register(r ruleset.Ruleset) { sets[r.Name()] = r }
-
-var mu sync.Mutex
-
-// Register adds a ruleset beside the built-in ones (tests use it for a ruleset that misbehaves on
-// purpose). It replaces one of the same name.
-func Register(r ruleset.Ruleset) {
+// Register adds a ruleset beside the built-in ones: a ruleset in a test folder, or one that misbehaves
+// on purpose. A name already taken is refused.
+func Register(r ruleset.Ruleset) error {
 	once.Do(load)
 	mu.Lock()
 	defer mu.Unlock()
-	sets[r.Name()] = r
+	name := r.Name()
+	if _, ok := sets[name]; ok {
+		return fmt.Errorf("registry: a ruleset %q is already registered", name)
+	}
+	if _, ok := failed[name]; ok {
+		return fmt.Errorf("registry: a ruleset %q is already registered", name)
+	}
+	sets[name] = r
+	order = append(order, name)
+	return nil
 }
 
-// Get returns the ruleset with a name.
+// Get returns the ruleset with a name, or why it cannot be used.
 func Get(name string) (ruleset.Ruleset, error) {
 	once.Do(load)
-	if loadErr != nil {
-		return nil, loadErr
-	}
 	mu.Lock()
 	r, ok := sets[name]
+	err := failed[name]
 	mu.Unlock()
-	if !ok {
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
 		return nil, fmt.Errorf("no ruleset %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	return r, nil
 }
 
-// Names lists the rulesets, sorted.
+// Default is the ruleset the command line uses when none is named: the first one that loaded.
+func Default() (ruleset.Ruleset, error) {
+	once.Do(load)
+	mu.Lock()
+	defer mu.Unlock()
+	var errs []error
+	for _, n := range order {
+		if r, ok := sets[n]; ok {
+			return r, nil
+		}
+		errs = append(errs, failed[n])
+	}
+	return nil, errors.Join(append([]error{errors.New("no ruleset could be loaded")}, errs...)...)
+}
+
+// Names lists the rulesets, sorted, those that failed to load included (Get says why).
 func Names() []string {
 	once.Do(load)
 	mu.Lock()
 	var out []string
 	for n := range sets {
+		out = append(out, n)
+	}
+	for n := range failed {
 		out = append(out, n)
 	}
 	mu.Unlock()

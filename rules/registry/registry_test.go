@@ -1,0 +1,61 @@
+package registry
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"sortie/rules/ruleset"
+)
+
+// reload runs the registry afresh on the given list of rulesets, and puts the real one back after the
+// test.
+func reload(t *testing.T, list []entry) {
+	t.Helper()
+	saved := builtin
+	builtin = list
+	once, order = sync.Once{}, nil
+	t.Cleanup(func() {
+		builtin = saved
+		once, order = sync.Once{}, nil
+	})
+}
+
+// A broken data file of one ruleset is reported for that ruleset; the others still load, and the
+// command line's default moves to the first one that works.
+func TestOneBrokenRulesetLeavesTheOthers(t *testing.T) {
+	real := append([]entry(nil), builtin...)
+	broken := errors.New("aircraft/data/spitfire-i.yaml:12: speed is not a number")
+	list := []entry{{name: real[0].name, load: func() (ruleset.Ruleset, error) { return nil, broken }}}
+	list = append(list, real[1:]...)
+	reload(t, list)
+
+	_, err := Get(real[0].name)
+	if !errors.Is(err, broken) || !strings.Contains(err.Error(), real[0].name) {
+		t.Fatalf("Get(%q) = %v, want the broken file's error naming the ruleset", real[0].name, err)
+	}
+	for _, e := range real[1:] {
+		if _, err := Get(e.name); err != nil {
+			t.Errorf("%s must still load when %s is broken: %v", e.name, real[0].name, err)
+		}
+	}
+	if got := Names(); len(got) != len(real) {
+		t.Errorf("Names() = %v: every ruleset is listed, the broken one too", got)
+	}
+	d, err := Default()
+	if err != nil || d.Name() != real[1].name {
+		t.Errorf("Default() = %v, %v: want the first ruleset that loaded", d, err)
+	}
+}
+
+func TestRegisterRefusesATakenName(t *testing.T) {
+	reload(t, builtin)
+	r, err := Get("swarm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(r); err == nil {
+		t.Error("a second ruleset named swarm was accepted")
+	}
+}
