@@ -1,352 +1,144 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"sortie/rules/afd/notation"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 
-	"sortie/parser"
-	"sortie/rules/afd"
-	"sortie/rules/hex"
+	"sortie/rules/registry"
+	"sortie/rules/ruleset"
 )
 
+// cmdCalc runs a ruleset's calculator: `sortie calc NAME [--ruleset R] ...`, the default ruleset when
+// none is named. The commands come from the ruleset (ruleset.Calculator), found through the registry.
 func cmdCalc(args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return usagef("calc: say move, fire or damage")
+	name, rest, err := splitRuleset(args)
+	if err != nil {
+		return err
 	}
-	switch args[0] {
-	case "move", "fire":
-		name, rest, err := splitRuleset(args[1:])
-		if err != nil {
-			return err
+	rs, err := rulesetNamed(name)
+	if err != nil {
+		return err
+	}
+	calc, ok := rs.(ruleset.Calculator)
+	if !ok || len(calc.CalcCommands()) == 0 {
+		return usagef("calc: the %s ruleset has no calculator", rs.Name())
+	}
+	cmds := calc.CalcCommands()
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name)
+	}
+	if len(rest) == 0 {
+		return usagef("calc: say %s", orList(names))
+	}
+	for _, c := range cmds {
+		if c.Name == rest[0] {
+			return c.Run(rest[1:], stdout)
 		}
+	}
+	return usagef("calc: unknown calculation %q (%s)", rest[0], strings.Join(names, ", "))
+}
+
+// rulesetNamed is the registry's ruleset of that name, or the default one for "".
+func rulesetNamed(name string) (ruleset.Ruleset, error) {
+	if name == "" {
+		return registry.Default()
+	}
+	rs, err := registry.Get(name)
+	if err != nil {
+		return nil, usagef("--ruleset: %v", err)
+	}
+	return rs, nil
+}
+
+// splitRuleset takes --ruleset NAME (or --ruleset=NAME) out of a command's arguments.
+func splitRuleset(args []string) (string, []string, error) {
+	name := ""
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
-		case name == "swarm" && args[0] == "move":
-			return calcSwarmMove(rest, stdout)
-		case name == "swarm":
-			return calcSwarmFire(rest, stdout)
-		case args[0] == "move":
-			return calcMove(rest, stdout)
-		}
-		return calcFire(rest, stdout)
-	case "damage":
-		return calcDamage(args[1:], stdout)
-	}
-	return usagef("calc: unknown calculation %q (move, fire, damage)", args[0])
-}
-
-const calcMoveHelp = `sortie calc move: fly one plot and show it hex by hex.
-
-  --aircraft KEY     aircraft type (sortie aircraft list)
-  --speed S          start-of-turn speed, to a tenth (e.g. 5.2)
-  --alt FT           start-of-turn altitude in feet, a multiple of 100
-  --bank B           start-of-turn bank: N, RB, LB, I, IR or IL
-  --facing D         facing 0-11, bearing 30°×D clockwise from north (default 0)
-  --loaded           the plane carries its bombs or torpedo
-  --previous LIST    last turn's facts, comma separated: steep-climb, steep-dive, vert, power,
-                     dive=FT (feet dived), speed=N (last turn's rounded speed)
-  --straight N       hexes flown since the last manoeuvre (default: enough for any manoeuvre)
-  --plot "PLOT"      the plot, e.g. "2R 1 TR STEEP P"
-  --json             one JSON object instead of the table
-
-The start hex is q=0, r=0. Exit status 1 when the plot is illegal, 2 for a usage error.
-`
-
-// moveJSON is the calculator's machine-readable answer (the contract of issue 2).
-type moveJSON struct {
-	Legal      bool        `json:"legal"`
-	Errors     []problem   `json:"errors"`
-	Warnings   []problem   `json:"warnings"`
-	Canonical  string      `json:"canonical"`
-	Steps      []stepJSON  `json:"steps"`
-	HexesMoved int         `json:"hexes_moved"`
-	Maneuvers  int         `json:"maneuvers"`
-	End        *endJSON    `json:"end"`
-	SpeedLog   []speedJSON `json:"speed_log"`
-}
-
-type problem struct {
-	Code       string `json:"code"`
-	Message    string `json:"message"`
-	Column     int    `json:"column"`
-	Suggestion string `json:"suggestion,omitempty"`
-}
-
-type stepJSON struct {
-	MP     int    `json:"mp"`
-	Q      int    `json:"q"`
-	R      int    `json:"r"`
-	Facing int    `json:"facing"`
-	Alt    int    `json:"alt"`
-	Token  string `json:"token"`
-	Bank   string `json:"bank"`
-}
-
-type endJSON struct {
-	Q      int     `json:"q"`
-	R      int     `json:"r"`
-	Facing int     `json:"facing"`
-	Alt    int     `json:"alt"`
-	Speed  float64 `json:"speed"`
-	Bank   string  `json:"bank"`
-}
-
-type speedJSON struct {
-	Rule   string  `json:"rule"`
-	What   string  `json:"what"`
-	Change float64 `json:"change"`
-}
-
-func calcMove(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("calc move", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	key := fs.String("aircraft", "", "")
-	speedText := fs.String("speed", "", "")
-	altText := fs.String("alt", "", "")
-	bankText := fs.String("bank", "", "")
-	facing := fs.Int("facing", 0, "")
-	loaded := fs.Bool("loaded", false, "")
-	previous := fs.String("previous", "", "")
-	straight := fs.Int("straight", afd.Plenty, "")
-	plotText := fs.String("plot", "", "")
-	asJSON := fs.Bool("json", false, "")
-	help := fs.Bool("help", false, "")
-	if err := fs.Parse(args); err != nil {
-		return usagef("calc move: %v\n\n%s", err, calcMoveHelp)
-	}
-	if *help {
-		fmt.Fprint(stdout, calcMoveHelp)
-		return nil
-	}
-	if fs.NArg() > 0 {
-		return usagef("calc move: unexpected argument %q (is the plot quoted? --plot \"2R 1 TR\")", fs.Arg(0))
-	}
-	card, err := lookup(*key)
-	if err != nil {
-		return err
-	}
-	speed, err := parseSpeed(*speedText)
-	if err != nil {
-		return err
-	}
-	alt, err := parseAlt(*altText)
-	if err != nil {
-		return err
-	}
-	bank, ok := notation.ParseBank(strings.ToUpper(strings.TrimSpace(*bankText)))
-	if !ok {
-		return usagef("--bank must be one of N, RB, LB, I, IR, IL; got %q", *bankText)
-	}
-	if *facing < 0 || *facing > 11 {
-		return usagef("--facing is 0 to 11 (bearing 30° × D from north); got %d", *facing)
-	}
-	if *straight < 0 {
-		return usagef("--straight cannot be negative; got %d", *straight)
-	}
-	last, err := parsePrevious(*previous)
-	if err != nil {
-		return err
-	}
-	if strings.TrimSpace(*plotText) == "" {
-		return usagef("--plot is required, e.g. --plot \"2R 1 TR STEEP P\"")
-	}
-	start := afd.Flight{Facing: hex.Dir(*facing), Speed: speed, Alt: alt, Bank: bank, Loaded: *loaded, Last: last, Straight: *straight}
-	if *loaded && card.Loaded == nil {
-		return usagef("--loaded: the %s carries no bombs or torpedo", card.Name)
-	}
-
-	out := moveJSON{Errors: []problem{}, Warnings: []problem{}, Steps: []stepJSON{}, SpeedLog: []speedJSON{}}
-	plot, diags := notation.ParsePlot(*plotText)
-	for _, d := range diags {
-		p := problem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, p)
-		} else {
-			out.Warnings = append(out.Warnings, p)
-		}
-	}
-	var res afd.Result
-	if !parser.HasErrors(diags) {
-		out.Canonical = plot.String()
-		res = afd.Move(card, start, plot)
-		for _, e := range res.Errors {
-			out.Errors = append(out.Errors, problem{Code: e.Code, Message: e.Message, Column: e.Col})
-		}
-		for _, e := range res.Warnings {
-			out.Warnings = append(out.Warnings, problem{Code: e.Code, Message: e.Message, Column: e.Col})
-		}
-		for _, s := range res.Steps {
-			out.Steps = append(out.Steps, stepJSON{MP: s.MP, Q: s.Hex.Q, R: s.Hex.R, Facing: int(s.Facing), Alt: s.Alt, Token: s.Token, Bank: s.Bank.String()})
-		}
-		out.HexesMoved, out.Maneuvers = res.HexesMoved, res.Maneuvers
-		e := res.End
-		out.End = &endJSON{Q: e.Hex.Q, R: e.Hex.R, Facing: int(e.Facing), Alt: e.Alt, Speed: e.Speed.Float(), Bank: e.Bank.String()}
-		for _, t := range res.SpeedLog {
-			out.SpeedLog = append(out.SpeedLog, speedJSON{Rule: t.Rule, What: t.What, Change: t.Tenths.Float()})
-		}
-	}
-	out.Legal = len(out.Errors) == 0
-
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	} else {
-		printMove(stdout, card.Name, start, *plotText, out, res)
-	}
-	if !out.Legal {
-		return errIllegal
-	}
-	return nil
-}
-
-func parseSpeed(s string) (afd.Tenths, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, usagef("--speed is required, e.g. --speed 5.2")
-	}
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	w, err := strconv.Atoi(whole)
-	if err != nil || w < 0 || w > 99 || (hasFrac && len(frac) != 1) {
-		return 0, usagef("--speed is a speed to one decimal place, 0 to 99.9 (e.g. 5.2); got %q", s)
-	}
-	t := w * 10
-	if hasFrac {
-		f, err := strconv.Atoi(frac)
-		if err != nil || f < 0 {
-			return 0, usagef("--speed is a speed to one decimal place (e.g. 5.2); got %q", s)
-		}
-		t += f
-	}
-	return afd.Tenths(t), nil
-}
-
-func parseAlt(s string) (int, error) {
-	s = strings.TrimSpace(strings.ReplaceAll(s, ",", ""))
-	if s == "" {
-		return 0, usagef("--alt is required: the altitude in feet, e.g. --alt 12000")
-	}
-	a, err := strconv.Atoi(s)
-	if err != nil || a < 0 || a > 60000 || a%100 != 0 {
-		return 0, usagef("--alt is feet from 0 to 60000 in steps of 100; got %q", s)
-	}
-	return a, nil
-}
-
-func parsePrevious(s string) (afd.LastTurn, error) {
-	var l afd.LastTurn
-	if strings.TrimSpace(s) == "" {
-		return l, nil
-	}
-	for _, item := range strings.Split(s, ",") {
-		item = strings.ToLower(strings.TrimSpace(item))
-		name, val, hasVal := strings.Cut(item, "=")
-		switch {
-		case name == "steep-climb" && !hasVal:
-			l.SteepClimb = true
-		case name == "steep-dive" && !hasVal:
-			l.SteepDive = true
-		case name == "vert" && !hasVal:
-			l.Vert = true
-		case name == "power" && !hasVal:
-			l.Power = true
-		case name == "dive" && hasVal:
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 || n%100 != 0 {
-				return l, usagef("--previous dive=FT takes the feet dived, a multiple of 100; got %q", item)
+		case a == "--ruleset" || a == "-ruleset":
+			if i+1 >= len(args) {
+				return "", nil, usagef("--ruleset needs a name: %s", strings.Join(registry.Names(), ", "))
 			}
-			l.DiveFt = n
-		case name == "speed" && hasVal:
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 0 || n > 99 {
-				return l, usagef("--previous speed=N takes last turn's rounded speed; got %q", item)
-			}
-			l.Speed = n
+			name = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--ruleset=") || strings.HasPrefix(a, "-ruleset="):
+			name = a[strings.IndexByte(a, '=')+1:]
 		default:
-			return l, usagef("--previous: unknown item %q (steep-climb, steep-dive, vert, power, dive=FT, speed=N)", item)
+			rest = append(rest, a)
 		}
 	}
-	if l.SteepClimb && (l.SteepDive || l.Vert) {
-		return l, usagef("--previous: a turn cannot be both a steep climb and a dive")
-	}
-	return l, nil
+	return name, rest, nil
 }
 
-func feet(n int) string {
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	s := strconv.Itoa(n)
-	if n >= 1000 {
-		s = fmt.Sprintf("%d,%03d", n/1000, n%1000)
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
-
-func printMove(w io.Writer, name string, start afd.Flight, text string, out moveJSON, res afd.Result) {
-	fmt.Fprintf(w, "%s at %s ft, speed %.1f, bank %s, facing %s\n", name, feet(start.Alt), start.Speed.Float(), start.Bank, start.Facing)
-	fmt.Fprintf(w, "Plot:     %s\n", text)
-	if out.Canonical != "" {
-		fmt.Fprintf(w, "Read as:  %s   (%s range, %d power available)\n", out.Canonical, res.Range, res.PowerAvailable)
-	}
-	if len(out.Steps) > 0 {
-		fmt.Fprintln(w)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  MP\tTOKEN\tHEX\tFACING\tALT\tBANK\t")
-		for i, s := range out.Steps {
-			note := ""
-			if rs := res.Steps[i]; rs.Skipped {
-				note = "vertical (STEEP)"
-			} else if !rs.Moved {
-				note = "no hex"
+// toolCommand finds a top-level command a ruleset adds (ruleset.Tools), e.g. `sortie aircraft`.
+func toolCommand(name string) (ruleset.Command, bool) {
+	for _, n := range registry.Names() {
+		rs, err := registry.Get(n)
+		if err != nil {
+			continue
+		}
+		if t, ok := rs.(ruleset.Tools); ok {
+			for _, c := range t.Commands() {
+				if c.Name == name {
+					return c, true
+				}
 			}
-			fmt.Fprintf(tw, "  %d\t%s\t(%d,%d)\t%03d\t%s\t%s\t%s\n", s.MP, s.Token, s.Q, s.R, s.Facing*30, feet(s.Alt), s.Bank, note)
-		}
-		tw.Flush()
-	}
-	if out.End != nil {
-		e := out.End
-		fmt.Fprintf(w, "\nEnd:      hex (%d,%d), facing %03d, %s ft, speed %.1f, bank %s; %d hexes moved, %d manoeuvres\n",
-			e.Q, e.R, e.Facing*30, feet(e.Alt), e.Speed, e.Bank, out.HexesMoved, out.Maneuvers)
-		if len(out.SpeedLog) > 0 {
-			fmt.Fprintf(w, "Speed:    %.1f", start.Speed.Float())
-			for _, t := range out.SpeedLog {
-				fmt.Fprintf(w, " %+.1f (%s, rule %s)", t.Change, t.What, t.Rule)
-			}
-			fmt.Fprintf(w, " = %.1f\n", e.Speed)
 		}
 	}
-	for _, p := range out.Warnings {
-		fmt.Fprintf(w, "Warning:  %s\n", describe(p))
-	}
-	if out.Legal {
-		fmt.Fprintln(w, "Legal.")
-		return
-	}
-	fmt.Fprintln(w, "Illegal:")
-	for _, p := range out.Errors {
-		fmt.Fprintf(w, "  - %s\n", describe(p))
-	}
+	return ruleset.Command{}, false
 }
 
-func describe(p problem) string {
-	s := p.Message
-	if p.Column > 0 {
-		s = fmt.Sprintf("column %d: %s", p.Column, s)
+// rulesetHelp lists, per registered ruleset, its calculator and its own commands, for `sortie --help`.
+func rulesetHelp() string {
+	var b strings.Builder
+	def, _ := registry.Default()
+	for _, n := range registry.Names() {
+		rs, err := registry.Get(n)
+		if err != nil {
+			fmt.Fprintf(&b, "\nRuleset %s: cannot be used (%v)\n", n, err)
+			continue
+		}
+		title := "Ruleset " + n
+		if def != nil && def.Name() == n {
+			title += " (the default)"
+		}
+		fmt.Fprintf(&b, "\n%s:\n", title)
+		if c, ok := rs.(ruleset.Calculator); ok {
+			for _, cmd := range c.CalcCommands() {
+				flag := ""
+				if def == nil || def.Name() != n {
+					flag = " --ruleset " + n
+				}
+				fmt.Fprintf(&b, "  %-36s %s\n", "sortie calc "+cmd.Name+flag+" ...", cmd.Synopsis)
+			}
+		}
+		if t, ok := rs.(ruleset.Tools); ok {
+			for _, cmd := range t.Commands() {
+				fmt.Fprintf(&b, "  %-36s %s\n", "sortie "+cmd.Name+" ...", cmd.Synopsis)
+			}
+		}
 	}
-	if p.Suggestion != "" && !strings.Contains(s, p.Suggestion) {
-		s += fmt.Sprintf(" (did you mean %s?)", p.Suggestion)
+	return b.String()
+}
+
+func orList(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
 	}
-	return s
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// splitPositional takes a leading positional argument (one not starting with -) off args.
+func splitPositional(args []string) (string, []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:]
+	}
+	return "", args
 }

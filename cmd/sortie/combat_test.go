@@ -118,3 +118,52 @@ func TestResolveCommand(t *testing.T) {
 		t.Errorf("bad orders: exit %d %s", code, errOut)
 	}
 }
+
+// sortie resolve knows no game: a Swarm scenario resolves through the same generic path, its orders
+// read in Swarm's notation, and the printed state resolves the next turn.
+func TestResolveCommandSwarm(t *testing.T) {
+	dir := t.TempDir()
+	orders := filepath.Join(dir, "orders.txt")
+	os.WriteFile(orders, []byte("TIGER: 2 S M 2; 2 S M 2; 2 S M 2\nADLER: 1 S M 1; 1 S M 1; 1 S M 1\n"), 0o644)
+	scenario := "../../rules/swarm/scenarios/kanalkampf-1940.yaml"
+	out, errOut, code := sortie(t, "resolve", "--scenario", scenario, "--orders", orders, "--json")
+	var r struct {
+		Ruleset string
+		Events  []struct{ Kind, Unit string }
+		Hash    string
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Ruleset != "swarm" || len(r.Hash) != 64 {
+		t.Fatalf("resolve a Swarm turn: exit %d %s %s", code, errOut, out)
+	}
+	course := false
+	for _, e := range r.Events {
+		course = course || e.Kind == "course" && e.Unit == "TIGER"
+	}
+	if !course {
+		t.Errorf("TIGER's course was not read in Swarm's notation: %s", out)
+	}
+	statePath := filepath.Join(dir, "state.json")
+	os.WriteFile(statePath, []byte(out), 0o644)
+	os.WriteFile(orders, []byte("LION: 2 S M 2; 2 S M 2; 2 S M 2\n"), 0o644)
+	if text, errOut, code := sortie(t, "resolve", "--state", statePath, "--orders", orders); code != 0 || !strings.Contains(text, "turn 2 resolved") {
+		t.Errorf("resolve --state for Swarm: exit %d %s %s", code, errOut, text)
+	}
+	os.WriteFile(orders, []byte("TIGER 2 S M 2\nNOBODY: 1 S M 1\n"), 0o644)
+	if _, errOut, code := sortie(t, "resolve", "--scenario", scenario, "--orders", orders); code != 2 || !strings.Contains(errOut, "orders.txt:1") || !strings.Contains(errOut, "orders.txt:2") {
+		t.Errorf("bad Swarm orders: exit %d %s", code, errOut)
+	}
+}
+
+// sortie --help lists each registered ruleset's calculator and commands from the registry.
+func TestHelpListsEveryRulesetsCalculator(t *testing.T) {
+	out, _, code := sortie(t, "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"Ruleset afd (the default)", "sortie calc move ...", "sortie calc damage ...", "sortie aircraft ...",
+		"Ruleset swarm", "sortie calc move --ruleset swarm ...", "sortie calc fire --ruleset swarm ..."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sortie --help does not list %q:\n%s", want, out)
+		}
+	}
+}

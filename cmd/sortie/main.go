@@ -1,13 +1,8 @@
 // Command sortie is Sortie's one binary: the play-by-email daemon and the rules calculator for players
-// and moderators.
+// and moderators. It names no game: each ruleset's calculator and commands come from the registry
+// (`sortie --help` lists them).
 //
-//	sortie aircraft list
-//	sortie aircraft show KEY [--json]
-//	sortie calc move --aircraft KEY --speed S --alt FT --bank B [--facing D] [--loaded]
-//	                 [--previous LIST] [--straight N] --plot "PLOT" [--json]
-//	sortie calc fire --shooter KEY --target KEY --range N --clock C [--height-diff FT] [--guns POS]
-//	                 --dice RED,WHITE[,D10...] [--json]
-//	sortie calc damage --aircraft KEY --hits LETTERS [--red N] [--side L|R] [--json]
+//	sortie calc NAME [--ruleset R] ...
 //	sortie resolve --scenario FILE|--state FILE --orders FILE [--seed N] [--json]
 //
 // Exit status: 0 success, 1 an illegal plot (the answer is still printed), 2 a usage error (unknown
@@ -19,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sortie/rules/ruleset"
 )
 
 func main() {
@@ -35,17 +31,13 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // errIllegal reports that the answer was printed but the plot broke a rule: exit status 1.
 var errIllegal = errors.New("illegal")
 
-const usage = `Sortie: play-by-email adjudication for Air Force / Dauntless.
+const usage = `Sortie: play-by-email adjudication for plotted air combat games.
 
 Usage:
   sortie demo                          play a whole game by mail on built-in mail servers
   sortie serve --config FILE           run the mail daemon
   sortie game new|list|status|resolve  moderators' commands (sortie game)
-  sortie aircraft list                 the aircraft types Sortie knows
-  sortie aircraft show KEY [--json]    one type's card: bands, speeds, turn modes, guns, systems
-  sortie calc move ...                 fly a plot and show it hex by hex (sortie calc move --help)
-  sortie calc fire ...                 one burst read off the tables, and its damage (--help)
-  sortie calc damage ...               a hit-location result applied to a fresh aircraft (--help)
+  sortie calc NAME [--ruleset R] ...   a ruleset's rules calculator (below)
   sortie resolve ...                   resolve one turn offline from a scenario or state (--help)
   sortie export GAME --out DIR ...     a game's archive: turns, dice, mail, hashes (--help)
   sortie verify DIR                    re-adjudicate an archive, every turn byte for byte
@@ -54,15 +46,16 @@ Usage:
 Exit status: 0 ok, 1 illegal plot, 2 usage error.
 `
 
+// fullUsage is the usage with each registered ruleset's calculator and commands.
+func fullUsage() string { return usage + rulesetHelp() }
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, fullUsage())
 		return 2
 	}
 	var err error
 	switch args[0] {
-	case "aircraft":
-		err = cmdAircraft(args[1:], stdout)
 	case "calc":
 		err = cmdCalc(args[1:], stdout)
 	case "resolve":
@@ -80,20 +73,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "backup":
 		err = cmdBackup(args[1:], stdout)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, fullUsage())
 		return 0
 	default:
-		err = usagef("unknown command %q\n\n%s", args[0], usage)
+		if c, ok := toolCommand(args[0]); ok {
+			err = c.Run(args[1:], stdout)
+		} else {
+			err = usagef("unknown command %q\n\n%s", args[0], fullUsage())
+		}
 	}
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, errIllegal):
+	case errors.Is(err, errIllegal) || errors.Is(err, ruleset.ErrIllegal):
 		return 1
 	default:
 		var u usageError
 		if errors.As(err, &u) {
 			fmt.Fprintln(stderr, "sortie:", u.msg)
+			return 2
+		}
+		var ru ruleset.UsageError
+		if errors.As(err, &ru) {
+			fmt.Fprintln(stderr, "sortie:", ru.Msg)
 			return 2
 		}
 		fmt.Fprintln(stderr, "sortie:", err)

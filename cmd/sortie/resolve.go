@@ -8,22 +8,22 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sortie/rules/afd/notation"
 	"strconv"
 	"strings"
 
 	"sortie/parser"
-	"sortie/rules/afd"
 	"sortie/rules/dice"
+	"sortie/rules/registry"
+	"sortie/rules/ruleset"
 )
 
 const resolveHelp = `sortie resolve: resolve one turn offline and print its events and the new state.
 
   --scenario FILE   the scenario (YAML); its turn 1 is resolved unless --state is given
   --state FILE      a state (JSON, as printed by --json) to resolve the next turn of instead
-  --orders FILE     one order per line: CALLSIGN: PLOT [FIRE ...|HOLD]; # starts a comment
+  --orders FILE     one order per line, CALLSIGN: ORDER in the game's notation; # starts a comment
   --seed N          the dice seed: a number, or 64 hex digits (default 1)
-  --json            {"events": [...], "state": {...}, "hash": "..."}
+  --json            {"ruleset", "round", "events", "dice", "state", "hash"}; --state reads it back
 
 Moderators use it to check a disputed turn: the service resolves turns with the same code.
 `
@@ -54,62 +54,59 @@ func cmdResolve(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	env, err := afd.DefaultEnv()
-	if err != nil {
-		return err
-	}
-	var st *afd.State
+	var rs ruleset.Ruleset
+	var g ruleset.Game
 	if *scenarioPath != "" {
-		sc, err := afd.LoadScenario(*scenarioPath)
+		data, err := os.ReadFile(*scenarioPath)
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if env, err = sc.Env(env); err != nil {
-			return usagef("%v", err)
-		}
-		st, err = afd.NewGame(sc, env.Cards)
+		name, err := registry.Detect(data)
 		if err != nil {
+			return usagef("%s: %v", *scenarioPath, err)
+		}
+		if rs, err = registry.Get(name); err != nil {
+			return usagef("%s: %v", *scenarioPath, err)
+		}
+		if g, err = rs.NewGame(data, *scenarioPath); err != nil {
 			return usagef("%v", err)
 		}
-	} else {
-		data, err := os.ReadFile(*statePath)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		var wrapped struct {
-			State *afd.State `json:"state"`
-		}
-		if err := json.Unmarshal(data, &wrapped); err != nil || wrapped.State == nil {
-			st = &afd.State{}
-			if err := json.Unmarshal(data, st); err != nil || st.Ruleset != "afd" {
-				return usagef("%s is not an afd state", *statePath)
-			}
-		} else {
-			st = wrapped.State
-		}
+	} else if rs, g, err = loadState(*statePath); err != nil {
+		return err
 	}
 	data, err := os.ReadFile(*ordersPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	orders, err := readOrders(data, *ordersPath, st)
+	orders, err := readOrders(data, *ordersPath, g)
 	if err != nil {
 		return err
 	}
-	next, events, err := afd.Resolve(env, st, orders, dice.NewSeeded(seed))
+	next, log, err := g.Resolve(orders, dice.NewSeeded(seed))
 	if err != nil {
 		return usagef("resolve: %v", err)
+	}
+	state, err := next.Save()
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Events []afd.Event `json:"events"`
-			State  *afd.State  `json:"state"`
-			Hash   string      `json:"hash"`
-		}{events, next, next.Hash()})
+		return enc.Encode(resolvedJSON{Ruleset: rs.Name(), Round: log.Round, Events: log.Events, Dice: log.Dice, State: state, Hash: next.Hash()})
 	}
-	fmt.Fprintf(stdout, "%s — turn %d resolved\n\n", next.Scenario, next.Turn-1)
+	fmt.Fprintf(stdout, "%s — turn %d resolved\n\n", next.Name(), log.Round)
+	var events []struct {
+		Kind     string `json:"kind"`
+		Text     string `json:"text"`
+		Problems []struct {
+			Col     int    `json:"column"`
+			Message string `json:"message"`
+		} `json:"problems"`
+	}
+	if err := json.Unmarshal(log.Events, &events); err != nil {
+		return fmt.Errorf("resolve: the %s ruleset's events are not a list of {kind, text}: %v", rs.Name(), err)
+	}
 	for _, e := range events {
 		fmt.Fprintf(stdout, "  %-13s %s\n", e.Kind, e.Text)
 		for _, p := range e.Problems {
@@ -117,13 +114,60 @@ func cmdResolve(args []string, stdout io.Writer) error {
 		}
 	}
 	fmt.Fprintln(stdout)
-	for _, p := range next.Planes {
-		f := p.Flight
-		fmt.Fprintf(stdout, "  %-8s %-12s %-10s hex (%d,%d) facing %s %6d ft speed %4.1f bank %-2s damage %v\n",
-			p.Callsign, p.Type, p.Status, f.Hex.Q, f.Hex.R, f.Facing, f.Alt, f.Speed.Float(), f.Bank, p.Damage)
+	listed := map[string]bool{}
+	for _, p := range next.Players() {
+		for _, u := range next.Report(p.ID, log).Own {
+			if !listed[u.Name] {
+				listed[u.Name] = true
+				fmt.Fprintf(stdout, "  %-8s %-12s %s\n", u.Name, u.Type, u.Summary)
+			}
+		}
 	}
 	fmt.Fprintf(stdout, "\nState hash %s\n", next.Hash())
 	return nil
+}
+
+// resolvedJSON is what resolve --json prints; --state reads it back.
+type resolvedJSON struct {
+	Ruleset string          `json:"ruleset"`
+	Round   int             `json:"round"`
+	Events  json.RawMessage `json:"events"`
+	Dice    []dice.Roll     `json:"dice"`
+	State   json.RawMessage `json:"state"`
+	Hash    string          `json:"hash"`
+}
+
+// loadState reads a state printed by resolve --json (or a bare saved state that names its ruleset).
+func loadState(path string) (ruleset.Ruleset, ruleset.Game, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	var wrapped resolvedJSON
+	if err := json.Unmarshal(data, &wrapped); err != nil {
+		return nil, nil, usagef("%s is not a state printed by sortie resolve --json: %v", path, err)
+	}
+	state := []byte(wrapped.State)
+	if len(state) == 0 {
+		state = data
+		var bare struct {
+			Ruleset string `json:"ruleset"`
+		}
+		json.Unmarshal(data, &bare)
+		wrapped.Ruleset = bare.Ruleset
+	}
+	if wrapped.Ruleset == "" {
+		return nil, nil, usagef("%s does not say which ruleset its state is for", path)
+	}
+	rs, err := registry.Get(wrapped.Ruleset)
+	if err != nil {
+		return nil, nil, usagef("%s: %v", path, err)
+	}
+	g, err := rs.Load(state)
+	if err != nil {
+		return nil, nil, usagef("%s is not a %s state: %v", path, rs.Name(), err)
+	}
+	return rs, g, nil
 }
 
 func parseSeed(s string) (dice.Seed, error) {
@@ -137,11 +181,17 @@ func parseSeed(s string) (dice.Seed, error) {
 	return seed, nil
 }
 
-// readOrders reads an orders file: one "CALLSIGN: order" per line. Every problem is reported with its
-// line and column; an order whose plot breaks the rules is left to the resolver, which flies the default
-// and says why, as the service does.
-func readOrders(data []byte, name string, st *afd.State) (map[string]notation.Order, error) {
-	orders := map[string]notation.Order{}
+// readOrders reads an orders file: one "CALLSIGN: order" per line, in the game's own notation. Every
+// problem is reported with its line; an order the rules refuse is left to the resolver, which flies the
+// default and says why, as the service does.
+func readOrders(data []byte, name string, g ruleset.Game) (map[string]string, error) {
+	owner := map[string]string{}
+	for _, p := range g.Players() {
+		for _, u := range g.Units(p.ID) {
+			owner[u] = p.ID
+		}
+	}
+	orders := map[string]string{}
 	var problems []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
@@ -152,26 +202,28 @@ func readOrders(data []byte, name string, st *afd.State) (map[string]notation.Or
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		cs, o, ds := notation.ParseOrderLine(line)
-		for _, d := range ds {
-			if d.Severity == parser.SeverityError {
-				problems = append(problems, fmt.Sprintf("%s:%d: %s", name, n, d.Error()))
-			}
-		}
-		if parser.HasErrors(ds) {
+		i := strings.IndexByte(line, ':')
+		if i < 0 {
+			problems = append(problems, fmt.Sprintf("%s:%d: an order line is the callsign, a colon, then the order", name, n))
 			continue
 		}
-		p := st.Plane(cs)
+		cs := strings.ToUpper(strings.TrimSpace(line[:i]))
+		text := line[i+1:]
+		player, ok := owner[cs]
 		_, twice := orders[cs]
 		switch {
-		case p == nil:
-			problems = append(problems, fmt.Sprintf("%s:%d: no aircraft %s in this game", name, n, cs))
-		case !p.InPlay():
-			problems = append(problems, fmt.Sprintf("%s:%d: %s is %s and takes no orders", name, n, cs, p.Status))
+		case !parser.IsCallsign(cs):
+			problems = append(problems, fmt.Sprintf("%s:%d: %q is not a callsign", name, n, strings.TrimSpace(line[:i])))
+		case !ok:
+			problems = append(problems, fmt.Sprintf("%s:%d: no unit %s in play in this game", name, n, cs))
 		case twice:
 			problems = append(problems, fmt.Sprintf("%s:%d: a second order for %s", name, n, cs))
 		default:
-			orders[cs] = o
+			if chk := g.CheckOrder(player, cs, text); chk.OK() {
+				orders[cs] = chk.Canonical
+			} else {
+				orders[cs] = strings.TrimSpace(text)
+			}
 		}
 	}
 	if len(problems) > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 )
 
 // What follows are the optional parts of a ruleset: interfaces a Ruleset value may also implement for
@@ -76,3 +77,31 @@ func (e UsageError) Error() string { return e.Msg }
 
 // Usagef makes a UsageError.
 func Usagef(format string, args ...any) error { return UsageError{fmt.Sprintf(format, args...)} }
+
+// CalcProblem is a problem as the calculators print it in their JSON answers.
+type CalcProblem struct {
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	Column     int    `json:"column"`
+	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// DescribeProblem is a calculator problem as one line of text: the column, the message, the suggestion.
+func DescribeProblem(p CalcProblem) string {
+	s := p.Message
+	if p.Column > 0 {
+		s = fmt.Sprintf("column %d: %s", p.Column, s)
+	}
+	if p.Suggestion != "" && !strings.Contains(s, p.Suggestion) {
+		s += fmt.Sprintf(" (did you mean %s?)", p.Suggestion)
+	}
+	return s
+}
+
+// PluralS is "s" unless n is 1.
+func PluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,4 +1,4 @@
-package main
+package swarm
 
 // The Swarm calculator (seed 004): calc move flies a squadron's plot from a tack position, calc fire
 // reads one attack and its evasive saves. The JSON of calc move has the Air Force calculator's shape
@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sortie/rules/ruleset"
 	swnotation "sortie/rules/swarm/notation"
 	"strconv"
 	"strings"
@@ -16,35 +17,7 @@ import (
 
 	"sortie/parser"
 	"sortie/rules/hex"
-	"sortie/rules/swarm"
 )
-
-// splitRuleset takes --ruleset NAME (or --ruleset=NAME) out of a calculator's arguments. The Air Force
-// calculator is the default.
-func splitRuleset(args []string) (string, []string, error) {
-	name := "afd"
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--ruleset" || a == "-ruleset":
-			if i+1 >= len(args) {
-				return "", nil, usagef("--ruleset needs a name: afd or swarm")
-			}
-			name = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--ruleset=") || strings.HasPrefix(a, "-ruleset="):
-			name = a[strings.IndexByte(a, '=')+1:]
-		default:
-			rest = append(rest, a)
-		}
-	}
-	switch name {
-	case "afd", "swarm":
-		return name, rest, nil
-	}
-	return "", nil, usagef("--ruleset: the calculator knows afd and swarm, not %q", name)
-}
 
 const calcSwarmMoveHelp = `sortie calc move --ruleset swarm: fly one squadron's plot and show it segment by segment.
 
@@ -76,28 +49,28 @@ type swarmEndJSON struct {
 }
 
 type swarmMoveJSON struct {
-	Legal     bool            `json:"legal"`
-	Errors    []problem       `json:"errors"`
-	Warnings  []problem       `json:"warnings"`
-	Canonical string          `json:"canonical"`
-	Steps     []swarmStepJSON `json:"steps"`
-	Segments  int             `json:"segments_moved"`
-	Changes   int             `json:"facing_changes"`
-	End       *swarmEndJSON   `json:"end"`
+	Legal     bool                  `json:"legal"`
+	Errors    []ruleset.CalcProblem `json:"errors"`
+	Warnings  []ruleset.CalcProblem `json:"warnings"`
+	Canonical string                `json:"canonical"`
+	Steps     []swarmStepJSON       `json:"steps"`
+	Segments  int                   `json:"segments_moved"`
+	Changes   int                   `json:"facing_changes"`
+	End       *swarmEndJSON         `json:"end"`
 }
 
 // swarmType is the type a calculator flag names, or a type with every speed when none is named.
-func swarmType(key string) (*swarm.Type, error) {
-	d, err := swarm.DefaultData()
+func swarmType(key string) (*Type, error) {
+	d, err := DefaultData()
 	if err != nil {
 		return nil, err
 	}
 	if key == "" {
-		return &swarm.Type{Key: "any", Name: "squadron", MPH: 3 * swarm.MPHPerSpeed, Steps: [3]int{2, 2, 2}}, nil
+		return &Type{Key: "any", Name: "squadron", MPH: 3 * MPHPerSpeed, Steps: [3]int{2, 2, 2}}, nil
 	}
 	t, ok := d.Type(key)
 	if !ok {
-		return nil, usagef("--type: unknown squadron type %q (known: %s)", key, strings.Join(d.TypeKeys(), ", "))
+		return nil, ruleset.Usagef("--type: unknown squadron type %q (known: %s)", key, strings.Join(d.TypeKeys(), ", "))
 	}
 	return t, nil
 }
@@ -112,57 +85,57 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "")
 	help := fs.Bool("help", false, "")
 	if err := fs.Parse(args); err != nil {
-		return usagef("calc move: %v\n\n%s", err, calcSwarmMoveHelp)
+		return ruleset.Usagef("calc move: %v\n\n%s", err, calcSwarmMoveHelp)
 	}
 	if *help {
 		fmt.Fprint(stdout, calcSwarmMoveHelp)
 		return nil
 	}
 	if fs.NArg() > 0 {
-		return usagef("calc move: unexpected argument %q (is the plot quoted? --plot \"3 R M 1 R 2\")", fs.Arg(0))
+		return ruleset.Usagef("calc move: unexpected argument %q (is the plot quoted? --plot \"3 R M 1 R 2\")", fs.Arg(0))
 	}
 	if strings.TrimSpace(*tackText) == "" {
-		return usagef("--tack is required: where the tacks stand now, e.g. --tack \"2 S L\"")
+		return ruleset.Usagef("--tack is required: where the tacks stand now, e.g. --tack \"2 S L\"")
 	}
 	pt, ds := swnotation.ParseSwarmTack(*tackText)
 	if parser.HasErrors(ds) {
-		return usagef("--tack %q: %s", *tackText, ds[0].Error())
+		return ruleset.Usagef("--tack %q: %s", *tackText, ds[0].Error())
 	}
 	if *facing < 1 || *facing > 11 || *facing%2 == 0 {
-		return usagef("--facing is a hex corner: 1, 3, 5, 7, 9 or 11 (bearing 30° × D); got %d", *facing)
+		return ruleset.Usagef("--facing is a hex corner: 1, 3, 5, 7, 9 or 11 (bearing 30° × D); got %d", *facing)
 	}
 	if strings.TrimSpace(*plotText) == "" {
-		return usagef("--plot is required, e.g. --plot \"3 R M 1 R 2\"")
+		return ruleset.Usagef("--plot is required, e.g. --plot \"3 R M 1 R 2\"")
 	}
 	t, err := swarmType(*typeKey)
 	if err != nil {
 		return err
 	}
-	from := swarm.TackOf(pt)
+	from := TackOf(pt)
 	if from.Speed > t.MaxSpeed() {
-		return usagef("--tack: the %s has speeds 1 to %d on its board; speed %d is crossed off", t.Name, t.MaxSpeed(), from.Speed)
+		return ruleset.Usagef("--tack: the %s has speeds 1 to %d on its board; speed %d is crossed off", t.Name, t.MaxSpeed(), from.Speed)
 	}
-	start := swarm.Position{Facing: hex.Dir(*facing)}
+	start := Position{Facing: hex.Dir(*facing)}
 
-	out := swarmMoveJSON{Errors: []problem{}, Warnings: []problem{}, Steps: []swarmStepJSON{}}
+	out := swarmMoveJSON{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Steps: []swarmStepJSON{}}
 	o, diags := swnotation.ParseSwarmOrder(*plotText)
 	for _, d := range diags {
-		p := problem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
+		p := ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
 		if d.Severity == parser.SeverityError {
 			out.Errors = append(out.Errors, p)
 		} else {
 			out.Warnings = append(out.Warnings, p)
 		}
 	}
-	var moves []swarm.MoveResult
+	var moves []MoveResult
 	if !parser.HasErrors(diags) {
 		out.Canonical = o.String()
 		tack, pos := from, start
 		for i, turn := range o.Turns {
-			m := swarm.Move(t, tack, pos, turn)
+			m := Move(t, tack, pos, turn)
 			moves = append(moves, m)
 			for _, e := range m.Errors {
-				out.Errors = append(out.Errors, problem{Code: e.Code, Message: e.Message, Column: e.Col, Suggestion: e.Suggestion})
+				out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col, Suggestion: e.Suggestion})
 			}
 			for _, s := range m.Steps {
 				out.Steps = append(out.Steps, swarmStepJSON{Turn: i + 1, Segment: s.Segment, Token: s.Token, Q: s.Hex.Q, R: s.Hex.R, Facing: int(s.Facing), Band: m.Tack.Band})
@@ -197,22 +170,22 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 		}
 		if e := out.End; e != nil {
 			fmt.Fprintf(stdout, "\nEnd:      hex (%d,%d), facing %03d, tack %s; %d segments, %d facing change%s\n",
-				e.Q, e.R, e.Facing*30, e.Tack, out.Segments, out.Changes, pluralS(out.Changes))
+				e.Q, e.R, e.Facing*30, e.Tack, out.Segments, out.Changes, ruleset.PluralS(out.Changes))
 		}
 		for _, p := range out.Warnings {
-			fmt.Fprintf(stdout, "Warning:  %s\n", describe(p))
+			fmt.Fprintf(stdout, "Warning:  %s\n", ruleset.DescribeProblem(p))
 		}
 		if out.Legal {
 			fmt.Fprintln(stdout, "Legal.")
 		} else {
 			fmt.Fprintln(stdout, "Illegal:")
 			for _, p := range out.Errors {
-				fmt.Fprintf(stdout, "  - %s\n", describe(p))
+				fmt.Fprintf(stdout, "  - %s\n", ruleset.DescribeProblem(p))
 			}
 		}
 	}
 	if !out.Legal {
-		return errIllegal
+		return ruleset.ErrIllegal
 	}
 	return nil
 }
@@ -256,7 +229,7 @@ func dieList(flagName, s string, sides int) ([]int, error) {
 	for _, part := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(part))
 		if err != nil || n < 1 || n > sides {
-			return nil, usagef("%s: %q is not a D%d", flagName, part, sides)
+			return nil, ruleset.Usagef("%s: %q is not a D%d", flagName, part, sides)
 		}
 		out = append(out, n)
 	}
@@ -276,16 +249,16 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "")
 	help := fs.Bool("help", false, "")
 	if err := fs.Parse(args); err != nil {
-		return usagef("calc fire: %v\n\n%s", err, calcSwarmFireHelp)
+		return ruleset.Usagef("calc fire: %v\n\n%s", err, calcSwarmFireHelp)
 	}
 	if *help {
 		fmt.Fprint(stdout, calcSwarmFireHelp)
 		return nil
 	}
 	if fs.NArg() > 0 {
-		return usagef("calc fire: unexpected argument %q", fs.Arg(0))
+		return ruleset.Usagef("calc fire: unexpected argument %q", fs.Arg(0))
 	}
-	d, err := swarm.DefaultData()
+	d, err := DefaultData()
 	if err != nil {
 		return err
 	}
@@ -295,24 +268,24 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 		n, _ = strconv.Atoi(fp[:1])
 	}
 	if n < 1 || n > 3 {
-		return usagef("--firepower is 3D6, 2D6 or 1D6; got %q", *fpText)
+		return ruleset.Usagef("--firepower is 3D6, 2D6 or 1D6; got %q", *fpText)
 	}
 	if *rng < 1 || *rng > d.House.MaxRange {
-		return usagef("--range is 1 to %d hexes (a D6 cannot score beyond); got %d", d.House.MaxRange, *rng)
+		return ruleset.Usagef("--range is 1 to %d hexes (a D6 cannot score beyond); got %d", d.House.MaxRange, *rng)
 	}
 	attacks, err := dieList("--dice", *diceText, 6)
 	if err != nil {
 		return err
 	}
 	if len(attacks) != n {
-		return usagef("--dice: %s is %d attack dice; %d given", fp, n, len(attacks))
+		return ruleset.Usagef("--dice: %s is %d attack dice; %d given", fp, n, len(attacks))
 	}
 	saves, err := dieList("--save", *saveText, 6)
 	if err != nil {
 		return err
 	}
 	if _, ok := d.House.Pilots.Mods[*pilots]; !ok {
-		return usagef("--pilots is green, regular, veteran or ace; got %q", *pilots)
+		return ruleset.Usagef("--pilots is green, regular, veteran or ace; got %q", *pilots)
 	}
 	chart, label := d.House.Evasion.Need, d.House.Evasion.Label
 	if *evasion != "" {
@@ -322,10 +295,10 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 		}
 		label = "the chart given with --evasion"
 	}
-	out := swarmFireJSON{Firepower: n, Range: *rng, Chart: label, SaveNeed: swarm.SaveNeed(chart, *rng), Attacks: []swarmAttackJSON{}}
-	out.SaveMod = d.SaveMod(&swarm.Type{Durable: *durable}, *pilots)
+	out := swarmFireJSON{Firepower: n, Range: *rng, Chart: label, SaveNeed: SaveNeed(chart, *rng), Attacks: []swarmAttackJSON{}}
+	out.SaveMod = d.SaveMod(&Type{Durable: *durable}, *pilots)
 	for _, v := range attacks {
-		a := swarmAttackJSON{Die: v, Scored: swarm.Scores(v, *rng)}
+		a := swarmAttackJSON{Die: v, Scored: Scores(v, *rng)}
 		if a.Scored {
 			out.Scored++
 		}
@@ -333,7 +306,7 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 	}
 	if len(saves) > 0 || *saveText != "" {
 		if len(saves) != out.Scored {
-			return usagef("--save: %d attack%s scored, so give %d evasive-save dice; %d given", out.Scored, pluralS(out.Scored), out.Scored, len(saves))
+			return ruleset.Usagef("--save: %d attack%s scored, so give %d evasive-save dice; %d given", out.Scored, ruleset.PluralS(out.Scored), out.Scored, len(saves))
 		}
 		out.SavesRolled = true
 		k := 0
@@ -343,7 +316,7 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 			}
 			s := saves[k]
 			k++
-			ev := swarm.Evades(s, out.SaveMod, out.SaveNeed)
+			ev := Evades(s, out.SaveMod, out.SaveNeed)
 			out.Attacks[i].Save, out.Attacks[i].Evaded = &s, &ev
 			if !ev {
 				out.Filled++
@@ -361,7 +334,7 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 	case out.Scored == 0:
 		fmt.Fprintln(stdout, "Nothing to save: no pip filled.")
 	case !out.SavesRolled:
-		fmt.Fprintf(stdout, "Roll %d evasive save%s (--save): each below %d fills one pip.\n", out.Scored, pluralS(out.Scored), out.SaveNeed-out.SaveMod)
+		fmt.Fprintf(stdout, "Roll %d evasive save%s (--save): each below %d fills one pip.\n", out.Scored, ruleset.PluralS(out.Scored), out.SaveNeed-out.SaveMod)
 	default:
 		for _, a := range out.Attacks {
 			if a.Scored {
@@ -372,7 +345,7 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 				fmt.Fprintf(stdout, "  attack %d: save %d%+d: %s\n", a.Die, *a.Save, out.SaveMod, res)
 			}
 		}
-		fmt.Fprintf(stdout, "%d pip%s filled.\n", out.Filled, pluralS(out.Filled))
+		fmt.Fprintf(stdout, "%d pip%s filled.\n", out.Filled, ruleset.PluralS(out.Filled))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package afd
 
 import (
 	"encoding/json"
@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"sortie/rules/afd"
 	"sortie/rules/dice"
+	"sortie/rules/ruleset"
 )
 
 const calcFireHelp = `sortie calc fire: one burst, read off the house tables, and what it does to a fresh target.
@@ -39,14 +39,14 @@ func calcFire(args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "")
 	help := fs.Bool("help", false, "")
 	if err := fs.Parse(args); err != nil {
-		return usagef("calc fire: %v\n\n%s", err, calcFireHelp)
+		return ruleset.Usagef("calc fire: %v\n\n%s", err, calcFireHelp)
 	}
 	if *help {
 		fmt.Fprint(stdout, calcFireHelp)
 		return nil
 	}
 	if fs.NArg() > 0 {
-		return usagef("calc fire: unexpected argument %q", fs.Arg(0))
+		return ruleset.Usagef("calc fire: unexpected argument %q", fs.Arg(0))
 	}
 	shooter, err := lookupFlag("--shooter", *shooterKey)
 	if err != nil {
@@ -56,11 +56,11 @@ func calcFire(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *rng < 1 || *rng > afd.MaxFireRange {
-		return usagef("--range is 1 to %d hexes, got %d", afd.MaxFireRange, *rng)
+	if *rng < 1 || *rng > MaxFireRange {
+		return ruleset.Usagef("--range is 1 to %d hexes, got %d", MaxFireRange, *rng)
 	}
 	if *clock < 1 || *clock > 12 {
-		return usagef("--clock is the shooter's clock position seen from the target, 1 to 12; got %d", *clock)
+		return ruleset.Usagef("--clock is the shooter's clock position seen from the target, 1 to 12; got %d", *clock)
 	}
 	values, err := parseDice(*diceText)
 	if err != nil {
@@ -72,20 +72,20 @@ func calcFire(args []string, stdout io.Writer) error {
 			gunList = append(gunList, g)
 		}
 	}
-	env, err := afd.DefaultEnv()
+	env, err := DefaultEnv()
 	if err != nil {
 		return err
 	}
 	d := dice.NewScripted(values...)
-	rep, err := afd.CalcFire(env, shooter, target, gunList, *rng, *height, *clock, d, *simple)
+	rep, err := CalcFire(env, shooter, target, gunList, *rng, *height, *clock, d, *simple)
 	if err != nil {
-		return usagef("calc fire: %v", err)
+		return ruleset.Usagef("calc fire: %v", err)
 	}
 	if err := d.Err(); err != nil {
-		return usagef("calc fire: %v (--dice gives red, white, then the hit-location D10s)", err)
+		return ruleset.Usagef("calc fire: %v (--dice gives red, white, then the hit-location D10s)", err)
 	}
 	if d.Remaining() > 0 {
-		return usagef("calc fire: %d more dice given than the shot uses (it used %d)", d.Remaining(), len(values)-d.Remaining())
+		return ruleset.Usagef("calc fire: %d more dice given than the shot uses (it used %d)", d.Remaining(), len(values)-d.Remaining())
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -94,7 +94,7 @@ func calcFire(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s fires %s at a %s: range %d (column %s), deflection row %s, DRM %+d\n",
 		shooter.Name, strings.Join(rep.Guns, "+"), target.Name, rep.Range, rep.Column, rep.Row, rep.DRM)
-	fmt.Fprintf(stdout, "Chart %s: red %d + white %d %+d = row %d: %d hit%s\n", rep.Chart, rep.Red, rep.White, rep.DRM, rep.Modified, rep.Hits, pluralS(rep.Hits))
+	fmt.Fprintf(stdout, "Chart %s: red %d + white %d %+d = row %d: %d hit%s\n", rep.Chart, rep.Red, rep.White, rep.DRM, rep.Modified, rep.Hits, ruleset.PluralS(rep.Hits))
 	if len(rep.Locations) > 0 {
 		fmt.Fprintf(stdout, "Hit location: %s", strings.Join(rep.Locations, " "))
 		if rep.Critical > 0 {
@@ -115,34 +115,27 @@ func printEffects(w io.Writer, effects []string, down bool) {
 	}
 }
 
-func pluralS(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 func lookupFlag(flagName, key string) (*aircraftCard, error) {
 	if key == "" {
-		return nil, usagef("%s is required (see 'sortie aircraft list')", flagName)
+		return nil, ruleset.Usagef("%s is required (see 'sortie aircraft list')", flagName)
 	}
 	return lookup(key)
 }
 
 func parseDice(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, usagef("--dice is required: red D6, white D6, then the hit-location D10s, e.g. --dice 5,3,5")
+		return nil, ruleset.Usagef("--dice is required: red D6, white D6, then the hit-location D10s, e.g. --dice 5,3,5")
 	}
 	var out []int
 	for _, part := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(part))
 		if err != nil || n < 1 || n > 10 {
-			return nil, usagef("--dice: %q is not a die value (1-6 for the D6s, 1-10 for the D10s; 10 for a 0)", part)
+			return nil, ruleset.Usagef("--dice: %q is not a die value (1-6 for the D6s, 1-10 for the D10s; 10 for a 0)", part)
 		}
 		out = append(out, n)
 	}
 	if len(out) < 2 {
-		return nil, usagef("--dice needs at least the red and white D6")
+		return nil, ruleset.Usagef("--dice needs at least the red and white D6")
 	}
 	return out, nil
 }
@@ -168,25 +161,25 @@ func calcDamage(args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "")
 	help := fs.Bool("help", false, "")
 	if err := fs.Parse(args); err != nil {
-		return usagef("calc damage: %v\n\n%s", err, calcDamageHelp)
+		return ruleset.Usagef("calc damage: %v\n\n%s", err, calcDamageHelp)
 	}
 	if *help {
 		fmt.Fprint(stdout, calcDamageHelp)
 		return nil
 	}
 	if fs.NArg() > 0 {
-		return usagef("calc damage: unexpected argument %q", fs.Arg(0))
+		return ruleset.Usagef("calc damage: unexpected argument %q", fs.Arg(0))
 	}
 	card, err := lookupFlag("--aircraft", *key)
 	if err != nil {
 		return err
 	}
 	if *hits == "" {
-		return usagef("--hits is required, e.g. --hits WFEE*")
+		return ruleset.Usagef("--hits is required, e.g. --hits WFEE*")
 	}
-	rep, err := afd.CalcDamage(card, *hits, *red, *side, *simple)
+	rep, err := CalcDamage(card, *hits, *red, *side, *simple)
 	if err != nil {
-		return usagef("calc damage: %v", err)
+		return ruleset.Usagef("calc damage: %v", err)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -1,4 +1,4 @@
-package main
+package afd
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"sortie/rules/afd/aircraft"
+	"sortie/rules/ruleset"
 )
 
 func registry() (*aircraft.Registry, error) {
@@ -27,23 +28,23 @@ func lookup(key string) (*aircraft.Card, error) {
 		return nil, err
 	}
 	if key == "" {
-		return nil, usagef("--aircraft is required (see 'sortie aircraft list')")
+		return nil, ruleset.Usagef("--aircraft is required (see 'sortie aircraft list')")
 	}
 	c, ok := r.Get(strings.ToLower(key))
 	if !ok {
-		return nil, usagef("unknown aircraft %q (see 'sortie aircraft list')", key)
+		return nil, ruleset.Usagef("unknown aircraft %q (see 'sortie aircraft list')", key)
 	}
 	return c, nil
 }
 
 func cmdAircraft(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usagef("aircraft: say list or show KEY")
+		return ruleset.Usagef("aircraft: say list or show KEY")
 	}
 	switch args[0] {
 	case "list":
 		if len(args) > 1 {
-			return usagef("aircraft list takes no arguments")
+			return ruleset.Usagef("aircraft list takes no arguments")
 		}
 		r, err := registry()
 		if err != nil {
@@ -61,13 +62,13 @@ func cmdAircraft(args []string, stdout io.Writer) error {
 		asJSON := fs.Bool("json", false, "print the card as JSON")
 		key, rest := splitPositional(args[1:])
 		if err := fs.Parse(rest); err != nil {
-			return usagef("aircraft show: %v", err)
+			return ruleset.Usagef("aircraft show: %v", err)
 		}
 		if key == "" && fs.NArg() > 0 {
 			key = fs.Arg(0)
 		}
 		if key == "" {
-			return usagef("aircraft show: which aircraft? (see 'sortie aircraft list')")
+			return ruleset.Usagef("aircraft show: which aircraft? (see 'sortie aircraft list')")
 		}
 		c, err := lookup(key)
 		if err != nil {
@@ -80,7 +81,7 @@ func cmdAircraft(args []string, stdout io.Writer) error {
 		}
 		return printCard(stdout, c)
 	}
-	return usagef("aircraft: unknown subcommand %q (list, show)", args[0])
+	return ruleset.Usagef("aircraft: unknown subcommand %q (list, show)", args[0])
 }
 
 // splitPositional takes a leading positional argument off so flags may follow it.

@@ -1,0 +1,19 @@
+package afd
+
+import "sortie/rules/ruleset"
+
+// CalcCommands are the Air Force calculator's subcommands (ruleset.Calculator): `sortie calc NAME`.
+func (Ruleset) CalcCommands() []ruleset.Command {
+	return []ruleset.Command{
+		{Name: "move", Synopsis: "fly a plot and show it hex by hex (sortie calc move --help)", Run: calcMove},
+		{Name: "fire", Synopsis: "one burst read off the tables, and its damage (--help)", Run: calcFire},
+		{Name: "damage", Synopsis: "a hit-location result applied to a fresh aircraft (--help)", Run: calcDamage},
+	}
+}
+
+// Commands are the Air Force ruleset's own top-level commands (ruleset.Tools).
+func (Ruleset) Commands() []ruleset.Command {
+	return []ruleset.Command{
+		{Name: "aircraft", Synopsis: "list the aircraft types, or show one's card: bands, speeds, turn modes, guns (aircraft list | aircraft show KEY [--json])", Run: cmdAircraft},
+	}
+}
