@@ -29,3 +29,18 @@ func TestHintsSpeakTheGamesNotation(t *testing.T) {
 		})
 	}
 }
+
+// The mails name each game's units in its own words (ruleset.Vocabulary): squadrons to Swarm players,
+// aircraft to Air Force ones.
+func TestMailsNameTheGamesUnits(t *testing.T) {
+	for rs, want := range map[string]string{"afd": "YOUR AIRCRAFT", "swarm": "YOUR SQUADRONS"} {
+		f := newFogGame(t, rs, 1)
+		ms := f.mails("alice@players.test")
+		if len(ms) == 0 || !strings.Contains(ms[0].Body, want) {
+			t.Errorf("%s: the welcome does not say %q:\n%v", rs, want, ms)
+		}
+		if rs == "swarm" && strings.Contains(ms[0].Body, "AIRCRAFT") {
+			t.Errorf("a Swarm welcome speaks of aircraft:\n%s", ms[0].Body)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 )
@@ -47,15 +48,17 @@ type orderEcho struct {
 // reportData is the data of the report, start and over templates: one player's report, built by the
 // ruleset from that player's view only.
 type reportData struct {
-	Game       string
-	GameName   string
-	Player     string
-	Name       string
-	Kind       string
-	Report     ruleset.Report
-	Deadline   string
-	Missed     []string
-	Commitment string
+	// Unit and Units are the game's words for its units ("aircraft", "squadrons"), from its ruleset.
+	Unit, Units string
+	Game        string
+	GameName    string
+	Player      string
+	Name        string
+	Kind        string
+	Report      ruleset.Report
+	Deadline    string
+	Missed      []string
+	Commitment  string
 	// StateCommitment is the keyed commitment to the state the report shows (StateCommitment).
 	StateCommitment string
 	// Position marks a report of where things stand that follows no resolved turn (after a rollback).
@@ -109,6 +112,7 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 	data := reportData{StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
 		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes}
+	data.Unit, data.Units = unitNouns(g)
 	if log != nil {
 		for _, p := range log.Missed {
 			name := p
@@ -238,4 +242,13 @@ func (s *Service) enqueue(tx *storage.Tx, to, toName string, g *Game, kind, subj
 		return nil
 	}
 	return err
+}
+
+// unitNouns are the game's words for its units, from its ruleset (ruleset.Vocabulary).
+func unitNouns(g *Game) (string, string) {
+	rs, err := registry.Get(g.Ruleset)
+	if err != nil {
+		return "unit", "units"
+	}
+	return ruleset.UnitNouns(rs)
 }

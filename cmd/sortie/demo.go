@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	netmail "net/mail"
 	"net/smtp"
 	"os"
@@ -21,8 +22,7 @@ import (
 
 	"sortie/mailer"
 	"sortie/mailer/localmail"
-	"sortie/rules/afd"
-	"sortie/rules/swarm"
+	"sortie/rules/ruleset"
 )
 
 const demoHelp = `sortie demo: play a whole game by mail, on mail servers built into the binary.
@@ -32,8 +32,8 @@ bot players read their reports and mail their orders back through SMTP, while th
 inbox, answers and resolves each turn. Every mail sent is written to a folder.
 
   --out DIR        where to write the mails (default: a new folder sortie-demo-<time> here)
-  --ruleset NAME   afd (default) or swarm: which ruleset's bundled scenario to play
-  --scenario NAME  a bundled scenario (default channel-1940; kanalkampf-1940 for swarm)
+  --ruleset NAME   which ruleset's bundled scenario to play (sortie --help lists them; default: the first)
+  --scenario NAME  one of that ruleset's bundled scenarios (default: the one it names)
   --timeout D      give up after this long (default 50s)
 `
 
@@ -48,7 +48,7 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "")
 	scenario := fs.String("scenario", "", "")
-	rules := fs.String("ruleset", "afd", "")
+	rules := fs.String("ruleset", "", "")
 	timeout := fs.Duration("timeout", 50*time.Second, "")
 	help := fs.Bool("help", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -61,13 +61,17 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	if *out == "" {
 		*out = "sortie-demo-" + time.Now().Format("20060102-150405")
 	}
-	switch {
-	case *rules != "afd" && *rules != "swarm":
-		return usagef("demo: --ruleset is afd or swarm, not %q", *rules)
-	case *scenario == "" && *rules == "swarm":
-		*scenario = swarm.DefaultScenario
-	case *scenario == "":
-		*scenario = "channel-1940"
+	rs, err := rulesetNamed(*rules)
+	if err != nil {
+		return err
+	}
+	b, bundled := rs.(ruleset.Bundled)
+	if _, pilot := rs.(ruleset.DemoPilot); !bundled || !pilot {
+		return usagef("demo: the %s ruleset has no bundled scenario and demo pilot", rs.Name())
+	}
+	*rules = rs.Name()
+	if *scenario == "" {
+		*scenario = b.DefaultScenario()
 	}
 	res, err := RunDemo(DemoOptions{Out: *out, Ruleset: *rules, Scenario: *scenario, Timeout: *timeout, Progress: stdout})
 	if err != nil {
@@ -83,7 +87,7 @@ func cmdDemo(args []string, stdout io.Writer) error {
 // DemoOptions configure a demo run.
 type DemoOptions struct {
 	Out      string
-	Ruleset  string // afd (the default) or swarm
+	Ruleset  string // a registered ruleset with bundled scenarios and a demo pilot
 	Scenario string
 	Timeout  time.Duration
 	Progress io.Writer
@@ -174,13 +178,18 @@ func RunDemo(o DemoOptions) (*DemoResult, error) {
 	}
 	defer w.smtp.Close()
 
-	bundled := afd.BundledScenarioFile
-	if o.Ruleset == "swarm" {
-		bundled = swarm.BundledScenarioFile
-	}
-	scn, err := bundled(o.Scenario)
+	rs, err := rulesetNamed(o.Ruleset)
 	if err != nil {
-		return nil, fmt.Errorf("no bundled scenario %q (%v)", o.Scenario, err)
+		return nil, err
+	}
+	b, ok := rs.(ruleset.Bundled)
+	pilot, ok2 := rs.(ruleset.DemoPilot)
+	if !ok || !ok2 {
+		return nil, fmt.Errorf("the %s ruleset has no bundled scenario and demo pilot", rs.Name())
+	}
+	scn, err := fs.ReadFile(b.Scenarios(), o.Scenario+".yaml")
+	if err != nil {
+		return nil, fmt.Errorf("no bundled %s scenario %q (%v)", rs.Name(), o.Scenario, err)
 	}
 	players := scenarioPlayers(scn)
 	var svc strings.Builder
@@ -220,7 +229,7 @@ func RunDemo(o DemoOptions) (*DemoResult, error) {
 	for _, p := range players {
 		wg.Add(1)
 		b := &bot{name: p, addr: p + "@" + playersDomain, smtpAddr: w.smtp.Addr(), inbox: w.boxes[p+"@"+playersDomain], progress: o.Progress,
-			ready: o.Ruleset == "swarm"}
+			pilot: pilot}
 		go func() {
 			defer wg.Done()
 			result, err := b.play(ctx)
@@ -275,23 +284,19 @@ func splitHostPort(addr string) (string, int) {
 	return addr[:i], p
 }
 
-// bot is a demo player: it reads its reports, writes orders into the ready-made block (turning toward
-// the enemies it can see) and mails them back, and when a receipt says an order was refused it sends
-// the plot the report suggested instead.
+// bot is a demo player: it reads its reports and asks the ruleset's demo pilot (ruleset.DemoPilot) what
+// to send back for the block each one carries; when a receipt says its orders were refused it sends the
+// report's ready-made block instead, and gives up if even that is refused.
 type bot struct {
 	name, addr, smtpAddr string
 	inbox                chan []byte
 	progress             io.Writer
 	sent                 int
-	// ready makes the bot send the report's ready-made block as it stands (the Swarm demo), and nothing
-	// when the block has no order line (all its squadrons fly plotted courses).
-	ready bool
+	pilot                ruleset.DemoPilot
 }
 
-var clockRE = regexp.MustCompile(`from ([A-Z0-9_-]+): (\d+) hexes at (\d+) o'clock`)
-
 func (b *bot) play(ctx context.Context) (string, error) {
-	var lastBlock string
+	var readyBlock, lastSent string
 	for {
 		var raw []byte
 		select {
@@ -308,7 +313,10 @@ func (b *bot) play(ctx context.Context) (string, error) {
 			fmt.Fprintf(b.progress, "  %s: %s\n", b.name, m.Subject)
 			return strings.TrimPrefix(m.Subject[strings.Index(m.Subject, "]")+1:], " "), nil
 		case strings.Contains(m.Subject, "receipt"):
-			if b.ready && strings.Contains(m.Text, "NOT STORED") {
+			if !strings.Contains(m.Text, "NOT STORED") || lastSent == "" {
+				continue
+			}
+			if lastSent == readyBlock {
 				// The ready-made block itself was refused: nothing else to send.
 				var why []string
 				for _, l := range strings.Split(m.Text, "\n") {
@@ -318,30 +326,28 @@ func (b *bot) play(ctx context.Context) (string, error) {
 				}
 				return "", fmt.Errorf("%s: the service refused the report's ready-made orders: %s", b.name, strings.Join(why, "; "))
 			}
-			if strings.Contains(m.Text, "NOT STORED") && lastBlock != "" {
-				// Fall back to the suggested plots for this turn.
-				if err := b.send(m, raw, lastBlock); err != nil {
-					return "", err
-				}
-				lastBlock = ""
+			// Fall back to the report's own orders for this turn.
+			if err := b.send(m, raw, readyBlock); err != nil {
+				return "", err
 			}
+			lastSent = readyBlock
 		case strings.Contains(m.Subject, "welcome") || strings.Contains(m.Subject, "report"):
 			block := extractBlock(m.Text)
-			if block == "" || b.ready && !strings.Contains(block, ": ") {
-				continue // no block, or no order line: every squadron flies its plotted course
+			if block == "" {
+				continue
 			}
-			turn := regexp.MustCompile(`TURN (\d+)`).FindStringSubmatch(block)
-			if turn != nil {
+			orders := b.pilot.DemoOrders(m.Text, block)
+			if orders == "" {
+				continue // the pilot has nothing to say this turn (say, every unit flies a plotted course)
+			}
+			if turn := regexp.MustCompile(`TURN (\d+)`).FindStringSubmatch(block); turn != nil {
 				fmt.Fprintf(b.progress, "  %s reads %q and plots turn %s\n", b.name, m.Subject, turn[1])
 			}
-			lastBlock = block
-			orders := block
-			if !b.ready {
-				orders = b.aggressive(block, m.Text)
-			}
+			readyBlock = block
 			if err := b.send(m, raw, orders); err != nil {
 				return "", err
 			}
+			lastSent = orders
 		}
 	}
 }
@@ -357,50 +363,6 @@ func extractBlock(text string) string {
 		return ""
 	}
 	return rest[:j] + "\nEND\n"
-}
-
-// aggressive turns each aircraft toward the nearest enemy its report shows: a turn in the second hex
-// toward the side the enemy is on. If the rules forbid it, the receipt says so and the bot resends.
-func (b *bot) aggressive(block, report string) string {
-	side := map[string]string{}
-	best := map[string]int{}
-	for _, m := range clockRE.FindAllStringSubmatch(report, -1) {
-		dist, _ := strconv.Atoi(m[2])
-		clock, _ := strconv.Atoi(m[3])
-		if d, ok := best[m[1]]; ok && d <= dist {
-			continue
-		}
-		best[m[1]] = dist
-		switch {
-		case clock >= 1 && clock <= 5:
-			side[m[1]] = "TR"
-		case clock >= 7 && clock <= 11:
-			side[m[1]] = "TL"
-		default:
-			side[m[1]] = ""
-		}
-	}
-	lines := strings.Split(block, "\n")
-	for i, l := range lines {
-		cs, plot, ok := strings.Cut(l, ": ")
-		if !ok || side[cs] == "" {
-			continue
-		}
-		fields := strings.Fields(plot)
-		if len(fields) == 0 {
-			continue
-		}
-		n, err := strconv.Atoi(fields[0])
-		if err != nil || n < 3 {
-			continue
-		}
-		fields[0] = fmt.Sprintf("1 1 %s %d", side[cs], n-3)
-		if n == 3 {
-			fields[0] = fmt.Sprintf("1 1 %s", side[cs])
-		}
-		lines[i] = cs + ": " + strings.Join(fields, " ")
-	}
-	return strings.Join(lines, "\n")
 }
 
 // send mails a reply to m with the block, the way a mail program would: quoting the report below.

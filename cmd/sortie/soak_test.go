@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sortie/rules/afd"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,7 +128,7 @@ func TestSoakHostileMail(t *testing.T) {
 				block = strings.Replace(block, "\n", " SECRET "+secrets[addr]+"\n", 1)
 			}
 			defaults[addr] = map[string]string{}
-			lines := strings.Split((&bot{}).aggressive(block, text), "\n")
+			lines := strings.Split(afd.Ruleset{}.DemoOrders(text, block), "\n")
 			for k, line := range lines {
 				if unit, _, ok := strings.Cut(line, ": "); ok && !strings.HasPrefix(line, "GAME") {
 					for _, d := range strings.Split(block, "\n") {

@@ -17,3 +17,6 @@ func (Ruleset) Commands() []ruleset.Command {
 		{Name: "aircraft", Synopsis: "list the aircraft types, or show one's card: bands, speeds, turn modes, guns (aircraft list | aircraft show KEY [--json])", Run: cmdAircraft},
 	}
 }
+
+// UnitNoun names the ruleset's units in mails (ruleset.Vocabulary).
+func (Ruleset) UnitNoun() (string, string) { return "aircraft", "aircraft" }

@@ -10,3 +10,6 @@ func (Ruleset) CalcCommands() []ruleset.Command {
 		{Name: "fire", Synopsis: "one squadron's attack and the target's evasive saves (--help)", Run: calcSwarmFire},
 	}
 }
+
+// UnitNoun names the ruleset's units in mails (ruleset.Vocabulary).
+func (Ruleset) UnitNoun() (string, string) { return "squadron", "squadrons" }
