@@ -380,7 +380,7 @@ func checkSwarmReports(t *testing.T, w *world) {
 				t.Fatalf("%s got %d reports for round %d", addr, len(reps), recs[i].Round)
 			}
 			text := reps[0].Text
-			a, b := strings.Index(text, "ENEMY AIRCRAFT IN SIGHT"), strings.Index(text, "State commitment")
+			a, b := strings.Index(text, "ENEMY SQUADRONS IN SIGHT"), strings.Index(text, "State commitment")
 			if a < 0 || b < a {
 				t.Fatalf("report without an enemy section:\n%s", text)
 			}
