@@ -2,7 +2,7 @@
 // mailer), finds the order block, checks who sent it, checks every order against that player's own
 // units, stores what is valid, answers with a receipt, resolves a round once every order is in or the
 // deadline passes, and queues every player's report, all in one transaction per message or round
-// (design.md invariants 1-4). It runs each game through the ruleset interface, so it knows no game's
+// (invariants 1-4, docs/architecture.md). It runs each game through the ruleset interface, so it knows no game's
 // rules.
 package adjudicator
 
@@ -39,7 +39,7 @@ type Game struct {
 	Source   string    `json:"source"` // where it was loaded from
 	Created  time.Time `json:"created"`
 	// Seed is the game's secret dice seed (hex). Its SHA-256, Commitment, is published in the first
-	// report; the seed itself in the last (design.md invariant 3).
+	// report; the seed itself in the last (invariant 3, docs/architecture.md).
 	Seed       string        `json:"seed"`
 	Commitment string        `json:"commitment"`
 	Moderator  string        `json:"moderator,omitempty"`
@@ -71,7 +71,7 @@ type Game struct {
 	Notices int `json:"notices,omitempty"`
 }
 
-// NMRPolicy is a game's rule for players who miss turns (pbem-anchors: default plot, autopilot after
+// NMRPolicy is a game's rule for players who miss turns (PBEM practice: default plot, autopilot after
 // N, drop out): every missed turn flies the default; after After consecutive misses the seat goes on
 // autopilot (the round no longer waits for it) or drops out (its units leave the game).
 type NMRPolicy struct {

@@ -477,7 +477,7 @@ func dueReminder(g *Game, now time.Time, before []time.Duration) string {
 
 // spike reports whether a round that is due by the deadline should be held for the moderator: at least
 // two players, and at least half of those the round waits for, sent nothing at all — more often lost
-// mail than lost interest (pbem-anchors: NMR spike).
+// mail than lost interest (PBEM practice: NMR spike).
 func (s *Service) spike(tx *storage.Tx, g *Game, rg ruleset.Game) (string, error) {
 	have, err := s.orders(tx, g)
 	if err != nil {

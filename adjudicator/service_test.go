@@ -214,7 +214,7 @@ func TestLastValidOrderWinsAndCommands(t *testing.T) {
 }
 
 // The deadline resolves a round with the missing orders flown by default, and everyone is told who
-// missed (rules.md: NMR).
+// missed (docs/rulings.md: NMR).
 func TestDeadlineAndNMR(t *testing.T) {
 	f := newFixture(t, 0)
 	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")

@@ -1,7 +1,7 @@
 package mailer
 
 // IMAP intake: one persistent connection, a UID cursor per mailbox, BODY.PEEK[] in batches, the
-// Handler in UID order, then MOVE (or \Seen) only after the handler has committed (design.md,
+// Handler in UID order, then MOVE (or \Seen) only after the handler has committed (docs/architecture.md,
 // invariant 1).
 //
 // Oversize mail. A message whose RFC822.SIZE exceeds IntakeOptions.MaxSize is not fetched whole:

@@ -53,7 +53,7 @@ func (d Disposition) String() string {
 }
 
 // Handler takes one message. It must commit everything the message causes before it returns Processed
-// or Rejected (design.md invariant 1): the intake moves the message out of the inbox only afterwards.
+// or Rejected (invariant 1, docs/architecture.md): the intake moves the message out of the inbox only afterwards.
 // It must be idempotent: after a crash the same message may come again.
 type Handler interface {
 	Handle(ctx context.Context, m Message) Disposition
@@ -94,7 +94,7 @@ type OutgoingMail struct {
 	Headers   map[string]string // extra headers, e.g. X-Sortie-Game
 }
 
-// Outbox is the transactional outbox as the sender sees it (design.md invariant 2).
+// Outbox is the transactional outbox as the sender sees it (invariant 2, docs/architecture.md).
 type Outbox interface {
 	// Pending returns up to limit messages due for sending at now, oldest first.
 	Pending(now time.Time, limit int) ([]OutgoingMail, error)

@@ -1,6 +1,6 @@
 package mailer
 
-// SMTP sender: delivers the transactional outbox (design.md, invariant 2) with go-mail, one
+// SMTP sender: delivers the transactional outbox (invariant 2, docs/architecture.md) with go-mail, one
 // authenticated connection per batch.
 //
 // Exactly-once, and the window where it is only at-least-once. An item is marked sent right after

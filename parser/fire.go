@@ -10,7 +10,7 @@ import (
 // The standing fire order: written after a unit's movement in every game that has one, it says
 // whether and at what the unit fires when the chance comes.
 
-// FireMode is the standing fire order given with a plot (rules.md: fire is declared with the plot as a
+// FireMode is the standing fire order given with a plot (docs/rulings.md: fire is declared with the plot as a
 // standing, conditional order, resolved after movement).
 type FireMode int
 

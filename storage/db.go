@@ -1,6 +1,6 @@
 // Package storage keeps all of Sortie's state in one bbolt file: the games, the orders, the dice log and the
 // archive (as generic records under bucket paths), plus the few things with a fixed shape that the mail side
-// relies on: the Message-IDs already handled (design.md invariant 1), the IMAP cursor, and the transactional
+// relies on: the Message-IDs already handled (invariant 1, docs/architecture.md), the IMAP cursor, and the transactional
 // outbox (invariant 2).
 //
 // Every effect is a method on *Tx, so a caller combines several of them in one bbolt transaction: the

@@ -11,7 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The transactional outbox (design.md invariant 2). Mail is written here in the same transaction as the state
+// The transactional outbox (invariant 2, docs/architecture.md). Mail is written here in the same transaction as the state
 // change that caused it; the sender only ever sees committed mail. Layout under the reserved bucket outbox:
 //
 //	outbox/mail/<id>           → Outgoing (JSON); id = SeqKey(n), so key order is enqueue order

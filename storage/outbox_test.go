@@ -416,7 +416,7 @@ func TestOutgoingHasTheMailerFields(t *testing.T) {
 	}
 }
 
-// design.md: storage imports nothing of the project.
+// docs/architecture.md: storage imports nothing of the project.
 func TestImportsNothingOfTheProject(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

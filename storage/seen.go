@@ -25,7 +25,7 @@ const (
 	seenByUID   = "uid"
 )
 
-// SeenRecord is what Sortie remembers of a message it has handled (design.md invariant 1).
+// SeenRecord is what Sortie remembers of a message it has handled (invariant 1, docs/architecture.md).
 type SeenRecord struct {
 	MessageID   string    `json:"message_id,omitempty"` // filled in by MarkSeen, without angle brackets
 	Mailbox     string    `json:"mailbox,omitempty"`

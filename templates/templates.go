@@ -3,7 +3,7 @@
 // moderator can override any of them by putting a file of the same name in a folder given to New.
 //
 // The package knows nothing of games: each template is executed with the data the adjudicator gives it,
-// built from one player's view only (design.md invariant 4).
+// built from one player's view only (invariant 4, docs/architecture.md).
 package templates
 
 import (

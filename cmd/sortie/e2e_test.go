@@ -445,7 +445,7 @@ var hashRE = regexp.MustCompile(`State commitment after this turn: ([0-9a-f]{64}
 
 // TestEndToEndCrashRecovery kills the daemon between fetching a mail and committing it, and between the
 // commit and sending what it caused, and restarts it: no order is lost, no mail is sent twice, and the
-// turn comes out exactly as in a run without crashes (design.md invariants 1-3).
+// turn comes out exactly as in a run without crashes (invariants 1-3, docs/architecture.md).
 func TestEndToEndCrashRecovery(t *testing.T) {
 	turnOne := func(w *world, crashes bool) string {
 		w.run("game", "new", "--config", w.cfg, "--id", "e2e", w.scenario)

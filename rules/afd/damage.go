@@ -87,7 +87,7 @@ type damageResult struct {
 	guns     []string // gun positions newly destroyed
 }
 
-// applyDamage marks hits on a plane, all at once, and works out their effects (seed 000; rules.md:
+// applyDamage marks hits on a plane, all at once, and works out their effects (seed 000; docs/rulings.md:
 // damage): a system is destroyed when its boxes are full; C, L, F or W destroyed, or the engine of a
 // one-engine plane, shoots it down; an engine lost on a multi-engine plane means jettison, no power,
 // flying as loaded (and the last engine lost shoots it down); a destroyed gun position cannot fire.

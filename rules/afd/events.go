@@ -31,7 +31,7 @@ var EventKinds = []string{EvMove, EvNMR, EvIllegalOrder, EvSpotted, EvIdentified
 	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver}
 
 // Event is one thing that happened in a turn, structured so reports and archives can be built from it
-// and views can filter it (design.md invariant 4).
+// and views can filter it (invariant 4, docs/architecture.md).
 type Event struct {
 	Turn   int    `json:"turn"`
 	Kind   string `json:"kind"`

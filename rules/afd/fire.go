@@ -15,7 +15,7 @@ import (
 // MaxFireRange is the longest range any gun fires, in hexes adjusted for height (seed 000).
 const MaxFireRange = 8
 
-// coneHalfWidth is the fixed-gun cone's half-width at a range (rules.md: fire, the main rule text): a
+// coneHalfWidth is the fixed-gun cone's half-width at a range (docs/rulings.md: fire, the main rule text): a
 // single file of hexes at 1-2, one more each side from 3, two from 6.
 func coneHalfWidth(r int) int {
 	switch {

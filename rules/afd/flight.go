@@ -47,14 +47,14 @@ type Flight struct {
 	NoPower bool     `json:"no_power,omitempty"`
 	Last    LastTurn `json:"last"`
 	// Straight is the number of hexes flown since the last manoeuvre of any kind, carried across turns
-	// (rules.md: turn modes).
+	// (docs/rulings.md: turn modes).
 	Straight int `json:"straight"`
 }
 
 // Plenty is a Straight count long enough for any manoeuvre: what a plane has at the start of a game.
 const Plenty = 99
 
-// upward reports whether a bank is one of the three upward banks N, RB, LB (rules.md: bank circle).
+// upward reports whether a bank is one of the three upward banks N, RB, LB (docs/rulings.md: bank circle).
 func upward(b notation.Bank) bool {
 	return b == notation.BankN || b == notation.BankRB || b == notation.BankLB
 }

@@ -1,7 +1,7 @@
 package afd
 
 // impulseRows is the Delta-T impulse chart (seed 001), with the marks its conversion lost restored as
-// rules.md rules: a plane of speed s is active in these impulses of the turn's twelve. Rows 7, 8, 9 and
+// docs/rulings.md rules: a plane of speed s is active in these impulses of the turn's twelve. Rows 7, 8, 9 and
 // 11 each regain impulse 7.
 var impulseRows = [13][]int{
 	0:  {},
@@ -21,7 +21,7 @@ var impulseRows = [13][]int{
 
 // Impulses is the number of the turn's twelve sub-steps (1..12) in which each of a plane's s movement
 // points is flown: out[i] is the sub-step of point i+1. Above 12 a plane moves in every impulse and
-// twice in the impulses of the speed-(s-12) row (rules.md: Delta-T).
+// twice in the impulses of the speed-(s-12) row (docs/rulings.md: Delta-T).
 func Impulses(s int) []int {
 	if s <= 0 {
 		return nil

@@ -2,7 +2,7 @@ package afd
 
 import "testing"
 
-// Seed 001 (Delta-T impulse table) as rules.md restores it: every row has exactly s marks, and rows 7,
+// Seed 001 (Delta-T impulse table) as docs/rulings.md restores it: every row has exactly s marks, and rows 7,
 // 8, 9 and 11 include impulse 7.
 func TestImpulseChartRowsHaveSpeedMarks(t *testing.T) {
 	for s := 1; s <= 24; s++ {

@@ -110,7 +110,7 @@ func Apply(card *aircraft.Card, f Flight) (Card, error) {
 		c.Band.Maneuver = &m
 	}
 	if l := loadedCondition(card, f); l != nil {
-		// Loaded condition (rules.md; seed 000 rules (27), (29)): lower speeds, higher turn modes, the
+		// Loaded condition (docs/rulings.md; seed 000 rules (27), (29)): lower speeds, higher turn modes, the
 		// heaviest speed-loss class and a smaller climb.
 		if c.Band.Maneuver != nil {
 			c.Band.Maneuver.Max -= l.SpeedPenalty
@@ -196,7 +196,7 @@ var lossTable = map[aircraft.LossClass][4]Tenths{
 }
 
 // ManeuverLoss is the speed lost for n manoeuvres: by class in the manoeuvre range (rule (29), and past
-// four manoeuvres the class's fourth increment again for each one, rules.md), 0.2 each at level speed
+// four manoeuvres the class's fourth increment again for each one, docs/rulings.md), 0.2 each at level speed
 // and 0.3 each at dive speed (rule (12)).
 func ManeuverLoss(class aircraft.LossClass, r SpeedRange, n int) Tenths {
 	if n <= 0 {
@@ -348,7 +348,7 @@ func ft(n int) string {
 }
 
 // Move flies plot from start and returns every step, the state at the end of the turn and everything
-// illegal in the plot (seed 000 rules (1)-(29) as read by rules.md). It never stops at the first fault:
+// illegal in the plot (seed 000 rules (1)-(29) as read by docs/rulings.md). It never stops at the first fault:
 // a player gets every problem at once.
 func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 	res := Result{Start: start}
@@ -404,7 +404,7 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 		dive = -plot.Alt
 		limit := 200 * S
 		if stalling(c) {
-			// House rule (rules.md: minimum speed): a plane below its lowest flying speed must dive
+			// House rule (docs/rulings.md: minimum speed): a plane below its lowest flying speed must dive
 			// 300 ft, so it may, whatever its speed.
 			limit = max(limit, 300)
 		}
@@ -449,7 +449,7 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 	if start.Last.SteepClimb && dive > 0 {
 		res.errorf(altCol, "level-off", "the turn after a steep climb may not dive (rule 24); fly level, climb, or climb steeply again")
 	}
-	// House rule (rules.md: minimum speed): below the lowest manoeuvre speed the plane must dive.
+	// House rule (docs/rulings.md: minimum speed): below the lowest manoeuvre speed the plane must dive.
 	if stalling(c) && dive < 300 {
 		res.errorf(altCol, "below-minimum-speed", "at speed %.1f the %s is below its lowest flying speed (%d) and must dive at least 300 ft this turn (house rule)", start.Speed.Float(), name, minFlyingSpeed(c))
 	}

@@ -86,7 +86,7 @@ func speedTerm(r Result, rule string) Tenths {
 	return t
 }
 
-// The seed's notation example as rules.md reads it: `2R 1 TR STEEP P` is 1 1 TR 1 TR, five points,
+// The seed's notation example as docs/rulings.md reads it: `2R 1 TR STEEP P` is 1 1 TR 1 TR, five points,
 // a steep dive, one power factor; every third point is spent vertically.
 func TestWorkedExamplePlot(t *testing.T) {
 	r := fly(t, fighter(), at(50), "2R 1 TR STEEP P")
@@ -611,7 +611,7 @@ func TestRule28DiveSpeedFloors(t *testing.T) {
 }
 
 // Seed 000 rule (29): speed lost for 1-4 manoeuvres in the manoeuvre speed range, by class; loaded
-// planes use the heaviest class; past four, the fourth increment again each (rules.md).
+// planes use the heaviest class; past four, the fourth increment again each (docs/rulings.md).
 func TestRule29SpeedLossClasses(t *testing.T) {
 	want := map[aircraft.LossClass][4]Tenths{
 		aircraft.LossLWL: {1, 2, 3, 4}, aircraft.LossMWL: {1, 2, 4, 5}, aircraft.LossP40: {1, 3, 4, 6},
@@ -642,7 +642,7 @@ func TestRule29SpeedLossClasses(t *testing.T) {
 }
 
 func TestTurnModeCountsFromTheLastManeuverOfAnyKind(t *testing.T) {
-	// rules.md: with turn mode 2, "1 TR TR" is illegal and "1 TR 1 TR" legal; banks count as manoeuvres;
+	// docs/rulings.md: with turn mode 2, "1 TR TR" is illegal and "1 TR 1 TR" legal; banks count as manoeuvres;
 	// the count carries across turns.
 	start := at(30)
 	start.Straight = 0

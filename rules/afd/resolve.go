@@ -37,7 +37,7 @@ func DefaultEnv() (*Env, error) {
 // ErrGameOver is returned when a turn is resolved for a game that has ended.
 var ErrGameOver = errors.New("afd: the game is over")
 
-// DefaultPlot is the plot a plane flies when no legal order came (rules.md: a missed plot flies straight
+// DefaultPlot is the plot a plane flies when no legal order came (docs/rulings.md: a missed plot flies straight
 // and level with no power): straight ahead for its whole speed, diving only as much as its last turn or
 // its speed forces it to (rules (22), (23) and the minimum-speed house rule).
 func DefaultPlot(card *aircraft.Card, f Flight) notation.Plot {
@@ -80,7 +80,7 @@ type resolution struct {
 	hits   map[string][]int
 }
 
-// Resolve plays one turn (rules.md; design.md invariant 3): every plane flies its order (or the default)
+// Resolve plays one turn (docs/rulings.md; invariant 3, docs/architecture.md): every plane flies its order (or the default)
 // in lock step, sides spot from the final positions, then every gun fires at once from those positions,
 // damage is marked simultaneously (a plane shot down this turn still fired), downed crews bail out, and
 // next turn's state is written. The same state, orders and dice give byte-identical events and state.
@@ -360,7 +360,7 @@ func (r *resolution) damage() {
 	}
 }
 
-// bailOut rolls for the crews of planes shot down, at their first chance (rules.md: house roll, none
+// bailOut rolls for the crews of planes shot down, at their first chance (docs/rulings.md: house roll, none
 // below 500 ft); the plane is then destroyed.
 func (r *resolution) bailOut() {
 	for i := range r.ns.Planes {

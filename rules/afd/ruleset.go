@@ -12,7 +12,7 @@ import (
 	"sortie/rules/ruleset"
 )
 
-// Ruleset is the Air Force / Dauntless ruleset behind the common interface (design.md invariant 5).
+// Ruleset is the Air Force / Dauntless ruleset behind the common interface (invariant 5, docs/architecture.md).
 type Ruleset struct {
 	Env *Env // the shipped cards and house tables; a scenario's tables file replaces tables per game
 }
@@ -205,7 +205,7 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	return &game{env: g.env, st: next}, log, nil
 }
 
-// Report builds one player's report from their side's view only (design.md invariant 4).
+// Report builds one player's report from their side's view only (invariant 4, docs/architecture.md).
 func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)

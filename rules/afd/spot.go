@@ -100,7 +100,7 @@ type spotter struct {
 	found bool
 }
 
-// spotPhase is the house spotting rule (rules.md: spotting and fog of war; docs/tables.md): each side
+// spotPhase is the house spotting rule (docs/rulings.md: spotting and fog of war; docs/tables.md): each side
 // makes one attempt a turn at each enemy in sight that it has not spotted, with its best placed plane;
 // a spotted plane stays spotted while it is in sight; identification of the type is a second roll.
 // Without fog of war every plane is spotted and identified.

@@ -16,7 +16,7 @@ const (
 	ShotDown   Status = "shot-down"  // shot down this turn or earlier; its crew may bail out
 	Destroyed  Status = "destroyed"  // down, crew out or lost: off the board
 	Crashed    Status = "crashed"    // flew into the ground
-	Disengaged Status = "disengaged" // left the map through an edge (rules.md: map edges)
+	Disengaged Status = "disengaged" // left the map through an edge (docs/rulings.md: map edges)
 )
 
 // Plane is one aircraft in a game.

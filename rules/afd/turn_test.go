@@ -161,7 +161,7 @@ func TestStateSerialisesLosslesslyAndStably(t *testing.T) {
 	}
 }
 
-// rules.md: a missed plot flies straight and level with no power, and everyone is told.
+// docs/rulings.md: a missed plot flies straight and level with no power, and everyone is told.
 func TestNMRFliesStraightAndLevel(t *testing.T) {
 	env := testEnv(t)
 	st := newTestGame(t, duel)
@@ -476,7 +476,7 @@ func TestBigShotsSplitIntoBlocks(t *testing.T) {
 	t.Fatal("no seed gave 10 or more hits on 4x30C at point-blank range")
 }
 
-// rules.md: all fire in a turn is simultaneous: a plane shot down this turn still fires this turn.
+// docs/rulings.md: all fire in a turn is simultaneous: a plane shot down this turn still fires this turn.
 func TestShotDownPlaneStillFires(t *testing.T) {
 	env := testEnv(t)
 	for seed := uint64(1); seed < 300; seed++ {
@@ -510,7 +510,7 @@ func TestShotDownPlaneStillFires(t *testing.T) {
 	t.Fatal("no seed shot RED1 down")
 }
 
-// rules.md: bail-out at the first chance after being shot down, a house roll, none below 500 ft.
+// docs/rulings.md: bail-out at the first chance after being shot down, a house roll, none below 500 ft.
 func TestBailOut(t *testing.T) {
 	env := testEnv(t)
 	for _, alt := range []int{400, 10000} {
@@ -554,7 +554,7 @@ aircraft:
 turns: 5
 `
 
-// rules.md "Spotting and fog of war": clouds block sight, planes out of range are never seen, a spotted
+// docs/rulings.md "Spotting and fog of war": clouds block sight, planes out of range are never seen, a spotted
 // plane stays spotted while in sight, and without fog of war everything is visible.
 func TestSpottingAndClouds(t *testing.T) {
 	env := testEnv(t)
@@ -666,7 +666,7 @@ func TestCheckOrderNamesUnknownGuns(t *testing.T) {
 	}
 }
 
-// A scenario's tables file replaces the house tables for that game only (rules.md: tables).
+// A scenario's tables file replaces the house tables for that game only (docs/rulings.md: tables).
 func TestScenarioTablesOverride(t *testing.T) {
 	dir := t.TempDir()
 	tablesYAML := "label: kinder\ndeflection:\n  \"5-7\": {1E: +2, ME: +2}\n  \"4/8\": {1E: 0, ME: +1}\n  \"9-3\": {1E: -2, ME: -1}\n"

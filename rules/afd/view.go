@@ -8,7 +8,7 @@ import (
 	"sortie/rules/ruleset"
 )
 
-// View is what one side may know after a turn (design.md invariant 4): its own planes in full, enemy
+// View is what one side may know after a turn (invariant 4, docs/architecture.md): its own planes in full, enemy
 // planes only while spotted, their type only once identified, and never their plot, speed, damage or
 // ammunition. Reports are rendered from a View, never from the State.
 type View struct {

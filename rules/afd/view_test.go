@@ -80,7 +80,7 @@ func TestEventsForWalksEveryKind(t *testing.T) {
 }
 
 // A whole game under fog of war: after every turn each side's view and events hold only what it may
-// know (design.md invariant 4).
+// know (invariant 4, docs/architecture.md).
 func TestViewsUnderFogOfWar(t *testing.T) {
 	env := testEnv(t)
 	s, err := BundledScenario("channel-1940")

@@ -1,5 +1,5 @@
 // Package dice gives the rules their random numbers: a deterministic source seeded per game, which logs
-// every roll with a label saying what it was for (design.md invariant 3), and a scripted source that hands
+// every roll with a label saying what it was for (invariant 3, docs/architecture.md), and a scripted source that hands
 // out given values, for the calculator and for tests.
 //
 // Rules never use a global random source; they take a Source.

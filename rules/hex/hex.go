@@ -2,7 +2,7 @@
 // the twelve facings of the 30-degree game, movement with and across the grain, sideways displacement
 // for slips and half rolls, distance, and clock positions.
 //
-// Conventions (rules.md: geometry). Hexes are flat-topped, so a hexside faces map north. A Dir d in
+// Conventions (docs/rulings.md: geometry). Hexes are flat-topped, so a hexside faces map north. A Dir d in
 // 0..11 is the bearing 30°·d clockwise from north: even d faces a hexside (moving with the grain), odd d
 // faces a hexspine (moving across the grain). Axial coordinates (q, r) grow to the south-east (q) and
 // south (r).

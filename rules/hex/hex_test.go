@@ -20,7 +20,7 @@ func TestNeighborsAreAdjacentAndDistinct(t *testing.T) {
 }
 
 func TestHexsideFacingsPointAtTheirBearing(t *testing.T) {
-	// Each even facing must move the hex centre along bearing 30°·d (rules.md: geometry).
+	// Each even facing must move the hex centre along bearing 30°·d (docs/rulings.md: geometry).
 	for d := Dir(0); d < 12; d += 2 {
 		got := Bearing(Hex{}, Hex{}.Neighbor(d))
 		if math.Abs(got-float64(d.Degrees())) > 1e-9 && !(d == 0 && math.Abs(got-360) < 1e-9) {

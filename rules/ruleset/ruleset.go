@@ -1,4 +1,4 @@
-// Package ruleset is the one interface every game system implements (design.md invariant 5: rulesets
+// Package ruleset is the one interface every game system implements (invariant 5, docs/architecture.md: rulesets
 // are peers). The adjudicator runs games only through it: it stores a game's state as the bytes the
 // ruleset saves, asks the ruleset to check each order, to resolve a round, and to tell each side what it
 // may know. So a new ruleset touches nothing outside rules/ but a line in rules/registry.
@@ -68,7 +68,7 @@ type Game interface {
 	// CheckOrder reads and validates the order text for one of the player's units against that unit
 	// only.
 	CheckOrder(player, unit, text string) OrderCheck
-	// DefaultOrder is the order a unit follows when none came (rules.md: NMR), as canonical text.
+	// DefaultOrder is the order a unit follows when none came (docs/rulings.md: NMR), as canonical text.
 	DefaultOrder(unit string) string
 	// Resolve plays the round from the given orders (canonical texts by unit; missing units follow
 	// their default) with the dice given, and returns the next state and the round's log.

@@ -27,7 +27,7 @@ var EventKinds = []string{EvInitiative, EvMove, EvCourse, EvNMR, EvIllegalOrder,
 	EvLostSight, EvFire, EvBomb, EvDestroyed, EvGameOver}
 
 // Event is one thing that happened in a turn, structured so that reports and archives can be built from
-// it and views can filter it (design.md invariant 4).
+// it and views can filter it (invariant 4, docs/architecture.md).
 type Event struct {
 	Turn   int    `json:"turn"`
 	Kind   string `json:"kind"`

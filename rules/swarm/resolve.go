@@ -81,7 +81,7 @@ func CheckOrder(d *Data, st *State, q *Squadron, o notation.SwarmOrder) Check {
 	return c
 }
 
-// DefaultTurn is what a squadron flies when no order came (rules.md: NMR): the tack kept at its speed and
+// DefaultTurn is what a squadron flies when no order came (docs/rulings.md: NMR): the tack kept at its speed and
 // band with the manoeuvre set to S, straight ahead, firing at will. It is always legal.
 func DefaultTurn(q *Squadron) notation.SwarmTurn {
 	return notation.SwarmTurn{Tack: notation.SwarmTack{Speed: q.Tack.Speed, Man: notation.SwarmStraight, Band: notation.SwarmBand(q.Tack.Band[0])},
@@ -108,7 +108,7 @@ func turnText(t notation.SwarmTurn) string {
 //
 // A round is one game turn, except under cloud cover: when every squadron still in play has plotted
 // turns queued after the turn is played, nobody has anything to order, and the next turn is played at
-// once in the same round (design.md invariant 6: a round waits only for the units the ruleset asks for).
+// once in the same round (invariant 6, docs/architecture.md: a round waits only for the units the ruleset asks for).
 func Resolve(d *Data, st *State, orders map[string]string, src dice.Source) (*State, []Event, error) {
 	r := &resolver{d: d, st: st.Clone(), src: src}
 	for i := 0; ; i++ {

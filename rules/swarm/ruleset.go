@@ -2,7 +2,7 @@
 // system): each piece is a squadron with a plotting board (speed, manoeuvre and altitude tacks) and a row
 // of pips whose firepower falls from 3D6 to 2D6 to 1D6 as they are filled. By mail every squadron plots
 // its turn at once; the turn then plays out in initiative order, each squadron moving and firing in turn
-// (rules.md: Swarm; docs/swarm.md).
+// (docs/rulings.md: Swarm; docs/swarm.md).
 package swarm
 
 import (
@@ -16,7 +16,7 @@ import (
 	"sortie/rules/ruleset"
 )
 
-// Ruleset is Swarm behind the common interface (design.md invariant 5). Its zero value uses the shipped
+// Ruleset is Swarm behind the common interface (invariant 5, docs/architecture.md). Its zero value uses the shipped
 // types and house tables.
 type Ruleset struct{}
 
@@ -204,7 +204,7 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	return &game{d: g.d, st: next}, log, nil
 }
 
-// Report builds one player's report from their side's view only (design.md invariant 4).
+// Report builds one player's report from their side's view only (invariant 4, docs/architecture.md).
 func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)

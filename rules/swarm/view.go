@@ -8,7 +8,7 @@ import (
 	"sortie/rules/ruleset"
 )
 
-// View is what one side may know (design.md invariant 4): its own squadrons in full, enemy squadrons only
+// View is what one side may know (invariant 4, docs/architecture.md): its own squadrons in full, enemy squadrons only
 // while in sight, and of those only where they are, which corner they face and their altitude band —
 // never their type, tack, pips, firepower or plotted course. Reports are rendered from a View, never
 // from the State.

@@ -1,5 +1,5 @@
 // Package aircraft holds the Air Force / Dauntless aircraft cards: the game numbers of each type by
-// altitude band, its guns and its damage systems (afd-reference.md §7). Cards are data (design.md
+// altitude band, its guns and its damage systems . Cards are data (docs/architecture.md
 // invariant 7): the embedded files under data/ record each type's published historical performance with
 // its sources, and the card's game numbers are derived from those figures by the formula of
 // docs/aircraft.md. A moderator who owns the printed cards can load a file that gives the numbers

@@ -15,7 +15,7 @@ const (
 	// MPHPerSpeedPoint is the speed scale: one speed point (one hex per ~5 s game turn, seed 000's
 	// halved turn) is 45 mph true airspeed.
 	MPHPerSpeedPoint = 45.0
-	// BandFeet is the height of one altitude band (afd-reference.md §3.4, Q21).
+	// BandFeet is the height of one altitude band .
 	BandFeet = 5000
 	// CLMax is the maximum lift coefficient used for stall speeds, one figure for every type.
 	CLMax = 1.4
@@ -37,7 +37,7 @@ const (
 	// 000 rule (14) gives full power factors only in that range). A propeller's thrust grows as the plane
 	// slows, a turbojet's does not, and both fall with height, so piston types keep a manoeuvre range
 	// nearly to their ceilings while the Me-262 loses its range above 20,000 ft, as on its printed card
-	// (afd-reference.md §3.4). The value is calibrated on that one known card: anything from 0.16 to
+	// . The value is calibrated on that one known card: anything from 0.16 to
 	// 0.19 puts the Me-262's edge at 20,000 ft.
 	ManeuverThrust = 0.18
 	// OswaldE is the span efficiency used for induced drag, one figure for every type.
@@ -54,7 +54,7 @@ const (
 	// BurstSeconds is the length of one burst of fire.
 	BurstSeconds = 1.5
 	// HouseTMLevelPenalty and HouseTMDivePenalty are the turn-mode penalties at level and dive speed
-	// (afd-reference.md Q16: placeholder house values).
+	// .
 	HouseTMLevelPenalty = 1
 	HouseTMDivePenalty  = 2
 )
@@ -404,7 +404,7 @@ func deriveGuns(f *File, tr tracef) ([]GunPosition, error) {
 // power for this purpose is its static thrust in lbf (its thrust horsepower at 375 mph).
 func EngineBoxes(hp float64) int { return clamp(1+round(hp/HPPerEngineBox), 2, 6) }
 
-// deriveSystems builds the damage systems (afd-reference.md §9.3, §9.4).
+// deriveSystems builds the damage systems .
 func deriveSystems(f *File, guns []GunPosition, tr tracef) []System {
 	p := f.Performance
 	shot := func(letter, name string, boxes int, critical bool) System {

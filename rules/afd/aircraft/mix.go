@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Weapon kinds of a mix, in the order a mix is printed (afd-reference.md §14.1: machine guns before
+// Weapon kinds of a mix, in the order a mix is printed (
 // cannon, smaller before larger).
 const (
 	Kind30M = "30M" // rifle-calibre machine gun, about 7.7 mm

@@ -34,7 +34,7 @@ func system(t *testing.T, c *Card, letter, side string) System {
 	return found[0]
 }
 
-// downs reports whether hits plus the red-die bonus fill the system's boxes (rules.md: damage).
+// downs reports whether hits plus the red-die bonus fill the system's boxes (docs/rulings.md: damage).
 func downs(s System, hits, redDie int) bool {
 	bonus := 0
 	switch {
@@ -143,7 +143,7 @@ func TestSeed000Rule29LossClasses(t *testing.T) {
 	}
 }
 
-// afd-reference.md §3.4 (the RMN source): the Me-262 has no manoeuvre speed at 20,000 ft and up. It
+// ): the Me-262 has no manoeuvre speed at 20,000 ft and up. It
 // must have one low down.
 func TestMe262ManeuverRange(t *testing.T) {
 	m := mustCard(t, "me-262a")

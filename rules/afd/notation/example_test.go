@@ -7,7 +7,7 @@ import (
 	"sortie/rules/afd/notation"
 )
 
-// A plot in the classic notation: the worked example of rules.md. "2R" is two straight hexes and a
+// A plot in the classic notation: the worked example of docs/rulings.md. "2R" is two straight hexes and a
 // bare R, which Sortie accepts as TR and says so.
 func ExampleParsePlot() {
 	p, ds := notation.ParsePlot("2R 1 TR STEEP P")

@@ -12,7 +12,7 @@ import (
 // MaxPlotRunes is the longest plot Sortie reads, in runes (leading and trailing spaces not counted).
 const MaxPlotRunes = 300
 
-// ParsePlot reads one aircraft's movement line (docs/notation.md; rules.md: plot notation). It reports
+// ParsePlot reads one aircraft's movement line (docs/notation.md; docs/rulings.md: plot notation). It reports
 // every fault in one pass, each with its column, and never panics. The Plot is meaningful only when no
 // diagnostic is an error (see HasErrors); warnings say how an accepted plot was read.
 //
@@ -101,7 +101,7 @@ var keywords = map[string]keyword{
 	"LB":   {el: Element{Kind: BankTo, Bank: BankLB}},
 	"BR":   {el: Element{Kind: Roll, Side: Right}},
 	"BL":   {el: Element{Kind: Roll, Side: Left}},
-	// SC, SD and VD are the seed's own spellings (rules.md accepts them), so they get no warning.
+	// SC, SD and VD are the seed's own spellings (docs/rulings.md accepts them), so they get no warning.
 	"STEEP": {kind: wordFlag, flag: flagSteep},
 	"SC":    {kind: wordFlag, flag: flagSteep, canon: "STEEP"},
 	"SD":    {kind: wordFlag, flag: flagSteep, canon: "STEEP"},

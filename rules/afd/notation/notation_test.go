@@ -27,7 +27,7 @@ var validTests = []struct {
 	want      Plot
 	canonical string
 }{
-	// The worked example of rules.md: plot notation.
+	// The worked example of docs/rulings.md: plot notation.
 	{"2R 1 TR STEEP P", Plot{Elements: els(st(2), turn(Right), st(1), turn(Right)), Steep: true, Power: 1},
 		"2 TR 1 TR STEEP P"},
 	// Every movement token.

@@ -1,5 +1,5 @@
 // Package parser turns players' text into structure. This file holds the Air Force / Dauntless plot: the
-// movement line of one aircraft for one turn, in the classic log notation (rules.md: plot notation). The
+// movement line of one aircraft for one turn, in the classic log notation (docs/rulings.md: plot notation). The
 // parser knows nothing about aircraft: it yields a Plot, and the rules decide whether the plane can fly it.
 package notation
 
@@ -38,7 +38,7 @@ func (s Side) letter() string {
 	return "R"
 }
 
-// Bank is a bank attitude named in a plot (rules.md: bank circle).
+// Bank is a bank attitude named in a plot (docs/rulings.md: bank circle).
 type Bank int
 
 const (
@@ -118,7 +118,7 @@ func (e Element) Token() string {
 	return "?"
 }
 
-// IsManeuver reports whether the element is a manoeuvre for turn-mode counting (rules.md: turn modes
+// IsManeuver reports whether the element is a manoeuvre for turn-mode counting (docs/rulings.md: turn modes
 // count from the previous manoeuvre of any kind, banks included).
 func (e Element) IsManeuver() bool { return e.Kind != Straight }
 

@@ -1,6 +1,6 @@
 // Package tables holds the combat tables of the Air Force / Dauntless 30-degree variant (seed 000,
 // "Main combat rule changes"): the 20 gunnery charts, the deflection DRMs and the hit-location tables,
-// and the spotting, identification and bail-out numbers of Sortie's house rules (rules.md: "Spotting and
+// and the spotting, identification and bail-out numbers of Sortie's house rules (docs/rulings.md: "Spotting and
 // fog of war", "Other rulings").
 //
 // The seed printed its charts as images, and the images were lost. What this package ships are HOUSE

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// System letters of the hit-location tables (afd-reference §9.4; the cards in rules/afd/aircraft carry
+// System letters of the hit-location tables (; the cards in rules/afd/aircraft carry
 // the boxes and effects of each).
 const SystemLetters = "FWECLG" // fuselage, wing, engine, cockpit/crew, fuel lines, guns
 

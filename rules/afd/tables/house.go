@@ -18,7 +18,7 @@ import (
 //	hits = the largest allowed count (HitValues) not above v, and not above the column's cap
 //
 // firepower is KindFirepower; RF is the kind's range factor (houseRangeFactor): rifle-calibre guns keep
-// the factors of afd-reference §14.1, the flat-shooting heavy machine guns lose less with range, the
+// the factors of , the flat-shooting heavy machine guns lose less with range, the
 // slow 30 mm and 37 mm shells more. The caps (HouseColumnCap) keep 16 hits for the 1-2 column: only the
 // heaviest mixes, on the best rolls, at the closest range, hit that often. Everything is done in whole
 // numbers (range factors in hundredths), so the charts are the same on every machine.
@@ -34,7 +34,7 @@ const (
 
 // houseRangeFactor is RF in hundredths, by weapon kind (indexed like mixKinds) and column.
 var houseRangeFactor = [][numColumns]int{
-	{100, 75, 55, 35, 20}, // 30M: afd-reference §14.1
+	{100, 75, 55, 35, 20}, // 30M: the house base curve
 	{100, 80, 65, 45, 30}, // 50M: flat trajectory, holds its punch
 	{100, 75, 55, 35, 20}, // 20C: as the rifle-calibre guns
 	{100, 70, 45, 25, 10}, // 30C: slow shell, falls away fast

@@ -18,7 +18,7 @@ func writeFile(t *testing.T, name, text string) string {
 	return p
 }
 
-// rules.md, "Tables": a moderator's file replaces a section; the rest stay the house tables.
+// docs/rulings.md, "Tables": a moderator's file replaces a section; the rest stay the house tables.
 func TestLoadReplacesOneSection(t *testing.T) {
 	p := writeFile(t, "drm.yaml", `# a moderator's own deflection DRMs
 deflection:

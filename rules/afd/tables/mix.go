@@ -8,11 +8,10 @@ import (
 )
 
 // Weapon kinds, in the order a mix is printed: machine guns before cannon, smaller before larger
-// (afd-reference §14.1; the same kinds as rules/afd/aircraft).
+// .
 var mixKinds = []string{"30M", "50M", "20C", "30C", "37C"}
 
-// kindFirepower is the house weight of one weapon of each kind, indexed like mixKinds (afd-reference
-// §14.1): a rifle-calibre machine gun 1, a heavy machine gun 2, a 20 mm cannon 4, a 30 mm cannon 6 and
+// kindFirepower is the house weight of one weapon of each kind, indexed like mixKinds: a rifle-calibre machine gun 1, a heavy machine gun 2, a 20 mm cannon 4, a 30 mm cannon 6 and
 // the slow-firing 37 mm cannon 5. It drives the house gunnery charts and ChartFor.
 var kindFirepower = []int{1, 2, 4, 6, 5}
 
@@ -28,7 +27,7 @@ func KindFirepower(kind string) int {
 }
 
 // mixKeys are the 20 gunnery charts of seed 000 ("Main combat rule changes": "the 20 firing charts"),
-// in the order of afd-reference §14.1. The seed's own list was in the lost images; these keys name the
+// in the order of ; these keys name the
 // charts in every tables file.
 var mixKeys = []string{
 	"1x30M", "2x30M", "2x50M", "4x30M", "3x50M",

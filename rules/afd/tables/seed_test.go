@@ -174,7 +174,7 @@ func TestSeed000MaxHits(t *testing.T) {
 	}
 }
 
-// Seed 000, "Main combat rule changes": 20 charts, one per weapon mix (afd-reference §14.1 names them);
+// Seed 000, "Main combat rule changes": 20 charts, one per weapon mix ;
 // a mix not among them fires on the nearest chart by house firepower, ties to the lower.
 func TestChartFor(t *testing.T) {
 	if len(MixKeys()) != 20 {

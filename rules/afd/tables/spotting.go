@@ -2,8 +2,8 @@ package tables
 
 import "math"
 
-// Spotting modifiers from the classic game's errata (rules.md: "Spotting and fog of war";
-// afd-reference §10.1), added to the spotter's 2D6. They apply to spotting and to identification.
+// Spotting modifiers from the classic game's errata (docs/rulings.md: "Spotting and fog of war";
+// ), added to the spotter's 2D6. They apply to spotting and to identification.
 const (
 	ModSpotterInverted = -2 // the spotter is inverted (bank I, IR or IL)
 	ModTowardAltitude  = +1 // the spotter is climbing toward a higher target or diving toward a lower one
@@ -40,7 +40,7 @@ type identification struct {
 	need   []int
 }
 
-// bailOut is the house bail-out roll (rules.md: "Other rulings"; afd-reference §10.3).
+// bailOut is the house bail-out roll (docs/rulings.md: "Other rulings").
 type bailOut struct {
 	need           int // 1D6 per crew member, success on this or better
 	penaltyBelowFt int // below this altitude the roll takes the penalty

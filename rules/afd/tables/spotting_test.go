@@ -2,7 +2,7 @@ package tables
 
 import "testing"
 
-// rules.md, "Spotting and fog of war" (a house rule): sighting by range and height difference, beyond
+// docs/rulings.md, "Spotting and fog of war" (a house rule): sighting by range and height difference, beyond
 // the table impossible; the house table's band edges.
 func TestSpotNeedBandEdges(t *testing.T) {
 	tb := house(t)
@@ -46,7 +46,7 @@ func TestIdentifyNeedBandEdges(t *testing.T) {
 	}
 }
 
-// rules.md, "Spotting and fog of war": the classic errata's modifiers; 0 is automatic.
+// docs/rulings.md, "Spotting and fog of war": the classic errata's modifiers; 0 is automatic.
 func TestSpotted(t *testing.T) {
 	if ModSpotterInverted != -2 || ModTowardAltitude != 1 || ModAwayAltitude != -1 {
 		t.Fatal("the errata's modifiers are inverted -2, toward +1, away -1")
@@ -62,7 +62,7 @@ func TestSpotted(t *testing.T) {
 	}
 }
 
-// rules.md, "Other rulings": a house bail-out roll, none below 500 ft; afd-reference §10.3: 1D6 per crew
+// docs/rulings.md, "Other rulings": a house bail-out roll, none below 500 ft
 // member, 2-6, -1 below 1,000 ft.
 func TestBailOutNeedBandEdges(t *testing.T) {
 	tb := house(t)
