@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+
 	"sortie/rules/ruleset"
 )
 

@@ -6,17 +6,17 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sortie/rules/afd"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"sortie/mailer"
-	"sortie/storage"
-
 	bolt "go.etcd.io/bbolt"
+
+	"sortie/mailer"
+	"sortie/rules/afd"
+	"sortie/storage"
 )
 
 // TestSoakHostileMail (issue 10) runs the real daemon through a whole game while 10,000 mails of hostile

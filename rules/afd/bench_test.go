@@ -1,10 +1,10 @@
 package afd
 
 import (
-	"sortie/rules/afd/notation"
 	"testing"
 
 	"sortie/parser"
+	"sortie/rules/afd/notation"
 )
 
 var benchPlots = []struct {

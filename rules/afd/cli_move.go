@@ -5,14 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sortie/rules/afd/notation"
-	"sortie/rules/ruleset"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"sortie/parser"
+	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 const calcMoveHelp = `sortie calc move: fly one plot and show it hex by hex.

@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"sortie/rules/afd/notation"
 	"testing"
 
 	"sortie/internal/golden"
+	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/hex"
 )

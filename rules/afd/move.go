@@ -2,10 +2,10 @@ package afd
 
 import (
 	"fmt"
-	"sortie/rules/afd/notation"
 	"strings"
 
 	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
 )
 

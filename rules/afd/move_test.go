@@ -1,12 +1,12 @@
 package afd
 
 import (
-	"sortie/rules/afd/notation"
 	"strings"
 	"testing"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
 )
 

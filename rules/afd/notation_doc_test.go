@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"sortie/rules/afd/notation"
 	"strconv"
 	"strings"
 	"testing"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
 )
 

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"sortie/rules/afd/notation"
 	"strings"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"

@@ -3,10 +3,10 @@ package afd
 import (
 	"fmt"
 	"sort"
-	"sortie/rules/afd/notation"
 	"strings"
 
 	"sortie/parser"
+	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"

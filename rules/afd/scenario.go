@@ -6,15 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sortie/rules/afd/notation"
-	"sortie/rules/ruleset"
-	"sortie/rules/yamlpath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"sortie/rules/afd/notation"
 	"sortie/rules/afd/tables"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
+	"sortie/rules/yamlpath"
 )
 
 // Scenario is a game's starting point as a moderator writes it (docs/scenarios.md).

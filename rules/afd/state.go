@@ -2,10 +2,10 @@ package afd
 
 import (
 	"encoding/json"
-	"sortie/rules/ruleset"
 
 	"sortie/rules/afd/aircraft"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // Status is where a plane stands in the game.

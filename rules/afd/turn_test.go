@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sortie/rules/afd/notation"
 	"strings"
 	"testing"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/hex"
 )

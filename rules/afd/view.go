@@ -2,8 +2,8 @@ package afd
 
 import (
 	"fmt"
-	"sortie/rules/afd/notation"
 
+	"sortie/rules/afd/notation"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
 )

@@ -9,14 +9,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sortie/rules/ruleset"
-	swnotation "sortie/rules/swarm/notation"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"sortie/parser"
 	"sortie/rules/hex"
+	"sortie/rules/ruleset"
+	swnotation "sortie/rules/swarm/notation"
 )
 
 const calcSwarmMoveHelp = `sortie calc move --ruleset swarm: fly one squadron's plot and show it segment by segment.

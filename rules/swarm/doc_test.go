@@ -2,13 +2,13 @@ package swarm
 
 import (
 	"os"
-	"sortie/rules/swarm/notation"
 	"strconv"
 	"strings"
 	"testing"
 
 	"sortie/parser"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/swarm/notation"
 )
 
 // TestNotationGuideSwarmMoves flies every ```swarm-move block of docs/notation.md and checks the hexes,

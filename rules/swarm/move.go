@@ -2,10 +2,10 @@ package swarm
 
 import (
 	"fmt"
-	"sortie/rules/swarm/notation"
 	"strings"
 
 	hexmap "sortie/rules/hex"
+	"sortie/rules/swarm/notation"
 )
 
 // Tack is where a squadron's two tacks stand on its plotting board (seed 004, "Plotting Maneuvers"): the

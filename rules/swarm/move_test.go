@@ -2,12 +2,12 @@ package swarm
 
 import (
 	"math"
-	"sortie/rules/swarm/notation"
 	"strings"
 	"testing"
 
 	"sortie/parser"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/swarm/notation"
 )
 
 func testData(t *testing.T) *Data {

@@ -3,13 +3,13 @@ package swarm
 import (
 	"fmt"
 	"sort"
-	"sortie/rules/swarm/notation"
 	"strings"
 
 	"sortie/parser"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
+	"sortie/rules/swarm/notation"
 )
 
 // MinCourse and MaxCourse bound the turns a squadron without sight of the enemy plots at once (seed 004,

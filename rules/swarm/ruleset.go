@@ -7,13 +7,13 @@ package swarm
 
 import (
 	"fmt"
-	"sortie/parser"
-	"sortie/rules/swarm/notation"
 	"strings"
 
+	"sortie/parser"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
+	"sortie/rules/swarm/notation"
 )
 
 // Ruleset is Swarm behind the common interface (invariant 5, docs/architecture.md). Its zero value uses the shipped

@@ -3,9 +3,6 @@ package swarm
 import (
 	"fmt"
 	"sort"
-	"sortie/rules/ruleset"
-	"sortie/rules/swarm/notation"
-	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
 
@@ -13,6 +10,9 @@ import (
 
 	"sortie/parser"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
+	"sortie/rules/swarm/notation"
+	"sortie/rules/yamlpath"
 )
 
 // Scenario is a Swarm game's starting point as a moderator writes it (docs/swarm.md, "Scenarios").

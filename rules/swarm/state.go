@@ -2,9 +2,9 @@ package swarm
 
 import (
 	"encoding/json"
-	"sortie/rules/ruleset"
 
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // Status is where a squadron stands in the game.

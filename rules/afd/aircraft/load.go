@@ -12,12 +12,13 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"sortie/rules/yamlpath"
 )
 
 //go:embed data/*.yaml

@@ -1,9 +1,10 @@
 package notation
 
 import (
-	"sortie/parser"
 	"testing"
 	"unicode/utf8"
+
+	"sortie/parser"
 )
 
 // FuzzParsePlot checks, for any text: no panic; every diagnostic is positioned inside the text (or at

@@ -3,10 +3,11 @@ package notation
 import (
 	"fmt"
 	"slices"
-	"sortie/parser"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"sortie/parser"
 )
 
 // MaxPlotRunes is the longest plot Sortie reads, in runes (leading and trailing spaces not counted).

@@ -3,10 +3,11 @@ package notation
 import (
 	"fmt"
 	"os"
-	"sortie/parser"
 	"strconv"
 	"strings"
 	"testing"
+
+	"sortie/parser"
 )
 
 // docExample is one ```plot block of docs/notation.md:

@@ -2,9 +2,10 @@ package notation
 
 import (
 	"fmt"
-	"sortie/parser"
 	"strings"
 	"testing"
+
+	"sortie/parser"
 )
 
 // Shorthands for expected elements (columns are not part of Plot.Equal).

@@ -2,9 +2,10 @@ package notation
 
 import (
 	"fmt"
-	"sortie/parser"
 	"strings"
 	"unicode/utf8"
+
+	"sortie/parser"
 )
 
 // Order is one aircraft's orders for a turn: its plot and its standing fire order.

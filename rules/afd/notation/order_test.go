@@ -1,8 +1,9 @@
 package notation
 
 import (
-	"sortie/parser"
 	"testing"
+
+	"sortie/parser"
 )
 
 func TestParseOrder(t *testing.T) {

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sortie/parser"
 	"strconv"
 	"strings"
 	"testing"
+
+	"sortie/parser"
 )
 
 // orderExample is one ```orderblock block of docs/orders.md:

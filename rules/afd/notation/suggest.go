@@ -1,8 +1,9 @@
 package notation
 
 import (
-	"sortie/parser"
 	"strings"
+
+	"sortie/parser"
 )
 
 // The helpers in this file guess what a player meant by a word that is not a token: several tokens run

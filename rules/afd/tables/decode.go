@@ -9,11 +9,12 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"sortie/rules/yamlpath"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"sortie/rules/yamlpath"
 )
 
 // fileDoc is a tables file as written (docs/tables.md, "Replacing the tables"). Every section is

@@ -12,10 +12,11 @@ package notation
 import (
 	"fmt"
 	"slices"
-	"sortie/parser"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"sortie/parser"
 )
 
 // Limits of a Swarm order line.

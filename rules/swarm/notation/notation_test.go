@@ -2,11 +2,12 @@ package notation
 
 import (
 	"os"
-	"sortie/parser"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"sortie/parser"
 )
 
 type swarmCase struct {
