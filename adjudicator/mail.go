@@ -139,7 +139,7 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 	if err := tx.Put(reportsBucket(g.ID, seat.Player), storage.SeqKey(uint64(round)), saved); err != nil {
 		return err
 	}
-	return s.enqueue(tx, seat.Email, seat.Name, g, kind, subject, body, "", seat.Token, kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch))
+	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: kind, Subject: subject, Body: body, Token: seat.Token, Key: []string{kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch)}})
 }
 
 // fillReceipt adds what the player has on file and who is still missing.
@@ -207,7 +207,7 @@ func (s *Service) queueSimple(tx *storage.Tx, name, to, inReplyTo, game string, 
 	if game != "" {
 		g, _ = getGame(tx, game)
 	}
-	return s.enqueue(tx, to, "", g, name, subject, body, inReplyTo, "", name, inReplyTo, to)
+	return s.enqueue(tx, outgoing{To: to, Game: g, Kind: name, Subject: subject, Body: body, InReplyTo: inReplyTo, Key: []string{name, inReplyTo, to}})
 }
 
 func (s *Service) queueModerator(tx *storage.Tx, g *Game, text string) error {
@@ -219,21 +219,33 @@ func (s *Service) queueModerator(tx *storage.Tx, g *Game, text string) error {
 		return err
 	}
 	g.Notices++
-	return s.enqueue(tx, g.Moderator, "", g, "moderator", subject, body, "", "", "moderator", g.ID, fmt.Sprint(g.Notices), text)
+	return s.enqueue(tx, outgoing{To: g.Moderator, Game: g, Kind: "moderator", Subject: subject, Body: body, Key: []string{"moderator", g.ID, fmt.Sprint(g.Notices), text}})
 }
 
 // enqueue writes one mail to the outbox in the caller's transaction, with a Message-ID made from what
 // caused it (so a re-run of the same effect would give the same id).
-func (s *Service) enqueue(tx *storage.Tx, to, toName string, g *Game, kind, subject, body, inReplyTo, token string, idParts ...string) error {
-	m := storage.OutMail{From: s.cfg.Address, To: to, ToName: toName, Subject: subject, Body: body, InReplyTo: inReplyTo,
-		Kind: kind, Created: s.now().UTC(), Headers: map[string]string{}}
-	m.MessageID = s.messageID(append([]string{kind, to, subject}, idParts...)...)
-	if g != nil {
-		m.Game = g.ID
-		m.Headers["X-Sortie-Game"] = g.ID
+// outgoing is one mail for the outbox: who it is for, which game and kind, its text, and the parts that
+// make its Message-ID stable (the same cause gives the same ID, so a mail is never queued twice).
+type outgoing struct {
+	To, ToName    string
+	Game          *Game // nil for mail that belongs to no game
+	Kind          string
+	Subject, Body string
+	InReplyTo     string
+	Token         string // the seat's reply token, for its personal Reply-To
+	Key           []string
+}
+
+func (s *Service) enqueue(tx *storage.Tx, o outgoing) error {
+	m := storage.OutMail{From: s.cfg.Address, To: o.To, ToName: o.ToName, Subject: o.Subject, Body: o.Body, InReplyTo: o.InReplyTo,
+		Kind: o.Kind, Created: s.now().UTC(), Headers: map[string]string{}}
+	m.MessageID = s.messageID(append([]string{o.Kind, o.To, o.Subject}, o.Key...)...)
+	if o.Game != nil {
+		m.Game = o.Game.ID
+		m.Headers["X-Sortie-Game"] = o.Game.ID
 	}
-	if token != "" {
-		m.ReplyTo = s.replyTo(&Seat{Token: token})
+	if o.Token != "" {
+		m.ReplyTo = s.replyTo(&Seat{Token: o.Token})
 	}
 	_, err := tx.Enqueue(m)
 	if errors.Is(err, storage.ErrDuplicateMessageID) {

@@ -156,7 +156,7 @@ func (s *Service) announce(tx *storage.Tx, g *Game, text string) error {
 		if err != nil {
 			return err
 		}
-		if err := s.enqueue(tx, st.Email, st.Name, g, "announce", subject, body, "", st.Token, "announce", g.ID, fmt.Sprint(g.Notices)); err != nil {
+		if err := s.enqueue(tx, outgoing{To: st.Email, ToName: st.Name, Game: g, Kind: "announce", Subject: subject, Body: body, Token: st.Token, Key: []string{"announce", g.ID, fmt.Sprint(g.Notices)}}); err != nil {
 			return err
 		}
 	}
@@ -248,7 +248,7 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 		return err
 	}
 	g.Notices++
-	if err := s.enqueue(tx, old, "", g, "announce", subject, body, "", "", "replaced", g.ID, old, fmt.Sprint(g.Notices)); err != nil {
+	if err := s.enqueue(tx, outgoing{To: old, Game: g, Kind: "announce", Subject: subject, Body: body, Key: []string{"replaced", g.ID, old, fmt.Sprint(g.Notices)}}); err != nil {
 		return err
 	}
 	for _, other := range g.Seats {
@@ -260,7 +260,7 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 		if err != nil {
 			return err
 		}
-		if err := s.enqueue(tx, other.Email, other.Name, g, "announce", subject, body, "", other.Token, "replace-note", g.ID, player, fmt.Sprint(g.Notices)); err != nil {
+		if err := s.enqueue(tx, outgoing{To: other.Email, ToName: other.Name, Game: g, Kind: "announce", Subject: subject, Body: body, Token: other.Token, Key: []string{"replace-note", g.ID, player, fmt.Sprint(g.Notices)}}); err != nil {
 			return err
 		}
 	}
@@ -283,7 +283,7 @@ func (s *Service) queuePosition(tx *storage.Tx, g *Game, rg ruleset.Game, seat *
 	if err != nil {
 		return err
 	}
-	return s.enqueue(tx, seat.Email, seat.Name, g, "report", subject, body, "", seat.Token, "position", fmt.Sprint(g.Round), seat.Player, fmt.Sprint(g.Epoch))
+	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "report", Subject: subject, Body: body, Token: seat.Token, Key: []string{"position", fmt.Sprint(g.Round), seat.Player, fmt.Sprint(g.Epoch)}})
 }
 
 // digestLine is one game in a moderator's digest.
@@ -344,7 +344,7 @@ func (s *Service) queueDigest(tx *storage.Tx, moderator string) error {
 	if err != nil {
 		return err
 	}
-	return s.enqueue(tx, moderator, "", nil, "digest", subject, body, "", "", "digest", moderator, s.now().UTC().Format(time.RFC3339))
+	return s.enqueue(tx, outgoing{To: moderator, Kind: "digest", Subject: subject, Body: body, Key: []string{"digest", moderator, s.now().UTC().Format(time.RFC3339)}})
 }
 
 // moderatorOf recognises a moderator's mail: the game named in the block, sent from its moderator's
@@ -406,7 +406,7 @@ func (s *Service) moderatorMail(tx *storage.Tx, g *Game, env Envelope, b parser.
 	if err != nil {
 		return "", err
 	}
-	return Accepted, s.enqueue(tx, g.Moderator, "", g, "moderator", subject, body, env.MessageID, "", "moderator-receipt", env.MessageID)
+	return Accepted, s.enqueue(tx, outgoing{To: g.Moderator, Game: g, Kind: "moderator", Subject: subject, Body: body, InReplyTo: env.MessageID, Key: []string{"moderator-receipt", env.MessageID}})
 }
 
 func asModErr(err error, target *moderatorError) bool {
@@ -444,7 +444,7 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 		if err != nil {
 			return false, err
 		}
-		if err := s.enqueue(tx, st.Email, st.Name, g, "reminder", subject, body, "", st.Token, "reminder", g.ID, fmt.Sprint(g.Round), key, p); err != nil {
+		if err := s.enqueue(tx, outgoing{To: st.Email, ToName: st.Name, Game: g, Kind: "reminder", Subject: subject, Body: body, Token: st.Token, Key: []string{"reminder", g.ID, fmt.Sprint(g.Round), key, p}}); err != nil {
 			return false, err
 		}
 	}

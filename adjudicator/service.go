@@ -261,29 +261,47 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		}
 	}
 	if parser.BlockRefused(diags) {
-		// A fault in the header or the block as a whole: nothing in it is used.
-		for _, d := range diags {
-			if d.Severity == parser.SeverityError && (orderLine(block, d.Line) || refusedLine(block, d.Line)) {
-				rec.BlockErrors = append(rec.BlockErrors, d.Error())
-			}
-		}
-		rec.BlockErrors = append(rec.BlockErrors, "Because of the problems above nothing in this mail was used; fix them and send the block again.")
-		if err := s.fillReceipt(tx, g, rg, seat, &rec); err != nil {
-			return "", err
-		}
-		subject, body, err := s.tmpl.Render("receipt", rec)
-		if err != nil {
-			return "", err
-		}
-		return Refused, s.enqueue(tx, seat.Email, seat.Name, g, "receipt", subject, body, env.MessageID, seat.Token, "receipt", env.MessageID)
+		return s.refuseBlock(tx, g, rg, seat, env, block, diags, &rec)
 	}
+	if err := s.playerCommands(tx, g, seat, block, &rec); err != nil {
+		return "", err
+	}
+	if err := s.playerOrders(tx, g, rg, seat, env, block, diags, &rec); err != nil {
+		return "", err
+	}
+	return s.sendReceipt(tx, g, rg, seat, env, block, &rec)
+}
+
+// refuseBlock answers a block refused as a whole (a fault in its header, say): nothing in it is used,
+// and the receipt lists every problem.
+func (s *Service) refuseBlock(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, env Envelope, block parser.Block, diags []parser.LineDiagnostic, rec *receipt) (Outcome, error) {
+	// A fault in the header or the block as a whole: nothing in it is used.
+	for _, d := range diags {
+		if d.Severity == parser.SeverityError && (orderLine(block, d.Line) || refusedLine(block, d.Line)) {
+			rec.BlockErrors = append(rec.BlockErrors, d.Error())
+		}
+	}
+	rec.BlockErrors = append(rec.BlockErrors, "Because of the problems above nothing in this mail was used; fix them and send the block again.")
+	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
+		return "", err
+	}
+	subject, body, err := s.tmpl.Render("receipt", *rec)
+	if err != nil {
+		return "", err
+	}
+	return Refused, s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "receipt", Subject: subject, Body: body, InReplyTo: env.MessageID, Token: seat.Token, Key: []string{"receipt", env.MessageID}})
+}
+
+// playerCommands carries out a player's commands before the orders, so that CLEAR then new orders in one
+// mail works.
+func (s *Service) playerCommands(tx *storage.Tx, g *Game, seat *Seat, block parser.Block, rec *receipt) error {
 	// Commands first: CLEAR before new orders, so "CLEAR" then orders in one mail works.
 	for _, c := range block.Commands {
 		switch c.Name {
 		case "CLEAR":
 			n, err := s.clear(tx, g, seat.Player, c.Args)
 			if err != nil {
-				return "", err
+				return err
 			}
 			rec.Notes = append(rec.Notes, fmt.Sprintf("CLEAR: %d order(s) withdrawn", n))
 		case "WAIT":
@@ -316,7 +334,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			}
 			rec.Notes = append(rec.Notes, text)
 			if err := s.announce(tx, g, text); err != nil {
-				return "", err
+				return err
 			}
 		case "READY":
 			g.Waiting = remove(g.Waiting, seat.Player)
@@ -324,6 +342,12 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			rec.Notes = append(rec.Notes, "READY: the round no longer waits for you")
 		}
 	}
+	return nil
+}
+
+// playerOrders checks each order line through the game's ruleset and stores the valid ones for the
+// player's own units, echoing each in the receipt as it was read.
+func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, env Envelope, block parser.Block, diags []parser.LineDiagnostic, rec *receipt) error {
 	if len(block.Orders) > 0 && block.Turn != g.Round {
 		rec.BlockErrors = append(rec.BlockErrors, turnGuardMessage(block.Turn, g.Round))
 	} else {
@@ -363,7 +387,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 				if !lineErrs && chk.OK() && mine[o.Callsign] {
 					b, _ := json.Marshal(storedOrder{Unit: o.Callsign, Player: seat.Player, Text: chk.Canonical, MessageID: env.MessageID, At: s.now().UTC()})
 					if err := tx.Put(ordersBucket(g.ID, g.Round), o.Callsign, b); err != nil {
-						return "", err
+						return err
 					}
 					echo.Stored = true
 					if seat.Autopilot {
@@ -375,11 +399,17 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			rec.Orders = append(rec.Orders, echo)
 		}
 	}
+	return nil
+}
+
+// sendReceipt finishes the receipt (what is still missing, STATUS, HELP, RESEND), queues it, and resolves
+// the round when this mail completed it.
+func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, env Envelope, block parser.Block, rec *receipt) (Outcome, error) {
 	resolveNow, err := s.updateAllIn(tx, g, rg)
 	if err != nil {
 		return "", err
 	}
-	if err := s.fillReceipt(tx, g, rg, seat, &rec); err != nil {
+	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
 		return "", err
 	}
 	resent := map[string]bool{} // one copy of each report per mail, however often RESEND names it
@@ -396,11 +426,11 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			rec.Notes = append(rec.Notes, "RESEND: your report is on its way again")
 		}
 	}
-	subject, body, err := s.tmpl.Render("receipt", rec)
+	subject, body, err := s.tmpl.Render("receipt", *rec)
 	if err != nil {
 		return "", err
 	}
-	if err := s.enqueue(tx, seat.Email, seat.Name, g, "receipt", subject, body, env.MessageID, seat.Token, "receipt", env.MessageID); err != nil {
+	if err := s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "receipt", Subject: subject, Body: body, InReplyTo: env.MessageID, Token: seat.Token, Key: []string{"receipt", env.MessageID}}); err != nil {
 		return "", err
 	}
 	if resolveNow {
@@ -1033,7 +1063,7 @@ func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inR
 	if err := json.Unmarshal(last, &m); err != nil {
 		return err
 	}
-	return s.enqueue(tx, seat.Email, seat.Name, g, "resend", m.Subject, m.Body, inReplyTo, seat.Token, "resend", inReplyTo)
+	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: m.Body, InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo}})
 }
 
 func parseUint(s string) uint64 {
