@@ -215,7 +215,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	if seat != nil && authErr == nil {
 		// Now that the game is known, read the block again with its notation's hints, so a line that
 		// lacks its callsign or colon is named in that game's language.
-		if n := blockNotation(g); n != nil {
+		if n := blockNotation(g); n != nil && needsHints(diags) {
 			block, diags = parser.ParseBlockFor(env.Text, n)
 		}
 		if over, notice, err := s.floodSeat(tx, g.ID, seat.Player); err != nil || over {
@@ -1111,4 +1111,15 @@ func blockNotation(g *Game) parser.Notation {
 		return h.BlockNotation()
 	}
 	return nil
+}
+
+// needsHints says whether a block read without a notation has a line whose reading a notation changes:
+// one that is neither a command nor an order line, or one found after the block.
+func needsHints(diags []parser.LineDiagnostic) bool {
+	for _, d := range diags {
+		if d.Code == parser.CodeUnknownCmd || d.Code == parser.CodeAfterBlock {
+			return true
+		}
+	}
+	return false
 }
