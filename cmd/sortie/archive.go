@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sortie/adjudicator"
+	"sortie/cmd/sortie/internal/daemon"
 	"sortie/storage"
 	"sortie/templates"
 )
@@ -76,7 +77,7 @@ func cmdExport(args []string, stdout io.Writer) error {
 	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
 		return usagef("export: %s is not empty; export into a new folder", *out)
 	}
-	cfg, err := LoadConfig(*configPath)
+	cfg, err := daemon.LoadConfig(*configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -173,7 +174,7 @@ func cmdBackup(args []string, stdout io.Writer) error {
 	case *out == "":
 		return usagef("backup: --out PATH is required (the backup file)")
 	}
-	cfg, err := LoadConfig(*configPath)
+	cfg, err := daemon.LoadConfig(*configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -238,7 +239,7 @@ func archiveCommand(svc *adjudicator.Service, args []string, w io.Writer) (handl
 
 // askDaemon sends a command to a running daemon's control socket. running is false when no daemon
 // answers on the socket (the caller then opens the database itself).
-func askDaemon(cfg *Config, args []string) (output string, running bool, err error) {
+func askDaemon(cfg *daemon.Config, args []string) (output string, running bool, err error) {
 	c, err := net.DialTimeout("unix", socketPath(cfg.Database), 500*time.Millisecond)
 	if err != nil {
 		return "", false, nil
@@ -266,10 +267,10 @@ func askDaemon(cfg *Config, args []string) (output string, running bool, err err
 
 // openService opens the database for export or backup when no daemon holds it: read-only (a shared
 // lock, no migration) when the schema allows, so the file is left exactly as it was.
-func openService(cfg *Config) (*adjudicator.Service, func(), error) {
-	db, err := openDatabase(cfg, storage.Options{ReadOnly: true})
+func openService(cfg *daemon.Config) (*adjudicator.Service, func(), error) {
+	db, err := daemon.OpenDatabase(cfg, storage.Options{ReadOnly: true})
 	if errors.Is(err, storage.ErrNeedsMigration) {
-		db, err = openDatabase(cfg, storage.Options{})
+		db, err = daemon.OpenDatabase(cfg, storage.Options{})
 	}
 	if err != nil {
 		return nil, nil, err
@@ -279,5 +280,5 @@ func openService(cfg *Config) (*adjudicator.Service, func(), error) {
 		db.Close()
 		return nil, nil, err
 	}
-	return adjudicator.New(db, tmpl, cfg.adjudicatorConfig(), cfg.logger()), func() { db.Close() }, nil
+	return adjudicator.New(db, tmpl, cfg.AdjudicatorConfig(), cfg.Logger()), func() { db.Close() }, nil
 }

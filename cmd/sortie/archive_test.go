@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"sortie/adjudicator"
+	"sortie/cmd/sortie/internal/daemon"
 	"sortie/rules/afd"
 	"sortie/storage"
 	"sortie/templates"
@@ -156,7 +157,7 @@ func checkBackup(t *testing.T, path string) {
 // serve.go's socket does once gameCommand hands archive commands to archiveCommand.
 func TestArchiveCommandsOverControlSocket(t *testing.T) {
 	dir, cfgPath, scenario := archiveSetup(t)
-	cfg, err := LoadConfig(cfgPath)
+	cfg, err := daemon.LoadConfig(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestArchiveCommandsOverControlSocket(t *testing.T) {
 	}
 	defer db.Close()
 	tmpl, _ := templates.New("")
-	svc := adjudicator.New(db, tmpl, cfg.adjudicatorConfig(), zerolog.Nop())
+	svc := adjudicator.New(db, tmpl, cfg.AdjudicatorConfig(), zerolog.Nop())
 	scn, _ := os.ReadFile(scenario)
 	if _, err := svc.NewGame(scn, scenario, "g1"); err != nil {
 		t.Fatal(err)

@@ -52,6 +52,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"sortie/adjudicator"
+	"sortie/cmd/sortie/internal/daemon"
+	"sortie/cmd/sortie/internal/demo"
 	"sortie/mailer"
 	"sortie/mailer/localmail"
 	"sortie/mailer/realmail"
@@ -111,7 +113,7 @@ func benchRealEnv(b *testing.B, inProcessName string) *benchEnv {
 			b.Error(err)
 		}
 	})
-	host, port := splitHostPort(srv.SubmissionAddr)
+	host, port := demo.SplitHostPort(srv.SubmissionAddr)
 	imapHost, _, _ := net.SplitHostPort(srv.IMAPSAddr)
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(srv.CAPEM)
@@ -158,7 +160,7 @@ func benchInProcessEnv(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { sm.Close() })
-	host, port := splitHostPort(sm.Addr())
+	host, port := demo.SplitHostPort(sm.Addr())
 	imapHost, _, _ := net.SplitHostPort(im.TLSAddr())
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(caPEM)
@@ -292,7 +294,7 @@ func benchIntake(b *testing.B, env *benchEnv) {
 	}
 	// The daemon's handler and the database as cursor store, each wrapped to count and to time its
 	// share (two clock readings a call), so the figure can be split into handler, cursor and IMAP.
-	h := handler(svc, log)
+	h := daemon.Handler(svc, log)
 	processed := 0
 	var tHandler time.Duration
 	counting := &timedHandler{h: h.(mailer.BatchHandler), processed: &processed, elapsed: &tHandler}
@@ -386,20 +388,20 @@ func (c *benchCursor) SaveCursor(mailbox string, uidValidity, lastUID uint32) er
 
 // benchOutboxTimed is the daemon's outbox adapter, timing Pending and MarkSent.
 type benchOutboxTimed struct {
-	outbox
+	daemon.Outbox
 	spent time.Duration
 }
 
 func (o *benchOutboxTimed) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
 	t0 := time.Now()
-	list, err := o.outbox.Pending(now, limit)
+	list, err := o.Outbox.Pending(now, limit)
 	o.spent += time.Since(t0)
 	return list, err
 }
 
 func (o *benchOutboxTimed) MarkSent(id string, at time.Time) error {
 	t0 := time.Now()
-	err := o.outbox.MarkSent(id, at)
+	err := o.Outbox.MarkSent(id, at)
 	o.spent += time.Since(t0)
 	return err
 }
@@ -591,7 +593,7 @@ func benchOutbox(b *testing.B, env *benchEnv) {
 	}
 	b.Cleanup(func() { db.Close() })
 	body := benchReportBody(b)
-	box := &benchOutboxTimed{outbox: outbox{db}}
+	box := &benchOutboxTimed{Outbox: daemon.Outbox{DB: db}}
 	sender := mailer.NewSender(mailer.SenderOptions{Host: env.smtpHost, Port: env.smtpPort, TLS: mailer.TLSStartTLS, CAFile: env.caFile,
 		Username: benchService, Password: env.passwords[benchService], FromName: "Sortie bench", Batch: n, Logger: benchLogger()}, box)
 
@@ -691,12 +693,12 @@ func BenchmarkTurnLatencyInProcess(b *testing.B) { benchTurnLatency(b, benchInPr
 func benchTurnLatency(b *testing.B, env *benchEnv) {
 	ctx := context.Background()
 	dir := b.TempDir()
-	cfg := &Config{Database: filepath.Join(dir, "sortie.db"), Address: benchService, Name: "Sortie bench", ResolveDelay: "0s", LogLevel: "error"}
+	cfg := &daemon.Config{Database: filepath.Join(dir, "sortie.db"), Address: benchService, Name: "Sortie bench", ResolveDelay: "0s", LogLevel: "error"}
 	cfg.IMAP.Addr, cfg.IMAP.TLS, cfg.IMAP.CAFile = env.imapAddr, "tls", env.caFile
 	cfg.IMAP.Username, cfg.IMAP.Password = benchService, env.passwords[benchService]
 	cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.TLS, cfg.SMTP.CAFile = env.smtpHost, env.smtpPort, "starttls", env.caFile
 	cfg.SMTP.Username, cfg.SMTP.Password = benchService, env.passwords[benchService]
-	d, err := NewDaemon(cfg)
+	d, err := daemon.NewDaemon(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"syscall"
+
+	"sortie/cmd/sortie/internal/daemon"
 )
 
 // controlAccess says who may give commands over the control socket: the daemon's own user, root, and
@@ -18,7 +20,7 @@ type controlAccess struct {
 	groupName string
 }
 
-func controlAccessFor(cfg *Config) (controlAccess, error) {
+func controlAccessFor(cfg *daemon.Config) (controlAccess, error) {
 	a := controlAccess{group: -1}
 	if cfg.Control.Group == "" {
 		return a, nil

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"sortie/cmd/sortie/internal/demo"
 	"sortie/mailer"
 	"sortie/mailer/localmail"
 	"sortie/rules/afd"
@@ -58,7 +59,7 @@ func newWorld(t *testing.T) *world {
 	t.Cleanup(func() { w.smtp.Close() })
 	w.db = filepath.Join(w.dir, "sortie.db")
 	w.cfg = filepath.Join(w.dir, "sortie.yaml")
-	host, port := splitHostPort(w.smtp.Addr())
+	host, port := demo.SplitHostPort(w.smtp.Addr())
 	cfg := fmt.Sprintf(`database: %s
 address: sortie@sortie.test
 name: Sortie test
@@ -143,7 +144,7 @@ func (w *world) sent() []mail {
 			w.t.Fatal(err)
 		}
 		for _, to := range e.To {
-			out = append(out, mail{To: strings.ToLower(to), Subject: m.Subject, Text: m.Text, MessageID: m.MessageID, ReplyTo: replyAddress(e.Raw, "")})
+			out = append(out, mail{To: strings.ToLower(to), Subject: m.Subject, Text: m.Text, MessageID: m.MessageID, ReplyTo: demo.ReplyAddress(e.Raw, "")})
 		}
 	}
 	return out
@@ -198,7 +199,7 @@ func secretOf(t *testing.T, welcome mail) string {
 	return m[1]
 }
 
-func blockOf(text string) string { return extractBlock(text) }
+func blockOf(text string) string { return demo.ExtractBlock(text) }
 
 // TestEndToEndGameByMail plays a whole game through real IMAP and SMTP servers with the real daemon:
 // plain, HTML-only, duplicate, malformed, late, wrong-turn, wrong-secret and reply-quoted mails.

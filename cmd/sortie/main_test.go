@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sortie/cmd/sortie/internal/daemon"
 )
 
 // The calculator is a contract other tools rely on, so these tests run the real binary.
@@ -198,15 +200,15 @@ func TestAircraftListAndShow(t *testing.T) {
 func TestExampleConfigLoads(t *testing.T) {
 	t.Setenv("SORTIE_IMAP_PASSWORD", "x")
 	t.Setenv("SORTIE_SMTP_PASSWORD", "y")
-	c, err := LoadConfig("../../docs/sortie.example.yaml")
+	c, err := daemon.LoadConfig("../../docs/sortie.example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.IMAP.Password != "x" || c.SMTP.Password != "y" || c.adjudicatorConfig().ResolveDelay.Minutes() != 10 {
+	if c.IMAP.Password != "x" || c.SMTP.Password != "y" || c.AdjudicatorConfig().ResolveDelay.Minutes() != 10 {
 		t.Errorf("example config: %+v", c)
 	}
 	os.Unsetenv("SORTIE_IMAP_PASSWORD")
-	if _, err := LoadConfig("../../docs/sortie.example.yaml"); err == nil || !strings.Contains(err.Error(), "SORTIE_IMAP_PASSWORD") {
+	if _, err := daemon.LoadConfig("../../docs/sortie.example.yaml"); err == nil || !strings.Contains(err.Error(), "SORTIE_IMAP_PASSWORD") {
 		t.Errorf("a missing password variable must be named: %v", err)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"sortie/adjudicator"
+	"sortie/cmd/sortie/internal/demo"
 	"sortie/mailer"
 	"sortie/mailer/realmail"
 	"sortie/rules/afd"
@@ -92,7 +93,7 @@ func newRealDaemon(t *testing.T, srv *realmail.Servers, dir, address, login, ima
 	if imapTLS == "tls" {
 		imapAddr = srv.IMAPSAddr
 	}
-	host, port := splitHostPort(srv.SubmissionAddr)
+	host, port := demo.SplitHostPort(srv.SubmissionAddr)
 	cfg := fmt.Sprintf(`database: %s
 address: %s
 name: Sortie realmail
@@ -186,7 +187,7 @@ func parseRealMails(t *testing.T, msgs []realmail.Message) []realMail {
 		if err != nil {
 			t.Fatalf("a message in Dovecot does not parse: %v\n%s", err, m.Raw)
 		}
-		out = append(out, realMail{Incoming: *inc, Raw: m.Raw, ReplyTo: replyAddress(m.Raw, "")})
+		out = append(out, realMail{Incoming: *inc, Raw: m.Raw, ReplyTo: demo.ReplyAddress(m.Raw, "")})
 	}
 	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"sortie/adjudicator"
+	"sortie/cmd/sortie/internal/daemon"
 	"sortie/parser"
 	"sortie/rules/ruleset"
 	"sortie/storage"
@@ -50,12 +51,12 @@ func cmdServe(args []string, stdout io.Writer) error {
 	if *configPath == "" {
 		return usagef("serve: --config is required\n\n%s", serveHelp)
 	}
-	cfg, err := LoadConfig(*configPath)
+	cfg, err := daemon.LoadConfig(*configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	cfg.InitEmpty = *initEmpty
-	d, err := NewDaemon(cfg)
+	d, err := daemon.NewDaemon(cfg)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func cmdGame(args []string, stdout io.Writer) error {
 	if *configPath == "" {
 		return usagef("game %s: --config is required (the daemon's configuration file)", sub)
 	}
-	cfg, err := LoadConfig(*configPath)
+	cfg, err := daemon.LoadConfig(*configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -259,7 +260,7 @@ func cmdGame(args []string, stdout io.Writer) error {
 		return nil
 	}
 	cfg.InitEmpty = *initEmpty
-	db, err := openDatabase(cfg, storage.Options{})
+	db, err := daemon.OpenDatabase(cfg, storage.Options{})
 	if err != nil {
 		return err
 	}
@@ -268,7 +269,7 @@ func cmdGame(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	svc := adjudicator.New(db, tmpl, cfg.adjudicatorConfig(), cfg.logger())
+	svc := adjudicator.New(db, tmpl, cfg.AdjudicatorConfig(), cfg.Logger())
 	return gameCommand(svc, call, input, name, stdout)
 }
 

@@ -14,6 +14,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"sortie/cmd/sortie/internal/demo"
 	"sortie/mailer"
 	"sortie/rules/afd"
 	"sortie/storage"
@@ -410,7 +411,7 @@ func (s *sentMail) all() []mail {
 			s.w.t.Fatal(err)
 		}
 		for _, to := range e.To {
-			s.mails = append(s.mails, mail{To: strings.ToLower(to), Subject: m.Subject, Text: m.Text, MessageID: m.MessageID, ReplyTo: replyAddress(e.Raw, "")})
+			s.mails = append(s.mails, mail{To: strings.ToLower(to), Subject: m.Subject, Text: m.Text, MessageID: m.MessageID, ReplyTo: demo.ReplyAddress(e.Raw, "")})
 			s.raw = append(s.raw, e.Raw)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"errors"
@@ -10,9 +10,9 @@ import (
 	"sortie/storage"
 )
 
-// openDatabase opens the configured database. A damaged or empty file gives an error that names the
+// OpenDatabase opens the configured database. A damaged or empty file gives an error that names the
 // file and the newest copy in the backup folder to restore, never a Go trace.
-func openDatabase(cfg *Config, opts storage.Options) (*storage.DB, error) {
+func OpenDatabase(cfg *Config, opts storage.Options) (*storage.DB, error) {
 	opts.InitEmpty = opts.InitEmpty || cfg.InitEmpty
 	db, err := storage.Open(cfg.Database, opts)
 	switch {

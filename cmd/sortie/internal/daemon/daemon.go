@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -126,7 +126,7 @@ func LoadConfig(path string) (*Config, error) {
 	return &c, nil
 }
 
-func (c *Config) adjudicatorConfig() adjudicator.Config {
+func (c *Config) AdjudicatorConfig() adjudicator.Config {
 	ac := adjudicator.Config{Address: c.Address, Name: c.Name, MaxMailSize: c.MaxMailKiB << 10, MaxMailsPerHour: c.MaxPerHour, MaxStrangerReplies: c.MaxStranger}
 	if c.TurnHours > 0 {
 		ac.TurnLength = time.Duration(c.TurnHours * float64(time.Hour))
@@ -137,7 +137,7 @@ func (c *Config) adjudicatorConfig() adjudicator.Config {
 	return ac
 }
 
-func (c *Config) logger() zerolog.Logger {
+func (c *Config) Logger() zerolog.Logger {
 	level, err := zerolog.ParseLevel(c.LogLevel)
 	if err != nil || c.LogLevel == "" {
 		level = zerolog.InfoLevel
@@ -197,10 +197,11 @@ func (d *Daemon) backup(now time.Time) error {
 }
 
 // outbox adapts the storage outbox to the mailer's view of it.
-type outbox struct{ db *storage.DB }
+// Outbox adapts the database's outbox to the mail sender.
+type Outbox struct{ DB *storage.DB }
 
-func (o outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
-	items, err := o.db.Pending(now, limit)
+func (o Outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
+	items, err := o.DB.Pending(now, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -211,18 +212,18 @@ func (o outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error)
 	}
 	return out, nil
 }
-func (o outbox) MarkSent(id string, at time.Time) error { return o.db.MarkSent(id, at) }
+func (o Outbox) MarkSent(id string, at time.Time) error { return o.DB.MarkSent(id, at) }
 
 // MarkSentMany records several sent mails in one commit (mailer.BatchMarker).
-func (o outbox) MarkSentMany(ids []string, at time.Time) error { return o.db.MarkSentMany(ids, at) }
+func (o Outbox) MarkSentMany(ids []string, at time.Time) error { return o.DB.MarkSentMany(ids, at) }
 
 // MarkFailed records a failed attempt, except when the server could not be reached at all: an outage
 // is not the mail's fault, so it stays due and the sender's own reconnect backoff decides when to try.
-func (o outbox) MarkFailed(id string, err error, at time.Time) error {
+func (o Outbox) MarkFailed(id string, err error, at time.Time) error {
 	if errors.Is(err, mailer.ErrSMTPUnavailable) {
 		return nil
 	}
-	return o.db.MarkFailed(id, err, at)
+	return o.DB.MarkFailed(id, err, at)
 }
 
 // handler turns fetched messages into envelopes for the adjudicator: parsed, filtered, committed — one
@@ -232,7 +233,8 @@ type mailHandler struct {
 	log zerolog.Logger
 }
 
-func handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
+// Handler is the intake's handler: each fetched mail through the adjudicator, its outcome as a disposition.
+func Handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
 	return mailHandler{svc: svc, log: log}
 }
 
@@ -325,8 +327,8 @@ func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mai
 
 // NewDaemon opens everything the daemon needs from a configuration.
 func NewDaemon(c *Config) (*Daemon, error) {
-	log := c.logger()
-	db, err := openDatabase(c, storage.Options{})
+	log := c.Logger()
+	db, err := OpenDatabase(c, storage.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +337,7 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		db.Close()
 		return nil, err
 	}
-	svc := adjudicator.New(db, tmpl, c.adjudicatorConfig(), log)
+	svc := adjudicator.New(db, tmpl, c.AdjudicatorConfig(), log)
 	if now := clockFromEnv(); now != nil {
 		svc.Now = now
 	}
@@ -348,14 +350,14 @@ func NewDaemon(c *Config) (*Daemon, error) {
 	}
 	if c.SMTP.Host != "" {
 		d.Sender = mailer.NewSender(mailer.SenderOptions{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: mailer.TLSMode(orDefault(c.SMTP.TLS, "starttls")),
-			CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"), Logger: log}, outbox{db})
+			CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"), Logger: log}, Outbox{DB: db})
 		svc.Notify = d.Sender.Kick
 	}
 	if c.IMAP.Addr != "" {
 		poll, _ := time.ParseDuration(c.IMAP.Poll)
 		d.Intake = mailer.NewIntake(mailer.IntakeOptions{Addr: c.IMAP.Addr, TLS: mailer.TLSMode(orDefault(c.IMAP.TLS, "tls")), CAFile: c.IMAP.CAFile,
 			Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Processed: c.IMAP.Processed,
-			Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}, db, handler(svc, log))
+			Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}, db, Handler(svc, log))
 	}
 	return d, nil
 }
