@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -165,8 +166,15 @@ var gameIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
 
 // NewGame reads a scenario, checks it with its ruleset, and stores a new game: seats with secrets and
 // reply tokens, a secret dice seed, the first deadline, and the opening mail to every player, all in one
-// transaction. id may be empty: one is made from the scenario's name.
+// transaction. id may be empty: one is made from the scenario's name. The scenario may include no
+// files; NewGameFiles gives it its folder.
 func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
+	return s.NewGameFiles(scenario, nil, source, id)
+}
+
+// NewGameFiles is NewGame for a scenario with a folder of its own: files it includes (a tables file,
+// say) are read from files and nowhere else, never relative to the daemon's working directory.
+func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) (*Game, error) {
 	name, err := registry.Detect(scenario)
 	if err != nil {
 		return nil, err
@@ -175,7 +183,7 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	rg, err := rs.NewGame(scenario, source)
+	rg, err := rs.NewGame(scenario, files, source)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -68,7 +69,12 @@ func cmdResolve(args []string, stdout io.Writer) error {
 		if rs, err = registry.Get(name); err != nil {
 			return usagef("%s: %v", *scenarioPath, err)
 		}
-		if g, err = rs.NewGame(data, *scenarioPath); err != nil {
+		root, err := os.OpenRoot(filepath.Dir(*scenarioPath))
+		if err != nil {
+			return usagef("%v", err)
+		}
+		defer root.Close()
+		if g, err = rs.NewGame(data, root.FS(), *scenarioPath); err != nil {
 			return usagef("%v", err)
 		}
 	} else if rs, g, err = loadState(*statePath); err != nil {

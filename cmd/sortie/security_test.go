@@ -203,9 +203,17 @@ func TestControlSocketAccess(t *testing.T) {
 		if code == 0 || strings.Contains(out+errOut, "SECRETHASH") || strings.Contains(out+errOut, "root:") {
 			t.Errorf("%s over the socket: exit %d\n%s\n%s", filepath.Base(scn), code, out, errOut)
 		}
-		if !strings.Contains(errOut, "cannot include") {
+		if !strings.Contains(errOut, "inside the scenario's folder") {
 			t.Errorf("%s: the refusal should say why:\n%s", filepath.Base(scn), errOut)
 		}
+	}
+	// A tables file beside the scenario is sent along by the client, so a game that includes one starts
+	// through the running daemon too, without the daemon reading its own disk.
+	os.WriteFile(filepath.Join(dir, "kinder.yaml"), []byte("label: kinder\ndeflection:\n  \"5-7\": {1E: +2, ME: +2}\n  \"4/8\": {1E: 0, ME: +1}\n  \"9-3\": {1E: -2, ME: -1}\n"), 0o600)
+	withTables := filepath.Join(dir, "tables.yaml")
+	os.WriteFile(withTables, []byte(strings.Replace(string(scn), "options:\n", "options:\n  tables: kinder.yaml\n", 1)), 0o644)
+	if out, errOut, code := sortieWithin(t, 30*time.Second, "game", "new", "--config", cfg, "--id", "tabled", withTables); code != 0 || !strings.Contains(out, "game tabled started") {
+		t.Errorf("a scenario with its tables file beside it, over the socket: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// Another user, even with the socket opened to everyone, is refused by its credentials.
 	if os.Getuid() != 0 {

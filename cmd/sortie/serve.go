@@ -8,11 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
+	"testing/fstest"
 	"text/tabwriter"
 	"time"
 
@@ -21,6 +24,7 @@ import (
 	"sortie/adjudicator"
 	"sortie/cmd/sortie/internal/daemon"
 	"sortie/parser"
+	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 	"sortie/templates"
@@ -113,6 +117,9 @@ type controlRequest struct {
 	Args  []string `json:"args"`
 	Input []byte   `json:"input"` // a scenario file for game new
 	Name  string   `json:"name"`  // its file name
+	// Files are the files the scenario includes, read by the client from the scenario's folder: the
+	// daemon reads none of its own disk for a scenario.
+	Files map[string][]byte `json:"files,omitempty"`
 }
 
 type controlResponse struct {
@@ -147,8 +154,17 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 				return
 			}
 			var out bytes.Buffer
-			// A scenario sent over the socket has no folder on the daemon's side: it may include no files.
-			err := gameCommand(svc, req.Args, req.Input, ruleset.RemoteSource(req.Name), &out)
+			// A scenario sent over the socket brings the files it includes; the daemon's own disk is never
+			// read for it.
+			var files fs.FS
+			if len(req.Files) > 0 {
+				m := fstest.MapFS{}
+				for name, data := range req.Files {
+					m[name] = &fstest.MapFile{Data: data, Mode: 0o400}
+				}
+				files = m
+			}
+			err := gameCommand(svc, req.Args, req.Input, ruleset.RemoteSource(req.Name), files, &out)
 			resp := controlResponse{Output: out.String()}
 			if err != nil {
 				resp.Error = err.Error()
@@ -207,6 +223,7 @@ func cmdGame(args []string, stdout io.Writer) error {
 		return usagef("%v", err)
 	}
 	call := []string{sub}
+	var folder *includes // the scenario's folder, for game new
 	var input []byte
 	name := ""
 	switch sub {
@@ -218,6 +235,12 @@ func cmdGame(args []string, stdout io.Writer) error {
 			return usagef("%v", err)
 		}
 		name = pos
+		root, err := os.OpenRoot(filepath.Dir(pos))
+		if err != nil {
+			return usagef("%v", err)
+		}
+		defer root.Close()
+		folder = &includes{files: root.FS(), read: map[string][]byte{}}
 		if *id != "" {
 			call = append(call, "--id", *id)
 		}
@@ -243,7 +266,11 @@ func cmdGame(args []string, stdout io.Writer) error {
 	// A running daemon answers through its socket; otherwise open the database here.
 	if c, err := net.DialTimeout("unix", socketPath(cfg.Database), 500*time.Millisecond); err == nil {
 		defer c.Close()
-		if err := json.NewEncoder(c).Encode(controlRequest{Args: call, Input: input, Name: name}); err != nil {
+		req := controlRequest{Args: call, Input: input, Name: name}
+		if folder != nil {
+			req.Files = folder.collect(input, name)
+		}
+		if err := json.NewEncoder(c).Encode(req); err != nil {
 			return err
 		}
 		var resp controlResponse
@@ -270,11 +297,47 @@ func cmdGame(args []string, stdout io.Writer) error {
 		return err
 	}
 	svc := adjudicator.New(db, tmpl, cfg.AdjudicatorConfig(), cfg.Logger())
-	return gameCommand(svc, call, input, name, stdout)
+	return gameCommand(svc, call, input, name, folder.folder(), stdout)
+}
+
+// includes is a scenario's folder that remembers the files read from it, so a client can send the
+// running daemon exactly the files its scenario includes.
+type includes struct {
+	files fs.FS
+	read  map[string][]byte
+}
+
+func (i *includes) Open(name string) (fs.File, error) { return i.files.Open(name) }
+
+// folder is the scenario's folder itself, or nil when there is none.
+func (i *includes) folder() fs.FS {
+	if i == nil {
+		return nil
+	}
+	return i.files
+}
+
+func (i *includes) ReadFile(name string) ([]byte, error) {
+	data, err := fs.ReadFile(i.files, name)
+	if err == nil {
+		i.read[name] = data
+	}
+	return data, err
+}
+
+// collect reads the scenario the way its ruleset will, here, and returns the files it included. A
+// scenario with problems includes what it could; the daemon reports the problems.
+func (i *includes) collect(scenario []byte, name string) map[string][]byte {
+	if rsName, err := registry.Detect(scenario); err == nil {
+		if rs, err := registry.Get(rsName); err == nil {
+			rs.NewGame(scenario, i, name)
+		}
+	}
+	return i.read
 }
 
 // gameCommand runs one moderator command on a service (in the daemon or in this process).
-func gameCommand(svc *adjudicator.Service, args []string, input []byte, name string, w io.Writer) error {
+func gameCommand(svc *adjudicator.Service, args []string, input []byte, name string, files fs.FS, w io.Writer) error {
 	if handled, err := archiveCommand(svc, args, w); handled {
 		return err
 	}
@@ -284,7 +347,7 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		if len(args) == 3 && args[1] == "--id" {
 			id = args[2]
 		}
-		g, err := svc.NewGame(input, name, id)
+		g, err := svc.NewGameFiles(input, files, name, id)
 		if err != nil {
 			return usagef("%v", err)
 		}

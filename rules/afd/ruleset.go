@@ -2,6 +2,7 @@ package afd
 
 import (
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -26,19 +27,18 @@ func (Ruleset) Name() string { return "afd" }
 // NewGame checks a scenario and builds its first turn. A tables file the scenario names (relative to
 // source's folder) is read now and kept in the state, so the game resolves the same way wherever it is
 // archived or re-run.
-func (r Ruleset) NewGame(scenario []byte, source string) (ruleset.Game, error) {
+func (r Ruleset) NewGame(scenario []byte, files fs.FS, source string) (ruleset.Game, error) {
 	s, err := ParseScenario(scenario, source)
 	if err != nil {
 		return nil, err
 	}
-	s.Dir = ruleset.SourceDir(source)
 	st, err := NewGame(s, r.Env.Cards)
 	if err != nil {
 		return nil, err
 	}
 	env := r.Env
 	if s.Options.Tables != "" {
-		data, err := ruleset.ReadInclude(s.Dir, s.Options.Tables)
+		data, err := ruleset.ReadInclude(files, s.Options.Tables)
 		if err != nil {
 			return nil, fmt.Errorf("%s: tables: %w", source, err)
 		}

@@ -2,9 +2,8 @@ package afd
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -33,8 +32,6 @@ type Scenario struct {
 	// Service holds what the mail service needs (players' addresses, the moderator, deadlines); the
 	// rules do not read it (docs/scenarios.md).
 	Service yaml.Node `yaml:"service"`
-	// Dir is the folder the scenario was read from, for relative file names (tables).
-	Dir string `yaml:"-"`
 
 	lines yamlpath.Lines
 }
@@ -79,20 +76,6 @@ type ScenarioProblem = ruleset.ScenarioProblem
 // Pilot qualities. Seed 000 keeps gunnery free of any modifier but deflection, so pilot quality acts
 // only on spotting (docs/tables.md).
 var pilotQualities = map[string]int{"green": -1, "regular": 0, "veteran": 1, "ace": 1}
-
-// LoadScenario reads a scenario file.
-func LoadScenario(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	s, err := ParseScenario(data, path)
-	if err != nil {
-		return nil, err
-	}
-	s.Dir = filepath.Dir(path)
-	return s, nil
-}
 
 // ParseScenario reads a scenario and checks it against the cards: every problem is listed, with its
 // line, and nothing is half-loaded.
@@ -224,12 +207,12 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 }
 
 // Env returns the environment a game of this scenario resolves in: base, with the tables replaced by
-// the scenario's own tables file if it names one (relative to the scenario's folder).
-func (s *Scenario) Env(base *Env) (*Env, error) {
+// the scenario's own tables file if it names one, read from files, the scenario's folder.
+func (s *Scenario) Env(base *Env, files fs.FS) (*Env, error) {
 	if s.Options.Tables == "" {
 		return base, nil
 	}
-	data, err := ruleset.ReadInclude(s.Dir, s.Options.Tables)
+	data, err := ruleset.ReadInclude(files, s.Options.Tables)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: tables: %w", s.Name, err)
 	}

@@ -677,12 +677,17 @@ func TestScenarioTablesOverride(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(duel, "options: {fog_of_war: false}", "options: {fog_of_war: false, tables: kinder.yaml}", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := LoadScenario(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s, err := ParseScenario(data, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := os.DirFS(dir)
 	base := testEnv(t)
-	env, err := s.Env(base)
+	env, err := s.Env(base, files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -693,7 +698,7 @@ func TestScenarioTablesOverride(t *testing.T) {
 		t.Error("sections the file does not give stay the house ones")
 	}
 	os.WriteFile(filepath.Join(dir, "kinder.yaml"), []byte("deflection: {bogus: 1}\n"), 0o644)
-	if _, err := s.Env(base); err == nil {
+	if _, err := s.Env(base, files); err == nil {
 		t.Error("a broken tables file must be refused")
 	}
 }

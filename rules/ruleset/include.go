@@ -2,44 +2,29 @@ package ruleset
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
-	"strings"
 )
 
 // remote marks the source of a scenario that came without a folder of its own: one sent to the running
-// daemon over its control socket. The daemon must not read files on its own disk for it.
+// daemon over its control socket.
 const remote = "(sent to the daemon) "
 
-// RemoteSource names a scenario sent to the running daemon: it keeps the file's name for messages, but
-// has no folder, so it may include no files.
+// RemoteSource names a scenario sent to the running daemon: it keeps the file's name for messages.
 func RemoteSource(name string) string { return remote + filepath.Base(name) }
 
-// SourceDir is the folder a scenario read from source may include files from; "" for none.
-func SourceDir(source string) string {
-	if source == "" || strings.HasPrefix(source, remote) {
-		return ""
-	}
-	return filepath.Dir(source)
-}
-
-// ReadInclude reads a file a scenario includes (a tables file): name is relative to the scenario's
-// folder dir and must stay inside it. An absolute name, a ".." that climbs out, or a symbolic link
-// leading out is refused; so is every include when dir is "" (a scenario with no folder).
-func ReadInclude(dir, name string) ([]byte, error) {
-	if dir == "" {
-		return nil, fmt.Errorf("%s: a scenario sent to the running daemon cannot include files; "+
-			"start the game with the daemon stopped, or give the file's contents in the scenario", name)
-	}
-	if !filepath.IsLocal(name) {
+// ReadInclude reads a file a scenario includes (a tables file) from files, the scenario's own folder:
+// name must be a relative path inside it (no absolute path, no ".." climbing out); with no folder
+// (files nil) nothing may be included.
+func ReadInclude(files fs.FS, name string) ([]byte, error) {
+	clean := filepath.ToSlash(name)
+	if !filepath.IsLocal(name) || !fs.ValidPath(clean) {
 		return nil, fmt.Errorf("%s: an included file must be a relative path inside the scenario's folder", name)
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
+	if files == nil {
+		return nil, fmt.Errorf("%s: this scenario has no folder to include files from; give the file beside the scenario when the game is created", name)
 	}
-	defer root.Close()
-	data, err := root.ReadFile(name)
+	data, err := fs.ReadFile(files, clean)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

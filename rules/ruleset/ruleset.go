@@ -4,14 +4,20 @@
 // may know. So a new ruleset touches nothing outside rules/ but a line in rules/registry.
 package ruleset
 
-import "sortie/rules/dice"
+import (
+	"io/fs"
+
+	"sortie/rules/dice"
+)
 
 // Ruleset creates and loads games of one system.
 type Ruleset interface {
 	// Name is the ruleset's key in scenarios and the registry, e.g. "afd".
 	Name() string
-	// NewGame checks a scenario (YAML) and returns its first state; every problem is in the error.
-	NewGame(scenario []byte, source string) (Game, error)
+	// NewGame checks a scenario (YAML) and returns its first state; every problem is in the error. Files
+	// it includes (a tables file, say) are read from files, the scenario's own folder, and only from
+	// there: rules code reads no disk of its own. files is nil for a scenario that may include nothing.
+	NewGame(scenario []byte, files fs.FS, source string) (Game, error)
 	// Load reads a state written by Game.Save.
 	Load(state []byte) (Game, error)
 	// Version names the rules data games of this ruleset depend on (cards, tables), for archives.

@@ -20,7 +20,7 @@ func TestSwarmRegistered(t *testing.T) {
 	if name, err := registry.Detect(data); err != nil || name != "swarm" {
 		t.Errorf("detect: %q %v", name, err)
 	}
-	if _, err := rs.NewGame(data, "k.yaml"); err != nil {
+	if _, err := rs.NewGame(data, nil, "k.yaml"); err != nil {
 		t.Errorf("the bundled scenario: %v", err)
 	}
 	if len(swarm.BundledScenarios()) == 0 {

@@ -7,6 +7,7 @@ package swarm
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"sortie/parser"
@@ -27,7 +28,7 @@ func (Ruleset) BlockNotation() parser.Notation { return notation.BlockHints{} }
 func (Ruleset) Name() string { return "swarm" }
 
 // NewGame checks a scenario and builds its first turn.
-func (Ruleset) NewGame(scenario []byte, source string) (ruleset.Game, error) {
+func (Ruleset) NewGame(scenario []byte, _ fs.FS, source string) (ruleset.Game, error) {
 	d, err := DefaultData()
 	if err != nil {
 		return nil, err

@@ -25,7 +25,7 @@ func scenario(visibility int, extra string, squadrons ...string) string {
 
 func newGame(t *testing.T, text string) *game {
 	t.Helper()
-	g, err := Ruleset{}.NewGame([]byte(text), "test.yaml")
+	g, err := Ruleset{}.NewGame([]byte(text), nil, "test.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestSwarmBelowFullStrength(t *testing.T) {
 		"{callsign: AAA, type: do-17z, side: RAF, player: alice, hex: [0, 0], facing: 30, tack: 1 S M, firepower: 3D6}",
 		"{callsign: AAA, type: spitfire-i, side: RAF, player: alice, hex: [0, 0], facing: 30, tack: 1 S M, firepower: 4D6}",
 	} {
-		if _, err := (Ruleset{}).NewGame([]byte(scenario(0, "", bad, emilB)), "x.yaml"); err == nil {
+		if _, err := (Ruleset{}).NewGame([]byte(scenario(0, "", bad, emilB)), nil, "x.yaml"); err == nil {
 			t.Errorf("%s: accepted", bad)
 		}
 	}
@@ -300,7 +300,7 @@ func TestSwarmScenarioErrors(t *testing.T) {
 	text := scenario(-1, "victory:\n  - {side: Nobody, kind: win}\n",
 		"{callsign: AAA, type: spitfire-i, side: RAF, player: alice, hex: [0, 0], facing: 0, tack: 3 S M}",
 		"{callsign: aaa, type: zeppelin, side: RAF, player: bob, hex: [0, 0], facing: 30, tack: 2 X M, pilots: hero}")
-	_, err := Ruleset{}.NewGame([]byte(text), "bad.yaml")
+	_, err := Ruleset{}.NewGame([]byte(text), nil, "bad.yaml")
 	if err == nil {
 		t.Fatal("accepted")
 	}
@@ -310,7 +310,7 @@ func TestSwarmScenarioErrors(t *testing.T) {
 			t.Errorf("the error does not say %q:\n%v", want, err)
 		}
 	}
-	if _, err := (Ruleset{}).NewGame([]byte(strings.Replace(scenario(0, "", spitA, emilB), "turns: 10", "turns: 10\nweather: fine", 1)), "x.yaml"); err == nil {
+	if _, err := (Ruleset{}).NewGame([]byte(strings.Replace(scenario(0, "", spitA, emilB), "turns: 10", "turns: 10\nweather: fine", 1)), nil, "x.yaml"); err == nil {
 		t.Errorf("an unknown key is accepted")
 	}
 }
@@ -435,7 +435,7 @@ func TestSwarmDeterminismAndSaveLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g0, err := Ruleset{}.NewGame(data, "k.yaml")
+	g0, err := Ruleset{}.NewGame(data, nil, "k.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -163,7 +163,7 @@ func TestSwarmReportsLeakNothing(t *testing.T) {
 	data, _ := BundledScenarioFile(DefaultScenario)
 	kinds := map[string]bool{}
 	for seed := uint64(0); seed < 40; seed++ {
-		g0, err := Ruleset{}.NewGame(data, "k.yaml")
+		g0, err := Ruleset{}.NewGame(data, nil, "k.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

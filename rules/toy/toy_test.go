@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -72,7 +73,7 @@ type event struct {
 
 type game struct{ st state }
 
-func (Ruleset) NewGame(scenario []byte, source string) (ruleset.Game, error) {
+func (Ruleset) NewGame(scenario []byte, _ fs.FS, source string) (ruleset.Game, error) {
 	var st state
 	if err := yaml.Unmarshal(scenario, &st); err != nil {
 		return nil, fmt.Errorf("%s: %v", source, err)

@@ -144,7 +144,7 @@ func Run(t *testing.T, rs ruleset.Ruleset, scenarios map[string][]byte, o Oracle
 // kinds produced.
 func runPlay(t *testing.T, rs ruleset.Ruleset, p Play, o Oracle) []string {
 	t.Helper()
-	first, err := rs.NewGame(p.Scenario, "scenario.yaml")
+	first, err := rs.NewGame(p.Scenario, nil, "scenario.yaml")
 	if err != nil {
 		t.Fatalf("NewGame: %v", err)
 	}
@@ -155,7 +155,7 @@ func runPlay(t *testing.T, rs ruleset.Ruleset, p Play, o Oracle) []string {
 
 	var kinds []string
 	saves, logs := playOnce(t, rs, first, p, o, &kinds, true)
-	again, err := rs.NewGame(p.Scenario, "scenario.yaml")
+	again, err := rs.NewGame(p.Scenario, nil, "scenario.yaml")
 	if err != nil {
 		t.Fatalf("NewGame again: %v", err)
 	}
@@ -312,7 +312,7 @@ func checkOne(t testing.TB, g ruleset.Game, text string) {
 //
 // and every text the fuzzer makes is checked as an order for every unit of the scenario's first state.
 func FuzzCheckOrder(f *testing.F, rs ruleset.Ruleset, scenario []byte) {
-	g, err := rs.NewGame(scenario, "scenario.yaml")
+	g, err := rs.NewGame(scenario, nil, "scenario.yaml")
 	if err != nil {
 		f.Fatalf("NewGame: %v", err)
 	}
