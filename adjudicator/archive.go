@@ -1330,7 +1330,12 @@ func verifyScenario(read func(string) ([]byte, error), dir string, rs ruleset.Ru
 	}
 	// The archive holds the scenario but not the files it included; their contents are in the state
 	// (a tables file, say), so the starting position is checked when the scenario includes none.
-	g, err := rs.NewGame(b, nil, filepath.Join(dir, fileScenario))
+	part, err := GamePart(b)
+	if err != nil {
+		fail("%s: %v", fileScenario, err)
+		return
+	}
+	g, err := rs.NewGame(part, nil, filepath.Join(dir, fileScenario))
 	if err != nil {
 		note("%s could not be read again (%v), so round %d's starting position was not checked against it", fileScenario, firstLine(err.Error()), rounds[0].Round)
 		return

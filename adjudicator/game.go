@@ -20,8 +20,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
-
 	"sortie/rules/dice"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
@@ -183,17 +181,18 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 	if err != nil {
 		return nil, err
 	}
-	rg, err := rs.NewGame(scenario, files, source)
+	svc, err := decodeService(scenario, source)
 	if err != nil {
 		return nil, err
 	}
-	var top struct {
-		Service serviceSection `yaml:"service"`
+	part, err := GamePart(scenario)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	if err := yaml.Unmarshal(scenario, &top); err != nil {
-		return nil, fmt.Errorf("%s: service: %w", source, err)
+	rg, err := rs.NewGame(part, files, source)
+	if err != nil {
+		return nil, err
 	}
-	svc := top.Service
 	var problems []string
 	if id == "" {
 		id = slug(rg.Name()) + "-" + randomHex(2)

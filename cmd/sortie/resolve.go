@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sortie/adjudicator"
 	"sortie/parser"
 	"sortie/rules/dice"
 	"sortie/rules/registry"
@@ -74,7 +75,11 @@ func cmdResolve(args []string, stdout io.Writer) error {
 			return usagef("%v", err)
 		}
 		defer root.Close()
-		if g, err = rs.NewGame(data, root.FS(), *scenarioPath); err != nil {
+		part, err := adjudicator.GamePart(data)
+		if err != nil {
+			return usagef("%s: %v", *scenarioPath, err)
+		}
+		if g, err = rs.NewGame(part, root.FS(), *scenarioPath); err != nil {
 			return usagef("%v", err)
 		}
 	} else if rs, g, err = loadState(*statePath); err != nil {

@@ -330,7 +330,9 @@ func (i *includes) ReadFile(name string) ([]byte, error) {
 func (i *includes) collect(scenario []byte, name string) map[string][]byte {
 	if rsName, err := registry.Detect(scenario); err == nil {
 		if rs, err := registry.Get(rsName); err == nil {
-			rs.NewGame(scenario, i, name)
+			if part, err := adjudicator.GamePart(scenario); err == nil {
+				rs.NewGame(part, i, name)
+			}
 		}
 	}
 	return i.read

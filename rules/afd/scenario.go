@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"sortie/rules/afd/notation"
 	"sortie/rules/afd/tables"
 	hexmap "sortie/rules/hex"
@@ -29,9 +27,6 @@ type Scenario struct {
 	Aircraft    []ScenarioPlane `yaml:"aircraft"`
 	Turns       int             `yaml:"turns"`
 	Victory     []scenarioVictory
-	// Service holds what the mail service needs (players' addresses, the moderator, deadlines); the
-	// rules do not read it (docs/scenarios.md).
-	Service yaml.Node `yaml:"service"`
 
 	lines yamlpath.Lines
 }

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"sortie/parser"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
@@ -31,8 +29,6 @@ type Scenario struct {
 	Victory    []ScenarioCondition `yaml:"victory"`
 	// Evasion replaces the house evasive-save chart: the need at range 1, 2, ...
 	Evasion []int `yaml:"evasion"`
-	// Service holds what the mail service needs; the rules do not read it.
-	Service yaml.Node `yaml:"service"`
 
 	lines yamlpath.Lines
 }

@@ -15,17 +15,18 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sortie/cmd/sortie/internal/daemon"
-	"sortie/mailer"
-	"sortie/mailer/localmail"
-	"sortie/rules/registry"
-	"sortie/rules/ruleset"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"sortie/cmd/sortie/internal/daemon"
+	"sortie/mailer"
+	"sortie/mailer/localmail"
+	"sortie/rules/registry"
+	"sortie/rules/ruleset"
 )
 
 // demoDomain and playersDomain are reserved for examples (RFC 2606): no mail leaves the process.
