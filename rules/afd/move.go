@@ -360,16 +360,67 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 	}
 	res.Range = c.Range
 	res.PowerAvailable = c.Power
-	S := c.Speed
-	name := card.Name
+	m := &mover{res: res, card: card, c: c, start: start, plot: plot, S: c.Speed, name: card.Name}
 
 	// Rule (1): the plot records exactly the rounded speed in movement points.
-	if n := plot.MPs(); n != S {
-		res.errorf(0, "plot-length", "the plot records %d movement point%s; at speed %.1f the %s must record exactly %d",
-			n, plural(n), start.Speed.Float(), name, S)
+	if n := plot.MPs(); n != m.S {
+		m.res.errorf(0, "plot-length", "the plot records %d movement point%s; at speed %.1f the %s must record exactly %d",
+			n, plural(n), start.Speed.Float(), m.name, m.S)
 	}
+	m.altitudePlan()
+	m.vertEntry()
+	m.followUps()
+	m.powerAndBrakes()
+	m.flyPoints()
+	for _, e := range plot.Elements {
+		m.res.Maneuvers += maneuverCount(e)
+	}
+	endAlt := start.Alt + m.climb - m.dive
+	if endAlt < 0 {
+		m.res.errorf(m.altCol, "ground", "the plot ends at %s: below the ground", ft(endAlt))
+	}
+	s := m.nextSpeed(endAlt)
+	m.diveBombing(endAlt)
+	m.res.End = Flight{
+		Hex: m.pos, Facing: m.facing, Phase: m.phase, Speed: s, Alt: endAlt, Bank: m.bank,
+		Loaded:  start.Loaded && !plot.Bomb,
+		NoPower: start.NoPower,
+		Last: LastTurn{
+			SteepClimb: m.steepClimb, SteepDive: m.steepDive, Vert: plot.Vert,
+			Power: plot.Power > 0, DiveFt: m.dive, Speed: m.S,
+		},
+		Straight: m.count,
+	}
+	return m.res
+}
 
-	climb, dive := 0, 0 // feet
+// mover flies one plot: the rules Move applies, one method a family, sharing what the plot has
+// established so far.
+type mover struct {
+	res   Result
+	card  *aircraft.Card
+	c     Card
+	start Flight
+	plot  notation.Plot
+	S     int // rounded start-of-turn speed
+	name  string
+
+	climb, dive           int // feet this turn
+	steepClimb, steepDive bool
+	altCol                int // the column problems with the altitude point at
+
+	pos      hex.Hex
+	facing   hex.Dir
+	phase    hex.Phase
+	bank     notation.Bank
+	count    int // hexes since the last manoeuvre
+	halfRoll [2]hex.Hex
+}
+
+// altitudePlan reads the turn's climb or dive and checks it against its kind's limits (rules (16)-(20)).
+func (m *mover) altitudePlan() {
+	res, c, start, plot, S, name := &m.res, m.c, m.start, m.plot, m.S, m.name
+	climb, dive := 0, 0
 	steepClimb, steepDive := false, false
 	switch {
 	case plot.Vert:
@@ -413,7 +464,16 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 		}
 	}
 
-	// Rule (20): who may dive vertically, and from what.
+	m.climb, m.dive, m.steepClimb, m.steepDive = climb, dive, steepClimb, steepDive
+	m.altCol = plot.Col("ALT")
+	if m.altCol == 0 {
+		m.altCol = plot.Col("STEEP")
+	}
+}
+
+// vertEntry checks who may dive vertically, and from what (rule (20)).
+func (m *mover) vertEntry() {
+	res, card, start, plot, S, name := &m.res, m.card, m.start, m.plot, m.S, m.name
 	if plot.Vert {
 		col := plot.Col("VERT")
 		if !card.DiveBomber && !(card.Role == aircraft.RoleFighter && card.Engines.Count <= 2) {
@@ -431,11 +491,13 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 		}
 	}
 
-	// Follow-up limits from last turn (rules (22)-(24)).
-	altCol := plot.Col("ALT")
-	if altCol == 0 {
-		altCol = plot.Col("STEEP")
-	}
+}
+
+// followUps checks the limits last turn's climb or dive sets on this one (rules (22)-(24)), and the
+// house minimum speed.
+func (m *mover) followUps() {
+	res, c, start, plot, S, name := &m.res, m.c, m.start, m.plot, m.S, m.name
+	climb, dive, steepDive, altCol := m.climb, m.dive, m.steepDive, m.altCol
 	if start.Last.Vert && !plot.Vert && !steepDive && dive < 100*S {
 		res.errorf(altCol, "pull-out-vert", "after last turn's vertical dive the plane must dive at least %s (half its maximum shallow dive), or stay in a steep or vertical dive (rule 22)", ft(100*S))
 	}
@@ -454,7 +516,11 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 		res.errorf(altCol, "below-minimum-speed", "at speed %.1f the %s is below its lowest flying speed (%d) and must dive at least 300 ft this turn (house rule)", start.Speed.Float(), name, minFlyingSpeed(c))
 	}
 
-	// Power and brakes (rules (14), (15), (25)).
+}
+
+// powerAndBrakes checks the power and brake factors asked for, and BOMB (rules (14), (15), (25)).
+func (m *mover) powerAndBrakes() {
+	res, c, start, plot, S, name := &m.res, m.c, m.start, m.plot, m.S, m.name
 	if plot.Power > c.Power {
 		why := fmt.Sprintf("at speed %d (%s range) at %s it has %d", S, c.Range, ft(start.Alt), c.Power)
 		switch {
@@ -472,110 +538,138 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 		res.errorf(plot.Col("BOMB"), "bomb-unloaded", "BOMB: the %s carries no bombs", name)
 	}
 
-	// Fly the points.
+}
+
+// flyPoints flies the plot point by point: position, facing, grain phase and bank after each, and the
+// turn mode of each manoeuvre (rules (2)-(11)); a vertical dive is flown by flyVert.
+func (m *mover) flyPoints() {
+	res, c, start, plot := &m.res, m.c, m.start, m.plot
 	mps := expand(plot)
 	res.Steps = make([]Step, 0, len(mps))
-	pos, facing, phase, bank := start.Hex, start.Facing, start.Phase, start.Bank
-	count := start.Straight
-	altChange := climb - dive
-	var halfRoll [2]hex.Hex
+	m.pos, m.facing, m.phase, m.bank = start.Hex, start.Facing, start.Phase, start.Bank
+	m.count = start.Straight
+	altChange := m.climb - m.dive
 	if plot.Vert {
-		pos, facing, phase, bank, count = flyVert(&res, c, start, plot, mps, altChange)
-	} else {
-		for i, m := range mps {
-			e := plot.Elements[m.elem]
-			n := i + 1
-			skipped := plot.Steep && n%3 == 0
-			count++
-			if m.first && e.IsManeuver() {
-				pts := 0
-				if e.Kind == notation.BankTo || e.Kind == notation.Roll {
-					pts = bankRoll(&res, e, bank)
-				}
-				if need := c.TurnMode(e, pts); count < need {
-					res.errorf(e.Col, "turn-mode", "%s at MP %d comes %d hex%s after the last manoeuvre; the %s needs %d at speed %d (%s range) at %s",
-						e.Token(), n, count, plural2(count), name, need, S, c.Range, ft(start.Alt))
-				}
-			}
-			moved := !skipped
-			switch e.Kind {
-			case notation.Straight:
-				if !skipped {
-					pos, phase = hex.Forward(pos, facing, phase)
-				}
-			case notation.Turn:
-				if !skipped {
-					pos, phase = hex.Forward(pos, facing, phase)
-				}
-				facing, phase = facing.Turn(int(e.Side)), hex.RightFront
-			case notation.Slip, notation.SkidTurn:
-				if skipped {
-					res.errorf(e.Col, "slip-skipped", "%s falls on MP %d, which a STEEP turn spends vertically (every third point; rules 18, 19); a slip needs a point that moves on the map", e.Token(), n)
-				} else {
-					pos = hex.SlipHex(pos, facing, hex.Side(e.Side))
-				}
-				if e.Kind == notation.SkidTurn {
-					// Rules (3), (10): the turn is opposite the slip and toward the bank.
-					turn := -int(e.Side)
-					if bankSide(bank) != turn {
-						res.errorf(e.Col, "skid-bank", "%s turns %s: a skid turn must turn toward the bank, and the plane is in %s (rules 3, 10)", e.Token(), sideWord(turn), bank)
-					}
-					facing, phase = facing.Turn(turn), hex.RightFront
-				}
-			case notation.HalfRoll:
-				if m.part == 0 {
-					halfRoll = hex.HalfRollHexes(pos, facing, hex.Side(e.Side))
-				}
-				if skipped {
-					res.errorf(e.Col, "slip-skipped", "%s covers MP %d, which a STEEP turn spends vertically (every third point; rules 18, 19); a half roll needs two points that move on the map", e.Token(), n)
-				} else {
-					pos = halfRoll[m.part]
-				}
-				if m.last {
-					bank = halfRolled(bank)
-				}
-			case notation.HalfLoop, notation.Immelmann:
-				if !skipped {
-					pos, phase = hex.Forward(pos, facing, phase)
-				}
-				bank = loop(&res, e, plot, steepClimb, steepDive, bank)
-				if e.Kind == notation.HalfLoop {
-					facing = facing.Turn(6)
-				} else {
-					facing = facing.Turn(4 * int(e.Side))
-				}
-				phase = hex.RightFront
-			case notation.BankTo, notation.Roll:
-				if !skipped {
-					pos, phase = hex.Forward(pos, facing, phase)
-				}
-				if e.Kind == notation.BankTo {
-					bank = e.Bank
-				} else {
-					bank = rollBank(bank, int(e.Side))
-				}
-			}
-			if m.last && e.IsManeuver() {
-				count = 0
-			}
-			if moved {
-				res.HexesMoved++
-			}
-			res.Steps = append(res.Steps, Step{MP: n, Hex: pos, Facing: facing, Bank: bank, Token: stepToken(e),
-				Moved: moved, Skipped: skipped, Alt: stepAlt(start.Alt, altChange, n, S)})
+		m.pos, m.facing, m.phase, m.bank, m.count = flyVert(res, c, start, plot, mps, altChange)
+		return
+	}
+	for i, p := range mps {
+		e := plot.Elements[p.elem]
+		n := i + 1
+		skipped := plot.Steep && n%3 == 0
+		m.count++
+		if p.first && e.IsManeuver() {
+			m.turnMode(e, n)
 		}
+		switch e.Kind {
+		case notation.Straight:
+			m.forward(skipped)
+		case notation.Turn:
+			m.flyTurn(e, skipped)
+		case notation.Slip, notation.SkidTurn:
+			m.flySideways(e, n, skipped)
+		case notation.HalfRoll:
+			m.flyHalfRoll(e, p, n, skipped)
+		case notation.HalfLoop, notation.Immelmann:
+			m.flyLoop(e, skipped)
+		case notation.BankTo, notation.Roll:
+			m.flyBank(e, skipped)
+		}
+		if p.last && e.IsManeuver() {
+			m.count = 0
+		}
+		if !skipped {
+			res.HexesMoved++
+		}
+		res.Steps = append(res.Steps, Step{MP: n, Hex: m.pos, Facing: m.facing, Bank: m.bank, Token: stepToken(e),
+			Moved: !skipped, Skipped: skipped, Alt: stepAlt(start.Alt, altChange, n, m.S)})
 	}
-	for _, e := range plot.Elements {
-		res.Maneuvers += maneuverCount(e)
-	}
+}
 
-	// Altitude at the end.
-	endAlt := start.Alt + altChange
-	if endAlt < 0 {
-		res.errorf(altCol, "ground", "the plot ends at %s: below the ground", ft(endAlt))
+// turnMode checks that a manoeuvre comes enough hexes after the last one (rules (2)-(11), (26)-(28)).
+func (m *mover) turnMode(e notation.Element, n int) {
+	pts := 0
+	if e.Kind == notation.BankTo || e.Kind == notation.Roll {
+		pts = bankRoll(&m.res, e, m.bank)
 	}
+	if need := m.c.TurnMode(e, pts); m.count < need {
+		m.res.errorf(e.Col, "turn-mode", "%s at MP %d comes %d hex%s after the last manoeuvre; the %s needs %d at speed %d (%s range) at %s",
+			e.Token(), n, m.count, plural2(m.count), m.name, need, m.S, m.c.Range, ft(m.start.Alt))
+	}
+}
 
-	// Speed for next turn (rules (12)-(20), (29)).
+// forward enters the next hex ahead, unless a STEEP turn spends this point vertically.
+func (m *mover) forward(skipped bool) {
+	if !skipped {
+		m.pos, m.phase = hex.Forward(m.pos, m.facing, m.phase)
+	}
+}
+
+// flyTurn enters the hex, then turns 30° (rule 2).
+func (m *mover) flyTurn(e notation.Element, skipped bool) {
+	m.forward(skipped)
+	m.facing, m.phase = m.facing.Turn(int(e.Side)), hex.RightFront
+}
+
+// flySideways slips one hex to the side, and for a skid turn turns opposite the slip, toward the bank
+// (rules (3), (10)).
+func (m *mover) flySideways(e notation.Element, n int, skipped bool) {
+	if skipped {
+		m.res.errorf(e.Col, "slip-skipped", "%s falls on MP %d, which a STEEP turn spends vertically (every third point; rules 18, 19); a slip needs a point that moves on the map", e.Token(), n)
+	} else {
+		m.pos = hex.SlipHex(m.pos, m.facing, hex.Side(e.Side))
+	}
+	if e.Kind == notation.SkidTurn {
+		turn := -int(e.Side)
+		if bankSide(m.bank) != turn {
+			m.res.errorf(e.Col, "skid-bank", "%s turns %s: a skid turn must turn toward the bank, and the plane is in %s (rules 3, 10)", e.Token(), sideWord(turn), m.bank)
+		}
+		m.facing, m.phase = m.facing.Turn(turn), hex.RightFront
+	}
+}
+
+// flyHalfRoll moves through the half roll's two hexes and ends inverted the other way (rules (4), (9),
+// (11)).
+func (m *mover) flyHalfRoll(e notation.Element, p mp, n int, skipped bool) {
+	if p.part == 0 {
+		m.halfRoll = hex.HalfRollHexes(m.pos, m.facing, hex.Side(e.Side))
+	}
+	if skipped {
+		m.res.errorf(e.Col, "slip-skipped", "%s covers MP %d, which a STEEP turn spends vertically (every third point; rules 18, 19); a half roll needs two points that move on the map", e.Token(), n)
+	} else {
+		m.pos = m.halfRoll[p.part]
+	}
+	if p.last {
+		m.bank = halfRolled(m.bank)
+	}
+}
+
+// flyLoop flies a half loop (about face) or an Immelmann (120° toward its side), with the bank it ends in.
+func (m *mover) flyLoop(e notation.Element, skipped bool) {
+	m.forward(skipped)
+	m.bank = loop(&m.res, e, m.plot, m.steepClimb, m.steepDive, m.bank)
+	if e.Kind == notation.HalfLoop {
+		m.facing = m.facing.Turn(6)
+	} else {
+		m.facing = m.facing.Turn(4 * int(e.Side))
+	}
+	m.phase = hex.RightFront
+}
+
+// flyBank enters the hex and takes up the bank named, or rolls one point (rule 2).
+func (m *mover) flyBank(e notation.Element, skipped bool) {
+	m.forward(skipped)
+	if e.Kind == notation.BankTo {
+		m.bank = e.Bank
+	} else {
+		m.bank = rollBank(m.bank, int(e.Side))
+	}
+}
+
+// nextSpeed works out next turn's speed, term by term into the speed log (rules (12)-(20), (29)).
+func (m *mover) nextSpeed(endAlt int) Tenths {
+	res, c, card, start, plot, S, name := &m.res, m.c, m.card, m.start, m.plot, m.S, m.name
+	climb, dive, steepClimb, steepDive := m.climb, m.dive, m.steepClimb, m.steepDive
 	log := func(rule, what string, t Tenths) {
 		if t != 0 {
 			res.SpeedLog = append(res.SpeedLog, SpeedTerm{Rule: rule, What: what, Tenths: t})
@@ -632,7 +726,12 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 		}
 	}
 
-	// Rule (21): dive-bomb accuracy.
+	return s
+}
+
+// diveBombing says whether a release counts as dive bombing (rule (21)).
+func (m *mover) diveBombing(endAlt int) {
+	res, card, plot := &m.res, m.card, m.plot
 	if plot.Bomb {
 		res.DiveBombing = plot.Vert && card.DiveBomber && endAlt <= 3000
 		if plot.Vert && card.DiveBomber && endAlt > 3000 {
@@ -640,17 +739,6 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 		}
 	}
 
-	res.End = Flight{
-		Hex: pos, Facing: facing, Phase: phase, Speed: s, Alt: endAlt, Bank: bank,
-		Loaded:  start.Loaded && !plot.Bomb,
-		NoPower: start.NoPower,
-		Last: LastTurn{
-			SteepClimb: steepClimb, SteepDive: steepDive, Vert: plot.Vert,
-			Power: plot.Power > 0, DiveFt: dive, Speed: S,
-		},
-		Straight: count,
-	}
-	return res
 }
 
 // minFlyingSpeed is the lowest speed of the band: the bottom of its manoeuvre range, or of its level
