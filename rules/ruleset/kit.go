@@ -102,3 +102,9 @@ func (n *NMRNotices) Notice(turn int, player string) (string, bool) {
 	n.said[key] = true
 	return fmt.Sprintf("no order came from %s this turn", player), true
 }
+
+// RoundLog is the log of a round a ruleset has just resolved: its events, the dice thrown since the
+// source's log held before rolls, and the players named by the events that say an order was missed.
+func RoundLog[E any](round int, events []E, d dice.Source, before int, missed func(E) (string, bool)) (*Log, error) {
+	return NewLog(round, events, d.Log()[before:], MissedBy(events, missed))
+}

@@ -197,8 +197,7 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	if err != nil {
 		return nil, nil, err
 	}
-	missed := ruleset.MissedBy(events, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
-	log, err := ruleset.NewLog(g.st.Turn, events, d.Log()[before:], missed)
+	log, err := ruleset.RoundLog(g.st.Turn, events, d, before, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
 	if err != nil {
 		return nil, nil, err
 	}
