@@ -37,16 +37,8 @@ func calcFire(args []string, stdout io.Writer) error {
 	diceText := fs.String("dice", "", "")
 	simple := fs.Bool("simple-criticals", false, "")
 	asJSON := fs.Bool("json", false, "")
-	help := fs.Bool("help", false, "")
-	if err := fs.Parse(args); err != nil {
-		return ruleset.Usagef("calc fire: %v\n\n%s", err, calcFireHelp)
-	}
-	if *help {
-		fmt.Fprint(stdout, calcFireHelp)
-		return nil
-	}
-	if fs.NArg() > 0 {
-		return ruleset.Usagef("calc fire: unexpected argument %q", fs.Arg(0))
+	if done, err := ruleset.ParseCommandFlags(fs, args, "calc fire", calcFireHelp, "", stdout); done || err != nil {
+		return err
 	}
 	shooter, err := lookupFlag("--shooter", *shooterKey)
 	if err != nil {
@@ -159,16 +151,8 @@ func calcDamage(args []string, stdout io.Writer) error {
 	side := fs.String("side", "", "")
 	simple := fs.Bool("simple-criticals", false, "")
 	asJSON := fs.Bool("json", false, "")
-	help := fs.Bool("help", false, "")
-	if err := fs.Parse(args); err != nil {
-		return ruleset.Usagef("calc damage: %v\n\n%s", err, calcDamageHelp)
-	}
-	if *help {
-		fmt.Fprint(stdout, calcDamageHelp)
-		return nil
-	}
-	if fs.NArg() > 0 {
-		return ruleset.Usagef("calc damage: unexpected argument %q", fs.Arg(0))
+	if done, err := ruleset.ParseCommandFlags(fs, args, "calc damage", calcDamageHelp, "", stdout); done || err != nil {
+		return err
 	}
 	card, err := lookupFlag("--aircraft", *key)
 	if err != nil {

@@ -83,16 +83,8 @@ func calcMove(args []string, stdout io.Writer) error {
 	straight := fs.Int("straight", Plenty, "")
 	plotText := fs.String("plot", "", "")
 	asJSON := fs.Bool("json", false, "")
-	help := fs.Bool("help", false, "")
-	if err := fs.Parse(args); err != nil {
-		return ruleset.Usagef("calc move: %v\n\n%s", err, calcMoveHelp)
-	}
-	if *help {
-		fmt.Fprint(stdout, calcMoveHelp)
-		return nil
-	}
-	if fs.NArg() > 0 {
-		return ruleset.Usagef("calc move: unexpected argument %q (is the plot quoted? --plot \"2R 1 TR\")", fs.Arg(0))
+	if done, err := ruleset.ParseCommandFlags(fs, args, "calc move", calcMoveHelp, "(is the plot quoted? --plot \"2R 1 TR\")", stdout); done || err != nil {
+		return err
 	}
 	card, err := lookup(*key)
 	if err != nil {

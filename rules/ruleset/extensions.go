@@ -2,6 +2,7 @@ package ruleset
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -104,4 +105,26 @@ func PluralS(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// ParseCommandFlags parses a command's flags the way every calculator does: a bad flag is a usage
+// error followed by the command's help, --help prints the help (done is then true), and a stray
+// argument is a usage error, with hint after it when the command has a likely cause to name.
+func ParseCommandFlags(fs *flag.FlagSet, args []string, name, help, hint string, stdout io.Writer) (done bool, err error) {
+	fs.SetOutput(io.Discard)
+	asked := fs.Bool("help", false, "")
+	if err := fs.Parse(args); err != nil {
+		return false, Usagef("%s: %v\n\n%s", name, err, help)
+	}
+	if *asked {
+		fmt.Fprint(stdout, help)
+		return true, nil
+	}
+	if fs.NArg() > 0 {
+		if hint != "" {
+			hint = " " + hint
+		}
+		return false, Usagef("%s: unexpected argument %q%s", name, fs.Arg(0), hint)
+	}
+	return false, nil
 }

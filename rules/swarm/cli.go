@@ -83,16 +83,8 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 	typeKey := fs.String("type", "", "")
 	plotText := fs.String("plot", "", "")
 	asJSON := fs.Bool("json", false, "")
-	help := fs.Bool("help", false, "")
-	if err := fs.Parse(args); err != nil {
-		return ruleset.Usagef("calc move: %v\n\n%s", err, calcSwarmMoveHelp)
-	}
-	if *help {
-		fmt.Fprint(stdout, calcSwarmMoveHelp)
-		return nil
-	}
-	if fs.NArg() > 0 {
-		return ruleset.Usagef("calc move: unexpected argument %q (is the plot quoted? --plot \"3 R M 1 R 2\")", fs.Arg(0))
+	if done, err := ruleset.ParseCommandFlags(fs, args, "calc move", calcSwarmMoveHelp, "(is the plot quoted? --plot \"3 R M 1 R 2\")", stdout); done || err != nil {
+		return err
 	}
 	if strings.TrimSpace(*tackText) == "" {
 		return ruleset.Usagef("--tack is required: where the tacks stand now, e.g. --tack \"2 S L\"")
@@ -247,16 +239,8 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 	pilots := fs.String("pilots", "regular", "")
 	evasion := fs.String("evasion", "", "")
 	asJSON := fs.Bool("json", false, "")
-	help := fs.Bool("help", false, "")
-	if err := fs.Parse(args); err != nil {
-		return ruleset.Usagef("calc fire: %v\n\n%s", err, calcSwarmFireHelp)
-	}
-	if *help {
-		fmt.Fprint(stdout, calcSwarmFireHelp)
-		return nil
-	}
-	if fs.NArg() > 0 {
-		return ruleset.Usagef("calc fire: unexpected argument %q", fs.Arg(0))
+	if done, err := ruleset.ParseCommandFlags(fs, args, "calc fire", calcSwarmFireHelp, "", stdout); done || err != nil {
+		return err
 	}
 	d, err := DefaultData()
 	if err != nil {
