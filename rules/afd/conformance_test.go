@@ -10,20 +10,6 @@ import (
 	"sortie/rules/ruleset/rulesettest"
 )
 
-// bundledFiles reads every bundled scenario, for the conformance kit.
-func bundledFiles(t testing.TB) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	for _, n := range BundledScenarios() {
-		b, err := BundledScenarioFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[n] = b
-	}
-	return out
-}
-
 // afdSecrets is what a side has not seen: the enemy planes it had spotted neither before nor after the
 // round, the hexes they stood in (unless the side's own planes stood in or flew through them, or a
 // spotted enemy is there), and every roll thrown for an enemy plane.
@@ -92,7 +78,7 @@ func afdSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 
 func TestConformance(t *testing.T) {
 	rs := Ruleset{Env: testEnv(t)}
-	rulesettest.Run(t, rs, bundledFiles(t), rulesettest.Oracle{
+	rulesettest.Run(t, rs, rulesettest.BundledScenarios(t, rs), rulesettest.Oracle{
 		Secrets:    afdSecrets,
 		EventKinds: EventKinds,
 		Plays:      afdPlays,

@@ -63,23 +63,11 @@ func swarmSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []ruleset
 	return out
 }
 
-func bundledFiles(t testing.TB) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	for _, n := range BundledScenarios() {
-		b, err := BundledScenarioFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[n] = b
-	}
-	return out
-}
-
 // The conformance kit on Swarm: the bundled scenario played to its end, and plays that reach every
 // event kind.
 func TestConformance(t *testing.T) {
-	rulesettest.Run(t, Ruleset{}, bundledFiles(t), rulesettest.Oracle{
+	rs := Ruleset{}
+	rulesettest.Run(t, rs, rulesettest.BundledScenarios(t, rs), rulesettest.Oracle{
 		Secrets:    swarmSecrets,
 		EventKinds: EventKinds,
 		Plays:      swarmPlays,

@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 	"testing"
@@ -471,3 +472,28 @@ func (c *cyclingSource) Roll(label string, sides int) int {
 }
 
 func (c *cyclingSource) Log() []dice.Roll { return c.log }
+
+// BundledScenarios reads every scenario a ruleset ships (ruleset.Bundled), by name, for Run.
+func BundledScenarios(t testing.TB, rs ruleset.Ruleset) map[string][]byte {
+	t.Helper()
+	b, ok := rs.(ruleset.Bundled)
+	if !ok {
+		t.Fatalf("rulesettest: the %s ruleset ships no scenarios (ruleset.Bundled)", rs.Name())
+	}
+	out := map[string][]byte{}
+	matches, err := fs.Glob(b.Scenarios(), "*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range matches {
+		data, err := fs.ReadFile(b.Scenarios(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(m, ".yaml")] = data
+	}
+	if len(out) == 0 {
+		t.Fatalf("rulesettest: the %s ruleset's scenario folder is empty", rs.Name())
+	}
+	return out
+}
