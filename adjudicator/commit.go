@@ -35,9 +35,9 @@ func roundStream(round, epoch int) string {
 	return fmt.Sprintf("round-%d-epoch-%d", round, epoch)
 }
 
-// roundDice is the dice source of a round: keyed (every roll its own stream, see dice.Keyed) for every
+// RoundDice is the dice source of a round: keyed (every roll its own stream, see dice.Keyed) for every
 // round played now; sequential only to re-run rounds archived before.
-func roundDice(seed dice.Seed, round, epoch int, keyed bool) dice.Source {
+func RoundDice(seed dice.Seed, round, epoch int, keyed bool) dice.Source {
 	s := seed.Stream(roundStream(round, epoch))
 	if keyed {
 		return dice.NewKeyed(s)

@@ -949,7 +949,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	if err != nil {
 		return err
 	}
-	d := roundDice(g.seedValue(), g.Round, g.Epoch, true)
+	d := RoundDice(g.seedValue(), g.Round, g.Epoch, true)
 	next, log, err := rg.Resolve(orders, d)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package adjudicator
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -27,12 +28,19 @@ type fixture struct {
 	db  *storage.DB
 	now time.Time
 	g   *Game
+	n   int // mails sent through submit
 }
 
 func newFixture(t *testing.T, delay time.Duration) *fixture { return newFixtureWith(t, delay, "") }
 
 // newFixtureWith adds extra lines to the scenario's service section (indented two spaces).
 func newFixtureWith(t *testing.T, delay time.Duration, extra string) *fixture {
+	t.Helper()
+	return newFixtureTurns(t, delay, extra, 0)
+}
+
+// newFixtureTurns is newFixtureWith with the scenario's turn limit replaced by turns, if not 0.
+func newFixtureTurns(t *testing.T, delay time.Duration, extra string, turns int) *fixture {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
@@ -49,6 +57,9 @@ func newFixtureWith(t *testing.T, delay time.Duration, extra string) *fixture {
 	scn, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if turns > 0 {
+		scn = bytes.Replace(scn, []byte("\nturns: 12\n"), []byte(fmt.Sprintf("\nturns: %d\n", turns)), 1)
 	}
 	scn = append(scn, []byte(fmt.Sprintf(`
 service:

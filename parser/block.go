@@ -27,7 +27,7 @@ const (
 )
 
 // Diagnostic codes of the order block. Order lines also carry the codes of ParseOrderLine (order-line, the
-// plot codes, the fire codes).
+// notation's codes, the fire codes).
 const (
 	CodeNoBlock       = "no-block"        // no GAME line in the mail (and no HELP line)
 	CodeBlockHeader   = "block-header"    // a word in the header that is no header field; a second GAME line
@@ -630,7 +630,7 @@ func (p *blockParser) line(n int, line string, first bool) int {
 	ws := blockWords(line)
 	if len(ws) == 0 { // only commas and colons
 		p.errorf(n, 1, CodeUnknownCmd, "", "a line of only punctuation: a line of the block is a header field, a command (%s) "+
-			"or an order line CALLSIGN: plot", commandList())
+			"or an order line such as %s", commandList(), p.exampleOrder())
 		return endText
 	}
 	key := strings.ToUpper(ws[0].text)
@@ -927,7 +927,7 @@ func (p *blockParser) unknownLine(n int, line string, ws []blockWord) {
 }
 
 // suggestKeyword returns the keywords nearest to an upper-case word ("STATUS" for "STAUTS"), joined by
-// " or ", and whether one of them is a header field. Like the plot suggestions it allows one edit, or two
+// " or ", and whether one of them is a header field. Like the notations' suggestions it allows one edit, or two
 // when both words have five letters or more ("HELLO" is not HELP); a transposition counts as one edit.
 func suggestKeyword(up string, keywords []string) (string, bool) {
 	a := ASCIIApprox(up)

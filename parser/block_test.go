@@ -177,3 +177,25 @@ func TestParseBlockKeepsOrderText(t *testing.T) {
 		t.Errorf("header faults still refuse the block: %v", ds)
 	}
 }
+
+// squadronNotation is a stand-in game notation for the hint tests: it names its own example order.
+type squadronNotation struct{}
+
+func (squadronNotation) LooksLikeOrder(text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(text), "2 S")
+}
+func (squadronNotation) ExampleOrder() string { return "TIGER: 2 S M 2" }
+
+// TestPunctuationLineNamesTheGamesOrder: a line of only punctuation is answered with the game's own
+// example order, never another game's notation.
+func TestPunctuationLineNamesTheGamesOrder(t *testing.T) {
+	_, ds := ParseBlockFor("GAME g1 TURN 1\n:,:\nEND", squadronNotation{})
+	text := dumpLine(ds)
+	if !strings.Contains(text, "TIGER: 2 S M 2") || strings.Contains(strings.ToLower(text), "plot") {
+		t.Errorf("the hint must show the game's example order:\n%s", text)
+	}
+	_, ds = ParseBlock("GAME g1 TURN 1\n:,:\nEND")
+	if text := dumpLine(ds); !strings.Contains(text, "CALLSIGN: order") {
+		t.Errorf("without a notation the hint shows the generic shape:\n%s", text)
+	}
+}

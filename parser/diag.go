@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// Severity says whether a diagnostic stops the plot (an error) or only tells the player how Sortie read
+// Severity says whether a diagnostic stops the order (an error) or only tells the player how Sortie read
 // it (a warning).
 type Severity int
 
 const (
-	SeverityError   Severity = iota // the plot cannot be used as written
-	SeverityWarning                 // the plot was accepted; the message says how it was read
+	SeverityError   Severity = iota // the order cannot be used as written
+	SeverityWarning                 // the order was accepted; the message says how it was read
 )
 
 func (s Severity) String() string {
@@ -21,11 +21,11 @@ func (s Severity) String() string {
 	return "error"
 }
 
-// Diagnostic is one fault or remark about a plot, positioned for the player.
+// Diagnostic is one fault or remark about an order, positioned for the player.
 type Diagnostic struct {
 	Code       string   // stable kebab-case code, one of the Code* constants
 	Message    string   // plain English: what is wrong, the text it is about, what was expected
-	Col        int      // 1-based column in runes of the offending text; 0 when it is about the whole plot
+	Col        int      // 1-based column in runes of the offending text; 0 when it is about the whole order
 	Severity   Severity // SeverityError or SeverityWarning
 	Suggestion string   // the likely intended text, or "" when there is no single likely reading
 }
@@ -63,7 +63,7 @@ func HasErrors(ds []Diagnostic) bool {
 // Diagnostic codes every game's notation may give. They are stable: other layers and players' tools may
 // match on them. Each notation adds codes of its own.
 const (
-	CodeTooLong      = "plot-too-long"    // more than MaxPlotRunes runes
+	CodeTooLong      = "order-too-long"   // longer than the notation reads (an Air Force plot: 300 runes)
 	CodeEmpty        = "empty"            // nothing to read
 	CodeUnknownToken = "unknown-token"    // a word that is no token and no tokens run together
 	CodeLowercase    = "lowercase"        // warning: lower-case letters read as upper case

@@ -5,9 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// The plot lexer follows the shape of text/template/parse's lex.go: a state is a function that reads
+// The order lexer follows the shape of text/template/parse's lex.go: a state is a function that reads
 // the input with next/peek/backup and returns the next state. It never fails: text that has no place in
-// a plot becomes an item of its own (itemPunct, itemBad) so that the parser can report every fault with
+// an order becomes an item of its own (itemPunct, itemBad) so that the parser can report every fault with
 // its column in one pass. It splits the line into runs only; which letters make which token is the
 // parser's business, because gluing rules need both neighbours.
 
@@ -21,7 +21,7 @@ const (
 	TokDot                     // a single '.'
 	TokQuote                   // one quotation mark, ignored with a warning
 	TokPunct                   // a run of other ASCII punctuation (or of several dots)
-	TokBad                     // a run of characters that have no place in a plot
+	TokBad                     // a run of characters that have no place in an order
 )
 
 // Token is one lexical Token with its position.
@@ -181,7 +181,7 @@ func lexPunct(l *lexer) stateFn {
 	return lexPlot
 }
 
-// lexBad scans a run of characters that cannot appear in a plot; the first is already read.
+// lexBad scans a run of characters that cannot appear in an order; the first is already read.
 func lexBad(l *lexer) stateFn {
 	l.acceptRun(isBad)
 	l.emit(TokBad)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sortie/adjudicator"
+	"sortie/adjudicator/archive"
 	"sortie/cmd/sortie/internal/daemon"
 	"sortie/storage"
 	"sortie/templates"
@@ -81,13 +82,13 @@ func cmdExport(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	var a *adjudicator.Archive
+	var a *archive.Archive
 	output, running, err := askDaemon(cfg, []string{"export", pos})
 	if running {
 		if err != nil {
 			return err
 		}
-		a = new(adjudicator.Archive)
+		a = new(archive.Archive)
 		if err := json.Unmarshal([]byte(output), a); err != nil {
 			return fmt.Errorf("the daemon's archive could not be read: %w", err)
 		}
@@ -96,7 +97,7 @@ func cmdExport(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		a, err = svc.Export(pos)
+		a, err = archive.Export(svc, pos)
 		closeDB()
 		if err != nil {
 			return usagef("export: %v", err)
@@ -137,7 +138,7 @@ func cmdVerify(args []string, stdout io.Writer) error {
 	if st, err := os.Stat(pos); err != nil || !st.IsDir() {
 		return usagef("verify: %s is not a folder", pos)
 	}
-	rep, err := adjudicator.Verify(pos)
+	rep, err := archive.Verify(pos)
 	if rep == nil {
 		return err
 	}
@@ -219,7 +220,7 @@ func archiveCommand(svc *adjudicator.Service, args []string, w io.Writer) (handl
 		if len(args) != 2 {
 			return true, usagef("export: which game?")
 		}
-		a, err := svc.Export(args[1])
+		a, err := archive.Export(svc, args[1])
 		if err != nil {
 			return true, usagef("export: %v", err)
 		}

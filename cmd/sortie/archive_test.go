@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"sortie/adjudicator"
+	"sortie/adjudicator/archive"
 	"sortie/cmd/sortie/internal/daemon"
 	"sortie/rules/afd"
 	"sortie/storage"
@@ -85,7 +86,7 @@ func TestExportVerifyBackupCommands(t *testing.T) {
 		}
 	}
 	out = mustRun(t, "verify", "--json", arch)
-	var rep adjudicator.VerifyReport
+	var rep archive.VerifyReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || !rep.OK() || len(rep.Rounds) != 2 {
 		t.Errorf("verify --json: %v\n%s", err, out)
 	}
@@ -212,7 +213,7 @@ func TestArchiveCommandsOverControlSocket(t *testing.T) {
 	if err := cmdExport([]string{"g1", "--config", cfgPath, "--out", arch}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := adjudicator.Verify(arch); err != nil || len(rep.Rounds) != 1 {
+	if rep, err := archive.Verify(arch); err != nil || len(rep.Rounds) != 1 {
 		t.Fatalf("the archive that came through the socket: %v", err)
 	}
 	if err := cmdExport([]string{"nosuch", "--config", cfgPath, "--out", filepath.Join(dir, "a2")}, &out); err == nil ||

@@ -1,16 +1,15 @@
-package adjudicator
+package archive
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"sortie/adjudicator"
 	"sortie/parser"
 	"sortie/rules/dice"
-	"sortie/storage"
 )
 
 // TestNoPlainStateHashReachesAPlayer: the plain SHA-256 of a state is an oracle (re-run the open engine
@@ -20,28 +19,20 @@ import (
 func TestNoPlainStateHashReachesAPlayer(t *testing.T) {
 	a := newArchiveGame(t, 0)
 	a.play(2)
+	rec, err := a.s.Record("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var plain []string
-	var mails []storage.Outgoing
-	err := a.db.View(func(tx *storage.Tx) error {
-		if err := tx.ForEach(archiveBucket("g1"), func(k string, v []byte) error {
-			var rec archiveRecord
-			if err := json.Unmarshal(v, &rec); err != nil {
-				return err
-			}
-			plain = append(plain, rec.HashBefore, rec.HashAfter)
-			if rec.Commitment == "" || rec.Commitment == rec.HashAfter {
-				t.Errorf("round %d records the commitment %q", rec.Round, rec.Commitment)
-			}
-			return nil
-		}); err != nil {
-			return err
+	for _, r := range rec.Rounds {
+		plain = append(plain, r.HashBefore, r.HashAfter)
+		if r.Commitment == "" || r.Commitment == r.HashAfter {
+			t.Errorf("round %d records the commitment %q", r.Round, r.Commitment)
 		}
-		var err error
-		mails, err = tx.OutboxByGame("g1")
-		return err
-	})
-	if err != nil || len(plain) != 4 || len(mails) == 0 {
-		t.Fatalf("%d hashes, %d mails: %v", len(plain), len(mails), err)
+	}
+	mails := rec.Mails
+	if len(plain) != 4 || len(mails) == 0 {
+		t.Fatalf("%d hashes, %d mails", len(plain), len(mails))
 	}
 	st, err := a.s.Status("g1")
 	if err != nil {
@@ -62,7 +53,7 @@ func TestNoPlainStateHashReachesAPlayer(t *testing.T) {
 	// The reports show the commitment the archive records, and it is the keyed one.
 	seed, _ := dice.ParseSeed(archiveSeed)
 	last := ar.Rounds[len(ar.Rounds)-1]
-	if want := StateCommitment(seed, ar.State); last.Commitment != want || st.StateCommitment != want || ar.Manifest.StateCommitment != want {
+	if want := adjudicator.StateCommitment(seed, ar.State); last.Commitment != want || st.StateCommitment != want || ar.Manifest.StateCommitment != want {
 		t.Errorf("commitments: round %s, status %s, manifest %s, recomputed %s", last.Commitment, st.StateCommitment, ar.Manifest.StateCommitment, want)
 	}
 	shown := false
@@ -73,7 +64,7 @@ func TestNoPlainStateHashReachesAPlayer(t *testing.T) {
 		t.Error("no report shows the commitment to the state after the last turn")
 	}
 	// Another seed gives other commitments: the key is the game's own.
-	if StateCommitment(dice.Seed{1}, ar.State) == last.Commitment {
+	if adjudicator.StateCommitment(dice.Seed{1}, ar.State) == last.Commitment {
 		t.Error("the commitment does not depend on the seed")
 	}
 }
@@ -93,7 +84,7 @@ func TestVerifyChecksCommitments(t *testing.T) {
 
 	a.play(1)
 	ar, dir := a.export()
-	if ar.Manifest.Status != StatusOver {
+	if ar.Manifest.Status != adjudicator.StatusOver {
 		t.Fatal("the game is not over")
 	}
 	rep = mustVerify(t, dir)
@@ -108,7 +99,7 @@ func TestVerifyChecksCommitments(t *testing.T) {
 
 	// A commitment that is not the one of the state after the round.
 	r := readRound(t, dir, 2)
-	r.Commitment = StateCommitment(dice.Seed{9}, r.StateBefore)
+	r.Commitment = adjudicator.StateCommitment(dice.Seed{9}, r.StateBefore)
 	writeRound(t, dir, r)
 	rewriteSums(t, dir)
 	mustFail(t, dir, "round 2: the state after does not give the commitment")

@@ -1,4 +1,4 @@
-package adjudicator
+package archive
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"sortie/adjudicator"
 	"sortie/rules/afd"
 	"sortie/rules/dice"
 	"sortie/storage"
@@ -28,7 +29,7 @@ const archiveSeed = "a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c1a7c
 // archiveGame is a game on a real bbolt file with a fake clock, for the archive tests.
 type archiveGame struct {
 	t   *testing.T
-	s   *Service
+	s   *adjudicator.Service
 	db  *storage.DB
 	now time.Time
 	n   int
@@ -50,7 +51,7 @@ func newArchiveGameWith(t *testing.T, turns int, extra string) *archiveGame {
 		t.Fatal(err)
 	}
 	a := &archiveGame{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	a.s = New(db, tmpl, Config{Address: "sortie@sortie.test", Name: "Sortie Ü", TurnLength: 48 * time.Hour}, zerolog.Nop())
+	a.s = adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", Name: "Sortie Ü", TurnLength: 48 * time.Hour}, zerolog.Nop())
 	a.s.Now = func() time.Time { return a.now }
 	scn, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
@@ -76,7 +77,7 @@ service:
 func (a *archiveGame) submit(from, text string) {
 	a.t.Helper()
 	a.n++
-	if _, err := a.s.Submit(Envelope{From: from, MessageID: fmt.Sprintf("m%d@players.test", a.n), Text: text, Size: len(text), To: []string{"sortie@sortie.test"}}); err != nil {
+	if _, err := a.s.Submit(adjudicator.Envelope{From: from, MessageID: fmt.Sprintf("m%d@players.test", a.n), Text: text, Size: len(text), To: []string{"sortie@sortie.test"}}); err != nil {
 		a.t.Fatal(err)
 	}
 }
@@ -112,7 +113,7 @@ func (a *archiveGame) play(n int) {
 
 func (a *archiveGame) export() (*Archive, string) {
 	a.t.Helper()
-	ar, err := a.s.Export("g1")
+	ar, err := Export(a.s, "g1")
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestArchiveExportAndVerify(t *testing.T) {
 	a := newArchiveGame(t, 0)
 	a.play(3)
 	ar, dir := a.export()
-	if len(ar.Rounds) != 3 || ar.Manifest.Round != 4 || ar.Manifest.Status != StatusRunning {
+	if len(ar.Rounds) != 3 || ar.Manifest.Round != 4 || ar.Manifest.Status != adjudicator.StatusRunning {
 		t.Fatalf("archive: %d rounds, manifest %+v", len(ar.Rounds), ar.Manifest)
 	}
 	for _, name := range []string{fileManifest, fileGame, fileScenario, fileState, fileMbox, fileDice, fileSums,
@@ -431,7 +432,7 @@ func TestArchiveGameOverRevealsSeed(t *testing.T) {
 	a := newArchiveGame(t, 2)
 	a.play(2)
 	ar, dir := a.export()
-	if ar.Manifest.Status != StatusOver || ar.Manifest.Seed != archiveSeed || ar.Game.Seed != archiveSeed {
+	if ar.Manifest.Status != adjudicator.StatusOver || ar.Manifest.Seed != archiveSeed || ar.Game.Seed != archiveSeed {
 		t.Fatalf("a finished game's archive reveals the seed: %+v", ar.Manifest)
 	}
 	if !strings.Contains(string(mustRead(t, dir, fileScenario)), "seed: "+archiveSeed) {
@@ -565,46 +566,6 @@ func TestArchiveMboxQuotingAndEncoding(t *testing.T) {
 	m2, _ := mail.ReadMessage(bytes.NewReader(msgs[1]))
 	if d, _ := m2.Header.Date(); !d.Equal(at) || m2.Header.Get("X-Sortie-Delivery") != "pending" {
 		t.Errorf("an unsent mail is dated when it was queued: %v %v", d, m2.Header)
-	}
-}
-
-func TestArchiveBackup(t *testing.T) {
-	a := newArchiveGame(t, 0)
-	a.play(1)
-	path := filepath.Join(t.TempDir(), "backup.db")
-	if err := a.s.Backup(path); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.s.Backup(a.db.Path()); err == nil {
-		t.Error("a backup over the live database must be refused")
-	}
-	b, err := storage.Open(path, storage.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	keys := func(db *storage.DB, path ...string) []string {
-		var out []string
-		if err := db.View(func(tx *storage.Tx) error {
-			var err error
-			out, err = tx.Keys(path)
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	if got, want := keys(b, "games"), keys(a.db, "games"); len(got) != 1 || strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("backup games %v, live %v", got, want)
-	}
-	if got := keys(b, "archive", "g1"); len(got) != 1 {
-		t.Errorf("the backup's archive of g1: %v", got)
-	}
-	// A service on the backup exports the same game.
-	tmpl, _ := templates.New("")
-	ar, err := New(b, tmpl, Config{Address: "sortie@sortie.test"}, zerolog.Nop()).Export("g1")
-	if err != nil || len(ar.Rounds) != 1 || ar.Rounds[0].HashAfter == "" {
-		t.Errorf("export from the backup: %v", err)
 	}
 }
 

@@ -1,0 +1,57 @@
+package archive
+
+import (
+	"path/filepath"
+	"regexp"
+	"sortie/storage"
+	"strings"
+	"testing"
+)
+
+// An archive withholds every seat's secret however short (a game made before secrets had a minimum
+// length may have one of two letters) and whatever word follows a SECRET keyword, in the mails and in
+// the scenario, comments included.
+func TestArchiveRedactsShortSecrets(t *testing.T) {
+	a := newArchiveGame(t, 0)
+	a.play(1)
+	rec, err := a.s.Record("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := map[string]string{"alice": "zq", "bob": "Q7"}
+	for i := range rec.Game.Seats {
+		rec.Game.Seats[i].Secret = secrets[rec.Game.Seats[i].Player]
+	}
+	rec.Game.ModSecret = "m9"
+	rec.Scenario = strings.Replace(rec.Scenario, `secret: "lark-kite-wren-41"`, `secret: "zq"`, 1)
+	rec.Scenario = strings.Replace(rec.Scenario, `secret: wren-owl-raven-17`, `secret: Q7`, 1)
+	rec.Scenario += "# alice plays with zq, bob with q7; the moderator signs with m9\n"
+	rec.Mails = append(rec.Mails, storage.Outgoing{OutMail: storage.OutMail{From: "sortie@sortie.test", To: "alice@players.test", Game: "g1", Kind: "report",
+		MessageID: "old@sortie.test", Subject: "[g1] turn 1 report for Alice (zq)",
+		Body: "GAME g1 TURN 2 SECRET zq\nRED1: 6\nEND\nyour secret is zq. Moderator: GAME g1 SECRET m9\nmistyped: SECRET: zqx9\nbob: Q7.\n"}})
+	ar, err := New(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "archive")
+	if err := ar.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	word := regexp.MustCompile(`(?i)(^|[^\w-])(zq|q7|m9|zqx9)($|[^\w-])`)
+	for _, m := range ar.Mails {
+		if loc := word.FindStringIndex(m.Subject + "\n" + m.Body); loc != nil {
+			t.Errorf("mail %q shows a secret at %v:\n%s", m.Subject, loc, m.Body)
+		}
+	}
+	if word.MatchString(ar.Scenario) {
+		t.Errorf("the scenario shows a secret:\n%s", ar.Scenario)
+	}
+	for _, name := range []string{fileScenario, fileMbox} {
+		if b := mustRead(t, dir, name); word.Match(b) {
+			t.Errorf("%s shows a secret: %q", name, word.Find(b))
+		}
+	}
+	if !strings.Contains(ar.Scenario, "alice plays with secret-") {
+		t.Errorf("the comment is not redacted as expected:\n%s", ar.Scenario)
+	}
+}
