@@ -126,6 +126,9 @@ func (s *Service) failMail(env Envelope, cause error) (Outcome, error) {
 // cleanEnvelope makes the header values of a mail safe to use: no control characters (a bare CR in a
 // Message-ID or address would make every answer unsendable), and lengths that fit a key and a header line.
 // An address too long to be a real one is dropped (the mail cannot be answered).
+// maxFullText is the longest whole mail text searched for a block below the quoted report.
+const maxFullText = 256 << 10
+
 func cleanEnvelope(env Envelope) Envelope {
 	env.MessageID = cleanHeader(env.MessageID)
 	if len(env.MessageID) > storage.MaxKeyLen {
@@ -148,6 +151,9 @@ func cleanEnvelope(env Envelope) Envelope {
 		}
 	}
 	env.To = to
+	if len(env.Full) > maxFullText {
+		env.Full = ""
+	}
 	for i, r := range env.References {
 		env.References[i] = cleanHeader(r)
 	}

@@ -110,6 +110,9 @@ type Envelope struct {
 	References []string // the Message-IDs of the References header
 	Subject    string
 	Text       string // the order text: quoted replies and signature already removed
+	// Full is the whole text of the mail, quotes included: where Sortie looks for a block filled in
+	// inside the quoted report when Text holds none (belowquote.go).
+	Full string
 	Size       int
 	Mailbox    string
 	UIDValid   uint32
@@ -205,6 +208,13 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	}
 	// The block keeps each order line as text: the game's ruleset reads it in its own notation.
 	block, diags := parser.ParseBlock(env.Text)
+	var below belowQuote
+	if !block.Found && !block.HelpOnly {
+		if below = s.blockBelowQuote(tx, env); below.line > 0 {
+			env.Text = below.text
+			block, diags = parser.ParseBlock(env.Text)
+		}
+	}
 	if g, ok := s.moderatorOf(tx, env, block); ok {
 		if over, notice, err := s.floodSeat(tx, g.ID, "moderator"); err != nil || over {
 			return Ignored, s.floodNotice(tx, env, notice, err)
@@ -230,6 +240,9 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			return stranger(Accepted, "help", s.helpData())
 		}
 		problems := []string{"Sortie found no order block in your mail. An order block starts with a line GAME <game> TURN <n>; the end of every report has one ready to fill in (reply to the report: its reply address identifies you, so no secret is needed)."}
+		if len(below.why) > 0 {
+			problems = append(problems, "In the rest of your mail: "+strings.Join(below.why, "; ")+".")
+		}
 		if seat != nil {
 			return Refused, s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "no orders found", "Problems": problems})
 		}
@@ -255,6 +268,9 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		return "", err
 	}
 	rec := receipt{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Round: g.Round}
+	if below.line > 0 {
+		rec.Notes = append(rec.Notes, fmt.Sprintf("There was no order block above the quoted report in your mail, so Sortie read the one you filled in below it, at line %d.", below.line))
+	}
 	for _, d := range diags {
 		if d.Severity == parser.SeverityError && (d.Line == 0 || !orderLine(block, d.Line)) && !refusedLine(block, d.Line) {
 			rec.BlockErrors = append(rec.BlockErrors, d.Error())
@@ -531,6 +547,15 @@ func gameIDOf(g *Game) string {
 // identify finds the seat a mail speaks for: a reply token in any recipient address, or the game named
 // in the block with the sender's registered address and the seat's secret.
 func (s *Service) identify(tx *storage.Tx, env Envelope, b parser.Block) (*Seat, *Game, error) {
+	return s.identifyWith(tx, env, b, true)
+}
+
+// identifyQuietly is identify without counting a wrong secret: for blocks Sortie only considers using.
+func (s *Service) identifyQuietly(tx *storage.Tx, env Envelope, b parser.Block) (*Seat, *Game, error) {
+	return s.identifyWith(tx, env, b, false)
+}
+
+func (s *Service) identifyWith(tx *storage.Tx, env Envelope, b parser.Block, count bool) (*Seat, *Game, error) {
 	fail := errors.New("not identified")
 	for _, to := range env.To {
 		token := tokenOf(to, s.cfg.Address)
@@ -567,7 +592,7 @@ func (s *Service) identify(tx *storage.Tx, env Envelope, b parser.Block) (*Seat,
 			return st, g, nil
 		}
 	}
-	if b.Secret != "" {
+	if b.Secret != "" && count {
 		if err := s.wrongSecret(tx, g, env, b); err != nil {
 			return nil, nil, err
 		}

@@ -248,6 +248,7 @@ func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
 	}
 	env.From, env.FromName, env.To, env.MessageID = inc.From, inc.FromName, inc.To, inc.MessageID
 	env.InReplyTo, env.References, env.Subject, env.Text, env.FromHTML = inc.InReplyTo, inc.References, inc.Subject, inc.OrderText, inc.FromHTML
+	env.Full = inc.Text
 	if size, ok := mailer.OversizeOf(m); ok {
 		env.Oversize, env.Size = true, int(size)
 	}
