@@ -453,7 +453,9 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 
 // dueReminder names the reminder due now and not yet sent this round: "late" once the deadline has
 // passed, else the nearest of the reminders before the deadline whose time has come; "" if none. Only
-// the nearest counts, so a player reminded a day ahead is reminded again two hours ahead.
+// the nearest counts, so a player reminded a day ahead is reminded again two hours ahead. A reminder
+// earlier than half the game's turn before the deadline is not sent: with a turn of 24 hours, the
+// reminder a day ahead would come in the same second as the report.
 func dueReminder(g *Game, now time.Time, before []time.Duration) string {
 	key := ""
 	if !now.Before(g.Deadline) {
@@ -461,6 +463,9 @@ func dueReminder(g *Game, now time.Time, before []time.Duration) string {
 	} else {
 		nearest := time.Duration(-1)
 		for _, d := range before {
+			if g.TurnLength > 0 && 2*d > g.TurnLength {
+				continue
+			}
 			if !now.Before(g.Deadline.Add(-d)) && (nearest < 0 || d < nearest) {
 				nearest = d
 			}

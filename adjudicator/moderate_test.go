@@ -9,6 +9,9 @@ import (
 
 	"sortie/parser"
 	"sortie/storage"
+	"sortie/templates"
+
+	"github.com/rs/zerolog"
 )
 
 func (f *fixture) game() *Game {
@@ -314,5 +317,70 @@ func TestSubmitBatch(t *testing.T) {
 	}
 	if len(one.outbox("alice@players.test")) != len(many.outbox("alice@players.test")) {
 		t.Error("the same mails must be queued")
+	}
+}
+
+// kindCount counts the queued mails of a kind to addr.
+func (f *fixture) kindCount(addr, kind string) int {
+	n := 0
+	for _, m := range f.outbox(addr) {
+		if m.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// TestShortTurnNoReminderWithTheReport: with a turn of 24 hours the reminder a day ahead would come in
+// the same second as the report; it is not sent, and the one two hours ahead still is.
+func TestShortTurnNoReminderWithTheReport(t *testing.T) {
+	f := newFixtureWith(t, 0, "\n  turn_hours: 24")
+	f.s.Tick()
+	f.now = f.now.Add(time.Minute)
+	f.s.Tick()
+	if n := f.kindCount("bob@players.test", "reminder"); n != 0 {
+		t.Fatalf("a reminder beside the report of a 24 h turn: %d", n)
+	}
+	f.now = f.now.Add(22 * time.Hour) // 1 h 59 min before the deadline
+	f.s.Tick()
+	if n := f.kindCount("bob@players.test", "reminder"); n != 1 {
+		t.Errorf("the 2 h reminder of a 24 h turn: %d", n)
+	}
+}
+
+// TestDigestHourAndRestart: the digest waits for the configured hour, comes once a day, and a restart
+// (a new service on the same database) the same day does not send it again.
+func TestDigestHourAndRestart(t *testing.T) {
+	f := newFixture(t, 0)
+	f.s.cfg.DigestHour = 18
+	f.now = time.Date(2026, 11, 24, 17, 59, 0, 0, time.UTC)
+	f.s.Tick()
+	if n := f.kindCount("mod@players.test", "digest"); n != 0 {
+		t.Fatalf("a digest before the configured hour: %d", n)
+	}
+	f.now = f.now.Add(2 * time.Minute)
+	f.s.Tick()
+	if n := f.kindCount("mod@players.test", "digest"); n != 1 {
+		t.Fatalf("the digest at the configured hour: %d", n)
+	}
+	tmpl, _ := templates.New("")
+	again := New(f.db, tmpl, f.s.cfg, zerolog.Nop())
+	again.Now = func() time.Time { return f.now.Add(time.Hour) }
+	if _, err := again.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.kindCount("mod@players.test", "digest"); n != 1 {
+		t.Errorf("a restart sent the digest again: %d", n)
+	}
+	f.now = f.now.Add(24 * time.Hour)
+	f.s.Tick()
+	if n := f.kindCount("mod@players.test", "digest"); n != 2 {
+		t.Errorf("the next day's digest: %d", n)
+	}
+	f.s.cfg.DigestHour = -1
+	f.now = f.now.Add(24 * time.Hour)
+	f.s.Tick()
+	if n := f.kindCount("mod@players.test", "digest"); n != 2 {
+		t.Errorf("digest_hour -1 sends none: %d", n)
 	}
 }

@@ -47,7 +47,8 @@ type Config struct {
 	// Reminders are how long before the deadline players still missing orders are reminded. Nil means
 	// 24 hours and 2 hours before.
 	Reminders []time.Duration
-	// DigestHour is the hour (UTC) of the daily digest to moderators; -1 turns it off.
+	// DigestHour is the hour (UTC, 0-23) of the daily digest to moderators; -1 turns it off. The daemon's
+	// default is 6.
 	DigestHour int
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -36,7 +37,12 @@ type Config struct {
 	Templates    string  `yaml:"templates"`
 	LogLevel     string  `yaml:"log_level"`
 	LogFormat    string  `yaml:"log_format"` // json (default) or console
-	IMAP         struct {
+	// DigestHour is the hour (UTC, 0-23) of the moderators' daily digest; -1 turns it off; default 6.
+	DigestHour *int `yaml:"digest_hour"`
+	// Reminders are how long before a deadline players still missing orders are reminded, e.g.
+	// [24h, 2h] (the default); an empty list sends none.
+	Reminders []string `yaml:"reminders"`
+	IMAP      struct {
 		Addr        string `yaml:"addr"`
 		TLS         string `yaml:"tls"` // none, starttls, tls
 		CAFile      string `yaml:"ca_file"`
@@ -99,6 +105,19 @@ func LoadConfig(path string) (*Config, error) {
 			}
 		}
 	}
+	switch c.LogFormat {
+	case "", "json", "console":
+	default:
+		problems = append(problems, fmt.Sprintf("log_format: json or console, not %q", c.LogFormat))
+	}
+	if c.DigestHour != nil && (*c.DigestHour < -1 || *c.DigestHour > 23) {
+		problems = append(problems, fmt.Sprintf("digest_hour: an hour from 0 to 23 (UTC), or -1 for no digest, not %d", *c.DigestHour))
+	}
+	for i, r := range c.Reminders {
+		if d, err := time.ParseDuration(r); err != nil || d <= 0 {
+			problems = append(problems, fmt.Sprintf("reminders[%d]: a time before the deadline such as 24h or 90m, not %q", i, r))
+		}
+	}
 	for _, t := range []struct{ name, v string }{{"imap.tls", c.IMAP.TLS}, {"smtp.tls", c.SMTP.TLS}} {
 		switch t.v {
 		case "", "none", "starttls", "tls":
@@ -134,21 +153,52 @@ func (c *Config) AdjudicatorConfig() adjudicator.Config {
 	if c.ResolveDelay != "" {
 		ac.ResolveDelay, _ = time.ParseDuration(c.ResolveDelay)
 	}
+	ac.DigestHour = DefaultDigestHour
+	if c.DigestHour != nil {
+		ac.DigestHour = *c.DigestHour
+	}
+	if c.Reminders != nil {
+		ac.Reminders = []time.Duration{}
+		for _, r := range c.Reminders {
+			if d, err := time.ParseDuration(r); err == nil && d > 0 {
+				ac.Reminders = append(ac.Reminders, d)
+			}
+		}
+	}
 	return ac
 }
 
-func (c *Config) Logger() zerolog.Logger {
+// DefaultDigestHour is the hour (UTC) of the moderators' daily digest when the configuration names none.
+const DefaultDigestHour = 6
+
+// Logger is the daemon's logger, writing to standard error.
+func (c *Config) Logger() zerolog.Logger { return c.LoggerTo(os.Stderr) }
+
+// LoggerTo is the daemon's logger writing to w: JSON lines, or with log_format console lines for people,
+// coloured only when w is a terminal and NO_COLOR is not set (a log file gets no escape codes).
+func (c *Config) LoggerTo(w io.Writer) zerolog.Logger {
 	level, err := zerolog.ParseLevel(c.LogLevel)
 	if err != nil || c.LogLevel == "" {
 		level = zerolog.InfoLevel
 	}
 	var l zerolog.Logger
 	if c.LogFormat == "console" {
-		l = zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339})
+		_, noColor := os.LookupEnv("NO_COLOR")
+		l = zerolog.New(zerolog.ConsoleWriter{Out: w, TimeFormat: time.RFC3339, NoColor: noColor || !isTerminal(w)})
 	} else {
-		l = zerolog.New(os.Stderr)
+		l = zerolog.New(w)
 	}
 	return l.Level(level).With().Timestamp().Logger()
+}
+
+// isTerminal says whether w is a character device such as a terminal (not a file or a pipe).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // Daemon is the running service: database, adjudicator, IMAP intake, SMTP sender and the clock.

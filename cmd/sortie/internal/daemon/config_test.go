@@ -1,0 +1,68 @@
+package daemon
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "sortie.yaml")
+	if err := os.WriteFile(p, []byte("database: "+filepath.Join(t.TempDir(), "s.db")+"\naddress: sortie@sortie.test\n"+text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestDigestHourAndRemindersConfigured: digest_hour and reminders reach the adjudicator; without them the
+// digest comes at 06:00 UTC and the reminders are the adjudicator's defaults; bad values are named.
+func TestDigestHourAndRemindersConfigured(t *testing.T) {
+	c, err := LoadConfig(writeConfig(t, "digest_hour: 18\nreminders: [12h, 90m]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := c.AdjudicatorConfig()
+	if ac.DigestHour != 18 || len(ac.Reminders) != 2 || ac.Reminders[0] != 12*time.Hour || ac.Reminders[1] != 90*time.Minute {
+		t.Errorf("digest %d, reminders %v", ac.DigestHour, ac.Reminders)
+	}
+	c, err = LoadConfig(writeConfig(t, "digest_hour: 0\nreminders: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ac := c.AdjudicatorConfig(); ac.DigestHour != 0 || ac.Reminders == nil || len(ac.Reminders) != 0 {
+		t.Errorf("midnight and no reminders: digest %d, reminders %#v", ac.DigestHour, ac.Reminders)
+	}
+	c, err = LoadConfig(writeConfig(t, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ac := c.AdjudicatorConfig(); ac.DigestHour != DefaultDigestHour || ac.Reminders != nil {
+		t.Errorf("defaults: digest %d, reminders %v", ac.DigestHour, ac.Reminders)
+	}
+	_, err = LoadConfig(writeConfig(t, "digest_hour: 24\nreminders: [1d, -2h]\nlog_format: pretty\n"))
+	for _, want := range []string{"digest_hour: an hour from 0 to 23", `reminders[0]: a time before the deadline such as 24h or 90m, not "1d"`, `reminders[1]`, "log_format: json or console"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the error must say %q: %v", want, err)
+		}
+	}
+}
+
+// TestConsoleLogToAFileHasNoColour: log_format console writes plain text into a file or a pipe (escape
+// codes only on a terminal).
+func TestConsoleLogToAFileHasNoColour(t *testing.T) {
+	c := &Config{LogFormat: "console"}
+	f, err := os.Create(filepath.Join(t.TempDir(), "sortie.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := c.LoggerTo(f)
+	log.Info().Str("game", "g1").Msg("turn resolved")
+	f.Close()
+	b, _ := os.ReadFile(f.Name())
+	if strings.Contains(string(b), "\x1b[") || !strings.Contains(string(b), "turn resolved") || !strings.Contains(string(b), "game=g1") {
+		t.Errorf("console log in a file: %q", b)
+	}
+}
