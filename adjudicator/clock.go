@@ -40,7 +40,7 @@ func (s *Service) holdFailed(id, why string) error {
 			return err
 		}
 		g.Held = "the rules engine failed while resolving this turn (" + why + ")"
-		if err := s.queueModerator(tx, g, fmt.Sprintf("Turn %d of game %s is held: the rules engine failed while resolving it, and the daemon's log has the details (%s).\n"+
+		if err := s.queueModerator(tx, g, heldTopic(g), fmt.Sprintf("Turn %d of game %s is held: the rules engine failed while resolving it, and the daemon's log has the details (%s).\n"+
 			"Nothing of the turn was applied and the orders received are kept. Once the fault is fixed, send PROCESS TURN %d to resolve it, or RESUME to let the clock try again.",
 			g.Round, g.ID, why, g.Round)); err != nil {
 			return err

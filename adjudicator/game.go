@@ -321,7 +321,7 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 				return err
 			}
 		}
-		return s.queueModerator(tx, g, fmt.Sprintf("Game %s (%s) has started with %d players; the first deadline is %s.\n\n"+
+		return s.queueModerator(tx, g, "game started", fmt.Sprintf("Game %s (%s) has started with %d players; the first deadline is %s.\n\n"+
 			"You moderate it. Your command mails start with the line\n\n  GAME %s SECRET %s\n\nand may hold PAUSE, RESUME, EXTEND hours, PROCESS TURN n, ROLLBACK TURN n, REPLACE player address,\nAWAY date player, BACK player and DIGEST, one per line, then END (docs/operations.md).",
 			g.ID, g.Name, len(g.Seats), g.Deadline.Format(time.RFC1123), g.ID, g.ModSecret))
 	})

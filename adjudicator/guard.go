@@ -275,7 +275,7 @@ func (s *Service) alertFlood(tx *storage.Tx, addr, hour string) error {
 			return err
 		}
 		text := fmt.Sprintf("More than %d mails this hour from %s could not be matched to a player (no correct order block, no reply address); the rest of them are ignored until the hour is over. Someone may be sending mail in that address's name. The player's own mails with a correct order block or to the reply address are still read.", s.cfg.MaxMailsPerHour, addr)
-		if err := s.queueModerator(tx, g, text); err != nil {
+		if err := s.queueModerator(tx, g, "flood alert: mail in "+addr+"'s name", text); err != nil {
 			return err
 		}
 		if err := putGame(tx, g); err != nil {

@@ -210,11 +210,13 @@ func (s *Service) queueSimple(tx *storage.Tx, name, to, inReplyTo, game string, 
 	return s.enqueue(tx, outgoing{To: to, Game: g, Kind: name, Subject: subject, Body: body, InReplyTo: inReplyTo, Key: []string{name, inReplyTo, to}})
 }
 
-func (s *Service) queueModerator(tx *storage.Tx, g *Game, text string) error {
+// queueModerator mails the game's moderator a notice; topic is its subject, saying what it is (a notice
+// that needs action starts with a word in capitals, e.g. "HELD: turn 3 of chan1 needs you").
+func (s *Service) queueModerator(tx *storage.Tx, g *Game, topic, text string) error {
 	if g.Moderator == "" {
 		return nil
 	}
-	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": text})
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": text})
 	if err != nil {
 		return err
 	}

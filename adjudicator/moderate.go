@@ -112,7 +112,7 @@ func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command) (string,
 	default:
 		return "", modErr(cmd.Name + " is not a moderator command")
 	}
-	if err := s.announce(tx, g, done); err != nil {
+	if err := s.announce(tx, g, commandTopic(cmd), done); err != nil {
 		return "", err
 	}
 	return done, putGame(tx, g)
@@ -148,11 +148,11 @@ func (s *Service) setAway(g *Game, st *Seat, cmd parser.Command) (string, error)
 	return fmt.Sprintf("%s is away until %s: the turns do not wait for them, their aircraft fly straight on, and it does not count as missing turns.", name, cmd.Args[0]), nil
 }
 
-// announce tells every player (and the moderator) of a change to the game.
-func (s *Service) announce(tx *storage.Tx, g *Game, text string) error {
+// announce tells every player (and the moderator) of a change to the game; topic is the subject.
+func (s *Service) announce(tx *storage.Tx, g *Game, topic, text string) error {
 	g.Notices++
 	for _, st := range g.Seats {
-		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": text})
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": text})
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func (s *Service) announce(tx *storage.Tx, g *Game, text string) error {
 			return err
 		}
 	}
-	return s.queueModerator(tx, g, text)
+	return s.queueModerator(tx, g, topic, text)
 }
 
 // rollback returns a game to the start of round n: the state before round n from the archive, and
@@ -213,7 +213,7 @@ func (s *Service) rollback(tx *storage.Tx, g *Game, n int) error {
 			return err
 		}
 	}
-	if err := s.queueModerator(tx, g, text); err != nil {
+	if err := s.queueModerator(tx, g, fmt.Sprintf("rolled back to turn %d", n), text); err != nil {
 		return err
 	}
 	return putGame(tx, g)
@@ -242,7 +242,7 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 	if err := s.queueReport(tx, g, rg, st, nil, "start"); err != nil {
 		return err
 	}
-	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name,
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": "your seat has a new player",
 		"Text": fmt.Sprintf("The moderator has handed your seat (%s) in game %s to another player. Your secret no longer works. Thank you for playing.", player, g.ID)})
 	if err != nil {
 		return err
@@ -255,7 +255,7 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 		if other.Player == player {
 			continue
 		}
-		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name,
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": player + " has a new player",
 			"Text": fmt.Sprintf("%s has a new player from now on.", player)})
 		if err != nil {
 			return err
@@ -340,7 +340,7 @@ func (s *Service) queueDigest(tx *storage.Tx, moderator string) error {
 		}
 		fmt.Fprintf(&b, "\n           %s\n", d.Name)
 	}
-	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": "digest", "GameName": "Sortie", "Text": b.String()})
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": "digest", "GameName": "Sortie", "Topic": "daily digest of your games", "Text": b.String()})
 	if err != nil {
 		return err
 	}
@@ -402,7 +402,7 @@ func (s *Service) moderatorMail(tx *storage.Tx, g *Game, env Envelope, b parser.
 	if len(lines) == 0 {
 		lines = append(lines, "the mail held no commands")
 	}
-	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": "Your commands:\n\n  " + strings.Join(lines, "\n  ")})
+	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": "your commands", "Text": "Your commands:\n\n  " + strings.Join(lines, "\n  ")})
 	if err != nil {
 		return "", err
 	}
@@ -434,13 +434,17 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 		text = fmt.Sprintf("The deadline for turn %d has passed and your orders are missing for %%s. They are still taken until %s; after that your aircraft fly straight on.",
 			g.Round, g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"))
 	}
+	topic := fmt.Sprintf("reminder: turn %d orders due %s", g.Round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
+	if key == "late" {
+		topic = fmt.Sprintf("LATE: turn %d orders missing", g.Round)
+	}
 	g.Reminded = append(g.Reminded, key)
 	for _, p := range sortedKeys(miss) {
 		st := g.seat(p)
 		if st == nil {
 			continue
 		}
-		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Text": fmt.Sprintf(text, strings.Join(miss[p], ", "))})
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": fmt.Sprintf(text, strings.Join(miss[p], ", "))})
 		if err != nil {
 			return false, err
 		}
@@ -507,4 +511,29 @@ func (s *Service) spike(tx *storage.Tx, g *Game, rg ruleset.Game) (string, error
 		return fmt.Sprintf("%d of %d players sent no orders at all (%s): lost mail?", len(silent), active, strings.Join(silent, ", ")), nil
 	}
 	return "", nil
+}
+
+// heldTopic is the subject of a notice that a round is held for the moderator.
+func heldTopic(g *Game) string {
+	return fmt.Sprintf("HELD: turn %d of %s needs you", g.Round, g.ID)
+}
+
+// commandTopic is the subject of the notice a moderator's command sends: the command in a few words.
+func commandTopic(cmd parser.Command) string {
+	words := append([]string{strings.ToLower(cmd.Name)}, cmd.Args...)
+	return firstWords(strings.Join(words, " "))
+}
+
+// firstWords is the start of a text, short enough for a subject: its first line, at most 60 characters,
+// cut at a word.
+func firstWords(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:60])
+		if i := strings.LastIndex(s, " "); i > 20 {
+			s = s[:i]
+		}
+		s += "…"
+	}
+	return s
 }

@@ -384,3 +384,71 @@ func TestDigestHourAndRestart(t *testing.T) {
 		t.Errorf("digest_hour -1 sends none: %d", n)
 	}
 }
+
+// TestListShowsPausedHeldAndOver: the list says a paused game is paused and a held one held (with the
+// deadline marked), and a finished game has no deadline.
+func TestListShowsPausedHeldAndOver(t *testing.T) {
+	f := newFixture(t, 0)
+	one := func() Summary {
+		t.Helper()
+		l, err := f.s.List()
+		if err != nil || len(l) != 1 {
+			t.Fatalf("list: %v %v", l, err)
+		}
+		return l[0]
+	}
+	if s := one(); s.State() != "running" || strings.Contains(s.DeadlineText(), "(") {
+		t.Errorf("running: %s %s", s.State(), s.DeadlineText())
+	}
+	f.mod("PAUSE")
+	if s := one(); s.State() != "paused" || !strings.HasSuffix(s.DeadlineText(), "(paused)") {
+		t.Errorf("paused: %s %s", s.State(), s.DeadlineText())
+	}
+	if st, _ := f.s.Status("g1"); st.State() != "paused" || !st.Paused {
+		t.Errorf("status of a paused game: %s", st.State())
+	}
+	f.mod("RESUME")
+	f.now = f.now.Add(49 * time.Hour) // nobody sent anything: an NMR spike holds the round
+	f.s.Tick()
+	if s := one(); s.State() != "held" || !strings.HasSuffix(s.DeadlineText(), "(held)") {
+		t.Errorf("held: %s %s", s.State(), s.DeadlineText())
+	}
+	g := f.game()
+	g.Status, g.Result = StatusOver, "a draw"
+	if err := f.db.Update(func(tx *storage.Tx) error { return putGame(tx, g) }); err != nil {
+		t.Fatal(err)
+	}
+	if s := one(); s.State() != "over" || s.DeadlineText() != "-" {
+		t.Errorf("over: %s %s", s.State(), s.DeadlineText())
+	}
+}
+
+// TestModeratorSubjectsSayWhatTheyAre: no moderator mail is just "notice": a held turn says it needs the
+// moderator, and the others name their matter.
+func TestModeratorSubjectsSayWhatTheyAre(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mod("PAUSE")
+	f.mod("RESUME")
+	f.mod("EXTEND", "12")
+	f.now = f.now.Add(61 * time.Hour)
+	f.s.Tick()
+	want := []string{"game started", ": pause", ": resume", ": extend 12", "HELD: turn 1 of g1 needs you"}
+	var subjects []string
+	for _, m := range f.outbox("mod@players.test") {
+		subjects = append(subjects, m.Subject)
+		if strings.HasSuffix(m.Subject, ": notice") {
+			t.Errorf("a moderator mail says only %q", m.Subject)
+		}
+	}
+	all := strings.Join(subjects, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("no moderator mail about %q:\n%s", w, all)
+		}
+	}
+	for _, m := range f.outbox("alice@players.test") {
+		if strings.HasSuffix(m.Subject, ": notice") {
+			t.Errorf("a player's mail says only %q", m.Subject)
+		}
+	}
+}

@@ -19,6 +19,35 @@ type Summary struct {
 	Deadline time.Time `json:"deadline"`
 	Missing  int       `json:"missing"` // players still missing orders this round
 	Result   string    `json:"result,omitempty"`
+	// Paused and Holding say why a running game's clock stands still: the moderator paused it, or a
+	// round is held for the moderator (an NMR spike).
+	Paused  bool `json:"paused"`
+	Holding bool `json:"holding,omitempty"`
+}
+
+// State is the game's state in a word for people: running, paused, held or over.
+func (s Summary) State() string {
+	switch {
+	case s.Status != StatusRunning:
+		return s.Status
+	case s.Holding:
+		return "held"
+	case s.Paused:
+		return "paused"
+	}
+	return s.Status
+}
+
+// DeadlineText is the deadline for a list, in UTC: none once the game is over, and marked while the
+// clock stands still.
+func (s Summary) DeadlineText() string {
+	switch s.State() {
+	case StatusRunning:
+		return s.Deadline.UTC().Format("2006-01-02 15:04")
+	case "paused", "held":
+		return s.Deadline.UTC().Format("2006-01-02 15:04") + " (" + s.State() + ")"
+	}
+	return "-"
 }
 
 // SeatStatus is one player's standing in a round, for moderators: never their orders.
@@ -46,8 +75,7 @@ type GameStatus struct {
 	// StateCommitment is the commitment to the current state, as the players are shown it: never the
 	// plain hash, which would let a player test guesses of hidden units.
 	StateCommitment string    `json:"state_commitment"`
-	Paused          bool      `json:"paused"`
-	Held            string    `json:"held,omitempty"`
+	Held            string    `json:"held,omitempty"` // why the round is held, if it is
 	Policy          NMRPolicy `json:"policy"`
 }
 
@@ -60,7 +88,8 @@ func (s *Service) List() ([]Summary, error) {
 			if err := json.Unmarshal(v, &g); err != nil {
 				return err
 			}
-			sum := Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Result: g.Result}
+			sum := Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Result: g.Result,
+				Paused: g.Paused, Holding: g.Held != ""}
 			if g.Status == StatusRunning {
 				rg, err := loadRules(tx, &g)
 				if err != nil {
@@ -103,8 +132,9 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 		if err != nil {
 			return err
 		}
-		st = &GameStatus{StateCommitment: g.commitment(state), Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result},
-			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, Paused: g.Paused, Held: g.Held, Policy: g.Policy}
+		st = &GameStatus{StateCommitment: g.commitment(state), Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result,
+			Paused: g.Paused, Holding: g.Held != ""},
+			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, Held: g.Held, Policy: g.Policy}
 		for _, seat := range g.Seats {
 			ss := SeatStatus{Player: seat.Player, Name: seat.Name, Side: seat.Side, Email: seat.Email,
 				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player), Misses: seat.Misses, Autopilot: seat.Autopilot, Dropped: seat.Dropped}

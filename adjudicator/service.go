@@ -350,7 +350,7 @@ func (s *Service) playerCommands(tx *storage.Tx, g *Game, seat *Seat, block pars
 				continue
 			}
 			rec.Notes = append(rec.Notes, text)
-			if err := s.announce(tx, g, text); err != nil {
+			if err := s.announce(tx, g, strings.ToLower(c.Name)+": "+seat.Name, text); err != nil {
 				return err
 			}
 		case "READY":
@@ -644,7 +644,7 @@ func (s *Service) wrongSecret(tx *storage.Tx, g *Game, env Envelope, b parser.Bl
 		}
 		s.log.Warn().Str("game", g.ID).Str("seat", who).Int("today", c.Count).Msg("wrong secret")
 		if c.Count == wrongSecretsNotice {
-			if err := s.queueModerator(tx, g, fmt.Sprintf("Game %s: %d mails on %s named %s's address with a wrong secret; the latest came from %s. "+
+			if err := s.queueModerator(tx, g, "wrong secrets for "+who, fmt.Sprintf("Game %s: %d mails on %s named %s's address with a wrong secret; the latest came from %s. "+
 				"Someone may be guessing. Nothing was accepted; the sender was only told the mail could not be matched. "+
 				"REPLACE gives the seat a new secret and reply address if you think it is known.",
 				g.ID, c.Count, day, who, env.From)); err != nil {
@@ -835,7 +835,7 @@ func (s *Service) tickGame(id string) (bool, error) {
 			} else if why != "" {
 				g.Held = why
 				queued = true
-				if err := s.queueModerator(tx, g, fmt.Sprintf("Turn %d of game %s is held and will not resolve until you act: %s\nSend PROCESS TURN %d to resolve it as it stands, or EXTEND hours then RESUME.", g.Round, g.ID, why, g.Round)); err != nil {
+				if err := s.queueModerator(tx, g, heldTopic(g), fmt.Sprintf("Turn %d of game %s is held and will not resolve until you act: %s\nSend PROCESS TURN %d to resolve it as it stands, or EXTEND hours then RESUME.", g.Round, g.ID, why, g.Round)); err != nil {
 					return err
 				}
 				return putGame(tx, g)
@@ -1056,12 +1056,12 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		}
 	}
 	for _, n := range notes {
-		if err := s.queueModerator(tx, g, n); err != nil {
+		if err := s.queueModerator(tx, g, fmt.Sprintf("turn %d: %s", g.Round-1, firstWords(n)), n); err != nil {
 			return err
 		}
 	}
 	if kind == "over" {
-		if err := s.queueModerator(tx, g, fmt.Sprintf("Game %s is over: %s", g.ID, g.Result)); err != nil {
+		if err := s.queueModerator(tx, g, "game over", fmt.Sprintf("Game %s is over: %s", g.ID, g.Result)); err != nil {
 			return err
 		}
 	}

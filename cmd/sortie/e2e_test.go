@@ -221,11 +221,16 @@ func TestEndToEndGameByMail(t *testing.T) {
 		t.Errorf("game list while the daemon runs:\n%s", ls)
 	}
 	w.run("game", "pause", "--config", w.cfg, "e2e")
-	if st := w.run("game", "status", "--config", w.cfg, "e2e"); !strings.Contains(st, "PAUSED") {
+	if st := w.run("game", "status", "--config", w.cfg, "e2e"); !strings.Contains(st, "PAUSED") || !strings.Contains(st, "round 1, paused") {
 		t.Errorf("game pause:\n%s", st)
 	}
+	if ls := w.run("game", "list", "--config", w.cfg); !strings.Contains(ls, " paused ") || strings.Contains(ls, "running") {
+		t.Errorf("game list shows a paused game as paused:\n%s", ls)
+	}
 	w.run("game", "resume", "--config", w.cfg, "e2e")
-	w.waitMails("alice@players.test", "notice", 2) // the pause and the resume are announced
+	// The pause and the resume are announced, each under a subject that says what it is.
+	w.waitMails("alice@players.test", ": pause", 1)
+	w.waitMails("alice@players.test", ": resume", 1)
 	if !strings.Contains(aliceWelcome.ReplyTo, "sortie+") {
 		t.Errorf("the welcome mail's Reply-To must be the player's token address: %q", aliceWelcome.ReplyTo)
 	}

@@ -370,7 +370,7 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "GAME\tNAME\tRULES\tROUND\tSTATUS\tDEADLINE (UTC)\tMISSING")
 		for _, g := range games {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\n", g.ID, g.Name, g.Ruleset, g.Round, g.Status, g.Deadline.UTC().Format("2006-01-02 15:04"), g.Missing)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\n", g.ID, g.Name, g.Ruleset, g.Round, g.State(), g.DeadlineText(), g.Missing)
 		}
 		return tw.Flush()
 	case "status":
@@ -378,11 +378,19 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		if err != nil {
 			return usagef("%v", err)
 		}
-		fmt.Fprintf(w, "%s (%s), %s rules: round %d, %s\n", st.ID, st.Name, st.Ruleset, st.Round, st.Status)
+		fmt.Fprintf(w, "%s (%s), %s rules: round %d, %s\n", st.ID, st.Name, st.Ruleset, st.Round, st.State())
 		if st.Result != "" {
 			fmt.Fprintf(w, "result: %s\n", st.Result)
 		}
-		fmt.Fprintf(w, "deadline %s; %d round(s) archived; state commitment %s\n", st.Deadline.UTC().Format(time.RFC1123), st.Archived, st.StateCommitment)
+		deadline := "deadline " + st.Deadline.UTC().Format(time.RFC1123)
+		switch st.State() {
+		case "paused", "held":
+			deadline += " (the clock stands still while the game is " + st.State() + ")"
+		case adjudicator.StatusRunning:
+		default:
+			deadline = "no deadline (the game is " + st.State() + ")"
+		}
+		fmt.Fprintf(w, "%s; %d round(s) archived; state commitment %s\n", deadline, st.Archived, st.StateCommitment)
 		if st.Paused {
 			fmt.Fprintln(w, "PAUSED by the moderator")
 		}
