@@ -113,7 +113,7 @@ type Envelope struct {
 	Text       string // the order text: quoted replies and signature already removed
 	// Full is the whole text of the mail, quotes included: where Sortie looks for a block filled in
 	// inside the quoted report when Text holds none (belowquote.go).
-	Full string
+	Full       string
 	Size       int
 	Mailbox    string
 	UIDValid   uint32
