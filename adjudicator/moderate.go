@@ -56,12 +56,12 @@ func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command) (string,
 			g.Deadline = g.Deadline.Add(now.Sub(g.PausedAt))
 		}
 		g.Paused, g.PausedAt, g.Held = false, time.Time{}, ""
-		done = "The moderator has resumed the game. Orders are due by " + g.Deadline.Format("Mon 2 Jan 2006 15:04 UTC") + "."
+		done = "The moderator has resumed the game. Orders are due by " + deadlineMark + "."
 	case "EXTEND":
 		h, _ := strconv.Atoi(cmd.Args[0])
 		g.Deadline = g.Deadline.Add(time.Duration(h) * time.Hour)
 		g.Reminded = nil
-		done = fmt.Sprintf("The moderator has extended the deadline by %d hours: orders are now due by %s.", h, g.Deadline.Format("Mon 2 Jan 2006 15:04 UTC"))
+		done = fmt.Sprintf("The moderator has extended the deadline by %d hours: orders are now due by %s.", h, deadlineMark)
 	case "PROCESS":
 		n, _ := strconv.Atoi(cmd.Args[0])
 		if n != g.Round {
@@ -115,7 +115,16 @@ func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command) (string,
 	if err := s.announce(tx, g, commandTopic(cmd), done); err != nil {
 		return "", err
 	}
-	return done, putGame(tx, g)
+	return s.withDeadline(done, g, nil), putGame(tx, g)
+}
+
+// deadlineMark stands for the game's deadline in a notice's text: each reader gets it in UTC and in
+// their own time zone (withDeadline).
+const deadlineMark = "\x00deadline\x00"
+
+// withDeadline writes the deadline where text has deadlineMark, as seat reads it (nil: UTC only).
+func (s *Service) withDeadline(text string, g *Game, seat *Seat) string {
+	return strings.ReplaceAll(text, deadlineMark, s.deadlineText(g, seat))
 }
 
 type moderatorError struct{ msg string }
@@ -152,7 +161,7 @@ func (s *Service) setAway(g *Game, st *Seat, cmd parser.Command) (string, error)
 func (s *Service) announce(tx *storage.Tx, g *Game, topic, text string) error {
 	g.Notices++
 	for _, st := range g.Seats {
-		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": text})
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": s.withDeadline(text, g, &st)})
 		if err != nil {
 			return err
 		}
@@ -160,7 +169,7 @@ func (s *Service) announce(tx *storage.Tx, g *Game, topic, text string) error {
 			return err
 		}
 	}
-	return s.queueModerator(tx, g, topic, text)
+	return s.queueModerator(tx, g, topic, s.withDeadline(text, g, nil))
 }
 
 // rollback returns a game to the start of round n: the state before round n from the archive, and
@@ -207,13 +216,13 @@ func (s *Service) rollback(tx *storage.Tx, g *Game, n int) error {
 		return err
 	}
 	text := fmt.Sprintf("The moderator has rolled the game back from turn %d to the start of turn %d. Orders for turn %d are due by %s; your position is below.",
-		from, n, n, g.Deadline.Format("Mon 2 Jan 2006 15:04 UTC"))
+		from, n, n, deadlineMark)
 	for i := range g.Seats {
-		if err := s.queuePosition(tx, g, rg, &g.Seats[i], text); err != nil {
+		if err := s.queuePosition(tx, g, rg, &g.Seats[i], s.withDeadline(text, g, &g.Seats[i])); err != nil {
 			return err
 		}
 	}
-	if err := s.queueModerator(tx, g, fmt.Sprintf("rolled back to turn %d", n), text); err != nil {
+	if err := s.queueModerator(tx, g, fmt.Sprintf("rolled back to turn %d", n), s.withDeadline(text, g, nil)); err != nil {
 		return err
 	}
 	return putGame(tx, g)
@@ -429,7 +438,7 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	text := fmt.Sprintf("Reminder: orders for turn %d are due by %s, and yours are missing for %%s.", g.Round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
+	text := fmt.Sprintf("Reminder: orders for turn %d are due by %s, and yours are missing for %%s.", g.Round, deadlineMark)
 	if key == "late" {
 		text = fmt.Sprintf("The deadline for turn %d has passed and your orders are missing for %%s. They are still taken until %s; after that your aircraft fly straight on.",
 			g.Round, g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"))
@@ -444,7 +453,7 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 		if st == nil {
 			continue
 		}
-		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": fmt.Sprintf(text, strings.Join(miss[p], ", "))})
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": s.withDeadline(fmt.Sprintf(text, strings.Join(miss[p], ", ")), g, st)})
 		if err != nil {
 			return false, err
 		}

@@ -261,8 +261,21 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		}
 	}
 	if g.Status != StatusRunning {
+		// A finished game still answers RESEND: a player may need the final report again.
+		if len(block.Orders) == 0 && len(block.Refused) == 0 && len(block.Commands) > 0 && onlyCommand(block, "RESEND") {
+			resent := map[string]bool{}
+			for _, c := range block.Commands {
+				if err := s.resend(tx, g, seat, c.Args, env.MessageID, resent); err != nil {
+					return "", err
+				}
+			}
+			if len(resent) > 0 {
+				return Accepted, nil
+			}
+		}
 		return Refused, s.queueSimple(tx, "error", seat.Email, env.MessageID, g.ID, map[string]any{
-			"Subject": "game " + g.ID + " is over", "Problems": []string{"Game " + g.ID + " has ended: " + g.Result}})
+			"Subject": "game " + g.ID + " is over", "Problems": []string{"Game " + g.ID + " has ended: " + g.Result,
+				"It takes no more orders; RESEND (or RESEND TURN n) in a block still sends you a report again."}})
 	}
 	rg, err := loadRules(tx, g)
 	if err != nil {
@@ -428,6 +441,11 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	}
 	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
 		return "", err
+	}
+	if from := strings.ToLower(env.From); from != "" && from != strings.ToLower(seat.Email) {
+		// Sent to the seat's reply address from another address: accepted (the address is the key),
+		// and said, so a player whose reply address has leaked learns of it from the first such mail.
+		rec.Notes = append(rec.Notes, fmt.Sprintf("This mail came from %s, not from your address %s; Sortie took it because it was sent to your reply address. If you did not send it, tell your moderator: REPLACE gives your seat a new reply address.", env.From, seat.Email))
 	}
 	resent := map[string]bool{} // one copy of each report per mail, however often RESEND names it
 	for _, c := range block.Commands {
@@ -1090,6 +1108,16 @@ func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inR
 		return err
 	}
 	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: m.Body, InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo}})
+}
+
+// onlyCommand says every command of the block is name.
+func onlyCommand(b parser.Block, name string) bool {
+	for _, c := range b.Commands {
+		if c.Name != name {
+			return false
+		}
+	}
+	return true
 }
 
 func parseUint(s string) uint64 {
