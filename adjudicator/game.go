@@ -11,6 +11,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/mail"
@@ -181,28 +182,48 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 	if err != nil {
 		return nil, err
 	}
-	svc, err := decodeService(scenario, source)
-	if err != nil {
-		return nil, err
-	}
 	part, err := GamePart(scenario)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
+	// Every problem of the file comes in one list, in line order: the service section's and the
+	// game part's (the ruleset's), so a moderator fixes them in one go.
+	se := &ruleset.ScenarioError{File: source}
+	lines := scenarioLines(scenario)
+	add := se.Adder(lines)
+	problem := func(path, format string, args ...any) {
+		if path == "" {
+			add(path, format, args...)
+			return
+		}
+		add(path, "%s: %s", path, fmt.Sprintf(format, args...))
+	}
+	svc, svcProblems := decodeService(scenario)
+	se.Problems = append(se.Problems, svcProblems...)
 	rg, err := rs.NewGame(part, files, source)
 	if err != nil {
-		return nil, err
+		var rse *ruleset.ScenarioError
+		if !errors.As(err, &rse) {
+			return nil, err
+		}
+		se.Problems = append(se.Problems, rse.Problems...)
 	}
-	var problems []string
-	if id == "" {
+	var players []ruleset.Player
+	if rg != nil {
+		players = rg.Players()
+	}
+	if id == "" && rg != nil {
 		id = slug(rg.Name()) + "-" + randomHex(2)
 	}
 	id = strings.ToLower(id)
 	if !gameIDRE.MatchString(id) {
-		problems = append(problems, fmt.Sprintf("game id %q: use 1-40 lower-case letters, digits, - and _", id))
+		problem("", "game id %q: use 1-40 lower-case letters, digits, - and _", id)
 	}
-	g := &Game{ID: id, Ruleset: name, Name: rg.Name(), Scenario: string(scenario), Source: source, Created: s.now().UTC(),
-		Moderator: strings.ToLower(svc.Moderator), Round: rg.Round(), Status: StatusRunning}
+	g := &Game{ID: id, Ruleset: name, Scenario: string(scenario), Source: source, Created: s.now().UTC(),
+		Moderator: strings.ToLower(svc.Moderator), Status: StatusRunning}
+	if rg != nil {
+		g.Name, g.Round = rg.Name(), rg.Round()
+	}
 	g.TurnLength = s.cfg.TurnLength
 	if svc.TurnHours > 0 {
 		g.TurnLength = time.Duration(svc.TurnHours * float64(time.Hour))
@@ -215,22 +236,22 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 	case PolicyDefault:
 	case PolicyAutopilot, PolicyDropout:
 		if g.Policy.After < 1 {
-			problems = append(problems, "service.nmr.after: how many missed turns in a row before "+g.Policy.Mode+" (1 or more)")
+			problem("service.nmr.after", "how many missed turns in a row before %s (1 or more)", g.Policy.Mode)
 		}
 	default:
-		problems = append(problems, fmt.Sprintf("service.nmr.mode: default, autopilot or dropout, not %q", g.Policy.Mode))
+		problem("service.nmr.mode", "default, autopilot or dropout, not %q", g.Policy.Mode)
 	}
-	if p := controlProblem(rg.Name()); p != "" {
-		problems = append(problems, "name: the game's name "+p)
+	if p := controlProblem(g.Name); p != "" {
+		problem("name", "the game's name %s", p)
 	}
-	for _, p := range rg.Players() {
+	for _, p := range players {
 		if why := controlProblem(p.Name + p.Side + p.ID); why != "" {
-			problems = append(problems, fmt.Sprintf("players.%s: the player's name, side or id %s", p.ID, why))
+			problem("players."+p.ID, "the player's name, side or id %s", why)
 		}
 	}
 	if svc.Moderator != "" {
 		if addr, err := mail.ParseAddress(svc.Moderator); err != nil {
-			problems = append(problems, fmt.Sprintf("service.moderator: %v", err))
+			problem("service.moderator", "%v", err)
 		} else {
 			g.Moderator = strings.ToLower(addr.Address)
 		}
@@ -238,7 +259,7 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 	g.ModSecret = svc.ModeratorSecret
 	if g.ModSecret != "" {
 		if why := secretProblem(g.ModSecret); why != "" {
-			problems = append(problems, "service.moderator_secret: "+why)
+			problem("service.moderator_secret", "%s", why)
 		}
 	}
 	if g.ModSecret == "" && g.Moderator != "" {
@@ -246,7 +267,7 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 	}
 	if svc.Seed != "" {
 		if _, err := dice.ParseSeed(svc.Seed); err != nil {
-			problems = append(problems, "service.seed: "+err.Error())
+			problem("service.seed", "%v", err)
 		}
 		g.Seed = strings.ToLower(svc.Seed)
 	} else {
@@ -257,42 +278,52 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 		g.Seed = hex.EncodeToString(seed)
 	}
 	g.Commitment = g.seedValue().Commitment()
-	for _, p := range rg.Players() {
-		sec, ok := svc.Players[p.ID]
-		if !ok || sec.Email == "" {
-			problems = append(problems, fmt.Sprintf("service.players.%s.email: player %s needs a mail address", p.ID, p.ID))
-			continue
-		}
-		addr, err := mail.ParseAddress(sec.Email)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("service.players.%s.email: %v", p.ID, err))
-			continue
+	// Each seat the service section gives is checked, whether or not the game part could be read.
+	addrs := map[string]string{}
+	for _, key := range sortedSeatKeys(svc.Players) {
+		sec, path := svc.Players[key], "service.players."+key
+		if sec.Email != "" {
+			if addr, err := mail.ParseAddress(sec.Email); err != nil {
+				problem(path+".email", "%v", err)
+			} else {
+				addrs[key] = strings.ToLower(addr.Address)
+			}
 		}
 		if sec.TZ != "" {
 			if _, err := time.LoadLocation(sec.TZ); err != nil {
-				problems = append(problems, fmt.Sprintf("service.players.%s.tz: unknown time zone %q", p.ID, sec.TZ))
+				problem(path+".tz", "unknown time zone %q", sec.TZ)
 			}
+		}
+		if sec.Secret != "" {
+			if why := secretProblem(sec.Secret); why != "" {
+				problem(path+".secret", "%s", why)
+			}
+		}
+		known := rg == nil
+		for _, p := range players {
+			known = known || p.ID == key
+		}
+		if !known {
+			problem(path, "not a player of the scenario")
+		}
+	}
+	for _, p := range players {
+		sec, path := svc.Players[p.ID], "service.players."+p.ID
+		if sec.Email == "" {
+			if !misspeltEmail(svcProblems, lines, path, sortedSeatKeys(svc.Players)) {
+				problem(path+".email", "player %s needs a mail address", p.ID)
+			}
+			continue
 		}
 		secret := sec.Secret
 		if secret == "" {
 			secret = newSecret()
-		} else if why := secretProblem(secret); why != "" {
-			problems = append(problems, fmt.Sprintf("service.players.%s.secret: %s", p.ID, why))
 		}
-		g.Seats = append(g.Seats, Seat{Player: p.ID, Name: p.Name, Side: p.Side, Email: strings.ToLower(addr.Address),
+		g.Seats = append(g.Seats, Seat{Player: p.ID, Name: p.Name, Side: p.Side, Email: addrs[p.ID],
 			Secret: secret, Token: randomHex(8), TZ: sec.TZ})
 	}
-	for key := range svc.Players {
-		found := false
-		for _, p := range rg.Players() {
-			found = found || p.ID == key
-		}
-		if !found {
-			problems = append(problems, fmt.Sprintf("service.players.%s: not a player of the scenario", key))
-		}
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("%s: %d problem(s):\n  %s", source, len(problems), strings.Join(problems, "\n  "))
+	if err := se.Err(); err != nil {
+		return nil, err
 	}
 	g.Deadline = s.now().UTC().Add(g.TurnLength)
 	state, err := rg.Save()

@@ -2,10 +2,13 @@ package adjudicator
 
 import (
 	"bytes"
-	"fmt"
+	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"sortie/rules/ruleset"
+	"sortie/rules/yamlpath"
 )
 
 // A scenario file has one owner per part: the service reads its top-level `service:` section (who plays,
@@ -43,8 +46,9 @@ func GamePart(scenario []byte) ([]byte, error) {
 	return []byte(strings.Join(lines, "")), nil
 }
 
-// decodeService reads the `service:` section strictly: a misspelt key is an error naming its line.
-func decodeService(scenario []byte, source string) (serviceSection, error) {
+// decodeService reads the `service:` section strictly: a misspelt key or a value of the wrong kind is a
+// problem on its line. What could be read is returned beside the problems.
+func decodeService(scenario []byte) (serviceSection, []ruleset.ScenarioProblem) {
 	var top struct {
 		Service serviceSection `yaml:"service"`
 		Game    map[string]any `yaml:",inline"` // the ruleset's part, read by the ruleset
@@ -52,7 +56,45 @@ func decodeService(scenario []byte, source string) (serviceSection, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(scenario))
 	dec.KnownFields(true)
 	if err := dec.Decode(&top); err != nil {
-		return serviceSection{}, fmt.Errorf("%s: service: %w", source, err)
+		return top.Service, ruleset.YAMLProblems(err, &top)
 	}
 	return top.Service, nil
+}
+
+// scenarioLines indexes the lines of a scenario's paths (e.g. "service.players.bob.email"), so a
+// problem the service finds is reported on its line; nil when the file is not YAML.
+func scenarioLines(scenario []byte) yamlpath.Lines {
+	var root yaml.Node
+	if err := yaml.Unmarshal(scenario, &root); err != nil {
+		return nil
+	}
+	return yamlpath.Index(&root)
+}
+
+// misspeltEmail says a seat's mail address is missing because its key was misspelt: an unknown key
+// that suggests "email" stands among the seat's lines, and was reported already.
+func misspeltEmail(found []ruleset.ScenarioProblem, lines yamlpath.Lines, seatPath string, seats []string) bool {
+	from := lines.At(seatPath)
+	to := int(^uint(0) >> 1)
+	for _, k := range seats {
+		if l := lines.At("service.players." + k); l > from && l < to {
+			to = l
+		}
+	}
+	for _, p := range found {
+		if p.Line >= from && p.Line < to && strings.Contains(p.Msg, `did you mean "email"`) {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedSeatKeys is the players of a service section in name order.
+func sortedSeatKeys(m map[string]seatSection) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -1,6 +1,8 @@
 package adjudicator
 
 import (
+	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"sortie/rules/afd"
 	"sortie/storage"
 	"sortie/templates"
 )
@@ -70,5 +73,47 @@ func TestGamePartBlanksOnlyTheServiceSection(t *testing.T) {
 	}
 	if want := "ruleset: afd\n\n\n\nname: x\n"; string(got) != want {
 		t.Errorf("GamePart = %q, want %q", got, want)
+	}
+}
+
+// TestScenarioProblemsInOneList: every problem of a scenario file comes in one answer, in line order:
+// the game part's (an unknown top-level key), the service section's (a value of the wrong kind, an
+// unknown time zone) and a misspelt key, named as such with the key meant, not as a missing address.
+func TestScenarioProblemsInOneList(t *testing.T) {
+	s := newScenarioService(t)
+	scn, err := afd.BundledScenarioFile("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := bytes.Count(scn, []byte("\n")) + 1 // the first line after the game part, with "bogus" on top
+	scn = append([]byte("bogus_top: 1\n"), scn...)
+	scn = append(scn, []byte("\nservice:\n  turn_hours: abc\n  players:\n    alice: {email: alice@x.test, tz: Mars/Base}\n    bob:\n      emial: bob@x.test\n")...)
+	_, err = s.NewGame(scn, "x.yaml", "g9")
+	if err == nil {
+		t.Fatal("the scenario must be refused")
+	}
+	want := []string{
+		`line 1: unknown key "bogus_top"`,
+		fmt.Sprintf(`line %d: "abc" is not a number`, n+3),
+		fmt.Sprintf(`line %d: service.players.alice.tz: unknown time zone "Mars/Base"`, n+5),
+		fmt.Sprintf(`line %d: unknown key "emial": did you mean "email"?`, n+7),
+	}
+	got := err.Error()
+	last := -1
+	for _, w := range want {
+		i := strings.Index(got, w)
+		if i < 0 || i < last {
+			t.Errorf("the answer must say %q, in line order:\n%s", w, got)
+		}
+		last = i
+	}
+	if strings.Contains(got, "needs a mail address") || !strings.Contains(got, "4 problems") {
+		t.Errorf("one problem each, the misspelt key not also a missing address:\n%s", got)
+	}
+	// A seat without any address is still told (once the game part names the players).
+	scn = bytes.Replace(scn, []byte("      emial: bob@x.test\n"), []byte("      tz: UTC\n"), 1)
+	scn = bytes.TrimPrefix(scn, []byte("bogus_top: 1\n"))
+	if _, err := s.NewGame(scn, "x.yaml", "g9"); err == nil || !strings.Contains(err.Error(), "player bob needs a mail address") {
+		t.Errorf("a seat without an address: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"sortie/parser"
 	"sortie/rules/yamlpath"
 )
 
@@ -70,31 +72,128 @@ func DecodeScenario(data []byte, name string, v any, lines *yamlpath.Lines) erro
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
-		return &ScenarioError{File: name, Problems: yamlProblems(err)}
+		return &ScenarioError{File: name, Problems: YAMLProblems(err, v)}
 	}
 	*lines = yamlpath.Index(&root)
 	return nil
 }
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
+var (
+	lineRE      = regexp.MustCompile(`^line (\d+): `)
+	notFoundRE  = regexp.MustCompile(`^field (\S+) not found in type (\S+)$`)
+	unmarshalRE = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
+)
 
 // yamlProblems turns a YAML decoding error into problems, one for each message, each on the line the
 // message names.
-func yamlProblems(err error) []ScenarioProblem {
+func yamlProblems(err error) []ScenarioProblem { return YAMLProblems(err, nil) }
+
+// YAMLProblems turns an error of decoding YAML into v into problems for people, one for each message,
+// each on the line it names: an unknown key is named with the keys allowed there (v's yaml tags) and
+// the nearest one suggested, a value of the wrong kind says what was expected.
+func YAMLProblems(err error, v any) []ScenarioProblem {
 	msgs := []string{err.Error()}
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
 		msgs = te.Errors
 	}
+	keys := map[string][]string{}
+	if v != nil {
+		collectKeys(reflect.TypeOf(v), keys)
+	}
 	var out []ScenarioProblem
 	for _, m := range msgs {
+		m = strings.TrimPrefix(m, "yaml: ")
 		line := 0
 		if g := lineRE.FindStringSubmatch(m); g != nil {
 			line, _ = strconv.Atoi(g[1])
+			m = m[len(g[0]):]
+		}
+		if g := notFoundRE.FindStringSubmatch(m); g != nil {
+			m = unknownKey(g[1], keys[g[2]])
+		} else if g := unmarshalRE.FindStringSubmatch(m); g != nil {
+			m = fmt.Sprintf("%q is not %s", g[2], kindName(g[3]))
 		}
 		out = append(out, ScenarioProblem{Line: line, Msg: m})
 	}
 	return out
+}
+
+// unknownKey says a key is not known, with the keys that are and the nearest of them.
+func unknownKey(key string, known []string) string {
+	if len(known) == 0 {
+		return fmt.Sprintf("unknown key %q", key)
+	}
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := parser.EditDistance(strings.ToLower(key), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	m := fmt.Sprintf("unknown key %q (the keys here are %s)", key, strings.Join(known, ", "))
+	if best != "" {
+		m = fmt.Sprintf("unknown key %q: did you mean %q? (the keys here are %s)", key, best, strings.Join(known, ", "))
+	}
+	return m
+}
+
+// kindName names the Go type YAML could not decode into in a moderator's words.
+func kindName(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "float"):
+		return "a number"
+	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"):
+		return "a whole number"
+	case goType == "bool":
+		return "true or false"
+	case goType == "string":
+		return "text"
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case strings.HasPrefix(goType, "map["):
+		return "a mapping of keys to values"
+	}
+	return "of the kind expected here (" + goType + ")"
+}
+
+// collectKeys gathers, for every struct type reachable from t, the yaml keys it allows, by the type's
+// name as YAML's errors give it (e.g. "adjudicator.seatSection").
+func collectKeys(t reflect.Type, out map[string][]string) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Array {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	if _, done := out[t.String()]; done {
+		return
+	}
+	out[t.String()] = nil
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("yaml")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		if strings.Contains(opts, "inline") || f.Anonymous && tag == "" {
+			collectKeys(f.Type, out)
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			keys = append(keys, out[ft.String()]...)
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		keys = append(keys, name)
+		collectKeys(f.Type, out)
+	}
+	sort.Strings(keys)
+	out[t.String()] = keys
 }
 
 // CheckHead checks what every scenario starts with: the ruleset it is written for (want), a name, and
