@@ -33,12 +33,14 @@ var EventKinds = []string{EvMove, EvNMR, EvIllegalOrder, EvSpotted, EvIdentified
 // Event is one thing that happened in a turn, structured so reports and archives can be built from it
 // and views can filter it (invariant 4, docs/architecture.md).
 type Event struct {
-	Turn   int    `json:"turn"`
-	Kind   string `json:"kind"`
-	Plane  string `json:"plane,omitempty"`  // who acted (or whom it happened to)
-	Side   string `json:"side,omitempty"`   // that plane's side, or the side that spotted
-	Target string `json:"target,omitempty"` // the other plane
-	Player string `json:"player,omitempty"` // for nmr: the player who sent no order
+	Turn int `json:"turn"`
+	// Impulse is the impulse of the turn it happened in, in an impulse game (seed 001); 0 otherwise.
+	Impulse int    `json:"impulse,omitempty"`
+	Kind    string `json:"kind"`
+	Plane   string `json:"plane,omitempty"`  // who acted (or whom it happened to)
+	Side    string `json:"side,omitempty"`   // that plane's side, or the side that spotted
+	Target  string `json:"target,omitempty"` // the other plane
+	Player  string `json:"player,omitempty"` // for nmr: the player who sent no order
 	// Text is a one-line summary in plain English, safe for everyone who may see the event.
 	Text string      `json:"text"`
 	Dice []dice.Roll `json:"dice,omitempty"`

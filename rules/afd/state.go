@@ -42,6 +42,8 @@ type Plane struct {
 	Bombed *BombRelease `json:"bombed,omitempty"`
 	// Moves holds the plane's last turn: its steps and where it was at each of the twelve sub-steps.
 	Track []hexmap.Hex `json:"track,omitempty"`
+	// Imp is the plane's part of an impulse game (impulse_game.go); nil in the plain game.
+	Imp *PlaneImpulse `json:"imp,omitempty"`
 }
 
 // BombRelease is where and how a plane released its bombs.
@@ -86,6 +88,8 @@ type State struct {
 	TablesData string `json:"tables_data,omitempty"`
 	// Outcome is set when the game is over: the winning side, or "draw", and the score.
 	Outcome *Outcome `json:"outcome,omitempty"`
+	// Clock is where an impulse game stands within its turn; nil in the plain game.
+	Clock *ImpulseClock `json:"clock,omitempty"`
 }
 
 // Options are the scenario's rule options.
@@ -93,6 +97,8 @@ type Options struct {
 	FogOfWar        bool   `json:"fog_of_war" yaml:"fog_of_war"`
 	SimpleCriticals bool   `json:"simple_criticals" yaml:"simple_criticals"`
 	Tables          string `json:"tables,omitempty" yaml:"tables"` // a moderator's replacement tables file
+	// Impulse plays the Delta-T impulse game (seed 001): twelve impulses a turn, one manoeuvre at a time.
+	Impulse bool `json:"impulse,omitempty" yaml:"impulse"`
 }
 
 // Player is a person playing one side.
@@ -197,10 +203,15 @@ func (s *State) Clone() *State {
 			p.Bombed = &b
 		}
 		p.Track = append([]hexmap.Hex(nil), p.Track...)
+		p.Imp = p.Imp.clone()
 		c.Planes[i] = p
 	}
 	c.Sight = ruleset.CloneSight(s.Sight)
 	c.Outcome = s.Outcome.Clone()
+	if s.Clock != nil {
+		clock := *s.Clock
+		c.Clock = &clock
+	}
 	return &c
 }
 

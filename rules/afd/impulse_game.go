@@ -1,0 +1,774 @@
+package afd
+
+// The Delta-T impulse game (seed 001, `impulse: true` in a scenario; docs/impulse.md). A turn is
+// twelve impulses; a plane moves one hex in each of its active impulses (the impulse table of its
+// initial speed, impulse.go) and flies one complete manoeuvre at a time. The engine plays impulse
+// after impulse, each in the order of seed 001 III, and stops at the end of an impulse in which some
+// plane has completed its manoeuvre and has nothing queued: only that plane's owner is asked for its
+// next one. A round of the service is one such run of the engine.
+//
+// The movement of a turn is the plain game's (seed 001 VI.3): the boxes a plane has flown this turn
+// make a plot of the plain game, flown from the plane's state at the start of the turn by Move, and
+// the plane stands where that plot's last step leaves it. At the end of the turn the whole turn's plot
+// gives next turn's initial speed as in the plain game (XI.A); the altitude is the last one written
+// (XI.B) and the bank the one at the end of the last completed manoeuvre (XI.C).
+
+import (
+	"fmt"
+	"strings"
+
+	"sortie/parser"
+	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+)
+
+// ImpulseClock is where an impulse game stands within its turn.
+type ImpulseClock struct {
+	// Impulse is the next impulse to play, 1 to 12, of State.Turn.
+	Impulse int `json:"impulse"`
+	// Stop counts the engine's stops: the service's round is Stop+1.
+	Stop int `json:"stop"`
+}
+
+// PlaneImpulse is a plane's part of an impulse game.
+type PlaneImpulse struct {
+	// Start is the plane's state at the start of this turn; Plane.Flight is where it stands now.
+	Start Flight `json:"start"`
+	// Queue holds the manoeuvres still to fly; the first is in progress, Done of its boxes flown.
+	Queue []notation.Manoeuvre `json:"queue,omitempty"`
+	Done  int                  `json:"done,omitempty"`
+	// Flown are the boxes flown this turn, in order.
+	Flown []FlownBox `json:"flown,omitempty"`
+	// Fire is the standing fire order, canonical.
+	Fire string `json:"fire"`
+	// FixedFired and FlexFired say the plane has fired that kind of gun this turn (seed 001 VII.2, VII.4).
+	FixedFired bool `json:"fixed_fired,omitempty"`
+	FlexFired  bool `json:"flex_fired,omitempty"`
+	// PrevAlt is the altitude before the plane's last active impulse, for its nose attitude (VII.3):
+	// NoseLoss is the part of the change that was a manoeuvre's 100 ft, which does not tilt the nose.
+	PrevAlt  int `json:"prev_alt"`
+	NoseLoss int `json:"nose_loss,omitempty"`
+	// DownAt is the impulse (turn*12+impulse) the plane was shot down, for its bail-out (IX).
+	DownAt int `json:"down_at,omitempty"`
+}
+
+// FlownBox is one impulse a plane flew: its movement token ("`" or "1" for a straight hex, "+" for the
+// second impulse of a half roll, else the manoeuvre token), the altitude after it and its factors.
+type FlownBox struct {
+	Token string `json:"token"`
+	Alt   int    `json:"alt"`
+	Power int    `json:"power,omitempty"`
+	Brake int    `json:"brake,omitempty"`
+	// Climb is the change of altitude in the impulse, in feet; Mandatory is the part of a dive that a
+	// banked forwards manoeuvre or a maximum-performance turn or slip required (X.E).
+	Climb     int `json:"climb"`
+	Mandatory int `json:"mandatory,omitempty"`
+}
+
+// impulseID numbers an impulse across turns.
+func impulseID(turn, impulse int) int { return turn*12 + impulse }
+
+// activeTimes is how many times a plane of initial speed s moves in impulse i (0, 1, or 2 above 12).
+func activeTimes(s, i int) int {
+	n := 0
+	for _, x := range Impulses(s) {
+		if x == i {
+			n++
+		}
+	}
+	return n
+}
+
+// turnPlot is the plain plot the boxes flown make: straight hexes joined, manoeuvre tokens as parsed,
+// power and brake summed, the altitude figure the net change from start.
+func turnPlot(start Flight, flown []FlownBox) notation.Plot {
+	var p notation.Plot
+	for _, b := range flown {
+		p.Power += b.Power
+		p.Brake += b.Brake
+		switch b.Token {
+		case "+":
+			continue
+		case "`", "1":
+			if k := len(p.Elements) - 1; k >= 0 && p.Elements[k].Kind == notation.Straight {
+				p.Elements[k].N++
+			} else {
+				p.Elements = append(p.Elements, notation.Element{Kind: notation.Straight, N: 1})
+			}
+		default:
+			if q, ds := notation.ParsePlot(b.Token); !parser.HasErrors(ds) && len(q.Elements) == 1 {
+				p.Elements = append(p.Elements, q.Elements[0])
+			}
+		}
+	}
+	if len(flown) > 0 {
+		p.Alt = flown[len(flown)-1].Alt - start.Alt
+	}
+	return p
+}
+
+// boxToken is the FlownBox token of a box.
+func boxToken(b notation.Box) string {
+	switch {
+	case b.Cont:
+		return "+"
+	case b.Forwards:
+		return "1"
+	case b.Move.Kind == notation.Straight:
+		return "`"
+	}
+	return b.Move.Token()
+}
+
+// altAllowance is the most a plane may climb (or dive) in one impulse, in feet, and how many of its
+// impulses this turn may take one hundred feet more (seed 001 X.D.1): the card's rate for the turn,
+// in hundreds, shared among the active impulses, the remainder to impulses of the player's choice.
+func altAllowance(rate, active int) (base, extra int) {
+	if active <= 0 {
+		return 0, 0
+	}
+	units := rate / 100
+	return units / active * 100, units % active
+}
+
+// partialCodes are the plain game's faults that only make sense for a whole turn: a turn under way is
+// checked for the rest.
+var partialCodes = map[string]bool{
+	"plot-length": true, "climb-limit": true, "dive-limit": true, "below-minimum-speed": true,
+	"pull-out-steep": true, "pull-out-vert": true, "level-off": true, "ground": true,
+}
+
+// wholeTurnOnly keeps the faults of a turn's plot that a turn under way can already have.
+func wholeTurnOnly(ps []Problem) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if !partialCodes[p.Code] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// flyCheck is a manoeuvre tried from where a plane stands: the boxes it adds this turn, where they
+// leave it, and everything wrong with them.
+type flyCheck struct {
+	boxes    []FlownBox // the boxes this turn (the rest of the manoeuvre continues next turn)
+	rest     int        // boxes left for next turn
+	res      Result     // the turn's plot so far, with these boxes
+	errors   []Problem
+	warnings []Problem
+}
+
+// planeTurn is what checking and flying a plane's boxes needs: its card, start of turn, boxes flown
+// and the active impulses left this turn.
+type planeTurn struct {
+	card   *aircraft.Card
+	start  Flight
+	flown  []FlownBox
+	left   int // active impulses left this turn, counting the current one if it has not flown yet
+	alt    int // the altitude now
+	engine int // working engines, for power per impulse
+}
+
+// tryManoeuvre checks the first boxes of m (as many as the turn has impulses left, from box done on)
+// against the impulse rules and the plain game's movement rules, without changing anything.
+func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
+	var fc flyCheck
+	errf := func(col int, code, format string, args ...any) {
+		fc.errors = append(fc.errors, Problem{Code: code, Col: col, Message: fmt.Sprintf(format, args...)})
+	}
+	warnf := func(col int, code, format string, args ...any) {
+		fc.warnings = append(fc.warnings, Problem{Code: code, Col: col, Message: fmt.Sprintf(format, args...)})
+	}
+	c, err := Apply(pt.card, pt.start)
+	if err != nil {
+		errf(0, "altitude", "%v", err)
+		return fc
+	}
+	s := pt.start.Speed.Round()
+	climbBase, climbExtra := altAllowance(c.MaxClimb, s)
+	diveBase, diveExtra := altAllowance(200*s, s)
+	usedClimbExtra, usedDiveExtra := 0, 0
+	climbed, dived := false, false
+	for _, b := range pt.flown {
+		if b.Climb-(-b.Mandatory) > climbBase && b.Climb > 0 {
+			usedClimbExtra++
+		}
+		if d := -b.Climb - b.Mandatory; d > diveBase {
+			usedDiveExtra++
+		}
+	}
+	flown := append([]FlownBox(nil), pt.flown...)
+	alt := pt.alt
+	straight := hexesSinceManoeuvre(pt.start, pt.flown)
+	boxes := m.Boxes[done:]
+	n := min(len(boxes), pt.left)
+	for i := 0; i < n; i++ {
+		b := boxes[i]
+		fb := FlownBox{Token: boxToken(b), Power: b.Power, Brake: b.Brake}
+		want := alt
+		if b.AltSet {
+			if b.AltAbs {
+				want = b.Alt
+			} else {
+				want = alt + b.Alt
+			}
+		}
+		// A banked forwards manoeuvre, and a turn or slip flown after only the minimum of hexes, lose
+		// 100 ft in their impulse, and may not climb in it (X.E.1.f, X.E.2.a, X.E.3.a).
+		mandatory := ""
+		if b.Forwards && pt.start.Bank != notation.BankN && bankAt(pt, flown) != notation.BankN {
+			mandatory = "a forwards manoeuvre in a bank (seed 001 X.E.1.f)"
+		}
+		if !b.Cont && (b.Move.Kind == notation.Turn || b.Move.Kind == notation.Slip) {
+			if need := c.TurnMode(b.Move, 0); straight+1 == need && !afterSlip(flown, b) {
+				what := "turn"
+				if b.Move.Kind == notation.Slip {
+					what = "slip"
+				}
+				mandatory = fmt.Sprintf("a maximum-performance %s after only the minimum %d hex%s (seed 001 X.E)", what, need, plural2(need))
+			}
+		}
+		if mandatory != "" {
+			switch {
+			case !b.AltSet:
+				want = alt - 100
+				warnf(b.Col, "impulse-loss", "%s loses 100 ft in its impulse: read as %s ft", mandatory, feetText(want))
+			case want > alt-100:
+				errf(b.AltCol, "impulse-loss", "%s must lose 100 ft in its impulse and may not climb; write %s or lower", mandatory, feetText(alt-100))
+			}
+			fb.Mandatory = 100
+		}
+		change := want - alt
+		fb.Climb, fb.Alt = change, want
+		if change%100 != 0 {
+			errf(b.AltCol, "impulse-altitude", "altitudes go in steps of 100 ft, not %s", feetText(want))
+		}
+		if change > 0 {
+			climbed = true
+			switch {
+			case change > climbBase+100 || (change > climbBase && climbExtra == 0):
+				errf(b.AltCol, "impulse-climb", "the %s may climb at most %s in one impulse at speed %d (%s a turn shared among %d impulses; seed 001 X.D.1)",
+					pt.card.Name, feetText(climbBase+min(100, climbExtra*100)), s, feetText(c.MaxClimb), s)
+			case change > climbBase:
+				usedClimbExtra++
+				if usedClimbExtra > climbExtra {
+					errf(b.AltCol, "impulse-climb-extra", "only %d impulse%s this turn may climb %s; the others at most %s (seed 001 X.D.1)",
+						climbExtra, plural(climbExtra), feetText(climbBase+100), feetText(climbBase))
+				}
+			}
+		}
+		if d := -change - fb.Mandatory; d > 0 {
+			dived = true
+			switch {
+			case d > diveBase+100 || (d > diveBase && diveExtra == 0):
+				errf(b.AltCol, "impulse-dive", "the %s may dive at most %s in one impulse at speed %d (%s a turn shared among %d impulses; seed 001 X.D.1)",
+					pt.card.Name, feetText(diveBase+min(100, diveExtra*100)), s, feetText(200*s), s)
+			case d > diveBase:
+				usedDiveExtra++
+				if usedDiveExtra > diveExtra {
+					errf(b.AltCol, "impulse-dive-extra", "only %d impulse%s this turn may dive %s; the others at most %s (seed 001 X.D.1)",
+						diveExtra, plural(diveExtra), feetText(diveBase+100), feetText(diveBase))
+				}
+			}
+		}
+		_ = climbed
+		_ = dived
+		// Power and brake per impulse (X.C): one power factor per working engine, one brake factor.
+		if b.Power > pt.engine {
+			errf(b.PowerCol, "impulse-power", "%d power factors in one impulse; the %s may apply one per working engine (%d; seed 001 X.C.1)", b.Power, pt.card.Name, pt.engine)
+		}
+		if b.Brake > 1 {
+			errf(b.BrakeCol, "impulse-brake", "%d brake factors in one impulse; one an impulse at most (seed 001 X.C.2)", b.Brake)
+		}
+		if want < 0 {
+			errf(b.AltCol, "ground", "%s is below the ground", feetText(want))
+		}
+		if !b.Cont && b.Move.Kind != notation.Straight {
+			straight = 0
+		} else {
+			straight++
+		}
+		alt = want
+		flown = append(flown, fb)
+		fc.boxes = append(fc.boxes, fb)
+	}
+	fc.rest = len(boxes) - n
+	if fc.rest > 0 && n > 0 && boxes[n-1].Move.Kind == notation.HalfRoll && !boxes[n-1].Cont {
+		errf(boxes[n-1].Col, "impulse-half-roll", "a half roll takes two impulses and the turn has one left: fly it next turn (Sortie's ruling)")
+	}
+	plot := turnPlot(pt.start, flown)
+	fc.res = Move(pt.card, pt.start, plot)
+	for _, p := range wholeTurnOnly(fc.res.Errors) {
+		// The plain game's checks speak of the turn's plot: point them at the manoeuvre.
+		p.Col = m.Col
+		fc.errors = append(fc.errors, p)
+	}
+	// Power and brake for the turn as a whole stay within the card (X.C).
+	if plot.Power > c.Power {
+		errf(0, "power", "the turn's power factors come to %d; the %s has %d this turn (seed 001 X.C.1)", plot.Power, pt.card.Name, c.Power)
+	}
+	if plot.Brake > c.Band.Brake {
+		errf(0, "brake", "the turn's brake factors come to %d; the %s has %d (seed 001 X.C.2)", plot.Brake, pt.card.Name, c.Band.Brake)
+	}
+	return fc
+}
+
+// bankAt is the plane's bank after the boxes flown this turn.
+func bankAt(pt planeTurn, flown []FlownBox) notation.Bank {
+	if len(flown) == 0 {
+		return pt.start.Bank
+	}
+	res := Move(pt.card, pt.start, turnPlot(pt.start, flown))
+	if len(res.Steps) == 0 {
+		return pt.start.Bank
+	}
+	return res.Steps[len(res.Steps)-1].Bank
+}
+
+// afterSlip says a turn comes straight after a slip: such turns keep the plain game's rule and lose no
+// height for being flown at the minimum (seed 001 X.E.3.b).
+func afterSlip(flown []FlownBox, b notation.Box) bool {
+	if b.Move.Kind != notation.Turn || len(flown) == 0 {
+		return false
+	}
+	last := flown[len(flown)-1].Token
+	return last == "SR" || last == "SL"
+}
+
+// hexesSinceManoeuvre counts the hexes flown since the last manoeuvre: the count at the start of the
+// turn, then this turn's boxes.
+func hexesSinceManoeuvre(start Flight, flown []FlownBox) int {
+	n := start.Straight
+	for _, b := range flown {
+		switch b.Token {
+		case "`", "1":
+			n++
+		case "+":
+		default:
+			n = 0
+		}
+	}
+	return n
+}
+
+// engines is how many engines a plane has working.
+func engines(card *aircraft.Card, f Flight) int {
+	n := max(card.Engines.Count, 1)
+	if f.NoPower {
+		return 0
+	}
+	return n
+}
+
+// impulseState makes sure every plane in play carries its impulse part.
+func impulseState(st *State) {
+	if st.Clock == nil {
+		st.Clock = &ImpulseClock{Impulse: 1}
+	}
+	for i := range st.Planes {
+		p := &st.Planes[i]
+		if p.Imp == nil {
+			p.Imp = &PlaneImpulse{Start: p.Flight, Fire: "FIRE ANY", PrevAlt: p.Flight.Alt}
+		}
+	}
+}
+
+// NeedsOrders says the plane is in play and has no manoeuvre to fly: its owner is asked for one.
+func (p *Plane) NeedsOrders() bool {
+	return p.InPlay() && p.Imp != nil && len(p.Imp.Queue) == 0
+}
+
+// ForwardsOrder is the order a plane flies when its owner sends none in an impulse game: the forwards
+// manoeuvre (docs/rulings.md: Delta-T missed orders).
+const ForwardsOrder = "1"
+
+// impulseRun is one run of the engine, from where the game stands to its next stop.
+type impulseRun struct {
+	resolution
+	stopped map[string]bool // planes that completed their manoeuvre this impulse with nothing queued
+}
+
+// ResolveImpulse runs an impulse game from where it stands until some plane has completed its
+// manoeuvre with nothing queued (or the game ends), after taking the orders given for the planes
+// that were waiting. A plane waiting without an order flies the forwards manoeuvre.
+func ResolveImpulse(env *Env, st *State, orders map[string]notation.ImpulseOrder, d dice.Source) (*State, []Event, error) {
+	if st.Over {
+		return nil, nil, ErrGameOver
+	}
+	ns := st.Clone()
+	impulseState(ns)
+	r := &impulseRun{resolution: resolution{env: env, ns: ns, d: d, turn: ns.Turn, cards: map[string]*aircraft.Card{},
+		climbs: map[string]int{}, hits: map[string][]int{}}, stopped: map[string]bool{}}
+	for key := range orders {
+		if p := ns.Plane(key); p == nil || !p.InPlay() {
+			return nil, nil, fmt.Errorf("afd: an order for %s, which is not a plane in play", key)
+		}
+	}
+	if err := r.takeOrders(orders); err != nil {
+		return nil, nil, err
+	}
+	for guard := 0; guard < 12*1000; guard++ {
+		if err := r.impulse(); err != nil {
+			return nil, nil, err
+		}
+		if ns.Over || len(r.stopped) > 0 || !r.anyInPlay() {
+			break
+		}
+	}
+	ns.Clock.Stop++
+	return ns, r.events, nil
+}
+
+func (r *impulseRun) anyInPlay() bool {
+	for i := range r.ns.Planes {
+		if r.ns.Planes[i].InPlay() {
+			return true
+		}
+	}
+	return false
+}
+
+// takeOrders queues the orders of the planes that were waiting; a waiting plane without one flies the
+// forwards manoeuvre, and a manoeuvre that cannot be flown from where the plane stands is replaced by
+// it, with an event saying so.
+func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
+	ns := r.ns
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if !p.NeedsOrders() {
+			continue
+		}
+		card, err := r.cardOf(p.Type)
+		if err != nil {
+			return err
+		}
+		o, ok := orders[p.Callsign]
+		if !ok {
+			r.emit(Event{Turn: ns.Turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign, Impulse: ns.Clock.Impulse,
+				Text: fmt.Sprintf("no order from %s for %s: it flew the forwards manoeuvre", p.Player, p.Callsign)})
+			p.Imp.Queue = []notation.Manoeuvre{forwards()}
+			p.Imp.Done = 0
+			continue
+		}
+		p.Imp.Fire = o.Fire.String()
+		p.Imp.Queue = append(p.Imp.Queue, o.Manoeuvres...)
+		p.Imp.Done = 0
+		if probs := r.checkCurrent(p, card); len(probs) > 0 {
+			r.emit(Event{Turn: ns.Turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player, Impulse: ns.Clock.Impulse,
+				Problems: probs, Text: fmt.Sprintf("%s's manoeuvre broke the rules and it flew the forwards manoeuvre instead", p.Callsign)})
+			p.Imp.Queue = []notation.Manoeuvre{forwards()}
+		}
+	}
+	return nil
+}
+
+// checkCurrent checks the plane's current manoeuvre from where it stands, as far as this turn goes.
+func (r *impulseRun) checkCurrent(p *Plane, card *aircraft.Card) []Problem {
+	pt := r.planeTurn(p, card)
+	return tryManoeuvre(pt, p.Imp.Queue[0], p.Imp.Done).errors
+}
+
+// planeTurn is the plane's turn so far, from the impulse about to be played.
+func (r *impulseRun) planeTurn(p *Plane, card *aircraft.Card) planeTurn {
+	s := p.Imp.Start.Speed.Round()
+	left := 0
+	for _, x := range Impulses(s) {
+		if x >= r.ns.Clock.Impulse {
+			left++
+		}
+	}
+	return planeTurn{card: card, start: p.Imp.Start, flown: p.Imp.Flown, left: left, alt: p.Flight.Alt, engine: engines(card, p.Imp.Start)}
+}
+
+// forwards is the forwards manoeuvre `1` (seed 001 X.E.1).
+func forwards() notation.Manoeuvre {
+	return notation.Manoeuvre{Boxes: []notation.Box{{Move: notation.Element{Kind: notation.Straight, N: 1}, Forwards: true}}}
+}
+
+// impulse plays the next impulse, phase by phase (seed 001 III), and moves the clock on.
+func (r *impulseRun) impulse() error {
+	ns := r.ns
+	imp := ns.Clock.Impulse
+	r.turn = ns.Turn
+	// A. Spotting (IV.1): once a turn, in impulse 7, from where everyone stands.
+	if imp == 7 {
+		climbs := map[string]int{}
+		for i := range ns.Planes {
+			p := &ns.Planes[i]
+			if p.InPlay() {
+				climbs[p.Callsign] = p.Flight.Alt - p.Imp.Start.Alt
+			}
+		}
+		r.events = spotPhase(ns, r.env.Tables, climbs, r.d, r.events)
+	}
+	// C. Plotted movement (VI): every plane active in this impulse flies the next box of its manoeuvre.
+	moved := map[string]bool{}
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if !p.InPlay() {
+			continue
+		}
+		times := activeTimes(p.Imp.Start.Speed.Round(), imp)
+		for k := 0; k < times && p.InPlay(); k++ {
+			if err := r.fly(p); err != nil {
+				return err
+			}
+			moved[p.Callsign] = true
+		}
+	}
+	// D. Firing (VII): fixed guns once a turn in an active impulse, flexible guns once a turn in any;
+	// the results count at once.
+	if err := r.impulseFire(moved); err != nil {
+		return err
+	}
+	r.damage()
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if p.Status == ShotDown && p.Imp.DownAt == 0 {
+			p.Imp.DownAt = impulseID(ns.Turn, imp)
+		}
+	}
+	// F. Bail out (IX): on the plane's next active impulse after it was shot down.
+	r.impulseBailOut(imp)
+	// G. Plotting (X): planes whose manoeuvre is done take the next one queued; the engine stops after
+	// this impulse for those with none.
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if p.InPlay() && len(p.Imp.Queue) == 0 {
+			r.stopped[p.Callsign] = true
+		}
+	}
+	// The clock moves on; after impulse 12 the turn ends (XI).
+	if imp == 12 {
+		if err := r.endImpulseTurn(); err != nil {
+			return err
+		}
+		return nil
+	}
+	ns.Clock.Impulse = imp + 1
+	return nil
+}
+
+// fly moves a plane one hex: the next box of its manoeuvre.
+func (r *impulseRun) fly(p *Plane) error {
+	card, err := r.cardOf(p.Type)
+	if err != nil {
+		return err
+	}
+	if len(p.Imp.Queue) == 0 {
+		p.Imp.Queue = []notation.Manoeuvre{forwards()}
+	}
+	m := p.Imp.Queue[0]
+	pt := r.planeTurn(p, card)
+	pt.left = 1
+	fc := tryManoeuvre(pt, m, p.Imp.Done)
+	if len(fc.boxes) == 0 {
+		return nil
+	}
+	fb := fc.boxes[0]
+	p.Imp.PrevAlt, p.Imp.NoseLoss = p.Flight.Alt, fb.Mandatory
+	p.Imp.Flown = append(p.Imp.Flown, fb)
+	res := Move(card, p.Imp.Start, turnPlot(p.Imp.Start, p.Imp.Flown))
+	if n := len(res.Steps); n > 0 {
+		s := res.Steps[n-1]
+		p.Flight.Hex, p.Flight.Facing, p.Flight.Bank = s.Hex, s.Facing, s.Bank
+		p.Flight.Phase = res.End.Phase
+	}
+	p.Flight.Alt = fb.Alt
+	p.Imp.Done++
+	if p.Imp.Done >= len(m.Boxes) {
+		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvMove, Plane: p.Callsign, Side: p.Side,
+			Move: &MoveDetail{Plot: m.String(), To: p.Flight.Hex, Alt: p.Flight.Alt, Speed: p.Imp.Start.Speed},
+			Text: fmt.Sprintf("%s flew %s", p.Callsign, m.String())})
+		p.Imp.Queue = p.Imp.Queue[1:]
+		p.Imp.Done = 0
+		if len(p.Imp.Queue) > 0 {
+			r.nextQueued(p, card)
+		}
+	}
+	if p.Flight.Alt < 0 {
+		p.Flight.Alt = 0
+		p.Status = Crashed
+		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: p.Callsign + " flew into the ground"})
+		return nil
+	}
+	if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
+		p.Status, p.ExitEdge = Disengaged, edge
+		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
+			Text: fmt.Sprintf("%s left the map by the %s edge", p.Callsign, edge)})
+	}
+	return nil
+}
+
+// nextQueued checks the manoeuvre that has just become current: one that can no longer be flown from
+// where the plane now stands is dropped with the rest of the queue, and the owner is told why and
+// asked again.
+func (r *impulseRun) nextQueued(p *Plane, card *aircraft.Card) {
+	saved := r.ns.Clock.Impulse
+	r.ns.Clock.Impulse++ // the next manoeuvre starts in a later impulse
+	if r.ns.Clock.Impulse > 12 {
+		r.ns.Clock.Impulse = 12
+	}
+	probs := r.checkCurrent(p, card)
+	r.ns.Clock.Impulse = saved
+	if len(probs) == 0 {
+		return
+	}
+	var why []string
+	for _, pr := range probs {
+		why = append(why, pr.Message)
+	}
+	r.emit(Event{Turn: r.ns.Turn, Impulse: saved, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player, Problems: probs,
+		Text: fmt.Sprintf("%s's queued manoeuvre %s can no longer be flown (%s): its queue was cleared and a new order is needed", p.Callsign, p.Imp.Queue[0].String(), strings.Join(why, "; "))})
+	p.Imp.Queue = nil
+}
+
+// impulseFire fires what may fire this impulse.
+func (r *impulseRun) impulseFire(moved map[string]bool) error {
+	ns := r.ns
+	var shooters []*flown
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if !p.InPlay() {
+			continue
+		}
+		card, err := r.cardOf(p.Type)
+		if err != nil {
+			return err
+		}
+		fire, ds := parser.ParseFire(p.Imp.Fire, 1)
+		if parser.HasErrors(ds) {
+			fire = parser.Fire{Mode: parser.FireAny}
+		}
+		climb := p.Flight.Alt - p.Imp.PrevAlt + p.Imp.NoseLoss
+		if !moved[p.Callsign] {
+			climb = 0
+		}
+		shooters = append(shooters, &flown{p: p, card: card, order: notation.Order{Fire: fire}, climb: climb})
+	}
+	for _, f := range shooters {
+		if f.order.Fire.Mode == parser.FireHold {
+			continue
+		}
+		var cands []candidate
+		for _, g := range shooters {
+			tg := g.p
+			if tg.Side == f.p.Side || !ns.Sight[f.p.Side][tg.Callsign].Spotted {
+				continue
+			}
+			d := hexmap.Distance(f.p.Flight.Hex, tg.Flight.Hex)
+			if d == 0 || d > MaxFireRange {
+				continue
+			}
+			cands = append(cands, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-f.p.Flight.Alt)})
+		}
+		if len(cands) == 0 {
+			continue
+		}
+		sortCandidates(cands)
+		if moved[f.p.Callsign] && !f.p.Imp.FixedFired {
+			before := len(r.events)
+			if err := r.fireFixed(f, cands); err != nil {
+				return err
+			}
+			f.p.Imp.FixedFired = len(r.events) > before
+		}
+		if !f.p.Imp.FlexFired {
+			before := len(r.events)
+			if err := r.fireFlex(f, cands); err != nil {
+				return err
+			}
+			f.p.Imp.FlexFired = len(r.events) > before
+		}
+	}
+	return nil
+}
+
+// impulseBailOut lets the crews of planes shot down in an earlier impulse jump, at the plane's next
+// active impulse (seed 001 IX.3).
+func (r *impulseRun) impulseBailOut(imp int) {
+	ns := r.ns
+	now := impulseID(ns.Turn, imp)
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if p.Status != ShotDown || p.Imp == nil || p.Imp.DownAt == 0 || p.Imp.DownAt >= now {
+			continue
+		}
+		if activeTimes(p.Imp.Start.Speed.Round(), imp) == 0 && p.Imp.Start.Speed.Round() > 0 {
+			continue
+		}
+		r.bailOne(p)
+	}
+}
+
+// bailOne is the plain game's bail-out for one plane (bailOut), now.
+func (r *impulseRun) bailOne(p *Plane) {
+	status := map[string]Status{}
+	for i := range r.ns.Planes {
+		q := &r.ns.Planes[i]
+		status[q.Callsign] = q.Status
+		if q != p && q.Status == ShotDown {
+			q.Status = "waiting"
+		}
+	}
+	r.bailOut()
+	for i := range r.ns.Planes {
+		q := &r.ns.Planes[i]
+		if q != p && status[q.Callsign] == ShotDown {
+			q.Status = ShotDown
+		}
+	}
+}
+
+// endImpulseTurn closes the turn after impulse 12 (XI): every plane's turn plot gives its new initial
+// speed as in the plain game; its altitude is the last written and its bank the one at the end of its
+// last completed manoeuvre; the turn's firing and the clock start again.
+func (r *impulseRun) endImpulseTurn() error {
+	ns := r.ns
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if p.Imp == nil {
+			continue
+		}
+		if p.InPlay() {
+			card, err := r.cardOf(p.Type)
+			if err != nil {
+				return err
+			}
+			plot := turnPlot(p.Imp.Start, p.Imp.Flown)
+			res := Move(card, p.Imp.Start, plot)
+			end := res.End
+			end.Alt = p.Flight.Alt
+			end.Hex, end.Facing, end.Bank = p.Flight.Hex, p.Flight.Facing, p.Flight.Bank
+			end.Straight = hexesSinceManoeuvre(p.Imp.Start, p.Imp.Flown)
+			end.NoPower = p.Flight.NoPower
+			p.Flight = end
+		}
+		p.Imp.Start = p.Flight
+		p.Imp.Flown = nil
+		p.Imp.FixedFired, p.Imp.FlexFired = false, false
+	}
+	ns.Clock.Impulse = 1
+	r.endTurn()
+	return nil
+}
+
+func (pi *PlaneImpulse) clone() *PlaneImpulse {
+	if pi == nil {
+		return nil
+	}
+	c := *pi
+	c.Queue = make([]notation.Manoeuvre, len(pi.Queue))
+	for i, m := range pi.Queue {
+		m.Boxes = append([]notation.Box(nil), m.Boxes...)
+		c.Queue[i] = m
+	}
+	if pi.Queue == nil {
+		c.Queue = nil
+	}
+	c.Flown = append([]FlownBox(nil), pi.Flown...)
+	return &c
+}

@@ -1,0 +1,195 @@
+package afd
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"sortie/rules/afd/notation"
+	"sortie/rules/dice"
+	"sortie/rules/hex"
+)
+
+// impulseDuel: two planes far apart, in an impulse game: RED1 a Spitfire at speed 5 (active in
+// impulses 3 5 8 10 12), BLUE1 a Bf 109 E at speed 4 (3 6 9 12), both at 8,000 ft.
+const impulseDuel = `
+ruleset: afd
+name: impulse duel
+options: {fog_of_war: false, impulse: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 10], facing: 0, alt: 8000, speed: 5.0}
+  - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [10, -10], facing: 6, alt: 8000, speed: 4.0}
+turns: 5
+`
+
+// man builds a manoeuvre from tokens as an impulse order writes them: "`", "1", a manoeuvre token,
+// each optionally followed by "@FEET" (absolute altitude), "+N"/"-N" (hundreds of feet) or "P"/"K".
+func man(tokens ...string) notation.Manoeuvre {
+	var m notation.Manoeuvre
+	for _, t := range tokens {
+		switch {
+		case strings.HasPrefix(t, "@"):
+			b := &m.Boxes[len(m.Boxes)-1]
+			b.Alt, _ = strconv.Atoi(t[1:])
+			b.AltAbs, b.AltSet, b.AltCol = true, true, 1
+			continue
+		case strings.HasPrefix(t, "+") || strings.HasPrefix(t, "-"):
+			b := &m.Boxes[len(m.Boxes)-1]
+			n, _ := strconv.Atoi(t)
+			b.Alt, b.AltSet, b.AltCol = n*100, true, 1
+			continue
+		case t == "P":
+			m.Boxes[len(m.Boxes)-1].Power++
+			continue
+		case t == "K":
+			m.Boxes[len(m.Boxes)-1].Brake++
+			continue
+		}
+		b := notation.Box{Col: 1}
+		switch t {
+		case "`":
+			b.Move = notation.Element{Kind: notation.Straight, N: 1}
+		case "1":
+			b.Move, b.Forwards = notation.Element{Kind: notation.Straight, N: 1}, true
+		default:
+			p, _ := notation.ParsePlot(t)
+			b.Move = p.Elements[0]
+		}
+		m.Boxes = append(m.Boxes, b)
+		if b.Move.Kind == notation.HalfRoll {
+			m.Boxes = append(m.Boxes, notation.Box{Cont: true, Move: notation.Element{Kind: notation.Straight, N: 1}})
+		}
+	}
+	return m
+}
+
+func impOrders(pairs ...any) map[string]notation.ImpulseOrder {
+	out := map[string]notation.ImpulseOrder{}
+	for i := 0; i < len(pairs); i += 2 {
+		o := out[pairs[i].(string)]
+		o.Manoeuvres = append(o.Manoeuvres, pairs[i+1].(notation.Manoeuvre))
+		out[pairs[i].(string)] = o
+	}
+	return out
+}
+
+func runImpulse(t *testing.T, st *State, o map[string]notation.ImpulseOrder) (*State, []Event) {
+	t.Helper()
+	next, ev, err := ResolveImpulse(testEnv(t), st, o, dice.NewSeeded(dice.SeedFromUint64(7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next, ev
+}
+
+// TestImpulsePlanesMoveInTheirActiveImpulses: a plane moves one hex in each active impulse of its
+// initial speed and stands still in the others (seed 001 VI.2, VI.4, XII); the engine stops at the end
+// of the impulse in which a plane completes its manoeuvre with nothing queued (X.A.2), and asks only
+// that plane's owner.
+func TestImpulsePlanesMoveInTheirActiveImpulses(t *testing.T) {
+	st := newTestGame(t, impulseDuel)
+	// RED1 queues three forwards manoeuvres, BLUE1 one: both move in impulse 3; BLUE1 is then done.
+	st, _ = runImpulse(t, st, impOrders("RED1", man("1"), "RED1", man("1"), "RED1", man("1"), "BLUE1", man("1")))
+	red, blue := st.Plane("RED1"), st.Plane("BLUE1")
+	if st.Clock.Impulse != 4 || st.Turn != 1 {
+		t.Fatalf("the engine stopped before impulse %d of turn %d, want 4 of 1", st.Clock.Impulse, st.Turn)
+	}
+	if red.Flight.Hex != (hex.Hex{Q: 0, R: 9}) || blue.Flight.Hex != (hex.Hex{Q: 10, R: -9}) {
+		t.Errorf("after impulse 3: RED1 %v, BLUE1 %v", red.Flight.Hex, blue.Flight.Hex)
+	}
+	if !blue.NeedsOrders() || red.NeedsOrders() || len(red.Imp.Queue) != 2 {
+		t.Errorf("only BLUE1 waits: BLUE1 %v, RED1 %v (%d queued)", blue.NeedsOrders(), red.NeedsOrders(), len(red.Imp.Queue))
+	}
+	// BLUE1 flies forwards again; RED1 moves in 5 and 8 and is done in 8; BLUE1 in 6 (done): stop after 6.
+	st, _ = runImpulse(t, st, impOrders("BLUE1", man("1")))
+	if st.Clock.Impulse != 7 || st.Plane("RED1").Flight.Hex != (hex.Hex{Q: 0, R: 8}) || st.Plane("BLUE1").Flight.Hex != (hex.Hex{Q: 10, R: -8}) {
+		t.Errorf("after impulse 6: clock %d, RED1 %v, BLUE1 %v", st.Clock.Impulse, st.Plane("RED1").Flight.Hex, st.Plane("BLUE1").Flight.Hex)
+	}
+}
+
+// TestImpulseManoeuvreCrossesIntoTheNextTurn: a manoeuvre that needs more impulses than the turn has
+// left is flown to the end of the turn, the new initial values are worked out, and it goes on in the
+// next turn's impulses (seed 001 II, X.A.3, X.B.5); the turn's boxes make a plain plot of exactly the
+// plane's speed.
+func TestImpulseManoeuvreCrossesIntoTheNextTurn(t *testing.T) {
+	st := newTestGame(t, impulseDuel)
+	// RED1: four forwards (impulses 3 5 8 10), then ` ` TR: impulse 12 this turn, 3 and 5 next turn.
+	o := impOrders("RED1", man("1"), "RED1", man("1"), "RED1", man("1"), "RED1", man("1"), "RED1", man("`", "`", "TR"),
+		"BLUE1", man("1"), "BLUE1", man("1"), "BLUE1", man("1"), "BLUE1", man("1"), "BLUE1", man("1"), "BLUE1", man("1"), "BLUE1", man("1"))
+	st, _ = runImpulse(t, st, o)
+	red := st.Plane("RED1")
+	if st.Turn != 2 || st.Clock.Impulse != 6 {
+		t.Fatalf("RED1's turn ends in impulse 5 of turn 2; the engine stopped before %d of turn %d", st.Clock.Impulse, st.Turn)
+	}
+	if red.Flight.Facing != 1 || red.Flight.Hex != (hex.Hex{Q: 0, R: 3}) {
+		t.Errorf("RED1 after five hexes and two more then a right turn: %v facing %v", red.Flight.Hex, red.Flight.Facing)
+	}
+	if red.Imp.Start.Speed.Round() != 5 || red.Imp.Start.Hex != (hex.Hex{Q: 0, R: 5}) {
+		t.Errorf("new initial values at the end of turn 1: %+v", red.Imp.Start)
+	}
+	if len(red.Imp.Flown) != 2 {
+		t.Errorf("turn 2 has flown %d boxes of RED1's", len(red.Imp.Flown))
+	}
+}
+
+// TestImpulseForwardsManoeuvreInABankLoses100ft: a forwards manoeuvre flown in a bank loses 100 ft in
+// its impulse (seed 001 X.E.1.f); level, it keeps its height and costs no speed (X.E.1.e).
+func TestImpulseForwardsManoeuvreInABankLoses100ft(t *testing.T) {
+	st := newTestGame(t, strings.Replace(impulseDuel, "alt: 8000, speed: 5.0}", "alt: 8000, speed: 5.0, bank: RB}", 1))
+	st, _ = runImpulse(t, st, impOrders("RED1", man("1"), "BLUE1", man("1")))
+	if got := st.Plane("RED1").Flight.Alt; got != 7900 {
+		t.Errorf("a banked forwards manoeuvre: %d ft, want 7,900", got)
+	}
+	if got := st.Plane("BLUE1").Flight.Alt; got != 8000 {
+		t.Errorf("a level forwards manoeuvre: %d ft, want 8,000", got)
+	}
+}
+
+// TestImpulseMaximumPerformanceTurnLoses100ft: a turn after only the minimum hexes loses 100 ft in the
+// impulse of the turn (seed 001 X.E.2.a); one more hex before it, and it loses nothing.
+func TestImpulseMaximumPerformanceTurnLoses100ft(t *testing.T) {
+	pt := planeTurn{card: card(t, "spitfire-i"), start: Flight{Speed: 50, Alt: 8000, Facing: 0, Straight: 0}, left: 5, alt: 8000, engine: 1}
+	fc := tryManoeuvre(pt, man("`", "TR"), 0) // the Spitfire turns after 2 hexes at 8,000 ft
+	if len(fc.errors) > 0 || len(fc.boxes) != 2 || fc.boxes[1].Alt != 7900 || fc.boxes[0].Alt != 8000 {
+		t.Errorf("a maximum-performance turn: %+v %v", fc.boxes, fc.errors)
+	}
+	fc = tryManoeuvre(pt, man("`", "`", "TR"), 0)
+	if len(fc.errors) > 0 || fc.boxes[2].Alt != 8000 {
+		t.Errorf("a turn after three hexes: %+v %v", fc.boxes, fc.errors)
+	}
+	fc = tryManoeuvre(pt, man("`", "TR", "+1"), 0)
+	if len(fc.errors) == 0 || fc.errors[0].Code != "impulse-loss" {
+		t.Errorf("a maximum-performance turn may not climb: %v", fc.errors)
+	}
+	fc = tryManoeuvre(pt, man("TR"), 0)
+	if len(fc.errors) == 0 || fc.errors[0].Code != "turn-mode" {
+		t.Errorf("a turn before its turn mode: %v", fc.errors)
+	}
+}
+
+// TestImpulseAltitudeShare: the card's climb for the turn is shared among the active impulses, the
+// remainder to impulses of the player's choice (seed 001 X.D.1, X.D.2); climb and dive may come in
+// one turn (X.D.3). The Spitfire climbs 300 ft a turn at 8,000 ft: at speed 5, 0 ft an impulse with
+// three impulses that may take 100.
+func TestImpulseAltitudeShare(t *testing.T) {
+	pt := planeTurn{card: card(t, "spitfire-i"), start: Flight{Speed: 50, Alt: 8000, Straight: Plenty}, left: 5, alt: 8000, engine: 1}
+	fc := tryManoeuvre(pt, man("`", "+1", "`", "+1", "`", "+1", "`", "`", "TR"), 0)
+	if len(fc.errors) != 0 || fc.boxes[2].Alt != 8300 {
+		t.Errorf("three impulses of 100 ft: %v %+v", fc.errors, fc.boxes)
+	}
+	fc = tryManoeuvre(pt, man("`", "+1", "`", "+1", "`", "+1", "`", "+1", "TR"), 0)
+	if len(fc.errors) != 1 || fc.errors[0].Code != "impulse-climb-extra" {
+		t.Errorf("a fourth 100 ft climb: %v", fc.errors)
+	}
+	fc = tryManoeuvre(pt, man("`", "+2", "`", "TR"), 0)
+	if len(fc.errors) != 1 || fc.errors[0].Code != "impulse-climb" {
+		t.Errorf("200 ft in one impulse: %v", fc.errors)
+	}
+	// Dive 200 ft a turn per point of speed: 1,000 ft at speed 5, 200 an impulse.
+	fc = tryManoeuvre(pt, man("`", "-2", "`", "+1", "`", "-3", "`", "TR"), 0)
+	if len(fc.errors) != 1 || fc.errors[0].Code != "impulse-dive" {
+		t.Errorf("climb and dive in one turn, 300 ft dived in one impulse: %v", fc.errors)
+	}
+}
