@@ -1069,6 +1069,9 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		kind = "over"
 	}
 	for i := range g.Seats {
+		if !ruleset.ReportsTo(next, g.Seats[i].Player) {
+			continue // a game that asks only some players this round (ruleset.Selective)
+		}
 		if err := s.queueReportNotes(tx, g, next, &g.Seats[i], log, kind, notes); err != nil {
 			return err
 		}

@@ -493,8 +493,18 @@ func (r *impulseRun) impulse() error {
 	ns := r.ns
 	imp := ns.Clock.Impulse
 	r.turn = ns.Turn
-	// A. Spotting (IV.1): once a turn, in impulse 7, from where everyone stands.
-	if imp == 7 {
+	first := len(r.events)
+	defer func() {
+		// Every event of the impulse says when it happened, the plain game's included.
+		for i := first; i < len(r.events); i++ {
+			if r.events[i].Impulse == 0 {
+				r.events[i].Impulse = imp
+			}
+		}
+	}()
+	// A. Spotting (IV.1): once a turn, in impulse 7, from where everyone stands. Without fog of war
+	// everyone sees everyone all the time.
+	if imp == 7 || !ns.Options.FogOfWar {
 		climbs := map[string]int{}
 		for i := range ns.Planes {
 			p := &ns.Planes[i]
@@ -533,6 +543,14 @@ func (r *impulseRun) impulse() error {
 	}
 	// F. Bail out (IX): on the plane's next active impulse after it was shot down.
 	r.impulseBailOut(imp)
+	// A side with nothing left flying ends the game at once, not at the end of the turn.
+	if flyingSides(ns) < 2 {
+		if out := checkVictory(ns); out != nil {
+			ns.Over, ns.Outcome = true, out
+			r.emit(Event{Turn: ns.Turn, Impulse: imp, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
+			return nil
+		}
+	}
 	// G. Plotting (X): planes whose manoeuvre is done take the next one queued; the engine stops after
 	// this impulse for those with none.
 	for i := range ns.Planes {
@@ -771,4 +789,15 @@ func (pi *PlaneImpulse) clone() *PlaneImpulse {
 	}
 	c.Flown = append([]FlownBox(nil), pi.Flown...)
 	return &c
+}
+
+// flyingSides counts the sides with a plane in play.
+func flyingSides(st *State) int {
+	sides := map[string]bool{}
+	for _, p := range st.Planes {
+		if p.InPlay() {
+			sides[p.Side] = true
+		}
+	}
+	return len(sides)
 }

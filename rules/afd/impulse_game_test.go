@@ -193,3 +193,73 @@ func TestImpulseAltitudeShare(t *testing.T) {
 		t.Errorf("climb and dive in one turn, 300 ft dived in one impulse: %v", fc.errors)
 	}
 }
+
+// impulseFight: RED1 (Spitfire, speed 4) and BLUE1 (He 111, speed 4) close, nose to tail: the
+// Spitfire behind the bomber, both flying north.
+const impulseFight = `
+ruleset: afd
+name: impulse fight
+options: {fog_of_war: false, impulse: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 3], facing: 0, alt: 8000, speed: 4.0}
+  - {callsign: BLUE1, type: he-111h, side: B, player: ben, hex: [0, 0], facing: 0, alt: 8000, speed: 4.0}
+turns: 5
+`
+
+// TestImpulseFixedGunsOnceATurnFlexAnyImpulse: fixed guns fire once a turn, in an active impulse; a
+// flexible gun once a turn, in any impulse (seed 001 VII.2, VII.4, VII.5); the turn after, both may
+// fire again.
+func TestImpulseFixedGunsOnceATurnFlexAnyImpulse(t *testing.T) {
+	st := newTestGame(t, impulseFight)
+	var o = map[string]notation.ImpulseOrder{}
+	for i := 0; i < 8; i++ {
+		o = mergeOrders(o, impOrders("RED1", man("1"), "BLUE1", man("1")))
+	}
+	var events []Event
+	for st.Turn <= 2 && !st.Over {
+		var ev []Event
+		st, ev = runImpulse(t, st, o)
+		o = nil
+		events = append(events, ev...)
+	}
+	fixed, flex := map[int][]int{}, map[int][]int{}
+	for _, e := range events {
+		if e.Kind != EvFire {
+			continue
+		}
+		if e.Plane == "RED1" && !e.Fire.Flexible {
+			fixed[e.Turn] = append(fixed[e.Turn], e.Impulse)
+		}
+		if e.Plane == "BLUE1" && e.Fire.Flexible {
+			flex[e.Turn] = append(flex[e.Turn], e.Impulse)
+		}
+	}
+	for turn := 1; turn <= 2; turn++ {
+		if len(fixed[turn]) > 1 || len(flex[turn]) > 1 {
+			t.Errorf("turn %d: fixed guns fired in impulses %v, flexible in %v: once a turn each", turn, fixed[turn], flex[turn])
+		}
+		for _, i := range fixed[turn] {
+			if activeTimes(4, i) == 0 {
+				t.Errorf("turn %d: fixed guns fired in impulse %d, not an active impulse of speed 4", turn, i)
+			}
+		}
+	}
+	if len(fixed[1]) != 1 || len(flex[1]) != 1 {
+		t.Fatalf("both should fire in turn 1: fixed %v, flexible %v", fixed, flex)
+	}
+	// The flexible gun fires in the first impulse it can: impulse 1, before anyone moved (VII.5).
+	if flex[1][0] != 1 {
+		t.Errorf("the He 111's flexible gun fired first in impulse %d, want 1 (no movement needed)", flex[1][0])
+	}
+}
+
+func mergeOrders(a, b map[string]notation.ImpulseOrder) map[string]notation.ImpulseOrder {
+	for k, v := range b {
+		o := a[k]
+		o.Manoeuvres = append(o.Manoeuvres, v.Manoeuvres...)
+		a[k] = o
+	}
+	return a
+}

@@ -198,6 +198,9 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 	for _, side := range st.Sides {
 		st.Sight[side] = map[string]Sighting{}
 	}
+	if st.Options.Impulse {
+		impulseState(st)
+	}
 	return st, nil
 }
 

@@ -128,3 +128,24 @@ func ParseCommandFlags(fs *flag.FlagSet, args []string, name, help, hint string,
 	}
 	return false, nil
 }
+
+// Selective is a game whose rounds may concern only some of its players: the Delta-T impulse game stops
+// whenever an aircraft has completed its manoeuvre, and only its owner is asked for the next. When
+// AsksOnly is true, the service mails the round's report only to the players who have units to order
+// (Units), and to everyone once the game is over; the others hear nothing until they are asked, and
+// their next report carries what they saw meanwhile.
+type Selective interface {
+	AsksOnly() bool
+}
+
+// ReportsTo says whether a player gets a report after a round of g: always, unless g asks only some
+// players and this one has nothing to order.
+func ReportsTo(g Game, player string) bool {
+	if over, _ := g.Over(); over {
+		return true
+	}
+	if s, ok := g.(Selective); ok && s.AsksOnly() {
+		return len(g.Units(player)) > 0
+	}
+	return true
+}
