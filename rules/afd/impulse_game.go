@@ -540,11 +540,15 @@ func (r *impulseRun) impulse() error {
 		if p.Status == ShotDown && p.Imp.DownAt == 0 {
 			p.Imp.DownAt = impulseID(ns.Turn, imp)
 		}
+		if p.InPlay() && p.Flight.NoPower {
+			r.erasePower(p)
+		}
 	}
 	// F. Bail out (IX): on the plane's next active impulse after it was shot down.
 	r.impulseBailOut(imp)
-	// A side with nothing left flying ends the game at once, not at the end of the turn.
-	if flyingSides(ns) < 2 {
+	// A side with nothing left flying ends the game at once, not at the end of the turn, once the
+	// crews of planes shot down have had their bail-out.
+	if flyingSides(ns) < 2 && !crewsWaiting(ns) {
 		if out := checkVictory(ns); out != nil {
 			ns.Over, ns.Outcome = true, out
 			r.emit(Event{Turn: ns.Turn, Impulse: imp, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
@@ -800,4 +804,37 @@ func flyingSides(st *State) int {
 		}
 	}
 	return len(sides)
+}
+
+// crewsWaiting says a plane shot down still waits for its crew's bail-out.
+func crewsWaiting(st *State) bool {
+	for _, p := range st.Planes {
+		if p.Status == ShotDown {
+			return true
+		}
+	}
+	return false
+}
+
+// erasePower takes the power factors out of what a plane that has lost an engine still has to fly, and
+// tells its owner (seed 001 X.C.3).
+func (r *impulseRun) erasePower(p *Plane) {
+	erased := 0
+	for qi := range p.Imp.Queue {
+		m := &p.Imp.Queue[qi]
+		boxes := append([]notation.Box(nil), m.Boxes...)
+		from := 0
+		if qi == 0 {
+			from = p.Imp.Done
+		}
+		for bi := from; bi < len(boxes); bi++ {
+			erased += boxes[bi].Power
+			boxes[bi].Power, boxes[bi].PowerCol = 0, 0
+		}
+		m.Boxes = boxes
+	}
+	if erased > 0 {
+		r.emit(Event{Turn: r.ns.Turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
+			Text: fmt.Sprintf("%s has lost an engine: the %d power factor%s still to come in its manoeuvres were erased (seed 001 X.C.3)", p.Callsign, erased, plural(erased))})
+	}
 }

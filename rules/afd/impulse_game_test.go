@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/hex"
@@ -262,4 +263,75 @@ func mergeOrders(a, b map[string]notation.ImpulseOrder) map[string]notation.Impu
 		a[k] = o
 	}
 	return a
+}
+
+// TestImpulseBailOutOnTheNextActiveImpulse: a plane shot down stays on the map, moves and fires no
+// more, and its crew tries to bail out on its next active impulse (seed 001 IX.2-IX.4).
+func TestImpulseBailOutOnTheNextActiveImpulse(t *testing.T) {
+	st := newTestGame(t, impulseFight)
+	blue := st.Plane("BLUE1")
+	c := card(t, "he-111h")
+	for i := range blue.Damage { // one box short everywhere: the next hit brings it down
+		blue.Damage[i] = max(c.Systems[i].Boxes-1, 0)
+	}
+	var o = map[string]notation.ImpulseOrder{}
+	for i := 0; i < 8; i++ {
+		o = mergeOrders(o, impOrders("RED1", man("1"), "BLUE1", man("1")))
+	}
+	var events []Event
+	for i := 0; i < 20 && !st.Over; i++ {
+		var ev []Event
+		st, ev = runImpulse(t, st, o)
+		o = nil
+		events = append(events, ev...)
+	}
+	downAt, bailAt := 0, 0
+	for _, e := range events {
+		if e.Kind == EvShotDown && e.Plane == "BLUE1" {
+			downAt = impulseID(e.Turn, e.Impulse)
+		}
+		if e.Kind == EvBailOut && e.Plane == "BLUE1" {
+			bailAt = impulseID(e.Turn, e.Impulse)
+		}
+		if downAt > 0 && e.Plane == "BLUE1" && impulseID(e.Turn, e.Impulse) > downAt && (e.Kind == EvMove || e.Kind == EvFire) {
+			t.Errorf("BLUE1 %s after it was shot down: %s", e.Kind, e.Text)
+		}
+	}
+	if downAt == 0 || bailAt == 0 {
+		t.Fatalf("BLUE1 shot down at %d, bailed out at %d", downAt, bailAt)
+	}
+	// Speed 4 is active in impulses 3 6 9 12: the bail-out comes at the first of them after the loss.
+	want := 0
+	for id := downAt + 1; want == 0; id++ {
+		if imp := (id-1)%12 + 1; activeTimes(4, imp) > 0 {
+			want = id
+		}
+	}
+	if bailAt != want {
+		t.Errorf("shot down in impulse %d of turn %d, bailed out at %d, want %d", (downAt-1)%12+1, (downAt-1)/12, bailAt, want)
+	}
+	if !st.Over || st.Outcome == nil {
+		t.Errorf("side B has nothing left flying: the game is over (%v)", st.Over)
+	}
+}
+
+// TestImpulseEngineLossErasesPower: when a plane loses an engine, the power factors still to come in
+// its queued manoeuvres are erased and its owner told (seed 001 X.C.3).
+func TestImpulseEngineLossErasesPower(t *testing.T) {
+	st := newTestGame(t, impulseFight)
+	red := st.Plane("RED1")
+	red.Imp.Queue = []notation.Manoeuvre{man("1", "P"), man("`", "P", "`", "TR")}
+	red.Flight.NoPower = true
+	r := &impulseRun{resolution: resolution{env: testEnv(t), ns: st, d: dice.NewSeeded(dice.SeedFromUint64(1)), cards: map[string]*aircraft.Card{}, climbs: map[string]int{}, hits: map[string][]int{}}}
+	r.erasePower(red)
+	for _, m := range red.Imp.Queue {
+		for _, b := range m.Boxes {
+			if b.Power != 0 {
+				t.Errorf("a power factor is left in %s", m.String())
+			}
+		}
+	}
+	if len(r.events) != 1 || !strings.Contains(r.events[0].Text, "2 power factors") || r.events[0].Player != "ann" {
+		t.Errorf("the owner is told: %+v", r.events)
+	}
 }
