@@ -30,6 +30,9 @@ type ImpulseClock struct {
 	Impulse int `json:"impulse"`
 	// Stop counts the engine's stops: the service's round is Stop+1.
 	Stop int `json:"stop"`
+	// Unseen holds, by player, the events of their side that they have not been sent yet: a player is
+	// mailed only when asked for an order, and that report tells all that happened meanwhile.
+	Unseen map[string][]Event `json:"unseen,omitempty"`
 }
 
 // PlaneImpulse is a plane's part of an impulse game.
@@ -407,6 +410,15 @@ func ResolveImpulse(env *Env, st *State, orders map[string]notation.ImpulseOrder
 			return nil, nil, fmt.Errorf("afd: an order for %s, which is not a plane in play", key)
 		}
 	}
+	// The players asked at the last stop have had their report: what they saw is told.
+	for _, pl := range ns.Players {
+		for i := range ns.Planes {
+			if p := &ns.Planes[i]; p.Player == pl.ID && p.NeedsOrders() {
+				delete(ns.Clock.Unseen, pl.ID)
+				break
+			}
+		}
+	}
 	if err := r.takeOrders(orders); err != nil {
 		return nil, nil, err
 	}
@@ -419,6 +431,14 @@ func ResolveImpulse(env *Env, st *State, orders map[string]notation.ImpulseOrder
 		}
 	}
 	ns.Clock.Stop++
+	for _, pl := range ns.Players {
+		if seen := EventsFor(ns, ns.SideOf(pl.ID), r.events); len(seen) > 0 {
+			if ns.Clock.Unseen == nil {
+				ns.Clock.Unseen = map[string][]Event{}
+			}
+			ns.Clock.Unseen[pl.ID] = append(ns.Clock.Unseen[pl.ID], seen...)
+		}
+	}
 	return ns, r.events, nil
 }
 

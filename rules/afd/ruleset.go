@@ -213,23 +213,12 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	if st.Over && st.Outcome != nil {
 		r.Result = outcomeText(st)
 	}
-	if events, ok := ruleset.Events[Event](log); ok {
-		for _, e := range EventsFor(st, side, events) {
-			line := e.Text
-			if e.Kind == EvFire && e.Fire != nil && e.Side == side {
-				f := e.Fire
-				line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
-					f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
-				if len(f.Locations) > 0 {
-					line += " hit location " + strings.Join(f.Locations, " ")
-				}
-			}
-			r.Event(line)
-			for _, p := range e.Problems {
-				r.Problem(p.Col, p.Message)
-			}
-			r.Roll(e.Dice...)
+	if st.Options.Impulse {
+		if st.Clock != nil {
+			eventLines(&r, side, st.Clock.Unseen[player])
 		}
+	} else if events, ok := ruleset.Events[Event](log); ok {
+		eventLines(&r, side, EventsFor(st, side, events))
 	}
 	for _, p := range v.Own {
 		card, _ := g.env.Cards.Get(p.Type)
@@ -309,6 +298,30 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	}
 	r.Map = asciiMap(v)
 	return r
+}
+
+// eventLines writes a side's events into its report: each event's text (with the details of its own
+// side's shots), the problems of its orders and the dice.
+func eventLines(r *ruleset.Report, side string, events []Event) {
+	for _, e := range events {
+		line := e.Text
+		if e.Impulse > 0 {
+			line = fmt.Sprintf("turn %d impulse %d: %s", e.Turn, e.Impulse, line)
+		}
+		if e.Kind == EvFire && e.Fire != nil && e.Side == side {
+			f := e.Fire
+			line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
+				f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
+			if len(f.Locations) > 0 {
+				line += " hit location " + strings.Join(f.Locations, " ")
+			}
+		}
+		r.Event(line)
+		for _, p := range e.Problems {
+			r.Problem(p.Col, p.Message)
+		}
+		r.Roll(e.Dice...)
+	}
 }
 
 // asciiMap draws the hexes around a side's aircraft (hexmap.ASCII): own aircraft as capital letters

@@ -210,6 +210,12 @@ func (s *State) Clone() *State {
 	c.Outcome = s.Outcome.Clone()
 	if s.Clock != nil {
 		clock := *s.Clock
+		if s.Clock.Unseen != nil {
+			clock.Unseen = make(map[string][]Event, len(s.Clock.Unseen))
+			for k, v := range s.Clock.Unseen {
+				clock.Unseen[k] = append([]Event(nil), v...)
+			}
+		}
 		c.Clock = &clock
 	}
 	return &c
