@@ -196,7 +196,7 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 	usedClimbExtra, usedDiveExtra := 0, 0
 	climbed, dived := false, false
 	for _, b := range pt.flown {
-		if b.Climb-(-b.Mandatory) > climbBase && b.Climb > 0 {
+		if b.Climb > climbBase {
 			usedClimbExtra++
 		}
 		if d := -b.Climb - b.Mandatory; d > diveBase {
@@ -222,7 +222,7 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		// A banked forwards manoeuvre, and a turn or slip flown after only the minimum of hexes, lose
 		// 100 ft in their impulse, and may not climb in it (X.E.1.f, X.E.2.a, X.E.3.a).
 		mandatory := ""
-		if b.Forwards && pt.start.Bank != notation.BankN && bankAt(pt, flown) != notation.BankN {
+		if b.Forwards && bankSide(bankAt(pt, flown)) != 0 {
 			mandatory = "a forwards manoeuvre in a bank (seed 001 X.E.1.f)"
 		}
 		if !b.Cont && (b.Move.Kind == notation.Turn || b.Move.Kind == notation.Slip) {
@@ -650,12 +650,17 @@ func (r *impulseRun) fly(p *Plane) error {
 // asked again.
 func (r *impulseRun) nextQueued(p *Plane, card *aircraft.Card) {
 	saved := r.ns.Clock.Impulse
-	r.ns.Clock.Impulse++ // the next manoeuvre starts in a later impulse
-	if r.ns.Clock.Impulse > 12 {
-		r.ns.Clock.Impulse = 12
+	if saved == 12 {
+		return // it starts next turn, and is checked when the turn begins (endImpulseTurn)
 	}
+	r.ns.Clock.Impulse++ // the next manoeuvre starts in a later impulse
 	probs := r.checkCurrent(p, card)
 	r.ns.Clock.Impulse = saved
+	r.dropIllegal(p, probs, saved)
+}
+
+// dropIllegal clears a plane's queue when its current manoeuvre cannot be flown, and says why.
+func (r *impulseRun) dropIllegal(p *Plane, probs []Problem, saved int) {
 	if len(probs) == 0 {
 		return
 	}
@@ -795,6 +800,19 @@ func (r *impulseRun) endImpulseTurn() error {
 	}
 	ns.Clock.Impulse = 1
 	r.endTurn()
+	// A manoeuvre under way, or next in the queue, is checked again from the new initial values.
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if !p.InPlay() || len(p.Imp.Queue) == 0 {
+			continue
+		}
+		card, err := r.cardOf(p.Type)
+		if err != nil {
+			return err
+		}
+		r.turn = ns.Turn
+		r.dropIllegal(p, r.checkCurrent(p, card), 1)
+	}
 	return nil
 }
 

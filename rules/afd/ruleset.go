@@ -85,8 +85,22 @@ type game struct {
 func (g *game) Save() ([]byte, error) { return g.st.JSON() }
 func (g *game) Hash() string          { return g.st.Hash() }
 func (g *game) Name() string          { return g.st.Scenario }
-func (g *game) Round() int            { return g.st.Turn }
-func (g *game) RoundLimit() int       { return g.st.TurnLimit }
+
+// Round is the turn to plot next; in an impulse game, the engine's stop to be ordered next.
+func (g *game) Round() int {
+	if g.st.Clock != nil {
+		return g.st.Clock.Stop + 1
+	}
+	return g.st.Turn
+}
+
+// RoundLimit is the turn limit; an impulse game's stops have none (its turns do).
+func (g *game) RoundLimit() int {
+	if g.st.Clock != nil {
+		return 0
+	}
+	return g.st.TurnLimit
+}
 
 func (g *game) Over() (bool, string) { return ruleset.OverText(g.st.Over, g.st.Outcome, g.st.Sides) }
 
@@ -95,6 +109,9 @@ func outcomeText(st *State) string { return st.Outcome.Text(st.Sides) }
 func (g *game) Players() []ruleset.Player { return append([]ruleset.Player(nil), g.st.Players...) }
 
 func (g *game) Units(player string) []string {
+	if g.st.Options.Impulse {
+		return g.impulseUnits(player)
+	}
 	var out []string
 	for _, p := range g.st.Planes {
 		if p.Player == player && p.InPlay() {
@@ -124,6 +141,9 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	if !p.InPlay() {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s is %s and takes no more orders", p.Callsign, p.Status)})
 		return out
+	}
+	if g.st.Options.Impulse {
+		return g.impulseCheck(p, text, out)
 	}
 	o, ds := notation.ParseOrder(text)
 	if !out.Diagnosed(ds) {
@@ -167,6 +187,9 @@ func (g *game) DefaultOrder(unit string) string {
 	if p == nil {
 		return ""
 	}
+	if g.st.Options.Impulse {
+		return g.impulseDefault(p)
+	}
 	card, ok := g.env.Cards.Get(p.Type)
 	if !ok {
 		return ""
@@ -177,6 +200,9 @@ func (g *game) DefaultOrder(unit string) string {
 // Resolve plays the turn. Orders that do not parse are treated as missing (the adjudicator stores only
 // orders that passed CheckOrder).
 func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
+	if g.st.Options.Impulse {
+		return g.impulseResolve(orders, d)
+	}
 	parsed := map[string]notation.Order{}
 	keys := make([]string, 0, len(orders))
 	for k := range orders {
@@ -209,7 +235,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	st := g.st
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
-	r := ruleset.NewReport(side, st.Turn, st.Over, log)
+	r := ruleset.NewReport(side, g.Round(), st.Over, log)
 	if st.Over && st.Outcome != nil {
 		r.Result = outcomeText(st)
 	}
@@ -276,7 +302,8 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			if f.Straight < Plenty {
 				u.Detail = append(u.Detail, fmt.Sprintf("hexes since last manoeuvre: %d", f.Straight))
 			}
-			if p.Player == player {
+			u.Detail = append(u.Detail, impulseDetail(st, &p)...)
+			if p.Player == player && (!st.Options.Impulse || p.NeedsOrders()) {
 				r.OrderLines = append(r.OrderLines, p.Callsign+": "+g.DefaultOrder(p.Callsign))
 			}
 		}

@@ -1,0 +1,168 @@
+package afd
+
+// The impulse game behind the ruleset interface: a round is one run of the engine (impulse_game.go),
+// the units to order are the planes waiting for a manoeuvre, and an order is an impulse order
+// (docs/notation.md: impulse orders).
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"sortie/parser"
+	"sortie/rules/afd/notation"
+	"sortie/rules/dice"
+	"sortie/rules/ruleset"
+)
+
+// AsksOnly says an impulse game asks only the owners of the planes waiting for a manoeuvre
+// (ruleset.Selective).
+func (g *game) AsksOnly() bool { return g.st.Options.Impulse }
+
+func (g *game) impulseUnits(player string) []string {
+	var out []string
+	for i := range g.st.Planes {
+		if p := &g.st.Planes[i]; p.Player == player && p.NeedsOrders() {
+			out = append(out, p.Callsign)
+		}
+	}
+	return out
+}
+
+// impulseCheck reads an impulse order and checks it from where the plane stands: the first manoeuvre
+// and those queued after it, as far as this turn goes (what lies in a later turn is checked when the
+// plane gets there), with the impulse-by-impulse forecast.
+func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) ruleset.OrderCheck {
+	o, ds := notation.ParseImpulseOrder(text)
+	if !out.Diagnosed(ds) {
+		return out
+	}
+	card, ok := g.env.Cards.Get(p.Type)
+	if !ok {
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "card", Message: "no card for " + p.Type})
+		return out
+	}
+	out.Canonical = o.String()
+	if o.Fire.Default {
+		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
+	}
+	r := &impulseRun{resolution: resolution{env: g.env, ns: g.st}}
+	pt := r.planeTurn(p, card)
+	imps := remainingImpulses(p.Imp.Start.Speed.Round(), g.st.Clock.Impulse)
+	k := 0
+	for mi, m := range o.Manoeuvres {
+		if pt.left == 0 {
+			out.Preview = append(out.Preview, fmt.Sprintf("manoeuvre %d (%s) is flown next turn and checked then", mi+1, m.String()))
+			continue
+		}
+		fc := tryManoeuvre(pt, m, 0)
+		out.Errors = append(out.Errors, problems(fc.errors)...)
+		out.Warnings = append(out.Warnings, problems(fc.warnings)...)
+		for bi, b := range fc.boxes {
+			steps := fc.res.Steps
+			at := len(pt.flown) + bi
+			if at < len(steps) && k < len(imps) {
+				s := steps[at]
+				out.Preview = append(out.Preview, fmt.Sprintf("turn %d impulse %-2d %-2s hex (%d,%d)  facing %s  %s ft  bank %s",
+					g.st.Turn, imps[k], b.Token, s.Hex.Q, s.Hex.R, s.Facing, feetText(b.Alt), s.Bank))
+			}
+			k++
+		}
+		if fc.rest > 0 {
+			out.Preview = append(out.Preview, fmt.Sprintf("manoeuvre %d goes on into turn %d for %d more impulse%s", mi+1, g.st.Turn+1, fc.rest, plural(fc.rest)))
+		}
+		pt.flown = append(append([]FlownBox(nil), pt.flown...), fc.boxes...)
+		pt.left -= len(fc.boxes)
+		if len(fc.boxes) > 0 {
+			pt.alt = fc.boxes[len(fc.boxes)-1].Alt
+		}
+	}
+	return out
+}
+
+// remainingImpulses are the active impulses of speed s from impulse from on.
+func remainingImpulses(s, from int) []int {
+	var out []int
+	for _, i := range Impulses(s) {
+		if i >= from {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// impulseDefault is the order of a plane that gets none: the forwards manoeuvre with its standing fire
+// order.
+func (g *game) impulseDefault(p *Plane) string {
+	fire := "FIRE ANY"
+	if p.Imp != nil && p.Imp.Fire != "" {
+		fire = p.Imp.Fire
+	}
+	return ForwardsOrder + " " + fire
+}
+
+// impulseResolve runs the engine to its next stop.
+func (g *game) impulseResolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
+	parsed := map[string]notation.ImpulseOrder{}
+	keys := make([]string, 0, len(orders))
+	for k := range orders {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, unit := range keys {
+		o, ds := notation.ParseImpulseOrder(orders[unit])
+		if parser.HasErrors(ds) {
+			continue
+		}
+		if p := g.st.Plane(unit); p != nil && p.NeedsOrders() {
+			parsed[unit] = o
+		}
+	}
+	before := len(d.Log())
+	next, events, err := ResolveImpulse(g.env, g.st, parsed, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	log, err := ruleset.RoundLog(g.st.Clock.Stop+1, events, d, before, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
+	if err != nil {
+		return nil, nil, err
+	}
+	return &game{env: g.env, st: next}, log, nil
+}
+
+// impulseDetail is what a report says of a plane's place in the impulse game.
+func impulseDetail(st *State, p *Plane) []string {
+	if p.Imp == nil || !p.InPlay() {
+		return nil
+	}
+	s := p.Imp.Start.Speed.Round()
+	imps := make([]string, 0, s)
+	for _, i := range Impulses(s) {
+		imps = append(imps, fmt.Sprint(i))
+	}
+	out := []string{fmt.Sprintf("turn %d, next impulse %d; initial speed %d: active in impulses %s", st.Turn, st.Clock.Impulse, s, strings.Join(imps, " "))}
+	if len(p.Imp.Queue) > 0 {
+		var q []string
+		for i, m := range p.Imp.Queue {
+			t := m.String()
+			if i == 0 && p.Imp.Done > 0 {
+				t += fmt.Sprintf(" (%d of %d impulses flown)", p.Imp.Done, m.Impulses())
+			}
+			q = append(q, t)
+		}
+		out = append(out, "manoeuvres to fly: "+strings.Join(q, "; "))
+	} else {
+		out = append(out, "waiting for its next manoeuvre")
+	}
+	if p.Imp.FixedFired || p.Imp.FlexFired {
+		var f []string
+		if p.Imp.FixedFired {
+			f = append(f, "fixed")
+		}
+		if p.Imp.FlexFired {
+			f = append(f, "flexible")
+		}
+		out = append(out, "fired this turn: "+strings.Join(f, " and ")+" guns")
+	}
+	return out
+}
