@@ -575,6 +575,14 @@ func (r *impulseRun) impulse() error {
 			return nil
 		}
 	}
+	// The clock moves on; after impulse 12 the turn ends (XI) and what is queued is checked again.
+	if imp == 12 {
+		if err := r.endImpulseTurn(); err != nil {
+			return err
+		}
+	} else {
+		ns.Clock.Impulse = imp + 1
+	}
 	// G. Plotting (X): planes whose manoeuvre is done take the next one queued; the engine stops after
 	// this impulse for those with none.
 	for i := range ns.Planes {
@@ -583,14 +591,6 @@ func (r *impulseRun) impulse() error {
 			r.stopped[p.Callsign] = true
 		}
 	}
-	// The clock moves on; after impulse 12 the turn ends (XI).
-	if imp == 12 {
-		if err := r.endImpulseTurn(); err != nil {
-			return err
-		}
-		return nil
-	}
-	ns.Clock.Impulse = imp + 1
 	return nil
 }
 

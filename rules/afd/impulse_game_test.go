@@ -335,3 +335,38 @@ func TestImpulseEngineLossErasesPower(t *testing.T) {
 		t.Errorf("the owner is told: %+v", r.events)
 	}
 }
+
+// TestImpulseQueuedManoeuvreThatBecomesIllegal: a queued manoeuvre flown in a later turn is checked
+// when the turn begins; one that the new initial values forbid (here a climb into the Spitfire's
+// 10,000 ft band raises its turn mode from 2 to 3) is dropped with the rest of the queue, the owner
+// told why, and the engine stops for a new order (seed 001 X.A.3 with seed 000's turn modes).
+func TestImpulseQueuedManoeuvreThatBecomesIllegal(t *testing.T) {
+	st := newTestGame(t, strings.Replace(impulseDuel, "alt: 8000, speed: 5.0}", "alt: 9700, speed: 5.0}", 1))
+	o := impOrders("RED1", man("`", "+1", "`", "+1", "`", "+1", "`", "TR"), "RED1", man("`", "TR"))
+	for i := 0; i < 6; i++ {
+		o = mergeOrders(o, impOrders("BLUE1", man("1")))
+	}
+	var events []Event
+	var ev []Event
+	for i := 0; i < 5 && !st.Plane("RED1").NeedsOrders() || i == 0; i++ {
+		st, ev = runImpulse(t, st, o)
+		o = impOrders("BLUE1", man("1"), "BLUE1", man("1"), "BLUE1", man("1"), "BLUE1", man("1"))
+		events = append(events, ev...)
+	}
+	red := st.Plane("RED1")
+	if red.Imp.Start.Alt != 10000 || st.Turn != 2 || !red.NeedsOrders() {
+		t.Fatalf("RED1 should start turn 2 at 10,000 ft waiting for orders: alt %d, turn %d, waiting %v", red.Imp.Start.Alt, st.Turn, red.NeedsOrders())
+	}
+	if st.Clock.Impulse != 1 {
+		t.Errorf("the engine stops at the start of turn 2, before impulse %d", st.Clock.Impulse)
+	}
+	found := false
+	for _, e := range events {
+		if e.Kind == EvIllegalOrder && e.Plane == "RED1" && strings.Contains(e.Text, "can no longer be flown") && len(e.Problems) > 0 && e.Problems[0].Code == "turn-mode" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("RED1's owner must be told why its queued turn was dropped: %+v", events)
+	}
+}
