@@ -1,0 +1,151 @@
+package adjudicator
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"sortie/rules/afd"
+	"sortie/storage"
+	"sortie/templates"
+)
+
+// newImpulseGame starts the bundled impulse scenario (seed 001) with two players by mail.
+func newImpulseGame(t *testing.T) *fixture {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	tmpl, err := templates.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop())
+	f.s.Now = func() time.Time { return f.now }
+	scn, err := afd.BundledScenarioFile("kent-impulse-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn = append(scn, []byte(fmt.Sprintf(`
+service:
+  moderator: mod@players.test
+  seed: %s
+  players:
+    alice: {email: alice@players.test, secret: lark-swift-0001}
+    bob: {email: bob@players.test, secret: kite-heron-0002}
+`, testSeed))...)
+	if f.g, err = f.s.NewGame(scn, "kent.yaml", "g1"); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// reportsTo counts the reports queued for addr.
+func (f *fixture) reportsTo(addr string) int { return f.kindCount(addr, "report") }
+
+// TestImpulseGameByMail: the Delta-T impulse game played by mail (seed 001). Each round runs the engine
+// to the end of the impulse in which some aircraft completes its manoeuvre with nothing queued; only
+// its owner is mailed and asked, with the events they have not been told. Aircraft finish in the same
+// impulse and in different ones, queued manoeuvres fly on without asking, a manoeuvre runs into the
+// next turn, and a missed deadline flies the forwards manoeuvre for that aircraft alone.
+func TestImpulseGameByMail(t *testing.T) {
+	f := newImpulseGame(t)
+	if st, _ := f.s.Status("g1"); st.Round != 1 || len(st.Seats[0].Missing) != 2 || len(st.Seats[1].Missing) != 2 {
+		t.Fatalf("round 1 asks for every aircraft's first manoeuvre: %+v", st.Seats)
+	}
+	// Round 1. RED1 (speed 5: impulses 3 5 8 10 12) queues three manoeuvres, the last running into
+	// turn 2; BLUE1 (speed 4: 3 6 9 12) one; DORA (speed 4) one; ZERST (speed 5) two.
+	f.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1; 1; ` ` ` ` TR\nBLUE1: 1\nEND")
+	receipt := f.last("alice@players.test").Body
+	if !strings.Contains(receipt, "turn 1 impulse 3") || !strings.Contains(receipt, "goes on into turn 2") {
+		t.Errorf("the receipt forecasts impulse by impulse and says a manoeuvre runs into turn 2:\n%s", receipt)
+	}
+	aliceReports := f.reportsTo("alice@players.test")
+	f.submit("bob@players.test", "GAME g1 TURN 1 SECRET kite-heron-0002\nDORA: 1\nZERST: 1; 1\nEND")
+	// Impulse 3: BLUE1 and DORA both complete their manoeuvre with nothing queued.
+	st, _ := f.s.Status("g1")
+	if st.Round != 2 {
+		t.Fatalf("round 1 did not resolve: %+v", st)
+	}
+	if m := seatStatus(st, "alice").Missing; strings.Join(m, ",") != "BLUE1" {
+		t.Errorf("alice is asked for BLUE1 only: %v", m)
+	}
+	if m := seatStatus(st, "bob").Missing; strings.Join(m, ",") != "DORA" {
+		t.Errorf("bob is asked for DORA only: %v", m)
+	}
+	if f.reportsTo("alice@players.test") != aliceReports+1 || !strings.Contains(f.last("alice@players.test").Body, "impulse 3") {
+		t.Errorf("alice gets a report of impulse 3:\n%s", f.last("alice@players.test").Body)
+	}
+	// Round 2: BLUE1 and DORA fly forwards again. ZERST completes its queue in impulse 5, before
+	// BLUE1 and DORA (impulse 6): only bob is asked, for ZERST, and alice gets nothing.
+	aliceReports = f.reportsTo("alice@players.test")
+	f.submit("alice@players.test", "GAME g1 TURN 2 SECRET lark-swift-0001\nBLUE1: 1\nEND")
+	f.submit("bob@players.test", "GAME g1 TURN 2 SECRET kite-heron-0002\nDORA: 1\nEND")
+	st, _ = f.s.Status("g1")
+	if st.Round != 3 || strings.Join(seatStatus(st, "bob").Missing, ",") != "ZERST" || len(seatStatus(st, "alice").Missing) != 0 {
+		t.Fatalf("round 3 asks bob for ZERST only: %+v", st.Seats)
+	}
+	if f.reportsTo("alice@players.test") != aliceReports {
+		t.Errorf("alice, who is not asked, is not mailed")
+	}
+	// Round 3: bob misses the deadline. ZERST flies the forwards manoeuvre and everyone is told in
+	// their next report; the engine goes on to impulse 6, where BLUE1 and DORA are done.
+	f.now = f.now.Add(25 * time.Hour)
+	if _, err := f.s.Tick(); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = f.s.Status("g1")
+	if st.Round != 4 {
+		t.Fatalf("the missed deadline resolves the round: %+v", st)
+	}
+	if m := seatStatus(st, "alice").Missing; strings.Join(m, ",") != "BLUE1" {
+		t.Errorf("alice is asked for BLUE1 after impulse 6: %v", m)
+	}
+	last := f.last("alice@players.test").Body
+	for _, want := range []string{"impulse 6", "RED1 flew 1", "manoeuvres to fly: ` ` ` ` TR"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("alice's report lacks %q:\n%s", want, last)
+		}
+	}
+	if bob := f.last("bob@players.test").Body; !strings.Contains(bob, "no order from bob for ZERST: it flew the forwards manoeuvre") {
+		t.Errorf("bob is told ZERST flew the forwards manoeuvre:\n%s", bob)
+	}
+	// Play on with forwards manoeuvres until RED1's turn is under way into turn 2.
+	for i := 0; i < 12; i++ {
+		st, _ = f.s.Status("g1")
+		for _, seat := range st.Seats {
+			if len(seat.Missing) == 0 {
+				continue
+			}
+			secret := map[string]string{"alice": "lark-swift-0001", "bob": "kite-heron-0002"}[seat.Player]
+			var lines []string
+			for _, u := range seat.Missing {
+				lines = append(lines, u+": 1")
+			}
+			f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", st.Round, secret, strings.Join(lines, "\n")))
+		}
+	}
+	var all strings.Builder
+	for _, m := range f.outbox("alice@players.test") {
+		all.WriteString(m.Body)
+	}
+	if !strings.Contains(all.String(), "RED1 flew ` ` ` ` TR") || !strings.Contains(all.String(), "turn 2 impulse") {
+		t.Errorf("RED1's turn into turn 2 must be reported")
+	}
+}
+
+func seatStatus(st *GameStatus, player string) SeatStatus {
+	for _, s := range st.Seats {
+		if s.Player == player {
+			return s
+		}
+	}
+	return SeatStatus{}
+}
