@@ -17,8 +17,8 @@ import (
 //	seen/uid/<mailbox>\x00<uidvalidity:%08x><uid:%08x> → SeenRecord (JSON)
 //	cursor/<mailbox>                                 → {"uid_validity":…,"last_uid":…}
 //
-// A message is known by both its Message-ID and where it was fetched from (mail-stack.md: a UID means nothing
-// without its UIDVALIDITY, and de-duplicate on Message-ID as well): the same mail resent by a player has a new
+// A message is known by both its Message-ID and where it was fetched from (a UID means nothing without its
+// UIDVALIDITY, and a resent mail keeps its Message-ID): the same mail resent by a player has a new
 // UID, and a mail without a Message-ID still has a UID.
 const (
 	seenByMsgID = "msgid"

@@ -11,7 +11,7 @@ import (
 
 // appendFillPercent is the fill factor for buckets whose keys only ever grow (SeqKey keys): bbolt's default
 // of 0.5 leaves every split page half empty, which for append-only keys is space never used again
-// (mail-stack.md: 0.9 makes such a file about a third smaller).
+// (measured: 0.9 makes such a file about a third smaller).
 const appendFillPercent = 0.9
 
 // Tx is one bbolt transaction. It is valid only inside the Update or View closure that received it; every

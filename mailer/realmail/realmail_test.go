@@ -236,3 +236,30 @@ func TestAvailableSaysWhy(t *testing.T) {
 		t.Errorf("Start without dovecot: %v", err)
 	}
 }
+
+// TestInstallLeavesTheHostsMailSettings: installing the test servers answers Postfix's questions with
+// "No configuration" and never sets a mail name, so a host's /etc/mailname and /etc/postfix/main.cf
+// stay as they were; the test instances keep their state in their own folders (postfix -c DIR).
+func TestInstallLeavesTheHostsMailSettings(t *testing.T) {
+	b, err := os.ReadFile("../../.ci/install-mailservers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(b)
+	for _, line := range strings.Split(script, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		if strings.Contains(line, "mailname") || strings.Contains(line, "/etc/postfix") {
+			t.Errorf("the install script touches the host's mail settings: %s", line)
+		}
+	}
+	if !strings.Contains(script, "main_mailer_type select No configuration") {
+		t.Error(`Postfix must be installed with "No configuration"`)
+	}
+	for _, tmpl := range []string{postfixMainCf, dovecotConf} {
+		if strings.Contains(strings.ReplaceAll(tmpl, "{{dir}}/etc/", ""), "/etc/") {
+			t.Errorf("a test server's configuration refers to the host's /etc:\n%s", tmpl)
+		}
+	}
+}

@@ -3,7 +3,7 @@ package aircraft
 import "testing"
 
 // The tests in this file check the shipped cards against the worked examples and the named types of
-// seed 000 (shared/seeds/000_943691b1a088fb23.txt): rule (29) and the combat section.
+// seed 000 (the Air Force / Dauntless 30-degree rules): rule (29) and the combat section.
 
 // mustCard returns a shipped card or stops the test.
 func mustCard(t *testing.T, key string) *Card {

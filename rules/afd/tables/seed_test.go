@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The tests in this file hold the house tables to what seed 000 (shared/seeds/000_943691b1a088fb23.txt)
+// The tests in this file hold the house tables to what seed 000 (the Air Force / Dauntless 30-degree rules)
 // says in "Main combat rule changes" and "Hit location and final hit result D10 rolls".
 
 func house(t *testing.T) *Tables {
