@@ -78,7 +78,7 @@ func cmdExport(args []string, stdout io.Writer) error {
 	if entries, err := os.ReadDir(*out); err == nil && len(entries) > 0 {
 		return usagef("export: %s is not empty; export into a new folder", *out)
 	}
-	cfg, err := daemon.LoadConfig(*configPath)
+	cfg, err := daemon.LoadConfigNoMail(*configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -175,7 +175,7 @@ func cmdBackup(args []string, stdout io.Writer) error {
 	case *out == "":
 		return usagef("backup: --out PATH is required (the backup file)")
 	}
-	cfg, err := daemon.LoadConfig(*configPath)
+	cfg, err := daemon.LoadConfigNoMail(*configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}

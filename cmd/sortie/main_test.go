@@ -229,3 +229,24 @@ func TestDemoPlaysAGameToTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestGameCommandsNeedNoMailPasswords: sortie game, export and backup never touch the mail servers, so
+// they run with the password variables of the configuration unset.
+func TestGameCommandsNeedNoMailPasswords(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "sortie.yaml")
+	if err := os.WriteFile(cfg, []byte("database: "+filepath.Join(dir, "s.db")+"\naddress: sortie@example.org\n"+
+		"imap: {addr: \"127.0.0.1:1\", tls: none, username: sortie, password_env: SORTIE_TEST_NEVER_SET_1}\n"+
+		"smtp: {host: 127.0.0.1, port: 1, tls: none, username: sortie, password_env: SORTIE_TEST_NEVER_SET_2}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := sortie(t, "game", "list", "--config", cfg); code != 0 || !strings.Contains(out, "GAME") {
+		t.Errorf("game list without the mail passwords: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := sortie(t, "backup", "--config", cfg, "--out", filepath.Join(dir, "copy.db")); code != 0 {
+		t.Errorf("backup without the mail passwords: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := sortie(t, "serve", "--config", cfg); code == 0 || !strings.Contains(errOut, "SORTIE_TEST_NEVER_SET_1") {
+		t.Errorf("serve needs them and names the variable: exit %d %s", code, errOut)
+	}
+}

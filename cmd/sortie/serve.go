@@ -218,7 +218,7 @@ func cmdGame(args []string, stdout io.Writer) error {
 	if *configPath == "" {
 		return usagef("game %s: --config is required (the daemon's configuration file)", sub)
 	}
-	cfg, err := daemon.LoadConfig(*configPath)
+	cfg, err := daemon.LoadConfigNoMail(*configPath)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -3,9 +3,13 @@ package daemon
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 func writeConfig(t *testing.T, text string) string {
@@ -64,5 +68,63 @@ func TestConsoleLogToAFileHasNoColour(t *testing.T) {
 	b, _ := os.ReadFile(f.Name())
 	if strings.Contains(string(b), "\x1b[") || !strings.Contains(string(b), "turn resolved") || !strings.Contains(string(b), "game=g1") {
 		t.Errorf("console log in a file: %q", b)
+	}
+}
+
+// TestExampleShowsEveryKey: docs/sortie.example.yaml shows every key of the configuration (a key left
+// commented out, "# key: value", counts as shown) and no key Sortie does not read.
+func TestExampleShowsEveryKey(t *testing.T) {
+	b, err := os.ReadFile("../../../../docs/sortie.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commented := regexp.MustCompile(`^(\s*)# ?([a-z_]+: \S+)(\s+#.*)?$`)
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if m := commented.FindStringSubmatch(l); m != nil {
+			l = m[1] + m[2]
+		}
+		lines = append(lines, l)
+	}
+	var shown map[string]any
+	if err := yaml.Unmarshal([]byte(strings.Join(lines, "\n")), &shown); err != nil {
+		t.Fatalf("the example with its commented keys is not YAML: %v", err)
+	}
+	have := map[string]bool{}
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for k, v := range m {
+			have[prefix+k] = true
+			if sub, ok := v.(map[string]any); ok {
+				walk(prefix+k+".", sub)
+			}
+		}
+	}
+	walk("", shown)
+	want := map[string]bool{}
+	var keys func(prefix string, typ reflect.Type)
+	keys = func(prefix string, typ reflect.Type) {
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "-" || name == "" {
+				continue
+			}
+			want[prefix+name] = true
+			if f.Type.Kind() == reflect.Struct {
+				keys(prefix+name+".", f.Type)
+			}
+		}
+	}
+	keys("", reflect.TypeOf(Config{}))
+	for k := range want {
+		if !have[k] {
+			t.Errorf("the example does not show %s", k)
+		}
+	}
+	for k := range have {
+		if !want[k] {
+			t.Errorf("the example shows %s, which Sortie does not read", k)
+		}
 	}
 }

@@ -79,8 +79,15 @@ type Config struct {
 	} `yaml:"smtp"`
 }
 
-// LoadConfig reads and checks a configuration file, listing every problem.
-func LoadConfig(path string) (*Config, error) {
+// LoadConfig reads and checks a configuration file, listing every problem, and reads the mail
+// passwords from the environment variables it names.
+func LoadConfig(path string) (*Config, error) { return loadConfig(path, true) }
+
+// LoadConfigNoMail is LoadConfig for the commands that never touch the mail servers (sortie game,
+// export, backup): the password variables need not be set.
+func LoadConfigNoMail(path string) (*Config, error) { return loadConfig(path, false) }
+
+func loadConfig(path string, passwords bool) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -125,14 +132,14 @@ func LoadConfig(path string) (*Config, error) {
 			problems = append(problems, fmt.Sprintf("%s: none, starttls or tls, not %q", t.name, t.v))
 		}
 	}
-	if c.IMAP.PasswordEnv != "" {
+	if c.IMAP.PasswordEnv != "" && passwords {
 		if v, ok := os.LookupEnv(c.IMAP.PasswordEnv); ok {
 			c.IMAP.Password = v
 		} else {
 			problems = append(problems, fmt.Sprintf("imap.password_env: the variable %s is not set", c.IMAP.PasswordEnv))
 		}
 	}
-	if c.SMTP.PasswordEnv != "" {
+	if c.SMTP.PasswordEnv != "" && passwords {
 		if v, ok := os.LookupEnv(c.SMTP.PasswordEnv); ok {
 			c.SMTP.Password = v
 		} else {
