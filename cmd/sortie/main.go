@@ -37,6 +37,7 @@ const usage = `Sortie: play-by-email adjudication for plotted air combat games.
 Usage:
   sortie demo                          play a whole game by mail on built-in mail servers
   sortie serve --config FILE           run the mail daemon
+  sortie check --config FILE           try the mail account: IMAP, folders, SMTP, +addresses
   sortie game new|list|status|resolve  moderators' commands (sortie game)
   sortie calc NAME [--ruleset R] ...   a ruleset's rules calculator (below)
   sortie resolve ...                   resolve one turn offline from a scenario or state (--help)
@@ -44,7 +45,7 @@ Usage:
   sortie verify DIR                    re-adjudicate an archive, every turn byte for byte
   sortie backup --out PATH ...         a consistent copy of the database, safe while it runs
 
-Exit status: 0 ok, 1 illegal plot, 2 usage error.
+Exit status: 0 ok, 1 illegal plot (or a failed check), 2 usage error.
 `
 
 // fullUsage is the usage with each registered ruleset's calculator and commands.
@@ -63,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdResolve(args[1:], stdout)
 	case "serve":
 		err = cmdServe(args[1:], stdout)
+	case "check":
+		err = cmdCheck(args[1:], stdout)
 	case "game":
 		err = cmdGame(args[1:], stdout)
 	case "demo":

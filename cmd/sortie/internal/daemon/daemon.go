@@ -407,17 +407,27 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		d.BackupKeep = 7
 	}
 	if c.SMTP.Host != "" {
-		d.Sender = mailer.NewSender(mailer.SenderOptions{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: mailer.TLSMode(orDefault(c.SMTP.TLS, "starttls")),
-			CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"), Logger: log}, Outbox{DB: db})
+		d.Sender = mailer.NewSender(c.SenderOptions(log), Outbox{DB: db})
 		svc.Notify = d.Sender.Kick
 	}
 	if c.IMAP.Addr != "" {
-		poll, _ := time.ParseDuration(c.IMAP.Poll)
-		d.Intake = mailer.NewIntake(mailer.IntakeOptions{Addr: c.IMAP.Addr, TLS: mailer.TLSMode(orDefault(c.IMAP.TLS, "tls")), CAFile: c.IMAP.CAFile,
-			Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Processed: c.IMAP.Processed,
-			Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}, db, Handler(svc, log))
+		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, Handler(svc, log))
 	}
 	return d, nil
+}
+
+// SenderOptions is the SMTP part of the configuration for the mailer.
+func (c *Config) SenderOptions(log zerolog.Logger) mailer.SenderOptions {
+	return mailer.SenderOptions{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: mailer.TLSMode(orDefault(c.SMTP.TLS, "starttls")),
+		CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"), Logger: log}
+}
+
+// IntakeOptions is the IMAP part of the configuration for the mailer.
+func (c *Config) IntakeOptions(log zerolog.Logger) mailer.IntakeOptions {
+	poll, _ := time.ParseDuration(c.IMAP.Poll)
+	return mailer.IntakeOptions{Addr: c.IMAP.Addr, TLS: mailer.TLSMode(orDefault(c.IMAP.TLS, "tls")), CAFile: c.IMAP.CAFile,
+		Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Processed: c.IMAP.Processed,
+		Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}
 }
 
 func orDefault(v, d string) string {
