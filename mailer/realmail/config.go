@@ -101,7 +101,7 @@ func (s *Servers) writeDovecot(imapPort, imapsPort, lmtpPort, authPort int) erro
 	if err := chownTo(usersFile, "", "dovecot"); err != nil {
 		return fmt.Errorf("realmail: %w", err)
 	}
-	conf := expand(dovecotConf, map[string]string{
+	conf := s.withOptions(expand(dovecotConf, map[string]string{
 		"ip":         listenIP,
 		"instance":   "sortie-realmail-" + randomHex(4),
 		"dir":        dir,
@@ -112,7 +112,7 @@ func (s *Servers) writeDovecot(imapPort, imapsPort, lmtpPort, authPort int) erro
 		"imaps_port": fmt.Sprint(imapsPort),
 		"lmtp_port":  fmt.Sprint(lmtpPort),
 		"auth_port":  fmt.Sprint(authPort),
-	})
+	}))
 	s.dovecotConf = filepath.Join(dir, "dovecot.conf")
 	s.dovecotPIDFile = filepath.Join(dir, "run", "master.pid")
 	return os.WriteFile(s.dovecotConf, []byte(conf), 0o644)
@@ -230,7 +230,7 @@ func (s *Servers) writePostfix(smtpPort, submissionPort int, authAddr string) er
 	s.postfixConf = filepath.Join(dir, "etc")
 	s.postfixPIDFile = filepath.Join(dir, "spool", "pid", "master.pid")
 	for _, f := range []struct{ name, text string }{
-		{"main.cf", expand(postfixMainCf, vars)},
+		{"main.cf", s.withOptions(expand(postfixMainCf, vars))},
 		{"master.cf", expand(postfixMasterCf, vars)},
 		{"vmailbox", box.String()},
 	} {
@@ -273,4 +273,12 @@ func lookupUID(name string) (int, error) {
 		return 0, fmt.Errorf("realmail: user %s: %w", name, err)
 	}
 	return strconv.Atoi(u.Uid)
+}
+
+// withOptions applies the start options to a configuration file's text.
+func (s *Servers) withOptions(conf string) string {
+	if s.opts.NoPlusAddressing {
+		conf = strings.Replace(conf, "recipient_delimiter = +\n", "", 1)
+	}
+	return conf
 }

@@ -141,13 +141,24 @@ type Servers struct {
 	registry                 string
 	stopOnce                 sync.Once
 	stopErr                  error
+	opts                     Options
 }
 
 // Start writes the configurations into dir (which must exist; a fresh t.TempDir() is right), starts
 // Dovecot and Postfix as daemons with their standard streams in log files, and returns once every
 // port answers. users become the mail accounts (DefaultUsers when none are given). Call Stop when
 // done; it is safe to call more than once.
-func Start(dir string, users ...User) (*Servers, error) {
+func Start(dir string, users ...User) (*Servers, error) { return StartWith(dir, Options{}, users...) }
+
+// Options change how the servers are set up, to try Sortie against a mail system set up wrongly.
+type Options struct {
+	// NoPlusAddressing leaves out recipient_delimiter = + from both servers: mail to user+tag@ is
+	// refused as an unknown user, as on a mail system set up without plus-addressing.
+	NoPlusAddressing bool
+}
+
+// StartWith is Start with options.
+func StartWith(dir string, o Options, users ...User) (*Servers, error) {
 	if ok, reason := Available(); !ok {
 		return nil, errors.New("realmail: " + reason)
 	}
@@ -162,7 +173,7 @@ func Start(dir string, users ...User) (*Servers, error) {
 	if len(users) == 0 {
 		users = DefaultUsers
 	}
-	s := &Servers{Dir: dir, Host: listenIP, Users: map[string]string{}}
+	s := &Servers{Dir: dir, Host: listenIP, Users: map[string]string{}, opts: o}
 	seenDomain := map[string]bool{}
 	for _, u := range users {
 		addr := strings.ToLower(strings.TrimSpace(u.Address))
