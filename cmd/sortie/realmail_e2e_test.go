@@ -11,6 +11,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -251,6 +252,7 @@ func TestRealMail(t *testing.T) {
 	users := []realmail.User{
 		{Address: "sortie@sortie.test"}, {Address: "alice@players.test"}, {Address: "bob@players.test"},
 		{Address: "foe@players.test"}, {Address: "ally@players.test"}, {Address: corpusService},
+		{Address: recipeService}, {Address: "carol@players.test"}, {Address: "dave@players.test"},
 	}
 	seen := map[string]bool{}
 	for _, u := range users {
@@ -285,6 +287,10 @@ func TestRealMail(t *testing.T) {
 	t.Run("Corpus", func(t *testing.T) {
 		t.Parallel()
 		realCorpusRun(t, srv, corpus, filepath.Join(dir, "corpus"))
+	})
+	t.Run("Recipe", func(t *testing.T) {
+		t.Parallel()
+		realRecipe(t, srv, filepath.Join(dir, "recipe"))
 	})
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -734,4 +740,132 @@ func setSeatSecret(dbPath, game, player, secret string) error {
 		}
 		return fmt.Errorf("game %s has no player %s", game, player)
 	})
+}
+
+// recipeService is the service address of the recipe test.
+const recipeService = "recipe@sortie.test"
+
+// recipeConfig is the Sortie configuration of docs/operations.md's own-host recipe, with the test
+// servers' addresses, ports and CA put in for the recipe's.
+func recipeConfig(t *testing.T, srv *realmail.Servers, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i := strings.Index(doc, "### Recipe: your own Dovecot and Postfix on one host")
+	if i < 0 {
+		t.Fatal("docs/operations.md has no own-host recipe")
+	}
+	blocks := strings.Split(doc[i:], "\n```yaml\n")
+	if len(blocks) < 2 {
+		t.Fatal("the own-host recipe has no Sortie configuration")
+	}
+	cfg, _, _ := strings.Cut(blocks[1], "\n```")
+	host, port := demo.SplitHostPort(srv.SubmissionAddr)
+	cfg = strings.NewReplacer(
+		"/var/lib/sortie/sortie.db", filepath.Join(dir, "sortie.db"),
+		"sortie@example.org", recipeService,
+		`"127.0.0.1:993", tls: tls,`, fmt.Sprintf("%q, tls: tls, ca_file: %s,", srv.IMAPSAddr, srv.CAFile),
+		"host: 127.0.0.1, port: 587, tls: starttls,", fmt.Sprintf("host: %s, port: %d, tls: starttls, ca_file: %s,", host, port, srv.CAFile),
+	).Replace(cfg)
+	if strings.Contains(cfg, "example.org") || strings.Contains(cfg, "127.0.0.1:993") {
+		t.Fatalf("the recipe's configuration changed shape; adapt the test:\n%s", cfg)
+	}
+	return cfg + "\nresolve_delay: 0s\nlog_level: warn\n"
+}
+
+// realRecipe follows the own-host recipe on a fresh folder: sortie check passes, a game starts, a
+// player's orders come in and the first receipt arrives.
+func realRecipe(t *testing.T, srv *realmail.Servers, dir string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, "sortie.yaml")
+	if err := os.WriteFile(cfgPath, []byte(recipeConfig(t, srv, dir)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := &realDaemon{t: t, db: filepath.Join(dir, "sortie.db"), cfg: cfgPath, stderr: &realLog{}}
+	env := append(os.Environ(), "SORTIE_IMAP_PASSWORD="+srv.Password(recipeService), "SORTIE_SMTP_PASSWORD="+srv.Password(recipeService))
+	check := exec.Command(binary, "check", "--config", cfgPath, "--wait", "30s")
+	check.Env = env
+	out, err := check.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "the mail account is ready") || strings.Contains(string(out), "FAIL") {
+		t.Fatalf("sortie check on the recipe's setup: %v\n%s", err, out)
+	}
+	for _, step := range []string{"ok   imap login", "ok   imap folders", "ok   smtp connect", "ok   probe: mail to recipe+probe@sortie.test reached INBOX"} {
+		if !strings.Contains(string(out), step) {
+			t.Errorf("sortie check does not say %q:\n%s", step, out)
+		}
+	}
+	scn, err := afd.BundledScenarioFile("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn = append(scn, []byte("\nservice:\n  players:\n    alice: {email: carol@players.test}\n    bob: {email: dave@players.test}\n")...)
+	scenario := filepath.Join(dir, "channel.yaml")
+	if err := os.WriteFile(scenario, scn, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	game := exec.Command(binary, "game", "new", "--config", cfgPath, "--id", "recipe", scenario)
+	game.Env = env
+	if out, err := game.CombinedOutput(); err != nil || !strings.Contains(string(out), "game recipe started") {
+		t.Fatalf("game new: %v\n%s", err, out)
+	}
+	d.cmd = exec.Command(binary, "serve", "--config", cfgPath)
+	d.cmd.Env = env
+	d.cmd.Stderr = d.stderr
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if d.cmd.ProcessState == nil {
+			d.cmd.Process.Kill()
+			d.cmd.Wait()
+		}
+		if t.Failed() {
+			t.Logf("daemon log:\n%s", d.stderr.String())
+		}
+	})
+	welcome := waitRealMails(t, srv, "carol@players.test", "welcome", 1)[0]
+	block := realOrderBlock(welcome.Text)
+	if block == "" {
+		t.Fatalf("no order block in the welcome:\n%s", welcome.Text)
+	}
+	if err := srv.Submit("carol@players.test", "carol@players.test", []string{welcome.ReplyTo},
+		realMessage("carol@players.test", welcome.ReplyTo, "recipe-1@players.test", "Re: "+welcome.Subject, "text/plain; charset=utf-8", block)); err != nil {
+		t.Fatal(err)
+	}
+	r := waitRealMails(t, srv, "carol@players.test", "receipt", 1)[0]
+	if !strings.Contains(r.Text, "STORED.") {
+		t.Errorf("the first receipt:\n%s", r.Text)
+	}
+	d.stop()
+}
+
+// TestRealMailWithoutPlusAddressing: on Dovecot and Postfix set up without recipient_delimiter, sortie
+// check fails at the probe and says that plus-addressing is needed.
+func TestRealMailWithoutPlusAddressing(t *testing.T) {
+	needRealMail(t)
+	srv, err := realmail.StartWith(t.TempDir(), realmail.Options{NoPlusAddressing: true}, realmail.User{Address: recipeService})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop() })
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "sortie.yaml")
+	if err := os.WriteFile(cfgPath, []byte(recipeConfig(t, srv, dir)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check := exec.Command(binary, "check", "--config", cfgPath, "--wait", "5s")
+	check.Env = append(os.Environ(), "SORTIE_IMAP_PASSWORD="+srv.Password(recipeService), "SORTIE_SMTP_PASSWORD="+srv.Password(recipeService))
+	out, err := check.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("sortie check must exit 1: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "FAIL") || !strings.Contains(string(out), "plus-addressing") || !strings.Contains(string(out), "ok   imap login") {
+		t.Errorf("the failure must name plus-addressing, after the steps that pass:\n%s", out)
+	}
 }
