@@ -250,3 +250,34 @@ func TestGameCommandsNeedNoMailPasswords(t *testing.T) {
 		t.Errorf("serve needs them and names the variable: exit %d %s", code, errOut)
 	}
 }
+
+// TestNoReferencesOutsideTheRepository: the project's code and docs name only files of the project:
+// no document of the planning outside the repository is cited.
+func TestNoReferencesOutsideTheRepository(t *testing.T) {
+	outside := []string{"design" + ".md", "mail-stack" + ".md", "pbem-anchors" + ".md", "afd-reference" + ".md", "style" + ".md", "shared" + "/", "/rules" + ".md"}
+	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		ext := filepath.Ext(path)
+		if d.IsDir() || (ext != ".go" && ext != ".md" && ext != ".yaml" && ext != ".tmpl" && d.Name() != "run" && d.Name() != "install-mailservers") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, o := range outside {
+			if strings.Contains(string(b), o) {
+				t.Errorf("%s names %q, a file outside the repository", path, o)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
