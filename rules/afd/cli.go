@@ -8,6 +8,7 @@ func (Ruleset) CalcCommands() []ruleset.Command {
 		{Name: "move", Synopsis: "fly a plot and show it hex by hex (sortie calc move --help)", Run: calcMove},
 		{Name: "fire", Synopsis: "one burst read off the tables, and its damage (--help)", Run: calcFire},
 		{Name: "damage", Synopsis: "a hit-location result applied to a fresh aircraft (--help)", Run: calcDamage},
+		{Name: "impulses", Synopsis: "the impulses a plane of a given speed moves in, Delta-T (--help)", Run: calcImpulses},
 	}
 }
 

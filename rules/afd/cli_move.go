@@ -28,6 +28,8 @@ const calcMoveHelp = `sortie calc move: fly one plot and show it hex by hex.
   --straight N       hexes flown since the last manoeuvre (default: enough for any manoeuvre)
   --plot "PLOT"      the plot, e.g. "2R 1 TR STEEP P"
   --json             one JSON object instead of the table
+  --impulse          the plot is an impulse order (Delta-T): manoeuvres flown impulse by impulse
+  --from I           with --impulse: the impulse of the turn the first manoeuvre starts in (default 1)
 
 The start hex is q=0, r=0. Exit status 1 when the plot is illegal, 2 for a usage error.
 `
@@ -83,6 +85,8 @@ func calcMove(args []string, stdout io.Writer) error {
 	straight := fs.Int("straight", Plenty, "")
 	plotText := fs.String("plot", "", "")
 	asJSON := fs.Bool("json", false, "")
+	impulse := fs.Bool("impulse", false, "")
+	from := fs.Int("from", 1, "")
 	if done, err := ruleset.ParseCommandFlags(fs, args, "calc move", calcMoveHelp, "(is the plot quoted? --plot \"2R 1 TR\")", stdout); done || err != nil {
 		return err
 	}
@@ -118,6 +122,12 @@ func calcMove(args []string, stdout io.Writer) error {
 	start := Flight{Facing: hex.Dir(*facing), Speed: speed, Alt: alt, Bank: bank, Loaded: *loaded, Last: last, Straight: *straight}
 	if *loaded && card.Loaded == nil {
 		return ruleset.Usagef("--loaded: the %s carries no bombs or torpedo", card.Name)
+	}
+	if *impulse {
+		if *from < 1 || *from > 12 {
+			return ruleset.Usagef("--from is an impulse, 1 to 12; got %d", *from)
+		}
+		return calcMoveImpulse(card, start, *from, *plotText, *asJSON, stdout)
 	}
 
 	out := moveJSON{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Steps: []stepJSON{}, SpeedLog: []speedJSON{}}

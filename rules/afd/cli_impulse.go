@@ -1,0 +1,228 @@
+package afd
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"sortie/parser"
+	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
+	"sortie/rules/dice"
+	"sortie/rules/ruleset"
+)
+
+const calcImpulsesHelp = `sortie calc impulses: the impulses a plane moves in (Delta-T impulse game, seed 001).
+
+  --speed S    initial speed (a tenth rounds as in the plain game: 5.4 is 5, 5.5 is 5, 5.6 is 6), 0 to 24
+  --json       one JSON object instead of the line
+
+Above 12 a plane moves in every impulse and twice in the impulses of speed S-12.
+`
+
+// calcImpulses prints the impulse chart's row for a speed.
+func calcImpulses(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("calc impulses", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	speedText := fs.String("speed", "", "")
+	asJSON := fs.Bool("json", false, "")
+	if done, err := ruleset.ParseCommandFlags(fs, args, "calc impulses", calcImpulsesHelp, "", stdout); done || err != nil {
+		return err
+	}
+	t, err := parseSpeed(*speedText)
+	if err != nil {
+		return err
+	}
+	s := t.Round()
+	if s > 24 {
+		return ruleset.Usagef("--speed: the impulse chart goes up to 24; got %s", *speedText)
+	}
+	imps := Impulses(s)
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(struct {
+			Speed    int   `json:"speed"`
+			Impulses []int `json:"impulses"`
+		}{s, append([]int{}, imps...)})
+	}
+	words := make([]string, len(imps))
+	for i, x := range imps {
+		words[i] = fmt.Sprint(x)
+	}
+	switch {
+	case s == 0:
+		fmt.Fprintln(stdout, "speed 0: moves in no impulse")
+	case s > 12:
+		var twice []string
+		for _, x := range Impulses(s - 12) {
+			twice = append(twice, fmt.Sprint(x))
+		}
+		fmt.Fprintf(stdout, "speed %d: moves in every impulse, twice in impulses %s (%d hexes)\n", s, strings.Join(twice, " "), s)
+	default:
+		fmt.Fprintf(stdout, "speed %d: active in impulses %s (%d of 12)\n", s, strings.Join(words, " "), len(imps))
+	}
+	return nil
+}
+
+const calcMoveImpulseHelp = `sortie calc move --impulse: fly impulse orders (Delta-T, seed 001) impulse by impulse.
+
+  --aircraft, --speed, --alt, --bank, --facing, --loaded, --straight   as for calc move
+  --from I     the impulse of the turn the first manoeuvre starts in (default 1)
+  --plot "..." manoeuvres in the impulse notation, e.g. "` + "` ` TR -1; 1" + `"
+  --json       one JSON object instead of the table
+
+Manoeuvres that run past impulse 12 go on in the next turn with its new initial values.
+Exit status 1 when a manoeuvre is illegal, 2 for a usage error.
+`
+
+// impulseRowJSON is one impulse flown by the calculator.
+type impulseRowJSON struct {
+	Turn    int    `json:"turn"`
+	Impulse int    `json:"impulse"`
+	Token   string `json:"token"`
+	Q       int    `json:"q"`
+	R       int    `json:"r"`
+	Facing  int    `json:"facing"`
+	Alt     int    `json:"alt"`
+	Bank    string `json:"bank"`
+	Done    string `json:"done,omitempty"` // the manoeuvre completed in this impulse
+}
+
+// calcMoveImpulse flies an impulse order from a start for the calculator.
+func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, asJSON bool, stdout io.Writer) error {
+	out := struct {
+		Legal     bool                  `json:"legal"`
+		Errors    []ruleset.CalcProblem `json:"errors"`
+		Warnings  []ruleset.CalcProblem `json:"warnings"`
+		Canonical string                `json:"canonical"`
+		Impulses  []impulseRowJSON      `json:"impulses"`
+	}{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Impulses: []impulseRowJSON{}}
+	o, ds := notation.ParseImpulseOrder(text)
+	for _, d := range ds {
+		p := ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
+		if d.Severity == parser.SeverityError {
+			out.Errors = append(out.Errors, p)
+		} else {
+			out.Warnings = append(out.Warnings, p)
+		}
+	}
+	if !parser.HasErrors(ds) {
+		out.Canonical = o.String()
+		rows, errs, warns := flyImpulses(card, start, from, o.Manoeuvres)
+		out.Impulses = rows
+		for _, e := range errs {
+			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
+		}
+		for _, e := range warns {
+			out.Warnings = append(out.Warnings, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
+		}
+	}
+	out.Legal = len(out.Errors) == 0
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%s at %s ft, speed %.1f, bank %s, facing %s, from impulse %d\n", card.Name, feet(start.Alt), start.Speed.Float(), start.Bank, start.Facing, from)
+		fmt.Fprintf(stdout, "Orders:   %s\n", text)
+		if out.Canonical != "" {
+			fmt.Fprintf(stdout, "Read as:  %s\n", out.Canonical)
+		}
+		if len(out.Impulses) > 0 {
+			fmt.Fprintln(stdout)
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "  TURN\tIMPULSE\tTOKEN\tHEX\tFACING\tALT\tBANK\t")
+			for _, r := range out.Impulses {
+				fmt.Fprintf(tw, "  %d\t%d\t%s\t(%d,%d)\t%03d\t%s\t%s\t%s\n", r.Turn, r.Impulse, r.Token, r.Q, r.R, r.Facing*30, feet(r.Alt), r.Bank, r.Done)
+			}
+			tw.Flush()
+		}
+		for _, p := range out.Warnings {
+			fmt.Fprintf(stdout, "Warning:  %s\n", ruleset.DescribeProblem(p))
+		}
+		if out.Legal {
+			fmt.Fprintln(stdout, "Legal.")
+		} else {
+			fmt.Fprintln(stdout, "Illegal:")
+			for _, p := range out.Errors {
+				fmt.Fprintf(stdout, "  - %s\n", ruleset.DescribeProblem(p))
+			}
+		}
+	}
+	if !out.Legal {
+		return ruleset.ErrIllegal
+	}
+	return nil
+}
+
+// flyImpulses flies manoeuvres for one plane alone, from impulse from of turn 1, through as many turns
+// as they take, with the engine's own rules: the rows it flew, and the faults that stopped it.
+func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Manoeuvre) ([]impulseRowJSON, []Problem, []Problem) {
+	st := &State{Ruleset: "afd", Turn: 1, Options: Options{Impulse: true}, Sides: []string{"calc"},
+		Players: []Player{{ID: "calc", Side: "calc"}}, Sight: map[string]map[string]Sighting{"calc": {}},
+		Planes: []Plane{{Callsign: "CALC", Type: card.Key, Side: "calc", Player: "calc", Flight: start, Status: Flying}}}
+	impulseState(st)
+	st.Clock.Impulse = from
+	p := &st.Planes[0]
+	p.Imp.Queue = append([]notation.Manoeuvre(nil), ms...)
+	env := &Env{Cards: singleCard{card}}
+	r := &impulseRun{resolution: resolution{env: env, ns: st, d: dice.NewScripted(), turn: 1, cards: map[string]*aircraft.Card{},
+		climbs: map[string]int{}, hits: map[string][]int{}}, stopped: map[string]bool{}}
+	fc := tryManoeuvre(r.planeTurn(p, card), ms[0], 0)
+	if len(fc.errors) > 0 {
+		return nil, fc.errors, fc.warnings
+	}
+	warnings := fc.warnings
+	var rows []impulseRowJSON
+	for guard := 0; guard < 12*40 && len(p.Imp.Queue) > 0 && p.InPlay(); guard++ {
+		imp := st.Clock.Impulse
+		for k := activeTimes(p.Imp.Start.Speed.Round(), imp); k > 0 && len(p.Imp.Queue) > 0 && p.InPlay(); k-- {
+			n := len(p.Imp.Queue)
+			box := p.Imp.Queue[0].Boxes[p.Imp.Done]
+			events := len(r.events)
+			if err := r.fly(p); err != nil {
+				return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings
+			}
+			row := impulseRowJSON{Turn: st.Turn, Impulse: imp, Token: boxToken(box), Q: p.Flight.Hex.Q, R: p.Flight.Hex.R,
+				Facing: int(p.Flight.Facing), Alt: p.Flight.Alt, Bank: p.Flight.Bank.String()}
+			if len(p.Imp.Queue) < n || (n == 1 && len(p.Imp.Queue) == 0) {
+				row.Done = fmt.Sprintf("manoeuvre %d done", len(ms)-len(p.Imp.Queue))
+			}
+			rows = append(rows, row)
+			for _, e := range r.events[events:] {
+				if e.Kind == EvIllegalOrder {
+					return rows, e.Problems, warnings
+				}
+			}
+		}
+		if imp == 12 {
+			events := len(r.events)
+			if err := r.endImpulseTurn(); err != nil {
+				return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings
+			}
+			for _, e := range r.events[events:] {
+				if e.Kind == EvIllegalOrder {
+					return rows, e.Problems, warnings
+				}
+			}
+			st.Over = false
+		} else {
+			st.Clock.Impulse = imp + 1
+		}
+	}
+	return rows, nil, warnings
+}
+
+// singleCard is a Cards of one card.
+type singleCard struct{ c *aircraft.Card }
+
+func (s singleCard) Get(key string) (*aircraft.Card, bool) {
+	if key == s.c.Key {
+		return s.c, true
+	}
+	return nil, false
+}
