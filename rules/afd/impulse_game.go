@@ -211,6 +211,9 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 	for i := 0; i < n; i++ {
 		b := boxes[i]
 		fb := FlownBox{Token: boxToken(b), Power: b.Power, Brake: b.Brake}
+		if k := b.Move.Kind; !b.Cont && (k == notation.HalfLoop || k == notation.Immelmann) {
+			errf(b.Col, "impulse-loop", "%s: half loops and Immelmanns are not flown in impulse games yet (docs/notation.md: impulse orders)", b.Move.Token())
+		}
 		want := alt
 		if b.AltSet {
 			if b.AltAbs {

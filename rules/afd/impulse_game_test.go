@@ -370,3 +370,15 @@ func TestImpulseQueuedManoeuvreThatBecomesIllegal(t *testing.T) {
 		t.Errorf("RED1's owner must be told why its queued turn was dropped: %+v", events)
 	}
 }
+
+// TestImpulseLoopsRefused: half loops and Immelmanns are refused in impulse games with a clear answer
+// (Sortie does not fly seed 001 X.E.4 yet), never flown wrongly.
+func TestImpulseLoopsRefused(t *testing.T) {
+	pt := planeTurn{card: card(t, "spitfire-i"), start: Flight{Speed: 50, Alt: 8000, Straight: Plenty}, left: 5, alt: 8000, engine: 1}
+	for _, tok := range []string{"V", "VRR"} {
+		fc := tryManoeuvre(pt, man("`", tok), 0)
+		if len(fc.errors) == 0 || fc.errors[0].Code != "impulse-loop" {
+			t.Errorf("%s: %v", tok, fc.errors)
+		}
+	}
+}

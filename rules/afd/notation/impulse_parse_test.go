@@ -1,6 +1,7 @@
 package notation
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -144,4 +145,28 @@ func FuzzParseImpulseOrder(f *testing.F) {
 			t.Fatalf("%q: canonical %q does not read back: %v", in, o.String(), ds2)
 		}
 	})
+}
+
+// TestOrdersDocImpulseBlocks: the impulse order blocks of docs/orders.md read without a fault.
+func TestOrdersDocImpulseBlocks(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/orders.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(data), "\n```impulseblock\n")[1:]
+	if len(blocks) == 0 {
+		t.Fatal("docs/orders.md has no ```impulseblock example")
+	}
+	for _, b := range blocks {
+		text, _, _ := strings.Cut(b, "\n```")
+		block, ds := parser.ParseBlock(text)
+		if parser.BlockRefused(ds) || len(block.Orders) == 0 {
+			t.Errorf("the block does not read:\n%s\n%v", text, ds)
+		}
+		for _, o := range block.Orders {
+			if _, ds := ParseImpulseOrder(o.Text); parser.HasErrors(ds) {
+				t.Errorf("%s: %q: %v", o.Callsign, o.Text, ds)
+			}
+		}
+	}
 }

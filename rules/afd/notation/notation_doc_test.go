@@ -37,7 +37,11 @@ type docDiag struct {
 
 // plotBlocks extracts the fenced blocks whose info string is "plot"; other blocks (```move, ```go ...)
 // are skipped.
-func plotBlocks(t *testing.T, doc string) []docExample {
+func plotBlocks(t *testing.T, doc string) []docExample { t.Helper(); return docBlocks(t, doc, "plot") }
+
+// docBlocks extracts the fenced blocks whose info string is kind ("plot", or "impulse" for impulse
+// orders, whose "impulses:" line counts the impulses the manoeuvres take).
+func docBlocks(t *testing.T, doc, kind string) []docExample {
 	t.Helper()
 	var out []docExample
 	lines := strings.Split(doc, "\n")
@@ -55,7 +59,7 @@ func plotBlocks(t *testing.T, doc string) []docExample {
 		if i == len(lines) {
 			t.Fatalf("notation.md:%d: unclosed code block", start+1)
 		}
-		if len(info) == 0 || info[0] != "plot" {
+		if len(info) == 0 || info[0] != kind {
 			continue
 		}
 		out = append(out, parseDocExample(t, start+1, body))
@@ -87,7 +91,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 			ex.input, ex.hasInput = val, true
 		case "canonical":
 			ex.canonical = &val
-		case "mps":
+		case "mps", "impulses":
 			n, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil {
 				t.Fatalf("%s: mps: %v", where, err)
@@ -130,35 +134,7 @@ func TestNotationDoc(t *testing.T) {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			p, ds := ParsePlot(ex.input)
 			where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
-			wantErrors := 0
-			used := make([]bool, len(ds))
-			for _, w := range ex.diags {
-				if w.severity == parser.SeverityError {
-					wantErrors++
-				}
-				found := false
-				for k, d := range ds {
-					if used[k] || d.Code != w.code || d.Severity != w.severity ||
-						w.suggest != nil && d.Suggestion != *w.suggest || w.col != nil && d.Col != *w.col {
-						continue
-					}
-					used[k], found = true, true
-					break
-				}
-				if !found {
-					t.Errorf("%s: no %s %s (suggest %v) among\n%s", where, w.severity, w.code,
-						deref(w.suggest), dump(ds))
-				}
-			}
-			gotErrors := 0
-			for _, d := range ds {
-				if d.Severity == parser.SeverityError {
-					gotErrors++
-				}
-			}
-			if gotErrors != wantErrors {
-				t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dump(ds))
-			}
+			wantErrors := checkDocDiags(t, where, ex, ds)
 			if ex.canonical != nil || ex.mps != nil {
 				if wantErrors > 0 {
 					t.Fatalf("%s: an example with errors cannot give canonical: or mps:", where)
@@ -171,6 +147,75 @@ func TestNotationDoc(t *testing.T) {
 				t.Errorf("%s: %d MPs, the example says %d", where, p.MPs(), *ex.mps)
 			}
 		})
+	}
+}
+
+// checkDocDiags checks an example's diagnostics against the parser's, and returns how many errors the
+// example lists.
+func checkDocDiags(t *testing.T, where string, ex docExample, ds []parser.Diagnostic) int {
+	t.Helper()
+	wantErrors := 0
+	used := make([]bool, len(ds))
+	for _, w := range ex.diags {
+		if w.severity == parser.SeverityError {
+			wantErrors++
+		}
+		found := false
+		for k, d := range ds {
+			if used[k] || d.Code != w.code || d.Severity != w.severity ||
+				w.suggest != nil && d.Suggestion != *w.suggest || w.col != nil && d.Col != *w.col {
+				continue
+			}
+			used[k], found = true, true
+			break
+		}
+		if !found {
+			t.Errorf("%s: no %s %s (suggest %v) among\n%s", where, w.severity, w.code,
+				deref(w.suggest), dump(ds))
+		}
+	}
+	gotErrors := 0
+	for _, d := range ds {
+		if d.Severity == parser.SeverityError {
+			gotErrors++
+		}
+	}
+	if gotErrors != wantErrors {
+		t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dump(ds))
+	}
+	return wantErrors
+}
+
+// TestImpulseNotationDoc checks every ```impulse example of docs/notation.md against the impulse order
+// parser.
+func TestImpulseNotationDoc(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/notation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := docBlocks(t, string(data), "impulse")
+	if len(examples) < 8 {
+		t.Fatalf("docs/notation.md has %d ```impulse examples", len(examples))
+	}
+	for _, ex := range examples {
+		o, ds := ParseImpulseOrder(ex.input)
+		where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
+		wantErrors := checkDocDiags(t, where, ex, ds)
+		if (ex.canonical != nil || ex.mps != nil) && wantErrors > 0 {
+			t.Fatalf("%s: an example with errors cannot give canonical: or impulses:", where)
+		}
+		if ex.canonical != nil && o.String() != *ex.canonical {
+			t.Errorf("%s: canonical %q, the example says %q", where, o.String(), *ex.canonical)
+		}
+		if ex.mps != nil {
+			n := 0
+			for _, m := range o.Manoeuvres {
+				n += m.Impulses()
+			}
+			if n != *ex.mps {
+				t.Errorf("%s: %d impulses, the example says %d", where, n, *ex.mps)
+			}
+		}
 	}
 }
 
