@@ -80,6 +80,9 @@ func TestImpulseGameByMail(t *testing.T) {
 	if m := seatStatus(st, "bob").Missing; strings.Join(m, ",") != "DORA" {
 		t.Errorf("bob is asked for DORA only: %v", m)
 	}
+	if subj := f.last("alice@players.test").Subject; !strings.Contains(subj, "round 1 report") {
+		t.Errorf("an impulse game's rounds are called rounds, not turns: %q", subj)
+	}
 	if f.reportsTo("alice@players.test") != aliceReports+1 || !strings.Contains(f.last("alice@players.test").Body, "impulse 3") {
 		t.Errorf("alice gets a report of impulse 3:\n%s", f.last("alice@players.test").Body)
 	}

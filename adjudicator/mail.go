@@ -15,6 +15,7 @@ import (
 // receipt is the data of the receipt template: everything about the player's own orders, and of the
 // others only who is still missing.
 type receipt struct {
+	RoundNoun   string // the game's word for a round ("turn")
 	Game        string
 	GameName    string
 	Player      string
@@ -48,8 +49,10 @@ type orderEcho struct {
 // reportData is the data of the report, start and over templates: one player's report, built by the
 // ruleset from that player's view only.
 type reportData struct {
-	// Unit and Units are the game's words for its units ("aircraft", "squadrons"), from its ruleset.
+	// Unit and Units are the game's words for its units ("aircraft", "squadrons"), from its ruleset;
+	// RoundNoun its word for a round ("turn", or "round" where rounds are not turns).
 	Unit, Units string
+	RoundNoun   string
 	Game        string
 	GameName    string
 	Player      string
@@ -113,6 +116,7 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
 		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes}
 	data.Unit, data.Units = unitNouns(g)
+	data.RoundNoun = ruleset.RoundNoun(rg)
 	if log != nil {
 		for _, p := range log.Missed {
 			name := p

@@ -288,6 +288,7 @@ func (s *Service) queuePosition(tx *storage.Tx, g *Game, rg ruleset.Game, seat *
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
 		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: []string{note}}
 	data.Unit, data.Units = unitNouns(g)
+	data.RoundNoun = ruleset.RoundNoun(rg)
 	subject, body, err := s.tmpl.Render("report", data)
 	if err != nil {
 		return err

@@ -230,6 +230,38 @@ func TestDemoPlaysAGameToTheEnd(t *testing.T) {
 	}
 }
 
+// TestDemoPlaysAnImpulseGame: the bundled Delta-T scenario (seed 001) is played to its end by mail by
+// the real binary on its built-in servers: many rounds to a turn, each player asked only for the aircraft
+// that finished a manoeuvre.
+func TestDemoPlaysAnImpulseGame(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := sortie(t, "demo", "--scenario", "kent-impulse-1940", "--out", filepath.Join(dir, "mails"))
+	if code != 0 {
+		t.Fatalf("demo exit %d: %s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "Result:") || !strings.Contains(out, "game over") {
+		t.Errorf("demo output:\n%s", out)
+	}
+	reports := 0
+	impulses := 0
+	entries, _ := os.ReadDir(filepath.Join(dir, "mails", "alice"))
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, "mails", "alice", e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "round ") && strings.Contains(string(b), "report for Alice") {
+			reports++
+		}
+		if strings.Contains(string(b), " impulse ") {
+			impulses++
+		}
+	}
+	if reports < 9 || impulses == 0 {
+		t.Errorf("an eight-turn impulse game gives Alice more reports than turns, each by impulse: %d reports, %d with impulses", reports, impulses)
+	}
+}
+
 // TestGameCommandsNeedNoMailPasswords: sortie game, export and backup never touch the mail servers, so
 // they run with the password variables of the configuration unset.
 func TestGameCommandsNeedNoMailPasswords(t *testing.T) {

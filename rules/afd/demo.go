@@ -15,7 +15,8 @@ func (Ruleset) Scenarios() fs.FS { return bundle.Folder() }
 func (Ruleset) DefaultScenario() string { return "channel-1940" }
 
 // DemoOrders plays a seat in `sortie demo` (ruleset.DemoPilot): each aircraft turns toward the nearest
-// enemy its report shows, a turn in the second hex toward the side the enemy is on. If the rules forbid
+// enemy its report shows, a turn in the second hex toward the side the enemy is on (in an impulse game,
+// a turn after three hexes). If the rules forbid
 // it, the receipt says so and the demo sends the report's ready-made plots instead.
 func (Ruleset) DemoOrders(report, block string) string { return aggressive(block, report) }
 
@@ -48,6 +49,12 @@ func aggressive(block, report string) string {
 		}
 		fields := strings.Fields(plot)
 		if len(fields) == 0 {
+			continue
+		}
+		if fields[0] == ForwardsOrder && (len(fields) == 1 || !strings.HasPrefix(fields[1], "`")) {
+			// An impulse game's forwards manoeuvre: three hexes ahead, then the turn.
+			fields[0] = "` ` ` " + side[cs]
+			lines[i] = cs + ": " + strings.Join(fields, " ")
 			continue
 		}
 		n, err := strconv.Atoi(fields[0])

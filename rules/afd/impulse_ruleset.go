@@ -15,6 +15,14 @@ import (
 	"sortie/rules/ruleset"
 )
 
+// RoundNoun is "round" in an impulse game, whose rounds are the engine's stops (ruleset.RoundNamer).
+func (g *game) RoundNoun() string {
+	if g.st.Options.Impulse {
+		return "round"
+	}
+	return "turn"
+}
+
 // AsksOnly says an impulse game asks only the owners of the planes waiting for a manoeuvre
 // (ruleset.Selective).
 func (g *game) AsksOnly() bool { return g.st.Options.Impulse }

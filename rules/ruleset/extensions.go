@@ -149,3 +149,20 @@ func ReportsTo(g Game, player string) bool {
 	}
 	return true
 }
+
+// RoundNamer is a game whose rounds are not its turns: the Delta-T impulse game's rounds are the stops
+// of its engine, many to a turn. RoundNoun is the word the mails use for a round ("round"); without it
+// they say "turn".
+type RoundNamer interface {
+	RoundNoun() string
+}
+
+// RoundNoun is g's word for a round: "turn" unless g says otherwise.
+func RoundNoun(g Game) string {
+	if n, ok := g.(RoundNamer); ok {
+		if w := n.RoundNoun(); w != "" {
+			return w
+		}
+	}
+	return "turn"
+}
