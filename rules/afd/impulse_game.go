@@ -171,8 +171,9 @@ type planeTurn struct {
 	start  Flight
 	flown  []FlownBox
 	left   int // active impulses left this turn, counting the current one if it has not flown yet
-	alt    int // the altitude now
-	engine int // working engines, for power per impulse
+	alt    int           // the altitude now
+	bank   notation.Bank // the bank now
+	engine int           // working engines, for power per impulse
 }
 
 // tryManoeuvre checks the first boxes of m (as many as the turn has impulses left, from box done on)
@@ -322,8 +323,12 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 	return fc
 }
 
-// bankAt is the plane's bank after the boxes flown this turn.
+// bankAt is the plane's bank after the boxes flown this turn: the bank it has now, unless boxes were
+// added since.
 func bankAt(pt planeTurn, flown []FlownBox) notation.Bank {
+	if len(flown) == len(pt.flown) {
+		return pt.bank
+	}
 	if len(flown) == 0 {
 		return pt.start.Bank
 	}
@@ -503,7 +508,7 @@ func (r *impulseRun) planeTurn(p *Plane, card *aircraft.Card) planeTurn {
 			left++
 		}
 	}
-	return planeTurn{card: card, start: p.Imp.Start, flown: p.Imp.Flown, left: left, alt: p.Flight.Alt, engine: engines(card, p.Imp.Start)}
+	return planeTurn{card: card, start: p.Imp.Start, flown: p.Imp.Flown, left: left, alt: p.Flight.Alt, bank: p.Flight.Bank, engine: engines(card, p.Imp.Start)}
 }
 
 // forwards is the forwards manoeuvre `1` (seed 001 X.E.1).
@@ -616,7 +621,7 @@ func (r *impulseRun) fly(p *Plane) error {
 	fb := fc.boxes[0]
 	p.Imp.PrevAlt, p.Imp.NoseLoss = p.Flight.Alt, fb.Mandatory
 	p.Imp.Flown = append(p.Imp.Flown, fb)
-	res := Move(card, p.Imp.Start, turnPlot(p.Imp.Start, p.Imp.Flown))
+	res := fc.res // the turn's plot with this box, flown by tryManoeuvre
 	if n := len(res.Steps); n > 0 {
 		s := res.Steps[n-1]
 		p.Flight.Hex, p.Flight.Facing, p.Flight.Bank = s.Hex, s.Facing, s.Bank

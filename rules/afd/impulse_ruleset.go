@@ -83,6 +83,9 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 		pt.left -= len(fc.boxes)
 		if len(fc.boxes) > 0 {
 			pt.alt = fc.boxes[len(fc.boxes)-1].Alt
+			if n := len(fc.res.Steps); n > 0 {
+				pt.bank = fc.res.Steps[n-1].Bank
+			}
 		}
 	}
 	return out
