@@ -170,7 +170,7 @@ type planeTurn struct {
 	card   *aircraft.Card
 	start  Flight
 	flown  []FlownBox
-	left   int // active impulses left this turn, counting the current one if it has not flown yet
+	left   int           // active impulses left this turn, counting the current one if it has not flown yet
 	alt    int           // the altitude now
 	bank   notation.Bank // the bank now
 	engine int           // working engines, for power per impulse
