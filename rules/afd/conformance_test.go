@@ -167,3 +167,15 @@ var afdPlays = []rulesettest.Play{
 		{"RED1": "TL 4", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},
 	}},
 }
+
+// FuzzConformanceCheckOrderImpulse fuzzes order checking in the bundled impulse game (seed 001).
+func FuzzConformanceCheckOrderImpulse(f *testing.F) {
+	b, err := BundledScenarioFile("kent-impulse-1940")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"` ` TR; 1", "` +1 P ` -2 K TL", "HR; HR", "` 12900 TR 100", "V", "1;1;1;1;1;1;1;1;1;1;1;1"} {
+		f.Add(s)
+	}
+	rulesettest.FuzzCheckOrder(f, Ruleset{Env: testEnv(f)}, b)
+}
