@@ -152,3 +152,48 @@ func seatStatus(st *GameStatus, player string) SeatStatus {
 	}
 	return SeatStatus{}
 }
+
+// TestImpulseQueuedManoeuvreBecomesIllegalByMail: a manoeuvre queued for the next turn that the new
+// initial values forbid (RED1 climbs into its 10,000 ft band, where its turn mode is 3) is dropped at the
+// turn's start; alice is asked again for RED1, and her report says why (seed 001 X.A.3).
+func TestImpulseQueuedManoeuvreBecomesIllegalByMail(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	tmpl, _ := templates.New("")
+	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop())
+	f.s.Now = func() time.Time { return f.now }
+	scn := fmt.Sprintf(`ruleset: afd
+name: climb
+options: {fog_of_war: false, impulse: true}
+sides: [A, B]
+players: [{id: alice, side: A}, {id: bob, side: B}]
+aircraft:
+  - {callsign: RED1, type: spitfire-i, side: A, player: alice, hex: [0, 10], facing: 0, alt: 9700, speed: 5.0}
+  - {callsign: BLUE1, type: bf-109e, side: B, player: bob, hex: [10, -10], facing: 6, alt: 8000, speed: 4.0}
+turns: 5
+service:
+  seed: %s
+  players:
+    alice: {email: alice@players.test, secret: lark-swift-0001}
+    bob: {email: bob@players.test, secret: kite-heron-0002}
+`, testSeed)
+	if _, err := f.s.NewGame([]byte(scn), "climb.yaml", "g1"); err != nil {
+		t.Fatal(err)
+	}
+	if o := f.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: ` +1 ` +1 ` +1 ` TR; ` TR\nEND"); o != Accepted {
+		t.Fatalf("the queue is taken: %s\n%s", o, f.last("alice@players.test").Body)
+	}
+	f.submit("bob@players.test", "GAME g1 TURN 1 SECRET kite-heron-0002\nBLUE1: 1; 1; 1; 1\nEND")
+	st, _ := f.s.Status("g1")
+	if m := seatStatus(st, "alice").Missing; strings.Join(m, ",") != "RED1" {
+		t.Fatalf("alice is asked for RED1 again at the start of turn 2: %v (round %d)", m, st.Round)
+	}
+	body := f.last("alice@players.test").Body
+	if !strings.Contains(body, "can no longer be flown") || !strings.Contains(body, "needs 3") {
+		t.Errorf("alice's report says why RED1's queued turn was dropped:\n%s", body)
+	}
+}
