@@ -63,6 +63,22 @@ func afdSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 			}
 		}
 	}
+	// Enemy trucks, tanks and ships the side's aircraft have not seen, before or after the round.
+	for _, s := range []*State{before, st} {
+		if s == nil {
+			continue
+		}
+		for i := range s.Ground {
+			u := &s.Ground[i]
+			if u.Side == side || groundSeen(st, side, st.groundUnit(u.Callsign)) || before != nil && groundSeen(before, side, before.groundUnit(u.Callsign)) {
+				continue
+			}
+			out = append(out, rulesettest.Secret{Text: u.Callsign, What: "the unseen enemy " + u.Kind})
+			if pos := fmt.Sprintf("(%d,%d)", u.Hex.Q, u.Hex.R); !known[pos] {
+				out = append(out, rulesettest.Secret{Text: pos, What: "the hex of unseen " + u.Callsign, Position: true})
+			}
+		}
+	}
 	if log != nil {
 		for _, d := range log.Dice {
 			f := strings.Fields(d.Label) // "turn N CALLSIGN ..."
@@ -137,6 +153,25 @@ aircraft:
 turns: 14
 `
 
+// convoyGame: side A's trucks drive a road and a tank follows off it, under its fighter; side B's ship
+// steams far out of A's sight, and B's fighter is far from A's trucks (seed 001 V).
+const convoyGame = `
+ruleset: afd
+name: convoy
+options: {fog_of_war: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+roads: [[0, 0], [0, -1], [0, -2], [0, -3], [0, -4], [0, -5]]
+ground:
+  - {callsign: TRUCK1, kind: truck, side: A, hex: [0, 0], facing: 0, route: [[0, -1], [0, -2], [0, -3], [0, -4], [0, -5]]}
+  - {callsign: TANK1, kind: tank, side: A, hex: [1, 0], facing: 2, route: [[1, -1], [1, -2]]}
+  - {callsign: SHIP1, kind: ship, side: B, hex: [40, 0], facing: 0, speed: 2, turn_rate: 1, route: [[40, -1], [40, -2], [40, -3], [41, -4], [42, -5]]}
+aircraft:
+  - {callsign: RED1, type: hurricane-i, side: A, player: ann, hex: [0, 2], facing: 0, alt: 3000, speed: 3.0}
+  - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [40, 3], facing: 0, alt: 6000, speed: 3.0}
+turns: 4
+`
+
 var huntOrders = map[string]string{"RED1": "3 FIRE BOMBER", "RED2": "3 FIRE BOMBER", "RED3": "3 FIRE BOMBER", "BOMBER": "3"}
 
 var afdPlays = []rulesettest.Play{
@@ -160,6 +195,7 @@ var afdPlays = []rulesettest.Play{
 	{Name: "melee with every die low", Scenario: []byte(meleeGame), Dice: rulesettest.FixedDice(false), Rounds: []map[string]string{
 		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "BLUE1": "3 FIRE ANY", "BLUE2": "3 FIRE ANY"}, {}, {},
 	}},
+	{Name: "convoy", Scenario: []byte(convoyGame), Rounds: []map[string]string{{}, {}, {}}},
 	{Name: "fog and clouds", Scenario: []byte(fogGame), Rounds: []map[string]string{
 		{"RED1": "5 FIRE ANY", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},
 		{"RED1": "5 FIRE ANY", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},

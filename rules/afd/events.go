@@ -24,11 +24,12 @@ const (
 	EvDisengaged   = "disengaged"    // a plane left the map
 	EvBombs        = "bombs"         // a plane released its bombs
 	EvGameOver     = "game-over"     // the game ended
+	EvGroundMove   = "ground-move"   // a truck, tank or ship moved (seed 001 V)
 )
 
 // EventKinds lists every kind, for tests and documentation.
 var EventKinds = []string{EvMove, EvNMR, EvIllegalOrder, EvSpotted, EvIdentified, EvLostSight, EvFire,
-	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver}
+	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver, EvGroundMove}
 
 // Event is one thing that happened in a turn, structured so reports and archives can be built from it
 // and views can filter it (invariant 4, docs/architecture.md).
@@ -49,12 +50,13 @@ type Event struct {
 	Fire *FireDetail `json:"fire,omitempty"`
 	Hit  *HitDetail  `json:"hit,omitempty"`
 	// Problems are the broken rules of an illegal order.
-	Problems []Problem `json:"problems,omitempty"`
-	Outcome  *Outcome  `json:"outcome,omitempty"`
-	Saved    int       `json:"saved,omitempty"` // bail-out: crew who got out
-	Lost     int       `json:"lost,omitempty"`  // bail-out: crew lost
-	Edge     string    `json:"edge,omitempty"`
-	Gun      string    `json:"gun,omitempty"`
+	Problems []Problem     `json:"problems,omitempty"`
+	Outcome  *Outcome      `json:"outcome,omitempty"`
+	Saved    int           `json:"saved,omitempty"` // bail-out: crew who got out
+	Lost     int           `json:"lost,omitempty"`  // bail-out: crew lost
+	Edge     string        `json:"edge,omitempty"`
+	Ground   *GroundDetail `json:"ground,omitempty"`
+	Gun      string        `json:"gun,omitempty"`
 }
 
 // MoveDetail is a plane's movement this turn.

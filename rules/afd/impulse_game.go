@@ -542,6 +542,8 @@ func (r *impulseRun) impulse() error {
 		}
 		r.events = spotPhase(ns, r.env.Tables, climbs, r.d, r.events)
 	}
+	// B. Non-plotted movement (V): trucks, tanks and ships on their routes.
+	r.events = append(r.events, moveGround(ns, imp)...)
 	// C. Plotted movement (VI): every plane active in this impulse flies the next box of its manoeuvre.
 	moved := map[string]bool{}
 	for i := range ns.Planes {

@@ -101,6 +101,10 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 		return nil, nil, err
 	}
 	r.movement()
+	// Ground units and ships move on the impulses of the Delta-T chart in the plain game too (seed 001 V).
+	for imp := 1; imp <= 12; imp++ {
+		r.events = append(r.events, moveGround(ns, imp)...)
+	}
 	r.events = spotPhase(ns, env.Tables, r.climbs, d, r.events)
 	if err := r.fire(); err != nil {
 		return nil, nil, err

@@ -323,6 +323,19 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		}
 		r.Contacts = append(r.Contacts, u)
 	}
+	for _, u := range v.Ground {
+		unit := ruleset.Unit{Name: u.Callsign, Type: u.Kind, Summary: fmt.Sprintf("hex (%d,%d) facing %s", u.Hex.Q, u.Hex.R, u.Facing)}
+		if u.Side == side {
+			if u.Arrived() {
+				unit.Detail = append(unit.Detail, "at the end of its route")
+			} else {
+				unit.Detail = append(unit.Detail, fmt.Sprintf("%d hexes of its route to go", len(u.Route)))
+			}
+			r.Own = append(r.Own, unit)
+		} else {
+			r.Contacts = append(r.Contacts, unit)
+		}
+	}
 	r.Map = asciiMap(v)
 	return r
 }
@@ -368,6 +381,13 @@ func asciiMap(v View) string {
 			marks = append(marks, hexmap.Mark{Hex: c.Hex, Sym: digit, Label: fmt.Sprintf("%c %s", digit, c.Callsign)})
 			digit++
 		}
+	}
+	for _, u := range v.Ground {
+		sym := byte('+')
+		if u.Side != v.Side {
+			sym = 'x'
+		}
+		marks = append(marks, hexmap.Mark{Hex: u.Hex, Sym: sym, Label: fmt.Sprintf("%c %s (%s)", sym, u.Callsign, u.Kind)})
 	}
 	return hexmap.ASCII(marks, "more than one aircraft")
 }

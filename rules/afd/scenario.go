@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,8 +26,11 @@ type Scenario struct {
 	Sides       []string        `yaml:"sides"`
 	Players     []Player        `yaml:"players"`
 	Aircraft    []ScenarioPlane `yaml:"aircraft"`
-	Turns       int             `yaml:"turns"`
-	Victory     []scenarioVictory
+	// Ground holds trucks, tanks and ships with their routes; Roads the road hexes (seed 001 V).
+	Ground  []ScenarioGround `yaml:"ground"`
+	Roads   [][2]int         `yaml:"roads"`
+	Turns   int              `yaml:"turns"`
+	Victory []scenarioVictory
 
 	lines yamlpath.Lines
 }
@@ -60,6 +64,18 @@ type ScenarioPlane struct {
 	Bank     string  `yaml:"bank"`
 	Loaded   bool    `yaml:"loaded"`
 	Pilot    string  `yaml:"pilot"`
+}
+
+// ScenarioGround is a truck, tank or ship and the route it follows.
+type ScenarioGround struct {
+	Callsign string   `yaml:"callsign"`
+	Kind     string   `yaml:"kind"`
+	Side     string   `yaml:"side"`
+	Hex      [2]int   `yaml:"hex"`
+	Facing   int      `yaml:"facing"`
+	Route    [][2]int `yaml:"route"`
+	Speed    int      `yaml:"speed"`
+	TurnRate int      `yaml:"turn_rate"`
 }
 
 // ScenarioError lists every problem found in a scenario, each with its line where the file gives one.
@@ -163,6 +179,45 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 	}
 	if len(s.Aircraft) == 0 {
 		add("aircraft", "the scenario has no aircraft")
+	}
+	for _, r := range s.Roads {
+		st.Roads = append(st.Roads, hexmap.Hex{Q: r[0], R: r[1]})
+	}
+	for i, g := range s.Ground {
+		path := fmt.Sprintf("ground[%d]", i)
+		cs := roster.Callsign(path, g.Callsign)
+		if !slices.Contains(GroundKinds, g.Kind) {
+			add(path+".kind", "%s: kind is truck, tank or ship, got %q", cs, g.Kind)
+		}
+		if !slices.Contains(s.Sides, g.Side) {
+			add(path+".side", "%s: side %q is not one of the scenario's sides", cs, g.Side)
+		}
+		if g.Facing < 0 || g.Facing > 10 || g.Facing%2 != 0 {
+			add(path+".facing", "%s: a ground unit faces a hexside: 0, 2, 4, 6, 8 or 10, got %d", cs, g.Facing)
+		}
+		u := GroundUnit{Callsign: cs, Kind: g.Kind, Side: g.Side, Hex: hexmap.Hex{Q: g.Hex[0], R: g.Hex[1]}, Facing: hexmap.Dir(g.Facing)}
+		prev := u.Hex
+		for k, h := range g.Route {
+			next := hexmap.Hex{Q: h[0], R: h[1]}
+			if _, ok := sideToward(prev, next); !ok {
+				add(fmt.Sprintf("%s.route[%d]", path, k), "%s: each hex of a route is next to the one before (the unit's own hex first); %v is not next to %v", cs, next, prev)
+				break
+			}
+			u.Route = append(u.Route, next)
+			prev = next
+		}
+		if g.Kind == Ship {
+			if g.Speed < 1 || g.Speed > 6 {
+				add(path+".speed", "%s: a ship's speed is 1 to 6 hexes a turn, got %d", cs, g.Speed)
+			}
+			if g.TurnRate < 0 || g.TurnRate > 3 {
+				add(path+".turn_rate", "%s: a ship turns 0 to 3 hexsides a turn, got %d", cs, g.TurnRate)
+			}
+			u.Speed, u.TurnRate = g.Speed, g.TurnRate
+		} else if g.Speed != 0 || g.TurnRate != 0 {
+			add(path+".speed", "%s: only ships are given a speed and a turn rate (trucks and tanks move as seed 001 V says)", cs)
+		}
+		st.Ground = append(st.Ground, u)
 	}
 	for i, v := range s.Victory {
 		path := fmt.Sprintf("victory[%d]", i)

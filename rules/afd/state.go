@@ -88,6 +88,9 @@ type State struct {
 	TablesData string `json:"tables_data,omitempty"`
 	// Outcome is set when the game is over: the winning side, or "draw", and the score.
 	Outcome *Outcome `json:"outcome,omitempty"`
+	// Ground holds the trucks, tanks and ships the scenario placed; Roads the road hexes (ground.go).
+	Ground []GroundUnit `json:"ground,omitempty"`
+	Roads  []hexmap.Hex `json:"roads,omitempty"`
 	// Clock is where an impulse game stands within its turn; nil in the plain game.
 	Clock *ImpulseClock `json:"clock,omitempty"`
 }
@@ -208,6 +211,15 @@ func (s *State) Clone() *State {
 	}
 	c.Sight = ruleset.CloneSight(s.Sight)
 	c.Outcome = s.Outcome.Clone()
+	c.Roads = append([]hexmap.Hex(nil), s.Roads...)
+	c.Ground = make([]GroundUnit, len(s.Ground))
+	for i, u := range s.Ground {
+		u.Route = append([]hexmap.Hex(nil), u.Route...)
+		c.Ground[i] = u
+	}
+	if s.Ground == nil {
+		c.Ground = nil
+	}
 	if s.Clock != nil {
 		clock := *s.Clock
 		if s.Clock.Unseen != nil {

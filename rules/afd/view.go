@@ -22,6 +22,8 @@ type View struct {
 	Map       *Edges    `json:"map,omitempty"`
 	Over      bool      `json:"over"`
 	Outcome   *Outcome  `json:"outcome,omitempty"`
+	// Ground holds the side's own ground units and ships and the enemy's its aircraft see.
+	Ground []GroundUnit `json:"ground,omitempty"`
 }
 
 // Contact is an enemy plane as a side sees it.
@@ -52,6 +54,16 @@ func ViewOf(st *State, side string) View {
 			c.Type = p.Type
 		}
 		v.Enemies = append(v.Enemies, c)
+	}
+	for i := range st.Ground {
+		u := st.Ground[i]
+		if !groundSeen(st, side, &u) {
+			continue
+		}
+		if u.Side != side {
+			u.Route = nil // where an enemy column is going is not seen
+		}
+		v.Ground = append(v.Ground, u)
 	}
 	return v
 }
@@ -85,7 +97,7 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			if own {
 				out = append(out, e)
 			} else if text, ok := nmr.Notice(e.Turn, e.Player); ok {
-				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: text})
+				out = append(out, Event{Turn: e.Turn, Impulse: e.Impulse, Kind: EvNMR, Player: e.Player, Text: text})
 			}
 		case EvFire:
 			if own {
@@ -100,7 +112,7 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			if sawPlane(st, side, e.Plane) {
 				shooter = e.Plane
 			}
-			r := Event{Turn: e.Turn, Kind: EvFire, Target: e.Target,
+			r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: EvFire, Target: e.Target,
 				Fire: &FireDetail{Hits: e.Fire.Hits, Locations: e.Fire.Locations, Critical: e.Fire.Critical},
 				Text: fmt.Sprintf("%s fired at %s: %d hit%s", shooter, e.Target, e.Fire.Hits, plural(e.Fire.Hits))}
 			if shooter != "an unseen enemy" {
@@ -111,7 +123,7 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			if own {
 				out = append(out, e)
 			} else if sawPlane(st, side, e.Plane) {
-				r := Event{Turn: e.Turn, Kind: e.Kind, Plane: e.Plane, Edge: e.Edge, Text: e.Text}
+				r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: e.Kind, Plane: e.Plane, Edge: e.Edge, Text: e.Text}
 				if e.Kind == EvBailOut {
 					r.Text = fmt.Sprintf("parachutes seen from %s", e.Plane)
 					if e.Saved == 0 {
@@ -121,7 +133,12 @@ func EventsFor(st *State, side string, events []Event) []Event {
 				out = append(out, r)
 			}
 		case EvGameOver:
-			out = append(out, Event{Turn: e.Turn, Kind: EvGameOver, Outcome: e.Outcome, Text: e.Text})
+			out = append(out, Event{Turn: e.Turn, Impulse: e.Impulse, Kind: EvGameOver, Outcome: e.Outcome, Text: e.Text})
+		case EvGroundMove:
+			// A truck, tank or ship: the side's own, or an enemy's its aircraft see now.
+			if u := st.groundUnit(e.Plane); own || u != nil && groundSeen(st, side, u) {
+				out = append(out, e)
+			}
 		}
 	}
 	return out

@@ -1,0 +1,138 @@
+package afd
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"sortie/rules/hex"
+)
+
+// groundState is a state with one ground unit and the given road hexes.
+func groundState(u GroundUnit, turn int, roads ...hex.Hex) *State {
+	return &State{Turn: turn, Roads: roads, Ground: []GroundUnit{u}}
+}
+
+// movesOver plays the ground phase of impulses 1 to 12 and lists, per impulse, what the unit did:
+// "I:(q,r)/F" after each impulse in which its hex or facing changed.
+func movesOver(st *State) string {
+	var out []string
+	for imp := 1; imp <= 12; imp++ {
+		before := st.Ground[0]
+		moveGround(st, imp)
+		if u := st.Ground[0]; u.Hex != before.Hex || u.Facing != before.Facing {
+			out = append(out, fmt.Sprintf("%d:%v/%d", imp, u.Hex, u.Facing))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func line(from hex.Hex, d hex.Dir, n int) []hex.Hex {
+	var out []hex.Hex
+	h := from
+	for i := 0; i < n; i++ {
+		h = h.Neighbor(d)
+		out = append(out, h)
+	}
+	return out
+}
+
+// TestTrucksOnARoad: on a road a truck has two movement points a turn, one in impulse 4 and one in
+// impulse 9; entering a hex costs one and turning 60° costs one (seed 001 V.A.1).
+func TestTrucksOnARoad(t *testing.T) {
+	road := append([]hex.Hex{{}}, line(hex.Hex{}, 0, 4)...)
+	st := groundState(GroundUnit{Callsign: "T", Kind: Truck, Facing: 0, Route: line(hex.Hex{}, 0, 4)}, 1, road...)
+	if got := movesOver(st); got != "4:(0,-1)/0 9:(0,-2)/0" {
+		t.Errorf("a truck on a road: %s", got)
+	}
+	// Facing the wrong way: the first point turns it 60°, the second too, then it drives on next turn.
+	st = groundState(GroundUnit{Callsign: "T", Kind: Truck, Facing: 4, Route: line(hex.Hex{}, 0, 2)}, 1, road...)
+	if got := movesOver(st); got != "4:(0,0)/2 9:(0,0)/0" {
+		t.Errorf("a truck turning on a road: %s", got)
+	}
+}
+
+// TestTrucksOffTheRoad: off a road a truck has one movement point a turn, in impulse 7 (seed 001 V.A.2).
+func TestTrucksOffTheRoad(t *testing.T) {
+	st := groundState(GroundUnit{Callsign: "T", Kind: Truck, Facing: 0, Route: line(hex.Hex{}, 0, 3)}, 1)
+	if got := movesOver(st); got != "7:(0,-1)/0" {
+		t.Errorf("a truck off the road: %s", got)
+	}
+}
+
+// TestTanks: a tank has one movement point in impulse 7 on a road, off the road only on even turns,
+// and turns one hexside free in impulse 7 whether or not it moves (seed 001 V.B).
+func TestTanks(t *testing.T) {
+	st := groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 0, Route: line(hex.Hex{}, 0, 3)}, 1, hex.Hex{})
+	if got := movesOver(st); got != "7:(0,-1)/0" {
+		t.Errorf("a tank on a road: %s", got)
+	}
+	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 0, Route: line(hex.Hex{}, 0, 3)}, 1)
+	if got := movesOver(st); got != "" {
+		t.Errorf("off the road on an odd turn a tank does not move: %s", got)
+	}
+	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 0, Route: line(hex.Hex{}, 0, 3)}, 2)
+	if got := movesOver(st); got != "7:(0,-1)/0" {
+		t.Errorf("off the road on an even turn a tank moves: %s", got)
+	}
+	// Facing 60° off its route: the free turn, then the move, in impulse 7.
+	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 2, Route: line(hex.Hex{}, 0, 3)}, 2)
+	if got := movesOver(st); got != "7:(0,-1)/0" {
+		t.Errorf("a tank's free turn comes with its move: %s", got)
+	}
+	// Odd turn off the road: it still turns.
+	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 2, Route: line(hex.Hex{}, 0, 3)}, 3)
+	if got := movesOver(st); got != "7:(0,0)/0" {
+		t.Errorf("a tank turns even when it may not move: %s", got)
+	}
+}
+
+// TestShips: ships move in impulse 7, forward first and then the turn (seed 001 V.C), as far as their
+// speed and turn rate (the scenario's) allow.
+func TestShips(t *testing.T) {
+	route := append(line(hex.Hex{}, 0, 2), line(hex.Hex{}.Neighbor(0).Neighbor(0), 2, 3)...)
+	st := groundState(GroundUnit{Callsign: "S", Kind: Ship, Facing: 0, Speed: 3, TurnRate: 1, Route: route}, 1)
+	if got := movesOver(st); got != "7:(0,-2)/2" {
+		t.Errorf("a ship runs its straight, then turns: %s", got)
+	}
+	st2 := groundState(st.Ground[0], 2)
+	if got := movesOver(st2); got != "7:(3,-5)/2" {
+		t.Errorf("the next turn it steams on: %s", got)
+	}
+}
+
+// TestGroundSeenWithinRange: a side sees its own ground units always and an enemy's within
+// GroundSightRange of one of its aircraft in play (house rule, docs/rulings.md: ground units).
+func TestGroundSeenWithinRange(t *testing.T) {
+	st := &State{Planes: []Plane{{Callsign: "A1", Side: "A", Status: Flying, Flight: Flight{Hex: hex.Hex{}}}},
+		Ground: []GroundUnit{{Callsign: "NEAR", Side: "B", Hex: hex.Hex{Q: GroundSightRange}}, {Callsign: "FAR", Side: "B", Hex: hex.Hex{Q: GroundSightRange + 1}}, {Callsign: "MINE", Side: "A", Hex: hex.Hex{Q: 50}}}}
+	for i, want := range []bool{true, false, true} {
+		if got := groundSeen(st, "A", &st.Ground[i]); got != want {
+			t.Errorf("%s seen by A: %v", st.Ground[i].Callsign, got)
+		}
+	}
+	v := ViewOf(st, "A")
+	if len(v.Ground) != 2 || v.Ground[0].Callsign != "NEAR" || v.Ground[0].Route != nil {
+		t.Errorf("A's view of the ground: %+v", v.Ground)
+	}
+}
+
+// TestGroundScenarioChecked: a scenario's ground units are checked, each problem with its line.
+func TestGroundScenarioChecked(t *testing.T) {
+	bad := impulseDuel + `roads: [[0, 0]]
+ground:
+  - {callsign: T1, kind: lorry, side: A, hex: [0, 0], facing: 1, route: [[0, -2]]}
+  - {callsign: RED1, kind: ship, side: C, hex: [0, 0], facing: 0, speed: 9}
+  - {callsign: K1, kind: tank, side: A, hex: [0, 0], facing: 0, speed: 2}
+`
+	s, err := ParseScenario([]byte(bad), "bad.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewGame(s, testEnv(t).Cards)
+	for _, want := range []string{"kind is truck, tank or ship", "faces a hexside", "is not next to", "given twice", "side \"C\"", "speed is 1 to 6", "only ships are given a speed"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the scenario's ground problems must include %q: %v", want, err)
+		}
+	}
+}
