@@ -67,6 +67,9 @@ func TestImpulseGameByMail(t *testing.T) {
 	if !strings.Contains(receipt, "turn 1 impulse 3") || !strings.Contains(receipt, "goes on into turn 2") {
 		t.Errorf("the receipt forecasts impulse by impulse and says a manoeuvre runs into turn 2:\n%s", receipt)
 	}
+	if strings.Contains(receipt, "Still waiting for") {
+		t.Errorf("in an impulse game a receipt names no other player it waits for (that tells when their aircraft finished a manoeuvre):\n%s", receipt)
+	}
 	aliceReports := f.reportsTo("alice@players.test")
 	f.submit("bob@players.test", "GAME g1 TURN 1 SECRET kite-heron-0002\nDORA: 1\nZERST: 1; 1\nEND")
 	// Impulse 3: BLUE1 and DORA both complete their manoeuvre with nothing queued.

@@ -163,8 +163,14 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 			rec.Exempt = "You are away: the turns do not wait for you; orders you send are still used."
 		}
 	}
+	// In a game that asks only some players each round (the impulse game), who else is asked tells when
+	// their unseen units finished a manoeuvre: the receipt names no one (fog of war).
+	selective := false
+	if sel, ok := rg.(ruleset.Selective); ok && sel.AsksOnly() {
+		selective = true
+	}
 	for _, p := range sortedKeys(miss) {
-		if p == seat.Player {
+		if p == seat.Player || selective {
 			continue
 		}
 		name := p
