@@ -141,6 +141,27 @@ func altAllowance(rate, active int) (base, extra int) {
 var partialCodes = map[string]bool{
 	"plot-length": true, "climb-limit": true, "dive-limit": true, "below-minimum-speed": true,
 	"pull-out-steep": true, "pull-out-vert": true, "level-off": true, "ground": true,
+	// An impulse game's loop has its own rule (seed 001 X.E.4, tryManoeuvre), not the plain game's STEEP.
+	"loop-needs-steep": true,
+}
+
+// isLoop says a box is a half loop or an Immelmann.
+func isLoop(tok string) bool { return tok == "V" || tok == "VRR" || tok == "VLL" }
+
+// loopDir is +1 when the turn's flown boxes hold a half loop (or Immelmann) flown climbing, -1 diving,
+// 0 with none: how the plain game's rules read the loop (moveWith).
+func loopDir(flown []FlownBox) int {
+	for _, b := range flown {
+		if isLoop(b.Token) {
+			switch {
+			case b.Climb > 0:
+				return 1
+			case b.Climb < 0:
+				return -1
+			}
+		}
+	}
+	return 0
 }
 
 // wholeTurnOnly keeps the faults of a turn's plot that a turn under way can already have.
@@ -194,6 +215,14 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 	s := pt.start.Speed.Round()
 	climbBase, climbExtra := altAllowance(c.MaxClimb, s)
 	diveBase, diveExtra := altAllowance(200*s, s)
+	// A half loop (or Immelmann) climbs or dives at its maximum rate in every impulse of the loop, across
+	// turns (seed 001 X.E.4): the plain game's steep rates (rules 18, 19) shared among the impulses.
+	looping := len(m.Boxes) > 0 && isLoop(boxToken(m.Last()))
+	loopSign := 0
+	if looping {
+		climbBase, climbExtra = altAllowance(min(200*s, 1000), s)
+		diveBase, diveExtra = altAllowance(200*s, s)
+	}
 	usedClimbExtra, usedDiveExtra := 0, 0
 	climbed, dived := false, false
 	for _, b := range pt.flown {
@@ -212,9 +241,7 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 	for i := 0; i < n; i++ {
 		b := boxes[i]
 		fb := FlownBox{Token: boxToken(b), Power: b.Power, Brake: b.Brake}
-		if k := b.Move.Kind; !b.Cont && (k == notation.HalfLoop || k == notation.Immelmann) {
-			errf(b.Col, "impulse-loop", "%s: half loops and Immelmanns are not flown in impulse games yet (docs/notation.md: impulse orders)", b.Move.Token())
-		}
+
 		want := alt
 		if b.AltSet {
 			if b.AltAbs {
@@ -250,6 +277,22 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		}
 		change := want - alt
 		fb.Climb, fb.Alt = change, want
+		if looping {
+			sign, base := 0, climbBase
+			switch {
+			case change > 0:
+				sign = 1
+			case change < 0:
+				sign, base = -1, diveBase
+			}
+			if loopSign == 0 {
+				loopSign = sign
+			}
+			if sign == 0 || sign != loopSign || abs(change) < base {
+				errf(b.Col, "impulse-loop-rate", "a half loop climbs or dives at its maximum rate in every impulse of the loop, all one way: at speed %d that is %s an impulse climbing or %s diving (seed 001 X.E.4)",
+					s, feetText(climbBase), feetText(diveBase))
+			}
+		}
 		if change%100 != 0 {
 			errf(b.AltCol, "impulse-altitude", "altitudes go in steps of 100 ft, not %s", feetText(want))
 		}
@@ -307,7 +350,7 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		errf(boxes[n-1].Col, "impulse-half-roll", "a half roll takes two impulses and the turn has one left: fly it next turn (Sortie's ruling)")
 	}
 	plot := turnPlot(pt.start, flown)
-	fc.res = Move(pt.card, pt.start, plot)
+	fc.res = moveWith(pt.card, pt.start, plot, loopDir(flown))
 	for _, p := range wholeTurnOnly(fc.res.Errors) {
 		// The plain game's checks speak of the turn's plot: point them at the manoeuvre.
 		p.Col = m.Col
@@ -332,7 +375,7 @@ func bankAt(pt planeTurn, flown []FlownBox) notation.Bank {
 	if len(flown) == 0 {
 		return pt.start.Bank
 	}
-	res := Move(pt.card, pt.start, turnPlot(pt.start, flown))
+	res := moveWith(pt.card, pt.start, turnPlot(pt.start, flown), loopDir(flown))
 	if len(res.Steps) == 0 {
 		return pt.start.Bank
 	}
@@ -796,7 +839,7 @@ func (r *impulseRun) endImpulseTurn() error {
 				return err
 			}
 			plot := turnPlot(p.Imp.Start, p.Imp.Flown)
-			res := Move(card, p.Imp.Start, plot)
+			res := moveWith(card, p.Imp.Start, plot, loopDir(p.Imp.Flown))
 			end := res.End
 			end.Alt = p.Flight.Alt
 			end.Hex, end.Facing, end.Bank = p.Flight.Hex, p.Flight.Facing, p.Flight.Bank

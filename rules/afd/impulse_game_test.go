@@ -371,14 +371,36 @@ func TestImpulseQueuedManoeuvreThatBecomesIllegal(t *testing.T) {
 	}
 }
 
-// TestImpulseLoopsRefused: half loops and Immelmanns are refused in impulse games with a clear answer
-// (Sortie does not fly seed 001 X.E.4 yet), never flown wrongly.
-func TestImpulseLoopsRefused(t *testing.T) {
+// TestImpulseHalfLoopAtMaximumRate: a half loop climbs (or dives) at its maximum rate in every impulse
+// of the loop, whatever the rest of the turn does (seed 001 X.E.4.a, b); the rate is the plain game's
+// steep climb or dive (rules 18, 19) shared among the active impulses: 1,000 ft at speed 5, 200 ft an
+// impulse. The loop reverses the plane and turns it over as in the plain game (rule 5).
+func TestImpulseHalfLoopAtMaximumRate(t *testing.T) {
 	pt := planeTurn{card: card(t, "spitfire-i"), start: Flight{Speed: 50, Alt: 8000, Straight: Plenty}, left: 5, alt: 8000, engine: 1}
-	for _, tok := range []string{"V", "VRR"} {
-		fc := tryManoeuvre(pt, man("`", tok), 0)
-		if len(fc.errors) == 0 || fc.errors[0].Code != "impulse-loop" {
-			t.Errorf("%s: %v", tok, fc.errors)
+	fc := tryManoeuvre(pt, man("`", "+2", "`", "+2", "V", "+2"), 0)
+	if len(fc.errors) > 0 {
+		t.Fatalf("a climbing half loop at 200 ft an impulse: %v", fc.errors)
+	}
+	last := fc.res.Steps[len(fc.res.Steps)-1]
+	if last.Facing != 6 || last.Bank != notation.BankI || fc.boxes[2].Alt != 8600 {
+		t.Errorf("after the loop: facing %v, bank %v, %d ft", last.Facing, last.Bank, fc.boxes[2].Alt)
+	}
+	for _, bad := range []notation.Manoeuvre{man("`", "+1", "`", "+2", "V", "+2"), man("`", "`", "V", "+2"), man("`", "+2", "`", "-2", "V", "+2")} {
+		fc := tryManoeuvre(pt, bad, 0)
+		if len(fc.errors) == 0 || fc.errors[0].Code != "impulse-loop-rate" {
+			t.Errorf("%s: %v", bad.String(), fc.errors)
 		}
+	}
+	// Diving from inverted: the loop brings the plane back upright.
+	pt.start.Bank, pt.bank = notation.BankI, notation.BankI
+	fc = tryManoeuvre(pt, man("`", "-2", "V", "-2"), 0)
+	if len(fc.errors) > 0 || fc.res.Steps[len(fc.res.Steps)-1].Bank != notation.BankN {
+		t.Errorf("a diving half loop: %v", fc.errors)
+	}
+	// A loop climbing in the wrong bank is the plain game's fault (rule 5).
+	pt.start.Bank, pt.bank = notation.BankI, notation.BankI
+	fc = tryManoeuvre(pt, man("`", "+2", "V", "+2"), 0)
+	if len(fc.errors) == 0 || fc.errors[0].Code != "loop-bank" {
+		t.Errorf("a climbing loop from inverted: %v", fc.errors)
 	}
 }

@@ -351,6 +351,13 @@ func ft(n int) string {
 // illegal in the plot (seed 000 rules (1)-(29) as read by docs/rulings.md). It never stops at the first fault:
 // a player gets every problem at once.
 func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
+	return moveWith(card, start, plot, 0)
+}
+
+// moveWith is Move with the impulse game's half loops (seed 001 X.E.4): loopDir +1 or -1 says the turn's
+// half loop or Immelmann climbs or dives at its maximum rate impulse by impulse, which stands for the
+// plain game's steep climb or dive (rules 5, 6); 0 is the plain game.
+func moveWith(card *aircraft.Card, start Flight, plot notation.Plot, loopDir int) Result {
 	res := Result{Start: start}
 	c, err := Apply(card, start)
 	if err != nil {
@@ -360,7 +367,7 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 	}
 	res.Range = c.Range
 	res.PowerAvailable = c.Power
-	m := &mover{res: res, card: card, c: c, start: start, plot: plot, S: c.Speed, name: card.Name}
+	m := &mover{res: res, card: card, c: c, start: start, plot: plot, S: c.Speed, name: card.Name, loopDir: loopDir}
 
 	// Rule (1): the plot records exactly the rounded speed in movement points.
 	if n := plot.MPs(); n != m.S {
@@ -415,6 +422,7 @@ type mover struct {
 	bank     notation.Bank
 	count    int // hexes since the last manoeuvre
 	halfRoll [2]hex.Hex
+	loopDir  int // moveWith's: an impulse game's half loop climbing (+1) or diving (-1)
 }
 
 // altitudePlan reads the turn's climb or dive and checks it against its kind's limits (rules (16)-(20)).
@@ -647,7 +655,15 @@ func (m *mover) flyHalfRoll(e notation.Element, p mp, n int, skipped bool) {
 // flyLoop flies a half loop (about face) or an Immelmann (120° toward its side), with the bank it ends in.
 func (m *mover) flyLoop(e notation.Element, skipped bool) {
 	m.forward(skipped)
-	m.bank = loop(&m.res, e, m.plot, m.steepClimb, m.steepDive, m.bank)
+	if m.loopDir != 0 {
+		// The impulse game's loop climbs or dives at its maximum rate in its own impulses (seed 001
+		// X.E.4): the plain game's steep climb or dive, without STEEP for the whole turn.
+		p := m.plot
+		p.Steep = true
+		m.bank = loop(&m.res, e, p, m.loopDir > 0, m.loopDir < 0, m.bank)
+	} else {
+		m.bank = loop(&m.res, e, m.plot, m.steepClimb, m.steepDive, m.bank)
+	}
 	if e.Kind == notation.HalfLoop {
 		m.facing = m.facing.Turn(6)
 	} else {
