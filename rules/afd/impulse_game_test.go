@@ -404,3 +404,25 @@ func TestImpulseHalfLoopAtMaximumRate(t *testing.T) {
 		t.Errorf("a climbing loop from inverted: %v", fc.errors)
 	}
 }
+
+// TestImpulsePhaseOrder: within an impulse the planes move before anyone fires (seed 001 III: C
+// before D), so a fighter closing in its impulse fires from its new hex in that same impulse.
+func TestImpulsePhaseOrder(t *testing.T) {
+	scn := strings.NewReplacer("alt: 8000, speed: 4.0}\n  - {callsign: BLUE1", "alt: 8000, speed: 5.0}\n  - {callsign: BLUE1",
+		"type: he-111h, side: B, player: ben, hex: [0, 0], facing: 0, alt: 8000, speed: 4.0}", "type: he-111h, side: B, player: ben, hex: [0, 0], facing: 0, alt: 8000, speed: 2.0}").Replace(impulseFight)
+	st := newTestGame(t, scn)
+	if st.Plane("RED1").Flight.Speed != 50 || st.Plane("BLUE1").Flight.Speed != 20 {
+		t.Fatal("the scenario did not take the speeds")
+	}
+	o := impOrders("RED1", man("1"), "BLUE1", man("1"))
+	_, events := runImpulse(t, st, o)
+	for _, e := range events {
+		if e.Kind == EvFire && e.Plane == "RED1" {
+			if e.Impulse != 3 || e.Fire.Range != 2 {
+				t.Errorf("RED1 fired in impulse %d at range %d; it moves in impulse 3 from 3 hexes behind to 2, and fires from there", e.Impulse, e.Fire.Range)
+			}
+			return
+		}
+	}
+	t.Fatalf("RED1 did not fire: %+v", events)
+}
