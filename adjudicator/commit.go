@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"sortie/rules/dice"
+	"sortie/rules/ruleset"
 )
 
 // commitLabel separates the key of the state commitments from every other use of the seed.
@@ -38,11 +39,26 @@ func roundStream(round, epoch int) string {
 // RoundDice is the dice source of a round: keyed (every roll its own stream, see dice.Keyed) for every
 // round played now; sequential only to re-run rounds archived before.
 func RoundDice(seed dice.Seed, round, epoch int, keyed bool) dice.Source {
-	s := seed.Stream(roundStream(round, epoch))
+	return StreamDice(seed, roundStream(round, epoch), keyed)
+}
+
+// StreamDice is the dice source of a named stream of the seed.
+func StreamDice(seed dice.Seed, stream string, keyed bool) dice.Source {
+	s := seed.Stream(stream)
 	if keyed {
 		return dice.NewKeyed(s)
 	}
 	return dice.NewSeeded(s)
+}
+
+// gameStream is the stream a game's ruleset names for its dice (ruleset.DiceStreamer), with the epoch:
+// "" when the round keys them as usual.
+func gameStream(rg ruleset.Game, epoch int) string {
+	name := ruleset.DiceStream(rg)
+	if name == "" || epoch == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s-epoch-%d", name, epoch)
 }
 
 // commitment is the commitment to a game's state, as its players see it.

@@ -100,6 +100,10 @@ type Seat struct {
 	Autopilot bool      `json:"autopilot,omitempty"`
 	Dropped   bool      `json:"dropped,omitempty"`
 	AwayUntil time.Time `json:"away_until,omitzero"` // on leave until the end of this day (UTC)
+	// Asks is, in a game that asks only some players each round (ruleset.Selective: the impulse game),
+	// how many rounds this seat has been asked in: its own round number. Its mails, its order block's
+	// TURN line and its receipts count in it, so no player can count the rounds others were asked in.
+	Asks int `json:"asks,omitempty"`
 }
 
 // away reports whether the seat is on leave at t.
@@ -326,6 +330,9 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 		return nil, err
 	}
 	g.Deadline = s.now().UTC().Add(g.TurnLength)
+	for i := range g.Seats {
+		askSeat(rg, &g.Seats[i]) // the welcome asks for the first orders
+	}
 	state, err := rg.Save()
 	if err != nil {
 		return nil, err

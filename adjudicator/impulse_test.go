@@ -135,7 +135,7 @@ func TestImpulseGameByMail(t *testing.T) {
 			for _, u := range seat.Missing {
 				lines = append(lines, u+": 1")
 			}
-			f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", st.Round, secret, strings.Join(lines, "\n")))
+			f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", f.askedRound(seat.Email), secret, strings.Join(lines, "\n")))
 		}
 	}
 	var all strings.Builder
@@ -198,5 +198,111 @@ service:
 	body := f.last("alice@players.test").Body
 	if !strings.Contains(body, "can no longer be flown") || !strings.Contains(body, "needs 3") {
 		t.Errorf("alice's report says why RED1's queued turn was dropped:\n%s", body)
+	}
+}
+
+// askedRound is the round number the last mail to addr asks orders for: its own count in an impulse
+// game, read from the ready-to-fill block.
+func (f *fixture) askedRound(addr string) int {
+	f.t.Helper()
+	all := f.outbox(addr)
+	for i := len(all) - 1; i >= 0; i-- {
+		var n int
+		if k := strings.LastIndex(all[i].Body, "GAME g1 TURN "); k >= 0 {
+			if _, err := fmt.Sscanf(all[i].Body[k:], "GAME g1 TURN %d", &n); err == nil {
+				return n
+			}
+		}
+	}
+	f.t.Fatalf("no order block in the mails to %s", addr)
+	return 0
+}
+
+// impulseFogGame is a duel by mail in an impulse game with fog of war, and, if hidden, a second aircraft
+// of bob's far beyond alice's sight that finishes its manoeuvres in other impulses than anyone else.
+func impulseFogGame(t *testing.T, hidden bool) *fixture {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	tmpl, _ := templates.New("")
+	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop())
+	f.s.Now = func() time.Time { return f.now }
+	extra := ""
+	if hidden {
+		extra = "  - {callsign: GHOST, type: bf-109e, side: B, player: bob, hex: [0, -60], facing: 6, alt: 8000, speed: 7.0}\n"
+	}
+	scn := fmt.Sprintf(`ruleset: afd
+name: dark
+options: {fog_of_war: true, impulse: true}
+sides: [A, B]
+players: [{id: alice, side: A}, {id: bob, side: B}]
+aircraft:
+  - {callsign: RED1, type: spitfire-i, side: A, player: alice, hex: [0, 10], facing: 0, alt: 8000, speed: 5.0}
+  - {callsign: BLUE1, type: bf-109e, side: B, player: bob, hex: [0, -10], facing: 6, alt: 8000, speed: 4.0}
+%sturns: 3
+service:
+  seed: %s
+  players:
+    alice: {email: alice@players.test, secret: lark-swift-0001}
+    bob: {email: bob@players.test, secret: kite-heron-0002}
+`, extra, testSeed)
+	if _, err := f.s.NewGame([]byte(scn), "dark.yaml", "g1"); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestImpulseFogHiddenEnemyStops: in an impulse game a hidden enemy aircraft whose manoeuvres stop the
+// engine more often changes nothing in what alice gets: her mails are the same, word for word (but the
+// keyed state commitments), because her rounds are numbered in her own count (Seat.Asks), her receipts
+// name no one else, and she is mailed only when asked. Without her own numbering the rounds she was not
+// asked in would show in her TURN line and her subjects.
+func TestImpulseFogHiddenEnemyStops(t *testing.T) {
+	play := func(hidden bool) []string {
+		f := impulseFogGame(t, hidden)
+		secret := map[string]string{"alice": "lark-swift-0001", "bob": "kite-heron-0002"}
+		for i := 0; i < 60; i++ {
+			st, err := f.s.Status("g1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Status != StatusRunning {
+				break
+			}
+			for _, seat := range st.Seats {
+				if len(seat.Missing) == 0 {
+					continue
+				}
+				var lines []string
+				for _, u := range seat.Missing {
+					lines = append(lines, u+": 1")
+				}
+				f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", f.askedRound(seat.Email), secret[seat.Player], strings.Join(lines, "\n")))
+			}
+		}
+		if g := f.game(); g.Status != StatusOver {
+			t.Fatalf("the game did not end (hidden %v): round %d", hidden, g.Round)
+		}
+		var out []string
+		for _, m := range f.outbox("alice@players.test") {
+			out = append(out, maskFog(m))
+		}
+		return out
+	}
+	plain, withGhost := play(false), play(true)
+	if len(plain) < 6 {
+		t.Fatalf("alice got only %d mails", len(plain))
+	}
+	if strings.Join(plain, "\n=====\n") != strings.Join(withGhost, "\n=====\n") {
+		for i := 0; i < min(len(plain), len(withGhost)); i++ {
+			if plain[i] != withGhost[i] {
+				t.Fatalf("alice's mail %d differs with a hidden enemy aircraft:\n--- without\n%s\n--- with\n%s", i+1, plain[i], withGhost[i])
+			}
+		}
+		t.Fatalf("alice got %d mails without the hidden aircraft, %d with it", len(plain), len(withGhost))
 	}
 }

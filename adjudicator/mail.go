@@ -97,6 +97,28 @@ func (s *Service) replyTo(seat *Seat) string {
 // orderHeader is the first line of the ready-to-fill block. It carries no secret: the mail that holds it
 // comes with the seat's reply address as Reply-To, and a reply to that identifies the seat (only the
 // welcome shows the secret, see queueReportNotes).
+// asksOnly says a game asks only some players each round (ruleset.Selective).
+func asksOnly(rg ruleset.Game) bool {
+	sel, ok := rg.(ruleset.Selective)
+	return ok && sel.AsksOnly()
+}
+
+// askSeat counts a round the seat is asked in, in a game that asks only some players (Seat.Asks).
+func askSeat(rg ruleset.Game, seat *Seat) {
+	if asksOnly(rg) && len(rg.Units(seat.Player)) > 0 {
+		seat.Asks++
+	}
+}
+
+// playerRound is the round a seat's orders are for, as its mails number it: the game's round, or in a
+// game that asks only some players the seat's own count (Seat.Asks).
+func playerRound(g *Game, rg ruleset.Game, seat *Seat) int {
+	if asksOnly(rg) {
+		return seat.Asks
+	}
+	return g.Round
+}
+
 func orderHeader(g *Game, _ *Seat, round int) string {
 	return fmt.Sprintf("GAME %s TURN %d", g.ID, round)
 }
@@ -108,6 +130,13 @@ func (s *Service) queueReport(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 
 func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string) error {
 	rep := rg.Report(seat.Player, log)
+	if asksOnly(rg) {
+		// The seat's own round numbers (Seat.Asks): asked now for round Asks, after its round Asks-1.
+		rep.NextRound, rep.Round = seat.Asks, seat.Asks-1
+		if kind == "over" {
+			rep.Round = seat.Asks
+		}
+	}
 	state, err := rg.Save()
 	if err != nil {
 		return err
@@ -165,10 +194,7 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	}
 	// In a game that asks only some players each round (the impulse game), who else is asked tells when
 	// their unseen units finished a manoeuvre: the receipt names no one (fog of war).
-	selective := false
-	if sel, ok := rg.(ruleset.Selective); ok && sel.AsksOnly() {
-		selective = true
-	}
+	selective := asksOnly(rg)
 	for _, p := range sortedKeys(miss) {
 		if p == seat.Player || selective {
 			continue
@@ -188,11 +214,13 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 			rec.Stored = append(rec.Stored, u+": "+o.Text)
 		}
 	}
-	rec.Round = g.Round
+	rec.Round = playerRound(g, rg, seat)
 	rec.Deadline = s.deadlineText(g, seat)
-	rec.OrderHeader = orderHeader(g, seat, g.Round)
+	rec.OrderHeader = orderHeader(g, seat, playerRound(g, rg, seat))
 	switch {
-	case len(miss) > 0:
+	case len(miss) > 0 || selective:
+		// Whether the round is complete would tell a player of a game that asks only some (the
+		// impulse game) whether others are asked too: it is not said.
 	case len(g.Waiting) > 0:
 		rec.Resolving = "All orders are in, but the round waits for a player who sent WAIT (until READY or the deadline)."
 	case s.cfg.ResolveDelay == 0:

@@ -279,6 +279,10 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 // queuePosition sends a player where things stand without a resolved turn (after a rollback).
 func (s *Service) queuePosition(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, note string) error {
 	rep := rg.Report(seat.Player, nil)
+	if asksOnly(rg) {
+		askSeat(rg, seat)
+		rep.NextRound = seat.Asks
+	}
 	rep.Round = rep.NextRound - 1
 	state, err := rg.Save()
 	if err != nil {

@@ -31,8 +31,10 @@ type PlayedRound struct {
 	Round int
 	// Epoch is how many rollbacks the game had seen when the round was played; Keyed says every roll
 	// was drawn from a stream of its own. With the seed they name the round's dice (RoundDice).
-	Epoch      int
-	Keyed      bool
+	Epoch int
+	Keyed bool
+	// Stream names the dice stream when the ruleset chose one (StreamDice); empty, the round's (RoundDice).
+	Stream     string
 	Resolved   time.Time
 	HashBefore string
 	HashAfter  string
@@ -70,7 +72,7 @@ func (s *Service) Record(gameID string) (*GameRecord, error) {
 			if err := json.Unmarshal(v, &ar); err != nil {
 				return fmt.Errorf("archive of %s, record %s: %w", g.ID, k, err)
 			}
-			r := PlayedRound{Round: ar.Round, Epoch: ar.Epoch, Keyed: ar.Keyed, Commitment: ar.Commitment, Resolved: ar.Resolved,
+			r := PlayedRound{Round: ar.Round, Epoch: ar.Epoch, Keyed: ar.Keyed, Stream: ar.Stream, Commitment: ar.Commitment, Resolved: ar.Resolved,
 				HashBefore: ar.HashBefore, HashAfter: ar.HashAfter, Orders: ar.Orders, StateBefore: ar.StateBefore,
 				Withdrawn: ar.Withdrawn, Events: json.RawMessage("null")}
 			if r.Orders == nil {

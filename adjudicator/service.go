@@ -378,8 +378,8 @@ func (s *Service) playerCommands(tx *storage.Tx, g *Game, seat *Seat, block pars
 // playerOrders checks each order line through the game's ruleset and stores the valid ones for the
 // player's own units, echoing each in the receipt as it was read.
 func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, env Envelope, block parser.Block, diags []parser.LineDiagnostic, rec *receipt) error {
-	if len(block.Orders) > 0 && block.Turn != g.Round {
-		rec.BlockErrors = append(rec.BlockErrors, turnGuardMessage(block.Turn, g.Round))
+	if want := playerRound(g, rg, seat); len(block.Orders) > 0 && block.Turn != want {
+		rec.BlockErrors = append(rec.BlockErrors, turnGuardMessage(block.Turn, want))
 	} else {
 		mine := map[string]bool{}
 		for _, u := range rg.Units(seat.Player) {
@@ -964,7 +964,9 @@ type archiveRecord struct {
 	Epoch int `json:"epoch,omitempty"`
 	// Keyed says each roll was drawn from a stream of its own (dice.Keyed); rounds archived before
 	// that drew from one sequence (dice.Seeded).
-	Keyed       bool              `json:"keyed,omitempty"`
+	Keyed bool `json:"keyed,omitempty"`
+	// Stream names the dice stream when the ruleset chose one (ruleset.DiceStreamer); empty, the round's.
+	Stream      string            `json:"stream,omitempty"`
 	Resolved    time.Time         `json:"resolved"`
 	StateBefore json.RawMessage   `json:"state_before"`
 	HashBefore  string            `json:"hash_before"`
@@ -994,6 +996,10 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		return err
 	}
 	d := RoundDice(g.seedValue(), g.Round, g.Epoch, true)
+	stream := gameStream(rg, g.Epoch)
+	if stream != "" {
+		d = StreamDice(g.seedValue(), stream, true)
+	}
 	next, log, err := rg.Resolve(orders, d)
 	if err != nil {
 		return err
@@ -1046,7 +1052,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 			return err
 		}
 	}
-	rec := archiveRecord{Round: g.Round, Epoch: g.Epoch, Keyed: true, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log,
+	rec := archiveRecord{Round: g.Round, Epoch: g.Epoch, Keyed: true, Stream: stream, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log,
 		HashAfter: next.Hash(), Commitment: g.commitment(after), Withdrawn: withdrawn}
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -1071,6 +1077,9 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	for i := range g.Seats {
 		if !ruleset.ReportsTo(next, g.Seats[i].Player) {
 			continue // a game that asks only some players this round (ruleset.Selective)
+		}
+		if kind != "over" {
+			askSeat(next, &g.Seats[i])
 		}
 		if err := s.queueReportNotes(tx, g, next, &g.Seats[i], log, kind, notes); err != nil {
 			return err

@@ -91,7 +91,9 @@ type ArchivedRound struct {
 	// Keyed says every roll was drawn from a stream of its own, named by its label (dice.Keyed), so a
 	// side's dice do not depend on how many rolls its hidden enemies made; rounds archived before that
 	// drew from one sequence.
-	Keyed      bool      `json:"keyed,omitempty"`
+	Keyed bool `json:"keyed,omitempty"`
+	// Stream names the round's dice stream when the ruleset chose one; empty, the round's own.
+	Stream     string    `json:"stream,omitempty"`
 	Resolved   time.Time `json:"resolved"`
 	HashBefore string    `json:"hash_before"`
 	HashAfter  string    `json:"hash_after"`

@@ -430,6 +430,9 @@ func verifyRound(rs ruleset.Ruleset, ar ArchivedRound, seed dice.Seed, seeded bo
 	if seeded {
 		// As resolveRound draws them.
 		src = adjudicator.RoundDice(seed, ar.Round, ar.Epoch, ar.Keyed)
+		if ar.Stream != "" {
+			src = adjudicator.StreamDice(seed, ar.Stream, ar.Keyed)
+		}
 	} else {
 		values := make([]int, len(ar.Dice))
 		for i, d := range ar.Dice {

@@ -454,6 +454,7 @@ func ResolveImpulse(env *Env, st *State, orders map[string]notation.ImpulseOrder
 	}
 	ns := st.Clone()
 	impulseState(ns)
+	d = &impulseDice{inner: d, clock: ns.Clock}
 	r := &impulseRun{resolution: resolution{env: env, ns: ns, d: d, turn: ns.Turn, cards: map[string]*aircraft.Card{},
 		climbs: map[string]int{}, hits: map[string][]int{}}, stopped: map[string]bool{}}
 	for key := range orders {
@@ -929,3 +930,21 @@ func (r *impulseRun) erasePower(p *Plane) {
 			Text: fmt.Sprintf("%s has lost an engine: the %d power factor%s still to come in its manoeuvres were erased (seed 001 X.C.3)", p.Callsign, erased, plural(erased))})
 	}
 }
+
+// impulseDice names every roll with its impulse, "turn 2 impulse 7 RED1 spots BLUE1: D6", so labels are
+// unique across the engine's stops (ruleset.DiceStreamer).
+type impulseDice struct {
+	inner dice.Source
+	clock *ImpulseClock
+}
+
+func (d *impulseDice) Roll(label string, sides int) int {
+	if rest, ok := strings.CutPrefix(label, "turn "); ok {
+		if n, after, ok := strings.Cut(rest, " "); ok {
+			return d.inner.Roll(fmt.Sprintf("turn %s impulse %d %s", n, d.clock.Impulse, after), sides)
+		}
+	}
+	return d.inner.Roll(fmt.Sprintf("impulse %d %s", d.clock.Impulse, label), sides)
+}
+
+func (d *impulseDice) Log() []dice.Roll { return d.inner.Log() }

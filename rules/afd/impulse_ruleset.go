@@ -23,6 +23,16 @@ func (g *game) RoundNoun() string {
 	return "turn"
 }
 
+// DiceStream is one stream for the whole of an impulse game (ruleset.DiceStreamer): its roll labels
+// carry the turn and the impulse, so no two rounds share one, and how often the engine stopped for a
+// hidden enemy does not change anyone's dice.
+func (g *game) DiceStream() string {
+	if g.st.Options.Impulse {
+		return "impulse"
+	}
+	return ""
+}
+
 // AsksOnly says an impulse game asks only the owners of the planes waiting for a manoeuvre
 // (ruleset.Selective).
 func (g *game) AsksOnly() bool { return g.st.Options.Impulse }

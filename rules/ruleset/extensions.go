@@ -166,3 +166,20 @@ func RoundNoun(g Game) string {
 	}
 	return "turn"
 }
+
+// DiceStreamer is a game whose dice are not keyed by its rounds: in the impulse game the engine stops
+// more often when a hidden enemy finishes more manoeuvres, so dice keyed by the stop would differ with
+// the enemy's hidden moves. DiceStream names the stream the next round draws from ("" for the round's
+// own); the game's roll labels must then be unique across rounds (the impulse game's carry turn and
+// impulse).
+type DiceStreamer interface {
+	DiceStream() string
+}
+
+// DiceStream is the stream g's next round draws from, "" for the round's own.
+func DiceStream(g Game) string {
+	if d, ok := g.(DiceStreamer); ok {
+		return d.DiceStream()
+	}
+	return ""
+}
