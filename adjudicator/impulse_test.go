@@ -2,33 +2,17 @@ package adjudicator
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"sortie/rules/afd"
-	"sortie/storage"
-	"sortie/templates"
 )
 
 // newImpulseGame starts the bundled impulse scenario (seed 001) with two players by mail.
 func newImpulseGame(t *testing.T) *fixture {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	tmpl, err := templates.New("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop())
-	f.s.Now = func() time.Time { return f.now }
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour})
 	scn, err := afd.BundledScenarioFile("kent-impulse-1940")
 	if err != nil {
 		t.Fatal(err)
@@ -124,20 +108,7 @@ func TestImpulseGameByMail(t *testing.T) {
 		t.Errorf("bob is told ZERST flew the forwards manoeuvre:\n%s", bob)
 	}
 	// Play on with forwards manoeuvres until RED1's turn is under way into turn 2.
-	for i := 0; i < 12; i++ {
-		st, _ = f.s.Status("g1")
-		for _, seat := range st.Seats {
-			if len(seat.Missing) == 0 {
-				continue
-			}
-			secret := map[string]string{"alice": "lark-swift-0001", "bob": "kite-heron-0002"}[seat.Player]
-			var lines []string
-			for _, u := range seat.Missing {
-				lines = append(lines, u+": 1")
-			}
-			f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", f.askedRound(seat.Email), secret, strings.Join(lines, "\n")))
-		}
-	}
+	f.playForwards(12)
 	var all strings.Builder
 	for _, m := range f.outbox("alice@players.test") {
 		all.WriteString(m.Body)
@@ -160,15 +131,7 @@ func seatStatus(st *GameStatus, player string) SeatStatus {
 // initial values forbid (RED1 climbs into its 10,000 ft band, where its turn mode is 3) is dropped at the
 // turn's start; alice is asked again for RED1, and her report says why (seed 001 X.A.3).
 func TestImpulseQueuedManoeuvreBecomesIllegalByMail(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	tmpl, _ := templates.New("")
-	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop())
-	f.s.Now = func() time.Time { return f.now }
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour})
 	scn := fmt.Sprintf(`ruleset: afd
 name: climb
 options: {fog_of_war: false, impulse: true}
@@ -222,15 +185,7 @@ func (f *fixture) askedRound(addr string) int {
 // of bob's far beyond alice's sight that finishes its manoeuvres in other impulses than anyone else.
 func impulseFogGame(t *testing.T, hidden bool) *fixture {
 	t.Helper()
-	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	tmpl, _ := templates.New("")
-	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop())
-	f.s.Now = func() time.Time { return f.now }
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour})
 	extra := ""
 	if hidden {
 		extra = "  - {callsign: GHOST, type: bf-109e, side: B, player: bob, hex: [0, -60], facing: 6, alt: 8000, speed: 7.0}\n"
@@ -264,26 +219,7 @@ service:
 func TestImpulseFogHiddenEnemyStops(t *testing.T) {
 	play := func(hidden bool) []string {
 		f := impulseFogGame(t, hidden)
-		secret := map[string]string{"alice": "lark-swift-0001", "bob": "kite-heron-0002"}
-		for i := 0; i < 60; i++ {
-			st, err := f.s.Status("g1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Status != StatusRunning {
-				break
-			}
-			for _, seat := range st.Seats {
-				if len(seat.Missing) == 0 {
-					continue
-				}
-				var lines []string
-				for _, u := range seat.Missing {
-					lines = append(lines, u+": 1")
-				}
-				f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", f.askedRound(seat.Email), secret[seat.Player], strings.Join(lines, "\n")))
-			}
-		}
+		f.playForwards(60)
 		if g := f.game(); g.Status != StatusOver {
 			t.Fatalf("the game did not end (hidden %v): round %d", hidden, g.Round)
 		}
@@ -304,5 +240,31 @@ func TestImpulseFogHiddenEnemyStops(t *testing.T) {
 			}
 		}
 		t.Fatalf("alice got %d mails without the hidden aircraft, %d with it", len(plain), len(withGhost))
+	}
+}
+
+// playForwards plays up to n rounds in which every player asked sends the forwards manoeuvre for each of
+// their aircraft asked for, with their secret and the round number their last mail asked for.
+func (f *fixture) playForwards(n int) {
+	f.t.Helper()
+	secret := map[string]string{"alice": "lark-swift-0001", "bob": "kite-heron-0002"}
+	for i := 0; i < n; i++ {
+		st, err := f.s.Status("g1")
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if st.Status != StatusRunning {
+			return
+		}
+		for _, seat := range st.Seats {
+			if len(seat.Missing) == 0 {
+				continue
+			}
+			var lines []string
+			for _, u := range seat.Missing {
+				lines = append(lines, u+": 1")
+			}
+			f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", f.askedRound(seat.Email), secret[seat.Player], strings.Join(lines, "\n")))
+		}
 	}
 }

@@ -39,8 +39,8 @@ func newFixtureWith(t *testing.T, delay time.Duration, extra string) *fixture {
 	return newFixtureTurns(t, delay, extra, 0)
 }
 
-// newFixtureTurns is newFixtureWith with the scenario's turn limit replaced by turns, if not 0.
-func newFixtureTurns(t *testing.T, delay time.Duration, extra string, turns int) *fixture {
+// newService is a service on a real bbolt file, with a clock the test moves (f.now), and no game yet.
+func newService(t *testing.T, cfg Config) *fixture {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
@@ -52,8 +52,15 @@ func newFixtureTurns(t *testing.T, delay time.Duration, extra string, turns int)
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay}, zerolog.Nop())
+	f.s = New(db, tmpl, cfg, zerolog.Nop())
 	f.s.Now = func() time.Time { return f.now }
+	return f
+}
+
+// newFixtureTurns is newFixtureWith with the scenario's turn limit replaced by turns, if not 0.
+func newFixtureTurns(t *testing.T, delay time.Duration, extra string, turns int) *fixture {
+	t.Helper()
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay})
 	scn, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
 		t.Fatal(err)

@@ -6,10 +6,8 @@ package afd
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
-	"sortie/parser"
 	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
@@ -124,27 +122,13 @@ func (g *game) impulseDefault(p *Plane) string {
 
 // impulseResolve runs the engine to its next stop.
 func (g *game) impulseResolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
-	parsed := map[string]notation.ImpulseOrder{}
-	keys := make([]string, 0, len(orders))
-	for k := range orders {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, unit := range keys {
-		o, ds := notation.ParseImpulseOrder(orders[unit])
-		if parser.HasErrors(ds) {
-			continue
-		}
-		if p := g.st.Plane(unit); p != nil && p.NeedsOrders() {
-			parsed[unit] = o
-		}
-	}
+	parsed := parseOrders(orders, notation.ParseImpulseOrder, func(p *Plane) bool { return p.NeedsOrders() }, g.st)
 	before := len(d.Log())
 	next, events, err := ResolveImpulse(g.env, g.st, parsed, d)
 	if err != nil {
 		return nil, nil, err
 	}
-	log, err := ruleset.RoundLog(g.st.Clock.Stop+1, events, d, before, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
+	log, err := roundLog(g.st.Clock.Stop+1, events, d, before)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -203,27 +203,13 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	if g.st.Options.Impulse {
 		return g.impulseResolve(orders, d)
 	}
-	parsed := map[string]notation.Order{}
-	keys := make([]string, 0, len(orders))
-	for k := range orders {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, unit := range keys {
-		o, ds := notation.ParseOrder(orders[unit])
-		if parser.HasErrors(ds) {
-			continue
-		}
-		if p := g.st.Plane(unit); p != nil && p.InPlay() {
-			parsed[unit] = o
-		}
-	}
+	parsed := parseOrders(orders, notation.ParseOrder, (*Plane).InPlay, g.st)
 	before := len(d.Log())
 	next, events, err := Resolve(g.env, g.st, parsed, d)
 	if err != nil {
 		return nil, nil, err
 	}
-	log, err := ruleset.RoundLog(g.st.Turn, events, d, before, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
+	log, err := roundLog(g.st.Turn, events, d, before)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -406,4 +392,30 @@ func (g *game) Withdraw(player string) (ruleset.Game, error) {
 		st.Over, st.Outcome = true, out
 	}
 	return &game{env: g.env, st: st}, nil
+}
+
+// parseOrders reads the stored orders of the planes that take them (the adjudicator stores only orders
+// that passed CheckOrder; one that no longer reads is left out, and its plane flies the default).
+func parseOrders[O any](orders map[string]string, parse func(string) (O, []parser.Diagnostic), takes func(*Plane) bool, st *State) map[string]O {
+	parsed := map[string]O{}
+	keys := make([]string, 0, len(orders))
+	for k := range orders {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, unit := range keys {
+		o, ds := parse(orders[unit])
+		if parser.HasErrors(ds) {
+			continue
+		}
+		if p := st.Plane(unit); p != nil && takes(p) {
+			parsed[unit] = o
+		}
+	}
+	return parsed
+}
+
+// roundLog is the round's log, with missed orders by player.
+func roundLog(round int, events []Event, d dice.Source, before int) (*ruleset.Log, error) {
+	return ruleset.RoundLog(round, events, d, before, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
 }
