@@ -65,25 +65,12 @@ func ParseImpulseOrder(text string) (ImpulseOrder, []parser.Diagnostic) {
 // ParseImpulseOrderLine reads "<callsign>: <impulse order>", columns counted from the start of the
 // line, as ParseOrderLine does for plain orders.
 func ParseImpulseOrderLine(line string) (string, ImpulseOrder, []parser.Diagnostic) {
-	i := strings.IndexByte(line, ':')
-	if i < 0 {
-		return "", ImpulseOrder{}, []parser.Diagnostic{{Code: parser.CodeOrderLine, Col: 1, Severity: parser.SeverityError,
-			Message: "an order line is the aircraft's callsign, a colon, then its manoeuvres, e.g. RED1: ` ` TR FIRE ANY"}}
+	cs, text, offset, ds, ok := splitOrderLine(line, "its manoeuvres, e.g. RED1: ` ` TR FIRE ANY")
+	if !ok {
+		return "", ImpulseOrder{}, ds
 	}
-	cs := strings.ToUpper(strings.TrimSpace(line[:i]))
-	var ds []parser.Diagnostic
-	if !parser.IsCallsign(cs) {
-		ds = append(ds, parser.Diagnostic{Code: parser.CodeOrderLine, Col: 1, Severity: parser.SeverityError,
-			Message: fmt.Sprintf("%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))})
-	}
-	offset := utf8.RuneCountInString(line[:i+1])
-	o, ods := ParseImpulseOrder(line[i+1:])
-	for _, d := range ods {
-		if d.Col > 0 {
-			d.Col += offset
-		}
-		ds = append(ds, d)
-	}
+	o, ods := ParseImpulseOrder(text)
+	ds = shiftDiagnostics(ds, ods, offset)
 	if o.Fire.Col > 0 {
 		o.Fire.Col += offset
 	}

@@ -51,25 +51,12 @@ func ParseOrder(text string) (Order, []parser.Diagnostic) {
 // ParseOrderLine reads one line of an order block, "<callsign>: <plot> [fire order]", and returns the
 // callsign in upper case and the order. Columns count from the start of the line.
 func ParseOrderLine(line string) (string, Order, []parser.Diagnostic) {
-	i := strings.IndexByte(line, ':')
-	if i < 0 {
-		return "", Order{}, []parser.Diagnostic{{Code: parser.CodeOrderLine, Col: 1, Severity: parser.SeverityError,
-			Message: "an order line is the aircraft's callsign, a colon, then its plot, e.g. RED1: 2R 1 TR FIRE ANY"}}
+	cs, text, offset, ds, ok := splitOrderLine(line, "its plot, e.g. RED1: 2R 1 TR FIRE ANY")
+	if !ok {
+		return "", Order{}, ds
 	}
-	cs := strings.ToUpper(strings.TrimSpace(line[:i]))
-	var ds []parser.Diagnostic
-	if cs == "" || utf8.RuneCountInString(cs) > parser.MaxCallsign || strings.IndexFunc(cs, func(r rune) bool { return !parser.IsWordRune(r) }) >= 0 {
-		ds = append(ds, parser.Diagnostic{Code: parser.CodeOrderLine, Col: 1, Severity: parser.SeverityError,
-			Message: fmt.Sprintf("%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))})
-	}
-	offset := utf8.RuneCountInString(line[:i+1])
-	o, ods := ParseOrder(line[i+1:])
-	for _, d := range ods {
-		if d.Col > 0 {
-			d.Col += offset
-		}
-		ds = append(ds, d)
-	}
+	o, ods := ParseOrder(text)
+	ds = shiftDiagnostics(ds, ods, offset)
 	if o.Fire.Col > 0 {
 		o.Fire.Col += offset
 	}
@@ -80,4 +67,32 @@ func ParseOrderLine(line string) (string, Order, []parser.Diagnostic) {
 		o.Plot.FlagCols[k] = v + offset
 	}
 	return cs, o, ds
+}
+
+// splitOrderLine splits "<callsign>: <order>" at its colon: the callsign in upper case, the order's text,
+// the column offset of that text in the line, and the line's own faults; ok is false without a colon.
+// shape ends the message for a line without one ("its plot, e.g. RED1: 2R 1 TR").
+func splitOrderLine(line, shape string) (cs, text string, offset int, ds []parser.Diagnostic, ok bool) {
+	i := strings.IndexByte(line, ':')
+	if i < 0 {
+		return "", "", 0, []parser.Diagnostic{{Code: parser.CodeOrderLine, Col: 1, Severity: parser.SeverityError,
+			Message: "an order line is the aircraft's callsign, a colon, then " + shape}}, false
+	}
+	cs = strings.ToUpper(strings.TrimSpace(line[:i]))
+	if cs == "" || utf8.RuneCountInString(cs) > parser.MaxCallsign || strings.IndexFunc(cs, func(r rune) bool { return !parser.IsWordRune(r) }) >= 0 {
+		ds = append(ds, parser.Diagnostic{Code: parser.CodeOrderLine, Col: 1, Severity: parser.SeverityError,
+			Message: fmt.Sprintf("%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))})
+	}
+	return cs, line[i+1:], utf8.RuneCountInString(line[:i+1]), ds, true
+}
+
+// shiftDiagnostics appends the order's diagnostics to the line's, their columns moved by offset.
+func shiftDiagnostics(ds, order []parser.Diagnostic, offset int) []parser.Diagnostic {
+	for _, d := range order {
+		if d.Col > 0 {
+			d.Col += offset
+		}
+		ds = append(ds, d)
+	}
+	return ds
 }
