@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"sortie/mailer"
 	"sortie/rules/swarm"
 	"sortie/storage"
 	"sortie/templates"
@@ -106,6 +107,31 @@ func FuzzSubmitHeaders(f *testing.F) {
 		}
 		if fx.s.bugs.Load() != 0 {
 			t.Fatal("handling the mail panicked")
+		}
+	})
+}
+
+// FuzzSubmitImpulse is FuzzSubmit for an impulse game (seed 001), whose order lines are impulse
+// orders, with the whole mail as the full text too, so a block below a quoted original is looked for.
+func FuzzSubmitImpulse(f *testing.F) {
+	for _, s := range []string{
+		"GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1; ` ` TR\nBLUE1: ` +1 P ` TL -1 FIRE ANY\nEND",
+		"Hi\n\n-----Original Message-----\nFrom: x\n\nGAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1\nEND\n",
+		"> GAME g1 TURN 1\n> RED1: 1\n> END", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 3 TR; ;\nEND",
+	} {
+		f.Add(s)
+	}
+	fx := newImpulseGame(&testing.T{})
+	n := 0
+	f.Fuzz(func(t *testing.T, text string) {
+		n++
+		fx.t = t
+		o, err := fx.s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("fuzz-i-%d", n), Text: mailer.StripQuoted(text), Full: text, Size: len(text)})
+		if err != nil || o == Failed {
+			t.Fatalf("%q: %q %v", text, o, err)
+		}
+		if fx.s.bugs.Load() != 0 {
+			t.Fatalf("%q: handling the mail panicked", text)
 		}
 	})
 }
