@@ -8,6 +8,10 @@ func (Ruleset) CalcCommands() []ruleset.Command {
 		{Name: "move", Synopsis: "fly a plot and show it hex by hex (sortie calc move --help)", Run: calcMove},
 		{Name: "fire", Synopsis: "one burst read off the tables, and its damage (--help)", Run: calcFire},
 		{Name: "damage", Synopsis: "a hit-location result applied to a fresh aircraft (--help)", Run: calcDamage},
+		{Name: "bomb", Synopsis: "a bombing or rocket attack on the standard bombing table, seed 002 (--help)", Run: calcBomb},
+		{Name: "target", Synopsis: "the damage an attack does to a ground target, seed 002 (--help)", Run: calcTarget},
+		{Name: "flak", Synopsis: "a light, heavy or naval flak unit's attack value, seed 002 (--help)", Run: calcFlak},
+		{Name: "torpedo", Synopsis: "a torpedo drop and its hit, seed 002 (--help)", Run: calcTorpedo},
 		{Name: "impulses", Synopsis: "the impulses a plane of a given speed moves in, Delta-T (--help)", Run: calcImpulses},
 	}
 }
