@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // groundState is a state with one ground unit and the given road hexes.
@@ -134,5 +135,31 @@ ground:
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("the scenario's ground problems must include %q: %v", want, err)
 		}
+	}
+}
+
+// TestGroundInReports: a side's report lists its ground units and the enemy's it sees in a section of
+// their own, never among its aircraft, and nothing of ground units out of its sight.
+func TestGroundInReports(t *testing.T) {
+	g, err := Ruleset{Env: testEnv(t)}.NewGame([]byte(convoyGame), nil, "convoy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, ben := g.Report("ann", nil), g.Report("ben", nil)
+	names := func(us []ruleset.Unit) string {
+		var s []string
+		for _, u := range us {
+			s = append(s, u.Name+"="+u.Type)
+		}
+		return strings.Join(s, " ")
+	}
+	if got := names(ann.Ground); got != "TRUCK1=truck, yours TANK1=tank, yours" {
+		t.Errorf("ann's ground section: %s", got)
+	}
+	if strings.Contains(names(ann.Own), "TRUCK1") || strings.Contains(names(ann.Contacts), "SHIP1") {
+		t.Errorf("ground units among aircraft: own %s, contacts %s", names(ann.Own), names(ann.Contacts))
+	}
+	if got := names(ben.Ground); got != "SHIP1=ship, yours" {
+		t.Errorf("ben sees only his ship (the trucks are 40 hexes from his fighter): %s", got)
 	}
 }

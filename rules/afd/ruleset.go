@@ -310,17 +310,17 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		r.Contacts = append(r.Contacts, u)
 	}
 	for _, u := range v.Ground {
-		unit := ruleset.Unit{Name: u.Callsign, Type: u.Kind, Summary: fmt.Sprintf("hex (%d,%d) facing %s", u.Hex.Q, u.Hex.R, u.Facing)}
+		unit := ruleset.Unit{Name: u.Callsign, Type: u.Kind + ", yours", Summary: fmt.Sprintf("hex (%d,%d) facing %s", u.Hex.Q, u.Hex.R, u.Facing)}
 		if u.Side == side {
 			if u.Arrived() {
 				unit.Detail = append(unit.Detail, "at the end of its route")
 			} else {
 				unit.Detail = append(unit.Detail, fmt.Sprintf("%d hexes of its route to go", len(u.Route)))
 			}
-			r.Own = append(r.Own, unit)
 		} else {
-			r.Contacts = append(r.Contacts, unit)
+			unit.Type = u.Kind + ", enemy"
 		}
+		r.Ground = append(r.Ground, unit)
 	}
 	r.Map = asciiMap(v)
 	return r

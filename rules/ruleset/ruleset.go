@@ -102,6 +102,8 @@ type Report struct {
 	NextRound int      `json:"next_round"` // the round to order next
 	Own       []Unit   `json:"own"`
 	Contacts  []Unit   `json:"contacts"`
+	// Ground holds the trucks, tanks, ships and targets the side sees, its own and the enemy's.
+	Ground []Unit `json:"ground,omitempty"`
 	Events    []string `json:"events"`
 	Dice      []string `json:"dice"`
 	Map       string   `json:"map"`
