@@ -97,18 +97,18 @@ type Log struct {
 // Report is one player's report, ready for a template: plain lines the ruleset wrote from the player's
 // view.
 type Report struct {
-	Side      string   `json:"side"`
-	Round     int      `json:"round"`      // the round just resolved (0 for the opening report)
-	NextRound int      `json:"next_round"` // the round to order next
-	Own       []Unit   `json:"own"`
-	Contacts  []Unit   `json:"contacts"`
+	Side      string `json:"side"`
+	Round     int    `json:"round"`      // the round just resolved (0 for the opening report)
+	NextRound int    `json:"next_round"` // the round to order next
+	Own       []Unit `json:"own"`
+	Contacts  []Unit `json:"contacts"`
 	// Ground holds the trucks, tanks, ships and targets the side sees, its own and the enemy's.
-	Ground []Unit `json:"ground,omitempty"`
-	Events    []string `json:"events"`
-	Dice      []string `json:"dice"`
-	Map       string   `json:"map"`
-	Over      bool     `json:"over"`
-	Result    string   `json:"result"`
+	Ground []Unit   `json:"ground,omitempty"`
+	Events []string `json:"events"`
+	Dice   []string `json:"dice"`
+	Map    string   `json:"map"`
+	Over   bool     `json:"over"`
+	Result string   `json:"result"`
 	// OrderLines are the lines of a ready-to-fill order block for the next round, one per unit.
 	OrderLines []string `json:"order_lines"`
 }
