@@ -106,7 +106,7 @@ func cmdResolve(args []string, stdout io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(resolvedJSON{Ruleset: rs.Name(), Round: log.Round, Events: log.Events, Dice: log.Dice, State: state, Hash: next.Hash()})
 	}
-	fmt.Fprintf(stdout, "%s — turn %d resolved\n\n", next.Name(), log.Round)
+	fmt.Fprintf(stdout, "%s — %s %d resolved\n\n", next.Name(), ruleset.RoundNoun(next), log.Round)
 	var events []struct {
 		Kind     string `json:"kind"`
 		Text     string `json:"text"`
