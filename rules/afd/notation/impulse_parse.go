@@ -165,7 +165,10 @@ func (p *impulseParser) manoeuvre(toks []parser.Token) {
 	type span struct{ from, to int }
 	var spans []span
 	for i, t := range toks {
-		if p.startsBox(t, i > 0 && toks[i-1].Kind == parser.TokSign && t.Sep == "") {
+		// A number glued to the token before it belongs to that token (a sign's figure, a factor's
+		// count: -1, K3), never a box of its own.
+		glued := i > 0 && t.Sep == "" && (toks[i-1].Kind == parser.TokSign || toks[i-1].Kind == parser.TokWord)
+		if p.startsBox(t, glued) {
 			if len(spans) > 0 {
 				spans[len(spans)-1].to = i
 			}

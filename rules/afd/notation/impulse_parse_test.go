@@ -24,6 +24,8 @@ var impulseValid = []struct{ in, canon string }{
 	{"` ` TR; 1; ` SL FIRE ANY", "` ` TR; 1; ` SL FIRE ANY"},          // a queue
 	{"1;1 HOLD", "1; 1 HOLD"},
 	{"tr", "TR FIRE ANY"},
+	{"1 K3", "1 K3 FIRE ANY"}, // a factor's count glued to it is no box (found by the fuzzer)
+	{"` P2 TR", "` PP TR FIRE ANY"},
 	{"1 FIRE BLUE1 GUNS wing-l MAX 4", "1 FIRE BLUE1 GUNS wing-l MAX 4"},
 }
 
