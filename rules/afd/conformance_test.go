@@ -165,7 +165,7 @@ roads: [[0, 0], [0, -1], [0, -2], [0, -3], [0, -4], [0, -5]]
 ground:
   - {callsign: TRUCK1, kind: truck, side: A, hex: [0, 0], facing: 0, route: [[0, -1], [0, -2], [0, -3], [0, -4], [0, -5]]}
   - {callsign: TANK1, kind: tank, side: A, hex: [1, 0], facing: 2, route: [[1, -1], [1, -2]]}
-  - {callsign: SHIP1, kind: ship, side: B, hex: [40, 0], facing: 0, speed: 2, turn_rate: 1, route: [[40, -1], [40, -2], [40, -3], [41, -4], [42, -5]]}
+  - {callsign: SHIP1, kind: ship, side: B, hex: [40, 0], facing: 0, speed: 2, turn_rate: 1, defence: 7, route: [[40, -1], [40, -2], [40, -3], [41, -4], [42, -5]]}
 aircraft:
   - {callsign: RED1, type: hurricane-i, side: A, player: ann, hex: [0, 2], facing: 0, alt: 3000, speed: 3.0}
   - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [40, 3], facing: 0, alt: 6000, speed: 3.0}

@@ -8,10 +8,13 @@ package afd
 import (
 	"fmt"
 
+	"sortie/rules/afd/strike"
+
 	hex "sortie/rules/hex"
 )
 
-// Ground unit kinds.
+// Ground unit kinds: the ones that move, and targets that stay where the scenario puts them (seed 002's
+// sample targets).
 const (
 	Truck = "truck"
 	Tank  = "tank"
@@ -19,7 +22,10 @@ const (
 )
 
 // GroundKinds are the kinds a scenario may place.
-var GroundKinds = []string{Truck, Tank, Ship}
+var GroundKinds = []string{Truck, Tank, Ship, "gun", "infantry", "small-building", "large-building", "bridge"}
+
+// moves says a kind of ground unit moves on a route.
+func moves(kind string) bool { return kind == Truck || kind == Tank || kind == Ship }
 
 // GroundUnit is a truck, a tank or a ship.
 type GroundUnit struct {
@@ -35,6 +41,10 @@ type GroundUnit struct {
 	// the ship tables the seed names are not part of it).
 	Speed    int `json:"speed,omitempty"`
 	TurnRate int `json:"turn_rate,omitempty"`
+	// Defence is the unit's defence value against bombs (seed 002: the scenario's, else the seed's sample
+	// for its kind); Damage what it has taken. Heavily damaged, it may no longer be used: it stops.
+	Defence int           `json:"defence"`
+	Damage  strike.Damage `json:"damage,omitempty"`
 }
 
 // Arrived says the unit has driven its whole route.
@@ -96,7 +106,7 @@ func moveGround(st *State, imp int) []Event {
 	var events []Event
 	for i := range st.Ground {
 		u := &st.Ground[i]
-		if u.Arrived() {
+		if u.Arrived() || u.Damage >= strike.Heavy {
 			continue
 		}
 		from := u.Hex

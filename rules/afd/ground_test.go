@@ -123,7 +123,7 @@ func TestGroundScenarioChecked(t *testing.T) {
 	bad := impulseDuel + `roads: [[0, 0]]
 ground:
   - {callsign: T1, kind: lorry, side: A, hex: [0, 0], facing: 1, route: [[0, -2]]}
-  - {callsign: RED1, kind: ship, side: C, hex: [0, 0], facing: 0, speed: 9}
+  - {callsign: RED1, kind: ship, side: C, hex: [0, 0], facing: 0, speed: 9, defence: 7}
   - {callsign: K1, kind: tank, side: A, hex: [0, 0], facing: 0, speed: 2}
 `
 	s, err := ParseScenario([]byte(bad), "bad.yaml")
@@ -131,7 +131,7 @@ ground:
 		t.Fatal(err)
 	}
 	_, err = NewGame(s, testEnv(t).Cards)
-	for _, want := range []string{"kind is truck, tank or ship", "faces a hexside", "is not next to", "given twice", "side \"C\"", "speed is 1 to 6", "only ships are given a speed"} {
+	for _, want := range []string{"kind is truck, tank, ship", "faces a hexside", "is not next to", "given twice", "side \"C\"", "speed is 1 to 6", "only ships are given a speed"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("the scenario's ground problems must include %q: %v", want, err)
 		}

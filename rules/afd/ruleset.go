@@ -8,6 +8,7 @@ import (
 
 	"sortie/parser"
 	"sortie/rules/afd/notation"
+	"sortie/rules/afd/strike"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
@@ -311,10 +312,19 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	}
 	for _, u := range v.Ground {
 		unit := ruleset.Unit{Name: u.Callsign, Type: u.Kind + ", yours", Summary: fmt.Sprintf("hex (%d,%d) facing %s", u.Hex.Q, u.Hex.R, u.Facing)}
+		if !moves(u.Kind) {
+			unit.Summary = fmt.Sprintf("hex (%d,%d)", u.Hex.Q, u.Hex.R)
+		}
+		if u.Damage != strike.NoDamage {
+			unit.Summary += ", " + u.Damage.String()
+		}
 		if u.Side == side {
-			if u.Arrived() {
+			switch {
+			case !moves(u.Kind):
+				unit.Detail = append(unit.Detail, fmt.Sprintf("defence %d", u.Defence))
+			case u.Arrived():
 				unit.Detail = append(unit.Detail, "at the end of its route")
-			} else {
+			default:
 				unit.Detail = append(unit.Detail, fmt.Sprintf("%d hexes of its route to go", len(u.Route)))
 			}
 		} else {

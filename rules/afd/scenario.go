@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sortie/rules/afd/notation"
+	"sortie/rules/afd/strike"
 	"sortie/rules/afd/tables"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
@@ -76,6 +77,7 @@ type ScenarioGround struct {
 	Route    [][2]int `yaml:"route"`
 	Speed    int      `yaml:"speed"`
 	TurnRate int      `yaml:"turn_rate"`
+	Defence  int      `yaml:"defence"`
 }
 
 // ScenarioError lists every problem found in a scenario, each with its line where the file gives one.
@@ -187,7 +189,7 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		path := fmt.Sprintf("ground[%d]", i)
 		cs := roster.Callsign(path, g.Callsign)
 		if !slices.Contains(GroundKinds, g.Kind) {
-			add(path+".kind", "%s: kind is truck, tank or ship, got %q", cs, g.Kind)
+			add(path+".kind", "%s: kind is %s, got %q", cs, strings.Join(GroundKinds, ", "), g.Kind)
 		}
 		if !slices.Contains(s.Sides, g.Side) {
 			add(path+".side", "%s: side %q is not one of the scenario's sides", cs, g.Side)
@@ -205,6 +207,16 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 			}
 			u.Route = append(u.Route, next)
 			prev = next
+		}
+		u.Defence = g.Defence
+		if u.Defence == 0 {
+			u.Defence = strike.SampleDefence[g.Kind]
+		}
+		if g.Defence < 0 || u.Defence == 0 && slices.Contains(GroundKinds, g.Kind) {
+			add(path+".defence", "%s: a %s needs its defence value (seed 002: a destroyer 7, a bridge 9), 1 or more", cs, g.Kind)
+		}
+		if !moves(g.Kind) && len(g.Route) > 0 {
+			add(path+".route", "%s: a %s does not move; only trucks, tanks and ships have a route", cs, g.Kind)
 		}
 		if g.Kind == Ship {
 			if g.Speed < 1 || g.Speed > 6 {
