@@ -169,6 +169,7 @@ ground:
 aircraft:
   - {callsign: RED1, type: hurricane-i, side: A, player: ann, hex: [0, 2], facing: 0, alt: 3000, speed: 3.0}
   - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [40, 3], facing: 0, alt: 6000, speed: 3.0}
+  - {callsign: BOMBER, type: he-111h, side: B, player: ben, hex: [0, 1], facing: 0, alt: 3000, speed: 3.0, loaded: true}
 turns: 4
 `
 
@@ -196,6 +197,8 @@ var afdPlays = []rulesettest.Play{
 		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "BLUE1": "3 FIRE ANY", "BLUE2": "3 FIRE ANY"}, {}, {},
 	}},
 	{Name: "convoy", Scenario: []byte(convoyGame), Rounds: []map[string]string{{}, {}, {}}},
+	// The Heinkel ends turn 1 over the road where the trucks have driven: level bombing (seed 002).
+	{Name: "convoy bombed", Scenario: []byte(convoyGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{{"BOMBER": "3 BOMB"}, {}}},
 	{Name: "fog and clouds", Scenario: []byte(fogGame), Rounds: []map[string]string{
 		{"RED1": "5 FIRE ANY", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},
 		{"RED1": "5 FIRE ANY", "BLUE1": "5 FIRE ANY", "BLUE2": "5"},

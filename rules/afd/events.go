@@ -25,11 +25,12 @@ const (
 	EvBombs        = "bombs"         // a plane released its bombs
 	EvGameOver     = "game-over"     // the game ended
 	EvGroundMove   = "ground-move"   // a truck, tank or ship moved (seed 001 V)
+	// EvGroundDamage (bombing.go): a ground unit or target hit by bombs (seed 002).
 )
 
 // EventKinds lists every kind, for tests and documentation.
 var EventKinds = []string{EvMove, EvNMR, EvIllegalOrder, EvSpotted, EvIdentified, EvLostSight, EvFire,
-	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver, EvGroundMove}
+	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver, EvGroundMove, EvGroundDamage}
 
 // Event is one thing that happened in a turn, structured so reports and archives can be built from it
 // and views can filter it (invariant 4, docs/architecture.md).

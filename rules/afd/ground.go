@@ -175,6 +175,8 @@ type GroundDetail struct {
 	From   hex.Hex `json:"from"`
 	To     hex.Hex `json:"to"`
 	Facing hex.Dir `json:"facing"`
+	// Result is the damage of a bombing, for ground-damage events.
+	Result string `json:"result,omitempty"`
 }
 
 // GroundSightRange is how far, in hexes, a side's aircraft see ground units and ships (house rule:

@@ -159,7 +159,10 @@ func TestGroundInReports(t *testing.T) {
 	if strings.Contains(names(ann.Own), "TRUCK1") || strings.Contains(names(ann.Contacts), "SHIP1") {
 		t.Errorf("ground units among aircraft: own %s, contacts %s", names(ann.Own), names(ann.Contacts))
 	}
-	if got := names(ben.Ground); got != "SHIP1=ship, yours" {
-		t.Errorf("ben sees only his ship (the trucks are 40 hexes from his fighter): %s", got)
+	if got := names(ben.Ground); got != "TRUCK1=truck, enemy TANK1=tank, enemy SHIP1=ship, yours" {
+		t.Errorf("ben's Heinkel sees ann's column, and ben his own ship: %s", got)
+	}
+	if d := ben.Ground[0].Detail; len(d) != 0 {
+		t.Errorf("an enemy column's route is not seen: %v", d)
 	}
 }

@@ -105,6 +105,11 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	for imp := 1; imp <= 12; imp++ {
 		r.events = append(r.events, moveGround(ns, imp)...)
 	}
+	for _, f := range r.moved {
+		if b := f.p.Bombed; b != nil && b.Turn == r.turn {
+			r.bombing(f.p, f.card, f.p.Flight.Alt-f.climb)
+		}
+	}
 	r.events = spotPhase(ns, env.Tables, r.climbs, d, r.events)
 	if err := r.fire(); err != nil {
 		return nil, nil, err
@@ -205,13 +210,8 @@ func (r *resolution) movement() {
 		p.Flight = res.End
 		r.climbs[p.Callsign] = f.climb
 		if f.order.Plot.Bomb && res.Legal() {
+			// The bombs fall once everything has moved (bombing, after the ground units' movement).
 			p.Bombed = &BombRelease{Turn: turn, Hex: res.End.Hex, Alt: res.End.Alt, Dive: res.DiveBombing}
-			how := "glide-bombed"
-			if res.DiveBombing {
-				how = "dive-bombed"
-			}
-			r.emit(Event{Turn: turn, Kind: EvBombs, Plane: p.Callsign, Side: p.Side,
-				Text: fmt.Sprintf("%s %s hex %v from %d ft", p.Callsign, how, res.End.Hex, res.End.Alt)})
 		}
 		if p.Flight.Alt < 0 {
 			p.Flight.Alt = 0

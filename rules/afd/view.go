@@ -134,6 +134,35 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			}
 		case EvGameOver:
 			out = append(out, Event{Turn: e.Turn, Impulse: e.Impulse, Kind: EvGameOver, Outcome: e.Outcome, Text: e.Text})
+		case EvGroundDamage:
+			// The target's side sees its unit hit, and by whom if it has the bomber in sight, with its own
+			// defence roll; the bomber's side sees what its bombs did to a unit it sees, with its attack
+			// roll. Neither sees the other's die.
+			u, bomber := st.groundUnit(e.Plane), st.Plane(e.Target)
+			if u == nil || bomber == nil || e.Ground == nil {
+				continue
+			}
+			d := e.Ground
+			switch {
+			case own:
+				who := "an unseen bomber"
+				if sawPlane(st, side, bomber.Callsign) {
+					who = bomber.Callsign
+				}
+				r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: e.Kind, Plane: u.Callsign, Side: side,
+					Text: fmt.Sprintf("%s (%s) was bombed by %s: %s", u.Callsign, u.Kind, who, d.Result)}
+				if len(e.Dice) == 2 {
+					r.Dice = e.Dice[1:]
+				}
+				out = append(out, r)
+			case bomber.Side == side && groundSeen(st, side, u):
+				r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: e.Kind, Plane: u.Callsign, Target: bomber.Callsign,
+					Text: fmt.Sprintf("%s's bombs on %s (%s): %s", bomber.Callsign, u.Callsign, u.Kind, d.Result)}
+				if len(e.Dice) == 2 {
+					r.Dice = e.Dice[:1]
+				}
+				out = append(out, r)
+			}
 		case EvGroundMove:
 			// A truck, tank or ship: the side's own, or an enemy's its aircraft see now.
 			if u := st.groundUnit(e.Plane); own || u != nil && groundSeen(st, side, u) {

@@ -1,0 +1,70 @@
+package afd
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"sortie/rules/afd/notation"
+	"sortie/rules/afd/strike"
+	"sortie/rules/dice"
+)
+
+// TestBombLoads reads the cards' stores as seed 002's weapon classes (house rule, docs/rulings.md: air to
+// ground).
+func TestBombLoads(t *testing.T) {
+	for key, want := range map[string]string{"he-111h": "500lb×8", "ju-87b": "1000lb×1", "p-47d": "500lb×2", "sbd-3": "1000lb×1"} {
+		w, n, ok := BombLoad(card(t, key))
+		if got := fmt.Sprintf("%s×%d", w, n); !ok || got != want {
+			t.Errorf("%s: %s (%v), want %s", key, got, ok, want)
+		}
+	}
+	if _, _, ok := BombLoad(card(t, "tbf-1")); ok {
+		t.Error("a torpedo is no bomb load")
+	}
+}
+
+// TestLevelBombingOfATruck: a Heinkel releasing its load over a truck at 3,000 ft (level 2) bombs on
+// the standard bombing table: a d10 of 8 is on target (7 to 10 at level 2), 2,000 kg of bombs count as
+// eight 500 lb bombs, 6 × 3 × 1 = 18, and 18 + 5 against the truck's 2 + 6 is heavy damage (at least
+// twice the defence, seed 002); the truck stops.
+func TestLevelBombingOfATruck(t *testing.T) {
+	st := newTestGame(t, convoyGame)
+	bomb, _ := notation.ParseOrder("3 BOMB")
+	orders := map[string]notation.Order{"BOMBER": bomb}
+	// The bombing d10, the attack d10 and the truck's defence d10, by label; every other roll (spotting) 1.
+	next, events, err := Resolve(testEnv(t), st, orders, &labelDice{want: map[string]int{"turn 1 BOMBER bombs: d10": 8, "turn 1 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 TRUCK1 defends against BOMBER's bombs: d10": 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, e := range events {
+		if e.Kind == EvBombs || e.Kind == EvGroundDamage {
+			text += e.Text + "\n"
+		}
+	}
+	if !strings.Contains(text, "level-bombed hex (0,-2) from 3000 ft (level 2): d10 8 +0 = on target") ||
+		!strings.Contains(text, "BOMBER's bombs on TRUCK1 (truck): attack 18 + 5 against defence 2 + 6: heavy damage") {
+		t.Errorf("the bombing:\n%s", text)
+	}
+	if u := next.groundUnit("TRUCK1"); u.Damage != strike.Heavy {
+		t.Errorf("the truck's damage: %s", u.Damage)
+	}
+}
+
+// labelDice answers the labelled rolls a test names and 1 for all others.
+type labelDice struct {
+	want map[string]int
+	log  []dice.Roll
+}
+
+func (d *labelDice) Roll(label string, sides int) int {
+	v, ok := d.want[label]
+	if !ok {
+		v = 1
+	}
+	d.log = append(d.log, dice.Roll{Label: label, Sides: sides, Value: v})
+	return v
+}
+
+func (d *labelDice) Log() []dice.Roll { return d.log }
