@@ -68,3 +68,31 @@ func (d *labelDice) Roll(label string, sides int) int {
 }
 
 func (d *labelDice) Log() []dice.Roll { return d.log }
+
+// TestKnockOutVictory: a knock-out condition scores for each ground unit it names that ends the game
+// heavily damaged or destroyed (seed 002: no longer usable), and a scenario naming a unit that is not
+// there is refused.
+func TestKnockOutVictory(t *testing.T) {
+	scn := strings.Replace(convoyGame, "turns: 4\n", "turns: 1\nvictory:\n  - {side: B, kind: knock-out, ground: [TRUCK1, TANK1], points: 3}\n", 1)
+	st := newTestGame(t, scn)
+	bomb, _ := notation.ParseOrder("3 BOMB")
+	next, _, err := Resolve(testEnv(t), st, map[string]notation.Order{"BOMBER": bomb},
+		&labelDice{want: map[string]int{"turn 1 BOMBER bombs: d10": 8, "turn 1 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 TRUCK1 defends against BOMBER's bombs: d10": 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !next.Over || next.Outcome == nil || next.Outcome.Score["B"] != 3 {
+		t.Errorf("the heavily damaged truck scores 3 for B (the tank, untouched, nothing): %+v", next.Outcome)
+	}
+	bad := strings.Replace(convoyGame, "turns: 4\n", "turns: 4\nvictory:\n  - {side: B, kind: knock-out, ground: [NOWHERE]}\n  - {side: B, kind: destroy, aircraft: [RED1], ground: [TRUCK1]}\n", 1)
+	s, err := ParseScenario([]byte(bad), "bad.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewGame(s, testEnv(t).Cards)
+	for _, want := range []string{"NOWHERE", "only a knock-out condition names ground units"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the scenario's faults must include %q: %v", want, err)
+		}
+	}
+}

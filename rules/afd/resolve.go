@@ -9,6 +9,7 @@ import (
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
+	"sortie/rules/afd/strike"
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
@@ -462,6 +463,12 @@ func checkVictory(st *State) *Outcome {
 	}
 	out := ruleset.NewOutcome(st.Sides, reason)
 	for _, c := range st.Victory {
+		for _, cs := range c.Ground {
+			// Seed 002: heavy damage leaves a target unusable, destroyed knocks it out.
+			if u := st.groundUnit(cs); u != nil && u.Damage >= strike.Heavy {
+				out.Score[c.Side] += c.Points
+			}
+		}
 		for _, cs := range c.Aircraft {
 			p := st.Plane(cs)
 			if p == nil {

@@ -50,6 +50,8 @@ type scenarioVictory struct {
 	Edge     string   `yaml:"edge"`
 	Target   *[2]int  `yaml:"target"`
 	Points   int      `yaml:"points"`
+	// Ground names the ground units and targets a knock-out condition counts (seed 002 damage).
+	Ground []string `yaml:"ground"`
 }
 
 // ScenarioPlane is one aircraft's starting state.
@@ -234,6 +236,22 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 	for i, v := range s.Victory {
 		path := fmt.Sprintf("victory[%d]", i)
 		c := Condition{Side: v.Side, Kind: v.Kind, Edge: v.Edge}
+		if v.Kind == "knock-out" {
+			c.Ground, c.Points = roster.Condition(path, v.Side, v.Points, "ground", "a ground unit", v.Ground)
+			for _, cs := range c.Ground {
+				if st.groundUnit(cs) == nil {
+					add(path+".ground", "%s is not a ground unit or target of the scenario", cs)
+				}
+			}
+			if len(c.Ground) == 0 || len(v.Aircraft) > 0 {
+				add(path+".ground", "a knock-out condition names the ground units and targets it counts (ground: [...]), and no aircraft")
+			}
+			st.Victory = append(st.Victory, c)
+			continue
+		}
+		if len(v.Ground) > 0 {
+			add(path+".ground", "only a knock-out condition names ground units")
+		}
 		c.Aircraft, c.Points = roster.Condition(path, v.Side, v.Points, "aircraft", "an aircraft", v.Aircraft)
 		switch v.Kind {
 		case "destroy", "survive":
@@ -251,7 +269,7 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 				c.Target = hexmap.Hex{Q: v.Target[0], R: v.Target[1]}
 			}
 		default:
-			add(path+".kind", "victory kind is destroy, exit, survive or bomb, got %q", v.Kind)
+			add(path+".kind", "victory kind is destroy, exit, survive, bomb or knock-out, got %q", v.Kind)
 		}
 		if len(c.Aircraft) == 0 {
 			add(path+".aircraft", "a victory condition names the aircraft it counts")

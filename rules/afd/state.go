@@ -158,7 +158,9 @@ type Condition struct {
 	Aircraft []string   `json:"aircraft,omitempty" yaml:"aircraft"`
 	Edge     string     `json:"edge,omitempty" yaml:"edge"`
 	Target   hexmap.Hex `json:"target,omitempty" yaml:"-"`
-	Points   int        `json:"points" yaml:"points"`
+	// Ground names the ground units a knock-out condition counts: each heavily damaged or destroyed scores.
+	Ground []string `json:"ground,omitempty" yaml:"-"`
+	Points int      `json:"points" yaml:"points"`
 }
 
 // Outcome is the end of a game.
@@ -191,6 +193,7 @@ func (s *State) Clone() *State {
 	c.Victory = make([]Condition, len(s.Victory))
 	for i, v := range s.Victory {
 		v.Aircraft = append([]string(nil), v.Aircraft...)
+		v.Ground = append([]string(nil), v.Ground...)
 		c.Victory[i] = v
 	}
 	c.Planes = make([]Plane, len(s.Planes))
