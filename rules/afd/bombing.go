@@ -84,6 +84,12 @@ func crippled(card *aircraft.Card, p *Plane) bool {
 
 // bombing resolves a plane's bombs released this turn (after its movement, from where it released them).
 func (r *resolution) bombing(p *Plane, card *aircraft.Card, startAlt int) {
+	r.bombingAt(p, card, startAlt, true)
+}
+
+// bombingAt resolves a release: atDiveEnd says the bombs fell at the end of the turn's dive (the seed's
+// change phase: the plain game), not in the middle of a manoeuvre (an impulse).
+func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDiveEnd bool) {
 	b := p.Bombed
 	weapon, count, ok := BombLoad(card)
 	if !ok {
@@ -96,7 +102,7 @@ func (r *resolution) bombing(p *Plane, card *aircraft.Card, startAlt int) {
 		a.Kind = strike.DiveBombing
 	case b.Alt < startAlt:
 		a.Kind = strike.GlideBombing
-		a.ChangePhase = true // a plain game's bombs fall at the end of the turn's dive
+		a.ChangePhase = atDiveEnd
 	}
 	a.LevelsDived = max(0, strike.Level(startAlt)-level)
 	a.CrewHit, _ = systemFill(card, p, "C")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 	"sortie/rules/afd/strike"
 	"sortie/rules/dice"
@@ -94,5 +95,57 @@ func TestKnockOutVictory(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("the scenario's faults must include %q: %v", want, err)
 		}
+	}
+}
+
+// impulseConvoy is the convoy with the impulse game: the Heinkel (speed 3: impulses 3, 8, 12) is over
+// the lead truck in impulse 3, before the truck drives on in impulse 4.
+var impulseConvoy = strings.Replace(convoyGame, "options: {fog_of_war: true}", "options: {fog_of_war: true, impulse: true}", 1)
+
+// TestImpulseBombing: in the impulse game bombs fall in the impulse the order releases them, on the
+// hex the plane is in, and their results count at once (seed 001 VIII.2, VIII.5).
+func TestImpulseBombing(t *testing.T) {
+	st := newTestGame(t, impulseConvoy)
+	o, ds := notation.ParseImpulseOrder("1 BOMB")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	fw, _ := notation.ParseImpulseOrder("1; 1; 1; 1; 1")
+	next, events, err := ResolveImpulse(testEnv(t), st, map[string]notation.ImpulseOrder{"BOMBER": o, "RED1": fw, "BLUE1": fw},
+		&labelDice{want: map[string]int{"turn 1 impulse 3 BOMBER bombs: d10": 8, "turn 1 impulse 3 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 impulse 3 TRUCK1 defends against BOMBER's bombs: d10": 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range events {
+		if e.Kind == EvGroundDamage && e.Impulse == 3 && strings.Contains(e.Text, "heavy damage") {
+			found = true
+		}
+	}
+	if !found || next.groundUnit("TRUCK1").Damage != strike.Heavy || next.Plane("BOMBER").Flight.Loaded {
+		t.Errorf("the Heinkel's bombs in impulse 3: damage %s, still loaded %v\n%+v", next.groundUnit("TRUCK1").Damage, next.Plane("BOMBER").Flight.Loaded, events)
+	}
+	if next.groundUnit("TRUCK1").Hex != (st.groundUnit("TRUCK1").Hex) {
+		t.Error("the heavily damaged truck must not drive on")
+	}
+}
+
+// TestImpulseNoFixedGunsOnABombingTurn: a plane may not fire its fixed guns in a turn it drops bombs
+// (seed 001 VIII.3): one that fired them first keeps its bombs, and one that dropped them first fires
+// no fixed guns after.
+func TestImpulseNoFixedGunsOnABombingTurn(t *testing.T) {
+	st := newTestGame(t, impulseConvoy)
+	p := st.Plane("BOMBER")
+	p.Imp.FixedFired = true
+	r := &impulseRun{resolution: resolution{env: testEnv(t), ns: st, d: dice.NewScripted(), cards: map[string]*aircraft.Card{}, climbs: map[string]int{}, hits: map[string][]int{}}, stopped: map[string]bool{}}
+	r.release(p)
+	if len(r.releases) != 0 || !p.Flight.Loaded || len(r.events) != 1 || !strings.Contains(r.events[0].Text, "kept its bombs") {
+		t.Errorf("a plane that fired its fixed guns keeps its bombs: %+v", r.events)
+	}
+	p.Imp.FixedFired = false
+	r.events = nil
+	r.release(p)
+	if len(r.releases) != 1 || p.Flight.Loaded || !p.Imp.FixedFired {
+		t.Error("a plane that drops its bombs fires no fixed guns after, that turn")
 	}
 }

@@ -68,6 +68,8 @@ type FlownBox struct {
 	// banked forwards manoeuvre or a maximum-performance turn or slip required (X.E).
 	Climb     int `json:"climb"`
 	Mandatory int `json:"mandatory,omitempty"`
+	// Bomb: the plane released its bombs in this impulse.
+	Bomb bool `json:"bomb,omitempty"`
 }
 
 // impulseID numbers an impulse across turns.
@@ -195,6 +197,7 @@ type planeTurn struct {
 	alt    int           // the altitude now
 	bank   notation.Bank // the bank now
 	engine int           // working engines, for power per impulse
+	loaded bool          // still carrying its bombs
 }
 
 // tryManoeuvre checks the first boxes of m (as many as the turn has impulses left, from box done on)
@@ -240,7 +243,13 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 	n := min(len(boxes), pt.left)
 	for i := 0; i < n; i++ {
 		b := boxes[i]
-		fb := FlownBox{Token: boxToken(b), Power: b.Power, Brake: b.Brake}
+		fb := FlownBox{Token: boxToken(b), Power: b.Power, Brake: b.Brake, Bomb: b.Bomb}
+		if b.Bomb {
+			if !pt.loaded {
+				errf(b.BombCol, "bomb-unloaded", "BOMB: the %s carries no bombs (or has released them)", pt.card.Name)
+			}
+			pt.loaded = false
+		}
 
 		want := alt
 		if b.AltSet {
@@ -442,7 +451,8 @@ const ForwardsOrder = "1"
 // impulseRun is one run of the engine, from where the game stands to its next stop.
 type impulseRun struct {
 	resolution
-	stopped map[string]bool // planes that completed their manoeuvre this impulse with nothing queued
+	stopped  map[string]bool // planes that completed their manoeuvre this impulse with nothing queued
+	releases []*Plane        // planes releasing their bombs this impulse (phase E)
 }
 
 // ResolveImpulse runs an impulse game from where it stands until some plane has completed its
@@ -552,7 +562,7 @@ func (r *impulseRun) planeTurn(p *Plane, card *aircraft.Card) planeTurn {
 			left++
 		}
 	}
-	return planeTurn{card: card, start: p.Imp.Start, flown: p.Imp.Flown, left: left, alt: p.Flight.Alt, bank: p.Flight.Bank, engine: engines(card, p.Imp.Start)}
+	return planeTurn{card: card, start: p.Imp.Start, flown: p.Imp.Flown, left: left, alt: p.Flight.Alt, bank: p.Flight.Bank, engine: engines(card, p.Imp.Start), loaded: p.Flight.Loaded}
 }
 
 // forwards is the forwards manoeuvre `1` (seed 001 X.E.1).
@@ -609,6 +619,13 @@ func (r *impulseRun) impulse() error {
 		return err
 	}
 	r.damage()
+	// E. Bombs (VIII): released in this impulse, results at once.
+	for _, p := range r.releases {
+		if card, err := r.cardOf(p.Type); err == nil {
+			r.bombingAt(p, card, p.Imp.Start.Alt, false)
+		}
+	}
+	r.releases = nil
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
 		if p.Status == ShotDown && p.Imp.DownAt == 0 {
@@ -675,6 +692,9 @@ func (r *impulseRun) fly(p *Plane) error {
 	}
 	p.Flight.Alt = fb.Alt
 	p.Imp.Done++
+	if fb.Bomb {
+		r.release(p)
+	}
 	if p.Imp.Done >= len(m.Boxes) {
 		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvMove, Plane: p.Callsign, Side: p.Side,
 			Move: &MoveDetail{Plot: m.String(), To: p.Flight.Hex, Alt: p.Flight.Alt, Speed: p.Imp.Start.Speed},
@@ -948,3 +968,21 @@ func (d *impulseDice) Roll(label string, sides int) int {
 }
 
 func (d *impulseDice) Log() []dice.Roll { return d.inner.Log() }
+
+// release readies a plane's bombs for this impulse's bomb phase (seed 001 VIII): only in an active
+// impulse (it is flying one), and no fixed guns the turn it drops them (VIII.3): a plane that fired its
+// fixed guns earlier in the turn keeps its bombs, and one that drops them fires no fixed guns after.
+func (r *impulseRun) release(p *Plane) {
+	if !p.Flight.Loaded {
+		return
+	}
+	if p.Imp.FixedFired {
+		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
+			Text: fmt.Sprintf("%s kept its bombs: it fired its fixed guns this turn, and a plane may not do both in one turn (seed 001 VIII.3)", p.Callsign)})
+		return
+	}
+	p.Imp.FixedFired = true
+	p.Bombed = &BombRelease{Turn: r.ns.Turn, Hex: p.Flight.Hex, Alt: p.Flight.Alt}
+	p.Flight.Loaded = false
+	r.releases = append(r.releases, p)
+}

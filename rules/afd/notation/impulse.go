@@ -30,6 +30,9 @@ type Box struct {
 	AltSet bool
 	// Power and Brake are the factors applied in this impulse (seed 001 X.C).
 	Power, Brake int
+	// Bomb releases the plane's bombs in this impulse (seed 001 VIII).
+	Bomb    bool
+	BombCol int
 	// Col is the 1-based column (in runes) of the box's movement token in the order text.
 	Col int
 	// AltCol, PowerCol and BrakeCol are the columns of the figures, 0 when not written.
@@ -113,6 +116,9 @@ func (m Manoeuvre) String() string {
 		}
 		if b.Brake > 0 {
 			tok += " " + repeatFactor("K", b.Brake)
+		}
+		if b.Bomb {
+			tok += " BOMB"
 		}
 		parts = append(parts, tok)
 	}

@@ -274,17 +274,15 @@ func (p *impulseParser) box(toks []parser.Token) (Box, bool) {
 	if first.Kind == parser.TokQuote && first.Text != "`" {
 		p.warnf(first.Col, CodeImpulseQuoteMark, "`", "%q was read as ` (a straight hex inside the manoeuvre)", first.Text)
 	}
-	if plot.Steep || plot.Vert || plot.Bomb {
+	if plot.Steep || plot.Vert {
 		col := plot.Col("STEEP")
 		if plot.Vert {
 			col = plot.Col("VERT")
 		}
-		if plot.Bomb {
-			col = plot.Col("BOMB")
-		}
-		p.errorf(col, CodeImpulseFlag, "", "STEEP, VERT and BOMB are not used in impulse orders: climbs and dives are written impulse by impulse")
+		p.errorf(col, CodeImpulseFlag, "", "STEEP and VERT are not used in impulse orders: climbs and dives are written impulse by impulse")
 		ok = false
 	}
+	b.Bomb, b.BombCol = plot.Bomb, plot.Col("BOMB")
 	if plot.Alt != 0 {
 		if b.AltSet {
 			p.errorf(plot.Col("ALT"), CodeImpulseTwoAlts, "", "a second altitude for one impulse: write one per impulse")
@@ -360,7 +358,7 @@ func (o ImpulseOrder) Equal(x ImpulseOrder) bool {
 		for j, a := range m.Boxes {
 			b := n.Boxes[j]
 			if a.Forwards != b.Forwards || a.Cont != b.Cont || a.Alt != b.Alt || a.AltAbs != b.AltAbs || a.AltSet != b.AltSet ||
-				a.Power != b.Power || a.Brake != b.Brake || a.Move.Kind != b.Move.Kind || a.Move.N != b.Move.N ||
+				a.Power != b.Power || a.Brake != b.Brake || a.Bomb != b.Bomb || a.Move.Kind != b.Move.Kind || a.Move.N != b.Move.N ||
 				a.Move.Side != b.Move.Side || a.Move.Bank != b.Move.Bank {
 				return false
 			}

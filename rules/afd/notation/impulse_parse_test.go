@@ -26,6 +26,7 @@ var impulseValid = []struct{ in, canon string }{
 	{"tr", "TR FIRE ANY"},
 	{"1 K3", "1 K3 FIRE ANY"}, // a factor's count glued to it is no box (found by the fuzzer)
 	{"` P2 TR", "` PP TR FIRE ANY"},
+	{"1 BOMB", "1 BOMB FIRE ANY"}, // bombs released in the impulse (seed 001 VIII)
 	{"1 FIRE BLUE1 GUNS wing-l MAX 4", "1 FIRE BLUE1 GUNS wing-l MAX 4"},
 }
 
@@ -75,6 +76,7 @@ func TestImpulseOrderFaults(t *testing.T) {
 		{"` TR;", CodeImpulseEmpty, 5},
 		{"FIRE ANY", CodeImpulseEmpty, 0},
 		{"` STEEP TR", CodeImpulseFlag, 3},
+		{"` VERT TR", CodeImpulseFlag, 3},
 		{"` 12950 TR", CodeImpulseAltitude, 3},
 		{"` 12900 +1 TR", CodeImpulseTwoAlts, 9},
 		{"+1 ` TR", CodeImpulseNoBox, 1},
