@@ -90,6 +90,14 @@ func (r *resolution) bombing(p *Plane, card *aircraft.Card, startAlt int) {
 // bombingAt resolves a release: atDiveEnd says the bombs fell at the end of the turn's dive (the seed's
 // change phase: the plain game), not in the middle of a manoeuvre (an impulse).
 func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDiveEnd bool) {
+	if carriesTorpedo(card) {
+		imp := 0
+		if !atDiveEnd && r.ns.Clock != nil {
+			imp = r.ns.Clock.Impulse
+		}
+		r.dropTorpedo(p, card, imp)
+		return
+	}
 	b := p.Bombed
 	weapon, count, ok := BombLoad(card)
 	if !ok {
@@ -146,12 +154,13 @@ func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDi
 			av = strike.Secondary(attack)
 		}
 		ad := r.d.Roll(fmt.Sprintf("%s %s: attack d10", label, u.Callsign), 10)
-		dd := r.d.Roll(fmt.Sprintf("turn %d %s defends against %s's bombs: d10", r.turn, u.Callsign, p.Callsign), 10)
+		// The defender's die names no attacker: the target's side may not have seen the bomber.
+		dd := r.d.Roll(fmt.Sprintf("turn %d %s defends against bombs: d10", r.turn, u.Callsign), 10)
 		dv := strike.Defence(u.Defence, u.Damage)
 		dmg := strike.DamageOf(av+ad, dv+dd)
 		u.Damage = strike.Worse(u.Damage, dmg)
 		r.emit(Event{Turn: r.turn, Kind: EvGroundDamage, Plane: u.Callsign, Side: u.Side, Target: p.Callsign,
-			Dice: r.d.Log()[len(r.d.Log())-2:], Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String()},
+			Dice: r.d.Log()[len(r.d.Log())-2:], Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: "bombs"},
 			Text: fmt.Sprintf("%s's bombs on %s (%s): attack %d + %d against defence %d + %d: %s", p.Callsign, u.Callsign, u.Kind, av, ad, dv, dd, dmg)})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sortie/rules/afd/notation"
 	"sortie/rules/afd/strike"
 	"sortie/rules/dice"
+	"sortie/rules/hex"
 )
 
 // TestBombLoads reads the cards' stores as seed 002's weapon classes (house rule, docs/rulings.md: air to
@@ -34,7 +35,7 @@ func TestLevelBombingOfATruck(t *testing.T) {
 	bomb, _ := notation.ParseOrder("3 BOMB")
 	orders := map[string]notation.Order{"BOMBER": bomb}
 	// The bombing d10, the attack d10 and the truck's defence d10, by label; every other roll (spotting) 1.
-	next, events, err := Resolve(testEnv(t), st, orders, &labelDice{want: map[string]int{"turn 1 BOMBER bombs: d10": 8, "turn 1 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 TRUCK1 defends against BOMBER's bombs: d10": 6}})
+	next, events, err := Resolve(testEnv(t), st, orders, &labelDice{want: map[string]int{"turn 1 BOMBER bombs: d10": 8, "turn 1 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 TRUCK1 defends against bombs: d10": 6}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestKnockOutVictory(t *testing.T) {
 	st := newTestGame(t, scn)
 	bomb, _ := notation.ParseOrder("3 BOMB")
 	next, _, err := Resolve(testEnv(t), st, map[string]notation.Order{"BOMBER": bomb},
-		&labelDice{want: map[string]int{"turn 1 BOMBER bombs: d10": 8, "turn 1 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 TRUCK1 defends against BOMBER's bombs: d10": 6}})
+		&labelDice{want: map[string]int{"turn 1 BOMBER bombs: d10": 8, "turn 1 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 TRUCK1 defends against bombs: d10": 6}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestImpulseBombing(t *testing.T) {
 	}
 	fw, _ := notation.ParseImpulseOrder("1; 1; 1; 1; 1")
 	next, events, err := ResolveImpulse(testEnv(t), st, map[string]notation.ImpulseOrder{"BOMBER": o, "RED1": fw, "BLUE1": fw},
-		&labelDice{want: map[string]int{"turn 1 impulse 3 BOMBER bombs: d10": 8, "turn 1 impulse 3 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 impulse 3 TRUCK1 defends against BOMBER's bombs: d10": 6}})
+		&labelDice{want: map[string]int{"turn 1 impulse 3 BOMBER bombs: d10": 8, "turn 1 impulse 3 BOMBER bombs TRUCK1: attack d10": 5, "turn 1 impulse 3 TRUCK1 defends against bombs: d10": 6}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,5 +148,52 @@ func TestImpulseNoFixedGunsOnABombingTurn(t *testing.T) {
 	r.release(p)
 	if len(r.releases) != 1 || p.Flight.Loaded || !p.Imp.FixedFired {
 		t.Error("a plane that drops its bombs fires no fixed guns after, that turn")
+	}
+}
+
+// TestTorpedoRun: an Avenger low and slow two hexes from a destroyer drops its torpedo (seed 002: level
+// 0, speed 2 or less, 1-4 hexes; launch d10 8 - 2 for an American torpedo before 1943 = 6, it runs); the
+// torpedo moves one hex at once, then one in impulse 7 of the next turn (seed 001 V.D) into the ship's
+// hex, and hits its side (d10 8 - 1 small ship = 7): a direct hit, 10 × 2 = 20, against the side's
+// halved defence 4, destroys it.
+func TestTorpedoRun(t *testing.T) {
+	st := newTestGame(t, torpedoGame)
+	drop, _ := notation.ParseOrder("2 BOMB")
+	dice := &labelDice{want: map[string]int{"turn 1 AVENGER drops a torpedo: d10": 8, "turn 2 AVENGER torpedo hits DD1: d10": 8}}
+	next, events, err := Resolve(testEnv(t), st, map[string]notation.Order{"AVENGER": drop}, dice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Torpedoes) != 1 || next.Torpedoes[0].Hex != (hex.Hex{Q: 0, R: 0}) {
+		t.Fatalf("the torpedo after its drop: %+v %+v", next.Torpedoes, events)
+	}
+	next, events, err = Resolve(testEnv(t), next, nil, dice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, e := range events {
+		if e.Kind == EvGroundDamage {
+			text += e.Text
+		}
+	}
+	if !strings.Contains(text, "hit DD1 on the side") || !strings.Contains(text, "attack 20 + 1 against defence 4 + 1: destroyed") || next.groundUnit("DD1").Damage != strike.Destroyed {
+		t.Errorf("the hit: %q", text)
+	}
+	if len(next.Torpedoes) != 0 {
+		t.Error("a torpedo that hit is spent")
+	}
+	// Too high to drop: the Avenger keeps its torpedo and is told why.
+	high := newTestGame(t, strings.Replace(torpedoGame, "alt: 400, speed: 2.0", "alt: 3000, speed: 2.0", 1))
+	after, events, _ := Resolve(testEnv(t), high, map[string]notation.Order{"AVENGER": drop}, &labelDice{})
+	if !after.Plane("AVENGER").Flight.Loaded || len(after.Torpedoes) != 0 {
+		t.Error("a drop from level 2 must be refused, the torpedo kept")
+	}
+	found := false
+	for _, e := range events {
+		found = found || e.Kind == EvIllegalOrder && strings.Contains(e.Text, "kept its torpedo")
+	}
+	if !found {
+		t.Errorf("the bomber's owner is told: %+v", events)
 	}
 }

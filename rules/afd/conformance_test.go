@@ -30,6 +30,11 @@ func afdSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 				mark(p.Flight.Hex.Q, p.Flight.Hex.R)
 			}
 		}
+		for i := range s.Ground {
+			if u := &s.Ground[i]; groundSeen(s, side, u) {
+				mark(u.Hex.Q, u.Hex.R)
+			}
+		}
 	}
 	if log != nil {
 		var events []Event
@@ -173,6 +178,22 @@ aircraft:
 turns: 4
 `
 
+// torpedoGame: ann's Avenger, low and slow, two hexes from ben's anchored destroyer after its first
+// move, drops its torpedo; the torpedo reaches the ship's hex in turn 2 (seeds 001 V.D, 002).
+const torpedoGame = `
+ruleset: afd
+name: torpedo
+options: {fog_of_war: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+ground:
+  - {callsign: DD1, kind: ship, side: B, hex: [0, -1], facing: 2, speed: 1, turn_rate: 1, defence: 7, size: small}
+aircraft:
+  - {callsign: AVENGER, type: tbf-1, side: A, player: ann, hex: [0, 3], facing: 0, alt: 400, speed: 2.0, loaded: true}
+  - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [30, 30], facing: 0, alt: 6000, speed: 3.0}
+turns: 3
+`
+
 var huntOrders = map[string]string{"RED1": "3 FIRE BOMBER", "RED2": "3 FIRE BOMBER", "RED3": "3 FIRE BOMBER", "BOMBER": "3"}
 
 var afdPlays = []rulesettest.Play{
@@ -197,6 +218,7 @@ var afdPlays = []rulesettest.Play{
 		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "BLUE1": "3 FIRE ANY", "BLUE2": "3 FIRE ANY"}, {}, {},
 	}},
 	{Name: "convoy", Scenario: []byte(convoyGame), Rounds: []map[string]string{{}, {}, {}}},
+	{Name: "torpedo", Scenario: []byte(torpedoGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{{"AVENGER": "2 BOMB"}, {}}},
 	// The Heinkel ends turn 1 over the road where the trucks have driven: level bombing (seed 002).
 	{Name: "convoy bombed", Scenario: []byte(convoyGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{{"BOMBER": "3 BOMB"}, {}}},
 	{Name: "fog and clouds", Scenario: []byte(fogGame), Rounds: []map[string]string{

@@ -45,6 +45,12 @@ type GroundUnit struct {
 	// for its kind); Damage what it has taken. Heavily damaged, it may no longer be used: it stops.
 	Defence int           `json:"defence"`
 	Damage  strike.Damage `json:"damage,omitempty"`
+	// Size is a ship's size for torpedo hits ("large", "small", "very-small"); Bulge says it has torpedo
+	// bulges; TorpedoPort and TorpedoStarboard count the torpedo hits on each side (seed 002).
+	Size             string `json:"size,omitempty"`
+	Bulge            bool   `json:"bulge,omitempty"`
+	TorpedoPort      int    `json:"torpedo_port,omitempty"`
+	TorpedoStarboard int    `json:"torpedo_starboard,omitempty"`
 }
 
 // Arrived says the unit has driven its whole route.
@@ -175,8 +181,9 @@ type GroundDetail struct {
 	From   hex.Hex `json:"from"`
 	To     hex.Hex `json:"to"`
 	Facing hex.Dir `json:"facing"`
-	// Result is the damage of a bombing, for ground-damage events.
+	// Result is the damage of a bombing or torpedo, for ground-damage events, and Weapon which it was.
 	Result string `json:"result,omitempty"`
+	Weapon string `json:"weapon,omitempty"`
 }
 
 // GroundSightRange is how far, in hexes, a side's aircraft see ground units and ships (house rule:

@@ -598,6 +598,7 @@ func (r *impulseRun) impulse() error {
 	}
 	// B. Non-plotted movement (V): trucks, tanks and ships on their routes.
 	r.events = append(r.events, moveGround(ns, imp)...)
+	r.moveTorpedoes(imp)
 	// C. Plotted movement (VI): every plane active in this impulse flies the next box of its manoeuvre.
 	moved := map[string]bool{}
 	for i := range ns.Planes {

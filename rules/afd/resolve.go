@@ -105,6 +105,7 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	// Ground units and ships move on the impulses of the Delta-T chart in the plain game too (seed 001 V).
 	for imp := 1; imp <= 12; imp++ {
 		r.events = append(r.events, moveGround(ns, imp)...)
+		r.moveTorpedoes(imp)
 	}
 	for _, f := range r.moved {
 		if b := f.p.Bombed; b != nil && b.Turn == r.turn {

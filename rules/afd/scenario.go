@@ -80,6 +80,8 @@ type ScenarioGround struct {
 	Speed    int      `yaml:"speed"`
 	TurnRate int      `yaml:"turn_rate"`
 	Defence  int      `yaml:"defence"`
+	Size     string   `yaml:"size"`  // a ship's size for torpedo hits: large, small or very-small
+	Bulge    bool     `yaml:"bulge"` // a ship with torpedo bulges
 }
 
 // ScenarioError lists every problem found in a scenario, each with its line where the file gives one.
@@ -227,7 +229,10 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 			if g.TurnRate < 0 || g.TurnRate > 3 {
 				add(path+".turn_rate", "%s: a ship turns 0 to 3 hexsides a turn, got %d", cs, g.TurnRate)
 			}
-			u.Speed, u.TurnRate = g.Speed, g.TurnRate
+			u.Speed, u.TurnRate, u.Size, u.Bulge = g.Speed, g.TurnRate, g.Size, g.Bulge
+			if g.Size != "" && g.Size != "large" && g.Size != "small" && g.Size != "very-small" {
+				add(path+".size", "%s: a ship's size is large, small or very-small, not %q", cs, g.Size)
+			}
 		} else if g.Speed != 0 || g.TurnRate != 0 {
 			add(path+".speed", "%s: only ships are given a speed and a turn rate (trucks and tanks move as seed 001 V says)", cs)
 		}

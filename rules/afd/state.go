@@ -90,7 +90,9 @@ type State struct {
 	Outcome *Outcome `json:"outcome,omitempty"`
 	// Ground holds the trucks, tanks and ships the scenario placed; Roads the road hexes (ground.go).
 	Ground []GroundUnit `json:"ground,omitempty"`
-	Roads  []hexmap.Hex `json:"roads,omitempty"`
+	// Torpedoes are the torpedoes running (torpedo.go).
+	Torpedoes []Torpedo    `json:"torpedoes,omitempty"`
+	Roads     []hexmap.Hex `json:"roads,omitempty"`
 	// Clock is where an impulse game stands within its turn; nil in the plain game.
 	Clock *ImpulseClock `json:"clock,omitempty"`
 }
@@ -222,6 +224,11 @@ func (s *State) Clone() *State {
 	}
 	if s.Ground == nil {
 		c.Ground = nil
+	}
+	c.Torpedoes = nil
+	for _, t := range s.Torpedoes {
+		t.Passed = append([]string(nil), t.Passed...)
+		c.Torpedoes = append(c.Torpedoes, t)
 	}
 	if s.Clock != nil {
 		clock := *s.Clock

@@ -149,19 +149,33 @@ func EventsFor(st *State, side string, events []Event) []Event {
 				if sawPlane(st, side, bomber.Callsign) {
 					who = bomber.Callsign
 				}
+				weapon := d.Weapon
+				if weapon == "" {
+					weapon = "bombs"
+				}
 				r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: e.Kind, Plane: u.Callsign, Side: side,
-					Text: fmt.Sprintf("%s (%s) was bombed by %s: %s", u.Callsign, u.Kind, who, d.Result)}
+					Text: fmt.Sprintf("%s (%s) was hit by %s from %s: %s", u.Callsign, u.Kind, weapon, who, d.Result)}
 				if len(e.Dice) == 2 {
 					r.Dice = e.Dice[1:]
 				}
 				out = append(out, r)
 			case bomber.Side == side && groundSeen(st, side, u):
+				weapon := d.Weapon
+				if weapon == "" {
+					weapon = "bombs"
+				}
 				r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: e.Kind, Plane: u.Callsign, Target: bomber.Callsign,
-					Text: fmt.Sprintf("%s's bombs on %s (%s): %s", bomber.Callsign, u.Callsign, u.Kind, d.Result)}
+					Text: fmt.Sprintf("%s's %s on %s (%s): %s", bomber.Callsign, weapon, u.Callsign, u.Kind, d.Result)}
 				if len(e.Dice) == 2 {
 					r.Dice = e.Dice[:1]
 				}
 				out = append(out, r)
+			}
+		case EvTorpedo:
+			// A side's own torpedoes: the drop, and what they did (hits reach the ship's side as ground
+			// damage).
+			if own {
+				out = append(out, e)
 			}
 		case EvGroundMove:
 			// A truck, tank or ship: the side's own, or an enemy's its aircraft see now.
