@@ -231,8 +231,8 @@ func TestDiskFullAtCommit(t *testing.T) {
 	w.waitMails("bob@players.test", "welcome", 1)
 
 	// Fill the filesystem.
-	filler := filepath.Join(fsDir, "filler")
-	f, err := os.Create(filler)
+	fill := filepath.Join(fsDir, "filler")
+	f, err := os.Create(fill)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,8 +243,16 @@ func TestDiskFullAtCommit(t *testing.T) {
 		}
 	}
 	f.Close()
+	// The mail's receipt must be larger than the pages bbolt freed earlier (the welcome mails sent and
+	// dropped from the outbox): otherwise the commit fits in space the file already holds and succeeds
+	// on a full disk, and the test would test nothing. Ninety lines for aircraft that are not Alice's
+	// are each echoed with their error, some 30 KB.
+	var filler strings.Builder
+	for i := 0; i < 90; i++ {
+		fmt.Fprintf(&filler, "NOTMINE%02d: %s\n", i, strings.TrimSpace(strings.Repeat("1 ", 120)))
+	}
 	w.send("alice@players.test", "sortie@sortie.test", "full-1@players.test", plainHeaders(),
-		fmt.Sprintf("GAME e2e TURN 1 SECRET %s\nRED1: 6\nRED2: 6\nEND\n", aSecret))
+		fmt.Sprintf("GAME e2e TURN 1 SECRET %s\nRED1: 6\nRED2: 6\n%sEND\n", aSecret, filler.String()))
 	time.Sleep(2500 * time.Millisecond)
 	if n := len(w.mailsTo("alice@players.test", "receipt")); n != 0 {
 		t.Fatalf("a receipt went out although the commit could not be written (%d)", n)
@@ -255,7 +263,7 @@ func TestDiskFullAtCommit(t *testing.T) {
 	if d.ProcessState != nil {
 		t.Fatal("the daemon died on a full disk")
 	}
-	os.Remove(filler)
+	os.Remove(fill)
 	w.waitMails("alice@players.test", "receipt", 1)
 	time.Sleep(500 * time.Millisecond)
 	if n := len(w.mailsTo("alice@players.test", "receipt")); n != 1 {
