@@ -209,7 +209,7 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	if err != nil {
 		return err
 	}
-	for _, u := range rg.Units(seat.Player) {
+	for _, u := range ruleset.OrderableUnits(rg, seat.Player) {
 		if o, ok := have[u]; ok {
 			rec.Stored = append(rec.Stored, u+": "+o.Text)
 		}

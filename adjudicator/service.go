@@ -382,7 +382,7 @@ func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *S
 		rec.BlockErrors = append(rec.BlockErrors, turnGuardMessage(block.Turn, want))
 	} else {
 		mine := map[string]bool{}
-		for _, u := range rg.Units(seat.Player) {
+		for _, u := range ruleset.OrderableUnits(rg, seat.Player) {
 			mine[u] = true
 		}
 		lines := append(append([]parser.BlockOrder(nil), block.Orders...), block.Refused...)

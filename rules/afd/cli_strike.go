@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"sortie/rules/afd/strike"
@@ -275,24 +274,13 @@ func calcTarget(args []string, stdout io.Writer) error {
 	return printStrike(stdout, *asJSON, out, text)
 }
 
-// parseBarrels reads "4x20mm,2x40mm".
+// parseBarrels reads "4x20mm,2x40mm" for a flag.
 func parseBarrels(s string) ([]strike.Barrels, error) {
-	var out []strike.Barrels
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
+	bs, err := strike.ParseBarrels(s)
+	if err != nil {
+		return nil, ruleset.Usagef("--barrels: %v", err)
 	}
-	for _, item := range strings.Split(s, ",") {
-		n, cal, ok := strings.Cut(strings.TrimSpace(item), "x")
-		count, err := strconv.Atoi(n)
-		if !ok || err != nil || count < 1 {
-			return nil, ruleset.Usagef("--barrels: %q is not COUNTxCALIBRE, e.g. 4x20mm", item)
-		}
-		if _, ok := strike.CalibreValue(cal); !ok {
-			return nil, ruleset.Usagef("--barrels: calibre %q is small-arms, .30, .50, 20mm, 30mm or 40mm", cal)
-		}
-		out = append(out, strike.Barrels{Calibre: cal, Count: count})
-	}
-	return out, nil
+	return bs, nil
 }
 
 func calcFlak(args []string, stdout io.Writer) error {

@@ -91,6 +91,9 @@ func afdSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 				if p := st.Plane(f[2]); p != nil && p.Side != side {
 					out = append(out, rulesettest.Secret{Text: d.Label, What: "the enemy's roll"})
 				}
+				if u := st.groundUnit(f[2]); u != nil && u.Side != side {
+					out = append(out, rulesettest.Secret{Text: d.Label, What: "the enemy ground unit's roll"})
+				}
 			}
 		}
 	}
@@ -194,6 +197,26 @@ aircraft:
 turns: 3
 `
 
+// flakGame: ann's fighters fly over ben's flak-defended bridge, low and high, and past his destroyer;
+// the unit FLAK2 is ordered by ben, the others fire on their own (seed 002, flak).
+const flakGame = `
+ruleset: afd
+name: flak
+options: {fog_of_war: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+ground:
+  - {callsign: BRIDGE, kind: bridge, side: B, hex: [0, -4]}
+  - {callsign: FLAK1, kind: gun, side: B, hex: [1, -4], flak: {light: 4x20mm}}
+  - {callsign: FLAK2, kind: gun, side: B, hex: [-1, -3], player: ben, flak: {heavy_mm: 88, heavy_guns: 6, ammunition: 3}}
+  - {callsign: DD1, kind: ship, side: B, hex: [3, -6], facing: 0, speed: 1, turn_rate: 1, defence: 7, flak: {class: destroyer, light: 8x20mm 6x40mm, heavy_mm: 127, heavy_guns: 5}}
+aircraft:
+  - {callsign: LOW1, type: hurricane-i, side: A, player: ann, hex: [0, 1], facing: 0, alt: 1000, speed: 3.0}
+  - {callsign: HIGH1, type: hurricane-i, side: A, player: ann, hex: [-1, 1], facing: 0, alt: 9000, speed: 3.0}
+  - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [30, 30], facing: 0, alt: 6000, speed: 3.0}
+turns: 3
+`
+
 var huntOrders = map[string]string{"RED1": "3 FIRE BOMBER", "RED2": "3 FIRE BOMBER", "RED3": "3 FIRE BOMBER", "BOMBER": "3"}
 
 var afdPlays = []rulesettest.Play{
@@ -217,6 +240,8 @@ var afdPlays = []rulesettest.Play{
 	{Name: "melee with every die low", Scenario: []byte(meleeGame), Dice: rulesettest.FixedDice(false), Rounds: []map[string]string{
 		{"RED1": "3 FIRE ANY", "RED2": "3 FIRE ANY", "RED3": "3 FIRE ANY", "BLUE1": "3 FIRE ANY", "BLUE2": "3 FIRE ANY"}, {}, {},
 	}},
+	{Name: "flak", Scenario: []byte(flakGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{{"LOW1": "3", "HIGH1": "3", "FLAK2": "AIM -1,-1 9000"}, {"LOW1": "3", "HIGH1": "3"}, {"FLAK2": "HOLD"}}},
+	{Name: "flak with dice turning over", Scenario: []byte(flakGame), Dice: rulesettest.CyclingDice, Rounds: []map[string]string{{"LOW1": "3", "HIGH1": "3"}, {"LOW1": "3", "HIGH1": "3"}, {}}},
 	{Name: "convoy", Scenario: []byte(convoyGame), Rounds: []map[string]string{{}, {}, {}}},
 	{Name: "torpedo", Scenario: []byte(torpedoGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{{"AVENGER": "2 BOMB"}, {}}},
 	// The Heinkel ends turn 1 over the road where the trucks have driven: level bombing (seed 002).

@@ -30,7 +30,7 @@ const (
 
 // EventKinds lists every kind, for tests and documentation.
 var EventKinds = []string{EvMove, EvNMR, EvIllegalOrder, EvSpotted, EvIdentified, EvLostSight, EvFire,
-	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver, EvGroundMove, EvGroundDamage, EvTorpedo}
+	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver, EvGroundMove, EvGroundDamage, EvTorpedo, EvFlak}
 
 // Event is one thing that happened in a turn, structured so reports and archives can be built from it
 // and views can filter it (invariant 4, docs/architecture.md).
@@ -58,6 +58,7 @@ type Event struct {
 	Edge     string        `json:"edge,omitempty"`
 	Ground   *GroundDetail `json:"ground,omitempty"`
 	Gun      string        `json:"gun,omitempty"`
+	Flak     *FlakDetail   `json:"flak,omitempty"`
 }
 
 // MoveDetail is a plane's movement this turn.

@@ -51,6 +51,12 @@ type GroundUnit struct {
 	Bulge            bool   `json:"bulge,omitempty"`
 	TorpedoPort      int    `json:"torpedo_port,omitempty"`
 	TorpedoStarboard int    `json:"torpedo_starboard,omitempty"`
+	// Armoured says strafing cannot hurt the ship (a battleship: seed 002, strafing).
+	Armoured bool `json:"armoured,omitempty"`
+	// Flak is the unit's flak, nil if it has none (flak.go); Player the seat that may order it, "" if
+	// it fires on its own.
+	Flak   *Flak  `json:"flak,omitempty"`
+	Player string `json:"player,omitempty"`
 }
 
 // Arrived says the unit has driven its whole route.

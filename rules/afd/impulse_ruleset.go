@@ -122,9 +122,10 @@ func (g *game) impulseDefault(p *Plane) string {
 
 // impulseResolve runs the engine to its next stop.
 func (g *game) impulseResolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
-	parsed := parseOrders(orders, notation.ParseImpulseOrder, func(p *Plane) bool { return p.NeedsOrders() }, g.st)
+	st, orders := g.withFlakOrders(orders)
+	parsed := parseOrders(orders, notation.ParseImpulseOrder, func(p *Plane) bool { return p.NeedsOrders() }, st)
 	before := len(d.Log())
-	next, events, err := ResolveImpulse(g.env, g.st, parsed, d)
+	next, events, err := ResolveImpulse(g.env, st, parsed, d)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -79,6 +79,10 @@ type resolution struct {
 	moved  []*flown
 	climbs map[string]int
 	hits   map[string][]int
+	// subs are the plain game's lock-step positions of each plane, sub-step by sub-step, and from where
+	// it started: where flak finds it in each of the turn's twelve impulses.
+	subs  map[string][12]Step
+	start map[string]Flight
 }
 
 // Resolve plays one turn (docs/rulings.md; invariant 3, docs/architecture.md): every plane flies its order (or the default)
@@ -103,9 +107,28 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	}
 	r.movement()
 	// Ground units and ships move on the impulses of the Delta-T chart in the plain game too (seed 001 V).
+	// Flak fires in each of them too, at the planes where their lock-step movement has them.
+	pos := func(imp int) func(*Plane) (Flight, bool) {
+		return func(p *Plane) (Flight, bool) {
+			if !p.InPlay() {
+				return Flight{}, false
+			}
+			if imp == 0 {
+				f, ok := r.start[p.Callsign]
+				return f, ok
+			}
+			s, ok := r.subs[p.Callsign]
+			if !ok {
+				return Flight{}, false
+			}
+			at := s[imp-1]
+			return Flight{Hex: at.Hex, Facing: at.Facing, Alt: at.Alt}, true
+		}
+	}
 	for imp := 1; imp <= 12; imp++ {
 		r.events = append(r.events, moveGround(ns, imp)...)
 		r.moveTorpedoes(imp)
+		r.flakPhase(imp, pos(imp), pos(imp-1))
 	}
 	for _, f := range r.moved {
 		if b := f.p.Bombed; b != nil && b.Turn == r.turn {
@@ -202,6 +225,10 @@ func (r *resolution) movement() {
 			path[i] = s.Hex
 		}
 		subs := SubSteps(Step{Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt}, res.Steps)
+		if r.subs == nil {
+			r.subs, r.start = map[string][12]Step{}, map[string]Flight{}
+		}
+		r.subs[p.Callsign], r.start[p.Callsign] = subs, p.Flight
 		p.Track = make([]hexmap.Hex, 0, len(subs))
 		for _, s := range subs {
 			p.Track = append(p.Track, s.Hex)
@@ -364,6 +391,9 @@ func (r *resolution) damage() {
 			r.emit(Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: cs + " was shot down"})
 		}
 	}
+	// Marked once: the impulse game applies damage after every impulse's fire, and must not mark
+	// earlier impulses' hits again.
+	clear(r.hits)
 }
 
 // bailOut rolls for the crews of planes shot down, at their first chance (docs/rulings.md: house roll, none

@@ -109,6 +109,40 @@ func outcomeText(st *State) string { return st.Outcome.Text(st.Sides) }
 
 func (g *game) Players() []ruleset.Player { return append([]ruleset.Player(nil), g.st.Players...) }
 
+// StandingUnits are the player's flak units that can still fire: their orders stand until changed, and
+// no round waits for them (ruleset.Standing).
+func (g *game) StandingUnits(player string) []string {
+	var out []string
+	for i := range g.st.Ground {
+		if u := &g.st.Ground[i]; u.Player == player && u.flakCrews() {
+			out = append(out, u.Callsign)
+		}
+	}
+	return out
+}
+
+// withFlakOrders takes the flak orders out of a round's orders and gives them to their units, on a
+// copy of the state: the rest are the planes'.
+func (g *game) withFlakOrders(orders map[string]string) (*State, map[string]string) {
+	st := g.st
+	rest := orders
+	for unit, text := range orders {
+		if u := st.groundUnit(unit); u == nil || u.Flak == nil {
+			continue
+		}
+		if st == g.st {
+			st = g.st.Clone()
+			rest = map[string]string{}
+			for k, v := range orders {
+				rest[k] = v
+			}
+		}
+		delete(rest, unit)
+		_ = st.setFlakOrder(unit, text) // checked when it came in; one that no longer holds is dropped
+	}
+	return st, rest
+}
+
 func (g *game) Units(player string) []string {
 	if g.st.Options.Impulse {
 		return g.impulseUnits(player)
@@ -134,6 +168,9 @@ func problems(ps []Problem) []ruleset.Problem {
 // hex-by-hex forecast of the plot (from the plane's own state: nothing about anyone else).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	out := ruleset.NewOrderCheck()
+	if u := g.st.groundUnit(strings.ToUpper(unit)); u != nil {
+		return g.checkFlakOrder(player, u, text, out)
+	}
 	p := g.st.Plane(strings.ToUpper(unit))
 	if p == nil || p.Player != player {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your aircraft", strings.ToUpper(unit))})
@@ -204,9 +241,10 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 	if g.st.Options.Impulse {
 		return g.impulseResolve(orders, d)
 	}
-	parsed := parseOrders(orders, notation.ParseOrder, (*Plane).InPlay, g.st)
+	st, orders := g.withFlakOrders(orders)
+	parsed := parseOrders(orders, notation.ParseOrder, (*Plane).InPlay, st)
 	before := len(d.Log())
-	next, events, err := Resolve(g.env, g.st, parsed, d)
+	next, events, err := Resolve(g.env, st, parsed, d)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -319,6 +357,17 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			unit.Summary += ", " + u.Damage.String()
 		}
 		if u.Side == side {
+			if u.Flak != nil {
+				unit.Detail = append(unit.Detail, flakSummary(&u))
+				if u.Player == player && u.flakCrews() {
+					order := "FIRE ANY"
+					if u.Flak.Order != nil {
+						order = u.Flak.Order.String()
+					}
+					unit.Detail = append(unit.Detail, "standing order: "+order)
+					r.OrderLines = append(r.OrderLines, u.Callsign+": "+order)
+				}
+			}
 			switch {
 			case !moves(u.Kind):
 				unit.Detail = append(unit.Detail, fmt.Sprintf("defence %d", u.Defence))
@@ -428,4 +477,74 @@ func parseOrders[O any](orders map[string]string, parse func(string) (O, []parse
 // roundLog is the round's log, with missed orders by player.
 func roundLog(round int, events []Event, d dice.Source, before int) (*ruleset.Log, error) {
 	return ruleset.RoundLog(round, events, d, before, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
+}
+
+// checkFlakOrder checks a player's order for one of their flak units.
+func (g *game) checkFlakOrder(player string, u *GroundUnit, text string, out ruleset.OrderCheck) ruleset.OrderCheck {
+	switch {
+	case u.Player != player || u.Flak == nil:
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your units", u.Callsign)})
+		return out
+	case !u.flakCrews():
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s's flak can no longer fire (%s) and takes no more orders", u.Callsign, flakGone(u))})
+		return out
+	}
+	o, ds := ParseFlakOrder(text)
+	if !out.Diagnosed(ds) {
+		return out
+	}
+	out.Errors = append(out.Errors, problems(u.checkFlakOrder(o))...)
+	out.Canonical = o.String()
+	out.Preview = append(out.Preview, flakSummary(u))
+	switch {
+	case o.Hold:
+		out.Preview = append(out.Preview, "the guns hold fire until you order otherwise")
+	default:
+		if o.Target != "" {
+			out.Preview = append(out.Preview, fmt.Sprintf("light guns fire at %s first whenever it is within %d hexes and up to 6,900 ft", o.Target, FlakRange))
+		}
+		for _, a := range o.Aims {
+			out.Preview = append(out.Preview, fmt.Sprintf("heavy guns fire at hex (%d,%d), %s ft (level %d), in every even impulse", a.Hex.Q, a.Hex.R, feetText(a.Alt), strike.Level(a.Alt)))
+		}
+		if len(o.Aims) == 0 && u.Flak.HeavyAttacks > 0 {
+			out.Preview = append(out.Preview, "heavy guns lay on the nearest enemy plane in reach, where it was an impulse before")
+		}
+	}
+	out.Preview = append(out.Preview, "the order stands until you write another")
+	return out
+}
+
+// flakGone says why a unit's flak fires no more.
+func flakGone(u *GroundUnit) string {
+	if u.Flak != nil && u.Flak.Limited && u.Flak.Ammo <= 0 {
+		return "out of ammunition"
+	}
+	return u.Damage.String()
+}
+
+// flakSummary describes a unit's flak as it stands, for its own side.
+func flakSummary(u *GroundUnit) string {
+	now, ok := u.flakNow()
+	if !ok {
+		return "flak: silent (" + flakGone(u) + ")"
+	}
+	var parts []string
+	if now.light > 0 && now.lightPerSide+now.lightTotal > 0 {
+		n := fmt.Sprintf("%d attack%s an impulse", now.lightTotal, plural(now.lightTotal))
+		if now.lightPerSide > 0 {
+			n = fmt.Sprintf("%d attack%s an impulse on each side", now.lightPerSide, plural(now.lightPerSide))
+		}
+		parts = append(parts, fmt.Sprintf("light %d, %s, up to %d hexes and 6,900 ft", now.light, n, FlakRange))
+	}
+	if now.heavyAttacks > 0 {
+		parts = append(parts, fmt.Sprintf("heavy %d/%d, %d attack%s every even impulse, up to %d hexes and level %d", now.heavyAimed, now.heavySplash, now.heavyAttacks, plural(now.heavyAttacks), HeavyFlakRange, now.ceiling))
+	}
+	s := "flak: " + strings.Join(parts, "; ")
+	if now.damagedAll {
+		s += " (damaged: -3 on light flak)"
+	}
+	if u.Flak.Limited {
+		s += fmt.Sprintf("; ammunition for %d more attack%s", u.Flak.Ammo, plural(u.Flak.Ammo))
+	}
+	return s
 }

@@ -82,6 +82,23 @@ type ScenarioGround struct {
 	Defence  int      `yaml:"defence"`
 	Size     string   `yaml:"size"`  // a ship's size for torpedo hits: large, small or very-small
 	Bulge    bool     `yaml:"bulge"` // a ship with torpedo bulges
+	// Armoured: strafing cannot hurt the ship (a battleship).
+	Armoured bool `yaml:"armoured"`
+	// Flak is the unit's flak guns; Player the seat that may give them orders (none: they fire on
+	// their own).
+	Flak   *ScenarioFlak `yaml:"flak"`
+	Player string        `yaml:"player"`
+}
+
+// ScenarioFlak is a unit's flak as the scenario gives it (seed 002): light and medium barrels as
+// "4x20mm,2x40mm", heavy guns by calibre in mm and number; a ship's class for its naval flak; and
+// optionally the attacks its ammunition allows.
+type ScenarioFlak struct {
+	Light      string `yaml:"light"`
+	HeavyMM    int    `yaml:"heavy_mm"`
+	HeavyGuns  int    `yaml:"heavy_guns"`
+	Class      string `yaml:"class"`
+	Ammunition int    `yaml:"ammunition"`
 }
 
 // ScenarioError lists every problem found in a scenario, each with its line where the file gives one.
@@ -236,6 +253,34 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		} else if g.Speed != 0 || g.TurnRate != 0 {
 			add(path+".speed", "%s: only ships are given a speed and a turn rate (trucks and tanks move as seed 001 V says)", cs)
 		}
+		u.Armoured = g.Armoured
+		if g.Armoured && g.Kind != Ship {
+			add(path+".armoured", "%s: only a ship is armoured against strafing", cs)
+		}
+		if g.Flak != nil {
+			f, err := g.Flak.build(g.Kind == Ship)
+			if err != "" {
+				add(path+".flak", "%s: %s", cs, err)
+			}
+			u.Flak = f
+		} else if g.Player != "" {
+			add(path+".player", "%s: only a unit with flak takes orders from a player", cs)
+		}
+		if g.Player != "" {
+			found := false
+			for _, pl := range s.Players {
+				if pl.ID == g.Player {
+					found = true
+					if pl.Side != g.Side {
+						add(path+".player", "%s: player %s plays side %s, not the unit's side %s", cs, g.Player, pl.Side, g.Side)
+					}
+				}
+			}
+			if !found {
+				add(path+".player", "%s: player %q is not one of the scenario's players", cs, g.Player)
+			}
+			u.Player = g.Player
+		}
 		st.Ground = append(st.Ground, u)
 	}
 	for i, v := range s.Victory {
@@ -309,4 +354,49 @@ func (s *Scenario) Env(base *Env, files fs.FS) (*Env, error) {
 		return nil, fmt.Errorf("scenario %s: tables: %w", s.Name, err)
 	}
 	return &Env{Cards: base.Cards, Tables: t}, nil
+}
+
+// build works out a unit's flak from its guns; the message says what is wrong, "" if nothing.
+func (sf *ScenarioFlak) build(ship bool) (*Flak, string) {
+	light, err := strike.ParseBarrels(sf.Light)
+	if err != nil {
+		return nil, "flak light barrels: " + err.Error()
+	}
+	if sf.HeavyMM != 0 || sf.HeavyGuns != 0 {
+		if _, _, _, err := strike.HeavyFlak(sf.HeavyMM, sf.HeavyGuns); err != nil {
+			return nil, "flak heavy guns (heavy_mm and heavy_guns): " + err.Error()
+		}
+	}
+	if len(light) == 0 && sf.HeavyMM == 0 {
+		return nil, "flak needs light barrels (light: 4x20mm) or heavy guns (heavy_mm, heavy_guns)"
+	}
+	if sf.Ammunition < 0 {
+		return nil, "flak ammunition is a number of attacks, 1 or more (leave it out for no limit)"
+	}
+	f := &Flak{Ship: ship, Ammo: sf.Ammunition, Limited: sf.Ammunition > 0}
+	if ship {
+		class := strike.ShipSize(sf.Class)
+		if class == "" {
+			return nil, "a ship's flak needs its class: carrier, battleship, aa-ship, cruiser, destroyer or other"
+		}
+		n, err := strike.Naval(class, light, sf.HeavyMM, sf.HeavyGuns)
+		if err != nil {
+			return nil, err.Error()
+		}
+		f.NavalFlak = n
+		return f, ""
+	}
+	if sf.Class != "" {
+		return nil, "only a ship's flak has a class"
+	}
+	v, _ := strike.LandLight(light)
+	f.Light = v
+	if v > 0 {
+		f.LightTotal = 1
+	}
+	if sf.HeavyMM != 0 {
+		f.HeavyAimed, f.HeavySplash, f.HeavyCeiling, _ = strike.HeavyFlak(sf.HeavyMM, sf.HeavyGuns)
+		f.HeavyAttacks = 1
+	}
+	return f, ""
 }

@@ -154,7 +154,17 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 				}
 			})
 			s := known[e.Callsign]
+			crew, crewDist := "", 0
+			if !best.found {
+				crew, crewDist = crewSees(st, side, e)
+			}
 			switch {
+			case crew != "" && !s.Spotted:
+				s.Spotted, s.Turn = true, st.Turn
+				events = append(events, Event{Turn: st.Turn, Kind: EvSpotted, Side: side, Plane: crew, Target: e.Callsign,
+					Text: fmt.Sprintf("%s's flak crews spotted an enemy plane, %s, at %d hexes", crew, e.Callsign, crewDist)})
+			case crew != "":
+				s.Turn = st.Turn
 			case !best.found && s.Spotted:
 				s.Spotted = false
 				events = append(events, Event{Turn: st.Turn, Kind: EvLostSight, Side: side, Target: e.Callsign,
@@ -202,4 +212,20 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 		}
 	}
 	return events
+}
+
+// crewSees is the side's flak unit that sees an enemy plane, and at what distance: flak crews watch the
+// sky within FlakSightRange hexes, with a clear line, and need no roll (house rule, docs/rulings.md:
+// flak crews). "" if none does.
+func crewSees(st *State, side string, e *Plane) (string, int) {
+	for i := range st.Ground {
+		u := &st.Ground[i]
+		if u.Side != side || !u.flakCrews() {
+			continue
+		}
+		if d := hexmap.Distance(u.Hex, e.Flight.Hex); d <= FlakSightRange && lineOfSight(st.Clouds, Flight{Hex: u.Hex}, e.Flight) {
+			return u.Callsign, d
+		}
+	}
+	return "", 0
 }

@@ -220,6 +220,15 @@ func (s *State) Clone() *State {
 	c.Ground = make([]GroundUnit, len(s.Ground))
 	for i, u := range s.Ground {
 		u.Route = append([]hexmap.Hex(nil), u.Route...)
+		if u.Flak != nil {
+			f := *u.Flak
+			if f.Order != nil {
+				o := *f.Order
+				o.Aims = append([]FlakAim(nil), o.Aims...)
+				f.Order = &o
+			}
+			u.Flak = &f
+		}
 		c.Ground[i] = u
 	}
 	if s.Ground == nil {

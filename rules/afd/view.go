@@ -62,6 +62,9 @@ func ViewOf(st *State, side string) View {
 		}
 		if u.Side != side {
 			u.Route = nil // where an enemy column is going is not seen
+			// Nor its guns' orders, ammunition or who commands them: only what they do.
+			u.Flak, u.Player = nil, ""
+			u.TorpedoPort, u.TorpedoStarboard = 0, 0
 		}
 		v.Ground = append(v.Ground, u)
 	}
@@ -176,6 +179,10 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			// damage).
 			if own {
 				out = append(out, e)
+			}
+		case EvFlak:
+			if r, ok := flakSeen(st, side, e); ok {
+				out = append(out, r)
 			}
 		case EvGroundMove:
 			// A truck, tank or ship: the side's own, or an enemy's its aircraft see now.

@@ -183,3 +183,21 @@ func DiceStream(g Game) string {
 	}
 	return ""
 }
+
+// Standing is a game in which a player may also give orders to units the rounds do not wait for: an Air
+// Force game's flak guns, which fire on their own unless their side orders otherwise. An order for
+// such a unit is checked by CheckOrder like any other, passed to Resolve with the round's orders, and
+// stands until the player writes another; a round never waits for one, and none is ever missed.
+type Standing interface {
+	StandingUnits(player string) []string
+}
+
+// OrderableUnits is every unit a player may give an order this round: those the round waits for, then
+// the standing ones.
+func OrderableUnits(g Game, player string) []string {
+	out := g.Units(player)
+	if s, ok := g.(Standing); ok {
+		out = append(append([]string(nil), out...), s.StandingUnits(player)...)
+	}
+	return out
+}

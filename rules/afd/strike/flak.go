@@ -3,6 +3,8 @@ package strike
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Strafe is what a strafing attack's value depends on (seed 002, strafing targets).
@@ -313,4 +315,64 @@ func SideDefence(dv int, bulge bool, previousHits int) int {
 		return dv
 	}
 	return (dv + 1) / 2
+}
+
+// ParseBarrels reads barrels written as "4x20mm,2x40mm" (count, x, calibre; groups apart by commas,
+// spaces or plus signs).
+func ParseBarrels(s string) ([]Barrels, error) {
+	var out []Barrels
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '+' }) {
+		n, cal, ok := strings.Cut(strings.TrimSpace(item), "x")
+		count, err := strconv.Atoi(n)
+		if !ok || err != nil || count < 1 || count > 999 {
+			return nil, fmt.Errorf("%q is not COUNTxCALIBRE, e.g. 4x20mm", strings.TrimSpace(item))
+		}
+		if _, ok := CalibreValue(cal); !ok {
+			return nil, fmt.Errorf("calibre %q is small-arms, .30, .50, 20mm, 30mm or 40mm", cal)
+		}
+		out = append(out, Barrels{Calibre: cal, Count: count})
+	}
+	return out, nil
+}
+
+// LandLight is a land flak unit's light and medium flak attack value: the barrels' value, rounded half
+// up (the seed's own example, a quad 20 mm, is 4 exactly), at least 1 when it has any barrel.
+func LandLight(bs []Barrels) (int, error) {
+	v, err := LightFlakValue(bs)
+	if err != nil || len(bs) == 0 {
+		return 0, err
+	}
+	return max(1, Round(v)), nil
+}
+
+// Flak against aircraft is the seed's "standard air-to-air combat": each side rolls a d10 and adds its
+// value. Air Force planes have no defence value and count damage in hits on their card, so Sortie reads
+// the comparison as a number of hits that then fall on the card through the Air Force hit-location
+// tables, like a burst of gunfire (house rule, docs/rulings.md: flak on aircraft).
+const (
+	// PlaneDefenceSingle and PlaneDefenceMulti are a plane's flak defence value: a single-engine plane's
+	// and a multi-engine plane's (house values).
+	PlaneDefenceSingle = 2
+	PlaneDefenceMulti  = 3
+)
+
+// PlaneDefence is a plane's defence value against flak.
+func PlaneDefence(multiEngine bool) int {
+	if multiEngine {
+		return PlaneDefenceMulti
+	}
+	return PlaneDefenceSingle
+}
+
+// FlakHits reads a flak attack: nothing unless the attack total beats the defence total, then one hit
+// for a margin of 1 to 3, two for 4 to 6, three for 7 to 9 and four for 10 or more (house table).
+func FlakHits(attackTotal, defenceTotal int) int {
+	m := attackTotal - defenceTotal
+	if m <= 0 {
+		return 0
+	}
+	return min(4, (m+2)/3)
 }

@@ -150,3 +150,36 @@ func TestTorpedoes(t *testing.T) {
 		t.Error("a side hit halves the defence (up), but not a bulged side's first")
 	}
 }
+
+// TestFlakOnPlanes: flak's total against the plane's (house reading of seed 002's "standard air-to-air
+// combat" for Air Force cards): no hit unless the attack beats the defence, then 1 to 4 hits by margin;
+// a multi-engine plane defends with 3, a single-engine one with 2.
+func TestFlakOnPlanes(t *testing.T) {
+	for _, c := range []struct{ a, d, hits int }{{5, 5, 0}, {4, 5, 0}, {6, 5, 1}, {8, 5, 1}, {9, 5, 2}, {11, 5, 2}, {12, 5, 3}, {14, 5, 3}, {15, 5, 4}, {30, 5, 4}} {
+		if got := FlakHits(c.a, c.d); got != c.hits {
+			t.Errorf("attack %d against %d: %d hits, want %d", c.a, c.d, got, c.hits)
+		}
+	}
+	if PlaneDefence(true) != 3 || PlaneDefence(false) != 2 {
+		t.Error("plane defence values")
+	}
+}
+
+// TestLandFlakValue (seed 002, light/medium flak): the seed's quad 20 mm is 4; barrels of several
+// calibres add up, and the total rounds half up with at least 1 for any barrel.
+func TestLandFlakValue(t *testing.T) {
+	for text, want := range map[string]int{"4x20mm": 4, "2x40mm, 4x20mm": 8, "1x.30": 1, "6x.30": 2, "3x.50+1x30mm": 3} {
+		bs, err := ParseBarrels(text)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if v, _ := LandLight(bs); v != want {
+			t.Errorf("%q: %d, want %d", text, v, want)
+		}
+	}
+	for _, bad := range []string{"4x21mm", "x20mm", "0x20mm", "4*20mm"} {
+		if _, err := ParseBarrels(bad); err == nil {
+			t.Errorf("%q read", bad)
+		}
+	}
+}
