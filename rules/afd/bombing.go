@@ -10,6 +10,7 @@ package afd
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -144,6 +145,10 @@ func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDi
 			targets = append(targets, u)
 		}
 	}
+	// The target the order named is the primary one when it is there; the rest take half (seed 002).
+	sort.SliceStable(targets, func(a, b int) bool {
+		return targets[a].Callsign == namedTarget(p) && targets[b].Callsign != namedTarget(p)
+	})
 	if len(targets) == 0 {
 		text += ": nothing there"
 	}
@@ -163,6 +168,14 @@ func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDi
 			Dice: r.d.Log()[len(r.d.Log())-2:], Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: "bombs"},
 			Text: fmt.Sprintf("%s's bombs on %s (%s): attack %d + %d against defence %d + %d: %s", p.Callsign, u.Callsign, u.Kind, av, ad, dv, dd, dmg)})
 	}
+}
+
+// namedTarget is the primary target a plane's release named, "" if none.
+func namedTarget(p *Plane) string {
+	if p.Bombed == nil {
+		return ""
+	}
+	return p.Bombed.Target
 }
 
 func modsSum(m strike.Mods) string {

@@ -68,8 +68,10 @@ type FlownBox struct {
 	// banked forwards manoeuvre or a maximum-performance turn or slip required (X.E).
 	Climb     int `json:"climb"`
 	Mandatory int `json:"mandatory,omitempty"`
-	// Bomb: the plane released its bombs in this impulse.
-	Bomb bool `json:"bomb,omitempty"`
+	// Bomb: the plane released its bombs in this impulse; Rocket and Strafe: it attacked the ground.
+	Bomb   bool `json:"bomb,omitempty"`
+	Rocket bool `json:"rocket,omitempty"`
+	Strafe bool `json:"strafe,omitempty"`
 }
 
 // impulseID numbers an impulse across turns.
@@ -243,7 +245,7 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 	n := min(len(boxes), pt.left)
 	for i := 0; i < n; i++ {
 		b := boxes[i]
-		fb := FlownBox{Token: boxToken(b), Power: b.Power, Brake: b.Brake, Bomb: b.Bomb}
+		fb := FlownBox{Token: boxToken(b), Power: b.Power, Brake: b.Brake, Bomb: b.Bomb, Rocket: b.Rocket, Strafe: b.Strafe}
 		if b.Bomb {
 			if !pt.loaded {
 				errf(b.BombCol, "bomb-unloaded", "BOMB: the %s carries no bombs (or has released them)", pt.card.Name)
@@ -453,6 +455,13 @@ type impulseRun struct {
 	resolution
 	stopped  map[string]bool // planes that completed their manoeuvre this impulse with nothing queued
 	releases []*Plane        // planes releasing their bombs this impulse (phase E)
+	attacks  []groundAttack  // rocket and strafing attacks this impulse (phase E)
+}
+
+// groundAttack is a plane's rocket or strafing attack waiting for the bomb phase.
+type groundAttack struct {
+	p      *Plane
+	strafe bool
 }
 
 // ResolveImpulse runs an impulse game from where it stands until some plane has completed its
@@ -639,6 +648,18 @@ func (r *impulseRun) impulse() error {
 		}
 	}
 	r.releases = nil
+	for _, a := range r.attacks {
+		card, err := r.cardOf(a.p.Type)
+		if err != nil || !a.p.InPlay() {
+			continue
+		}
+		if a.strafe {
+			r.strafe(a.p, card, notation.GroundTarget{}, imp)
+		} else {
+			r.rocketAttack(a.p, card, notation.GroundTarget{}, imp)
+		}
+	}
+	r.attacks = nil
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
 		if p.Status == ShotDown && p.Imp.DownAt == 0 {
@@ -707,6 +728,19 @@ func (r *impulseRun) fly(p *Plane) error {
 	p.Imp.Done++
 	if fb.Bomb {
 		r.release(p)
+	}
+	if fb.Rocket || fb.Strafe {
+		// Like bombs, rockets and strafing take the turn's fixed guns (seed 001 VIII.3, seed 002).
+		what := "rocket attack"
+		if fb.Strafe {
+			what = "strafing attack"
+		}
+		if p.Imp.FixedFired {
+			r.refuse(p, r.ns.Clock.Impulse, what, "it fired its fixed guns this turn, and a plane may not do both in one turn (seed 001 VIII.3)")
+		} else {
+			p.Imp.FixedFired = true
+			r.attacks = append(r.attacks, groundAttack{p: p, strafe: fb.Strafe})
+		}
 	}
 	if p.Imp.Done >= len(m.Boxes) {
 		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvMove, Plane: p.Callsign, Side: p.Side,

@@ -62,6 +62,13 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 	if o.Fire.Default {
 		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
 	}
+	for _, m := range o.Manoeuvres {
+		for _, b := range m.Boxes {
+			if b.Rocket || b.Strafe {
+				out.Errors = append(out.Errors, problems(attackProblems(g.st, p, card, b.Rocket, b.Strafe, notation.GroundTarget{}, b.Col))...)
+			}
+		}
+	}
 	r := &impulseRun{resolution: resolution{env: g.env, ns: g.st}}
 	pt := r.planeTurn(p, card)
 	imps := remainingImpulses(p.Imp.Start.Speed.Round(), g.st.Clock.Impulse)

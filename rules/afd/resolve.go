@@ -135,6 +135,18 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 			r.bombing(f.p, f.card, f.p.Flight.Alt-f.climb)
 		}
 	}
+	// Rockets and strafing from where the plots end (seed 002).
+	for _, f := range r.moved {
+		if !f.p.InPlay() || !f.res.Legal() {
+			continue
+		}
+		switch {
+		case f.order.Plot.Rocket:
+			r.rocketAttack(f.p, f.card, f.order.At, 0)
+		case f.order.Plot.Strafe:
+			r.strafe(f.p, f.card, f.order.At, 0)
+		}
+	}
 	r.events = spotPhase(ns, env.Tables, r.climbs, d, r.events)
 	if err := r.fire(); err != nil {
 		return nil, nil, err
@@ -240,7 +252,8 @@ func (r *resolution) movement() {
 		r.climbs[p.Callsign] = f.climb
 		if f.order.Plot.Bomb && res.Legal() {
 			// The bombs fall once everything has moved (bombing, after the ground units' movement).
-			p.Bombed = &BombRelease{Turn: turn, Hex: res.End.Hex, Alt: res.End.Alt, Dive: res.DiveBombing}
+			p.Bombed = &BombRelease{Turn: turn, Hex: res.End.Hex, Alt: res.End.Alt, Dive: res.DiveBombing, Target: f.order.At.Unit}
+			p.Attacked = turn
 		}
 		if p.Flight.Alt < 0 {
 			p.Flight.Alt = 0
@@ -302,7 +315,8 @@ func (r *resolution) fire() error {
 func (r *resolution) fireFixed(f *flown, cands []candidate) error {
 	fire := f.order.Fire
 	fixed := gunsFor(f.card, f.p, true, fire.Guns)
-	if len(fixed) == 0 {
+	if len(fixed) == 0 || f.p.Attacked == r.turn {
+		// A pilot who attacked the ground this turn fires no fixed guns at planes (seed 002).
 		return nil
 	}
 	for _, c := range cands {

@@ -194,6 +194,10 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	}
 	r := CheckOrder(card, p.Flight, o)
 	out.Errors = append(out.Errors, problems(r.Errors)...)
+	if pl := o.Plot; pl.Rocket || pl.Strafe || o.At.Unit != "" {
+		col := pl.Col("ROCKET") + pl.Col("STRAFE")
+		out.Errors = append(out.Errors, problems(attackProblems(g.st, p, card, pl.Rocket, pl.Strafe, o.At, col))...)
+	}
 	out.Warnings = append(out.Warnings, problems(r.Warnings)...)
 	out.Canonical = o.String()
 	if o.Fire.Default {

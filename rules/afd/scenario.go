@@ -67,6 +67,8 @@ type ScenarioPlane struct {
 	Bank     string  `yaml:"bank"`
 	Loaded   bool    `yaml:"loaded"`
 	Pilot    string  `yaml:"pilot"`
+	// Rockets is how many rocket salvos the plane carries (seed 002: rocket attacks).
+	Rockets int `yaml:"rockets"`
 }
 
 // ScenarioGround is a truck, tank or ship and the route it follows.
@@ -182,6 +184,9 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		if !ok {
 			continue
 		}
+		if a.Rockets < 0 || a.Rockets > 8 {
+			add(path+".rockets", "%s: rockets are counted in salvos, 0 to 8, not %d", cs, a.Rockets)
+		}
 		if a.Loaded && card.Loaded == nil {
 			add(path+".loaded", "%s: the %s carries no bombs or torpedo", cs, card.Name)
 		}
@@ -193,7 +198,7 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		p := Plane{
 			Callsign: cs, Type: card.Key, Side: a.Side, Player: a.Player, Pilot: pilot, Status: Flying,
 			Flight: Flight{Hex: h, Facing: hexmap.Dir(a.Facing), Speed: tenths, Alt: a.Alt, Bank: bank, Loaded: a.Loaded, Straight: Plenty},
-			Damage: make([]int, len(card.Systems)), Ammo: map[string]int{}, Crew: max(card.Crew, 1),
+			Damage: make([]int, len(card.Systems)), Ammo: map[string]int{}, Crew: max(card.Crew, 1), Rockets: max(0, a.Rockets),
 		}
 		for _, g := range card.Guns {
 			p.Ammo[g.ID] = g.Ammo

@@ -40,6 +40,10 @@ type Plane struct {
 	ExitEdge string `json:"exit_edge,omitempty"`
 	// Bombed records the hex and turn of its bomb release, for victory conditions.
 	Bombed *BombRelease `json:"bombed,omitempty"`
+	// Rockets is the rocket salvos it has left; Attacked the turn of its last attack on the ground
+	// (bombs, rockets or strafing), when its pilot fires no fixed guns at planes (seed 002).
+	Rockets  int `json:"rockets,omitempty"`
+	Attacked int `json:"attacked,omitempty"`
 	// Moves holds the plane's last turn: its steps and where it was at each of the twelve sub-steps.
 	Track []hexmap.Hex `json:"track,omitempty"`
 	// Imp is the plane's part of an impulse game (impulse_game.go); nil in the plain game.
@@ -52,6 +56,8 @@ type BombRelease struct {
 	Hex  hexmap.Hex `json:"hex"`
 	Alt  int        `json:"alt"`
 	Dive bool       `json:"dive"` // with dive-bomb accuracy (rule 21)
+	// Target is the primary target the order named (AT), "" if none.
+	Target string `json:"target,omitempty"`
 }
 
 // InPlay reports whether the plane still flies and fights.

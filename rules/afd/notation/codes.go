@@ -26,6 +26,8 @@ const (
 	CodeMissingSign     = "missing-sign"     // 1000FT: a figure in feet without + or -
 	CodeStrayFT         = "stray-ft"         // FT with no altitude figure before it
 	CodeSteepAndVert    = "steep-and-vert"   // STEEP and VERT in the same plot
+	CodeTwoAttacks      = "two-attacks"      // two of BOMB, ROCKET and STRAFE in one plot
+	CodeAttackTarget    = "attack-target"    // AT without an attack, or without a target
 	CodeSCNeedsClimb    = "sc-needs-climb"   // SC without a positive altitude figure
 	CodeSDClimb         = "sd-climb"         // SD with a positive altitude figure
 )

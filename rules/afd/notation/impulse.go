@@ -33,6 +33,9 @@ type Box struct {
 	// Bomb releases the plane's bombs in this impulse (seed 001 VIII).
 	Bomb    bool
 	BombCol int
+	// Rocket fires the plane's rockets and Strafe its fixed guns at a ground target in this impulse's
+	// bomb phase (seed 002, seed 001 VIII).
+	Rocket, Strafe bool
 	// Col is the 1-based column (in runes) of the box's movement token in the order text.
 	Col int
 	// AltCol, PowerCol and BrakeCol are the columns of the figures, 0 when not written.
@@ -119,6 +122,12 @@ func (m Manoeuvre) String() string {
 		}
 		if b.Bomb {
 			tok += " BOMB"
+		}
+		if b.Rocket {
+			tok += " ROCKET"
+		}
+		if b.Strafe {
+			tok += " STRAFE"
 		}
 		parts = append(parts, tok)
 	}

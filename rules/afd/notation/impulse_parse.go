@@ -283,6 +283,7 @@ func (p *impulseParser) box(toks []parser.Token) (Box, bool) {
 		ok = false
 	}
 	b.Bomb, b.BombCol = plot.Bomb, plot.Col("BOMB")
+	b.Rocket, b.Strafe = plot.Rocket, plot.Strafe
 	if plot.Alt != 0 {
 		if b.AltSet {
 			p.errorf(plot.Col("ALT"), CodeImpulseTwoAlts, "", "a second altitude for one impulse: write one per impulse")
@@ -358,7 +359,7 @@ func (o ImpulseOrder) Equal(x ImpulseOrder) bool {
 		for j, a := range m.Boxes {
 			b := n.Boxes[j]
 			if a.Forwards != b.Forwards || a.Cont != b.Cont || a.Alt != b.Alt || a.AltAbs != b.AltAbs || a.AltSet != b.AltSet ||
-				a.Power != b.Power || a.Brake != b.Brake || a.Bomb != b.Bomb || a.Move.Kind != b.Move.Kind || a.Move.N != b.Move.N ||
+				a.Power != b.Power || a.Brake != b.Brake || a.Bomb != b.Bomb || a.Rocket != b.Rocket || a.Strafe != b.Strafe || a.Move.Kind != b.Move.Kind || a.Move.N != b.Move.N ||
 				a.Move.Side != b.Move.Side || a.Move.Bank != b.Move.Bank {
 				return false
 			}

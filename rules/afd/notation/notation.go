@@ -48,6 +48,8 @@ const (
 	flagSteep flag = iota
 	flagVert
 	flagBomb
+	flagRocket
+	flagStrafe
 	flagPower
 	flagBrake
 	flagAlt
@@ -56,8 +58,8 @@ const (
 
 // flagKeys are the Plot.FlagCols keys; flagNames name the flags in messages.
 var (
-	flagKeys  = [numFlags]string{"STEEP", "VERT", "BOMB", "P", "K", "ALT"}
-	flagNames = [numFlags]string{"STEEP", "VERT", "BOMB", "power", "brake", "an altitude figure"}
+	flagKeys  = [numFlags]string{"STEEP", "VERT", "BOMB", "ROCKET", "STRAFE", "P", "K", "ALT"}
+	flagNames = [numFlags]string{"STEEP", "VERT", "BOMB", "ROCKET", "STRAFE", "power", "brake", "an altitude figure"}
 )
 
 // wordKind says what a known word does.
@@ -109,7 +111,12 @@ var keywords = map[string]keyword{
 	"VERT":  {kind: wordFlag, flag: flagVert},
 	"VD":    {kind: wordFlag, flag: flagVert, canon: "VERT"},
 	"BOMB":  {kind: wordFlag, flag: flagBomb},
-	"FT":    {kind: wordFT},
+	// ROCKET fires the plane's rocket salvos and STRAFE its fixed guns at a ground target (seed 002).
+	"ROCKET":  {kind: wordFlag, flag: flagRocket},
+	"ROCKETS": {kind: wordFlag, flag: flagRocket, canon: "ROCKET"},
+	"RP":      {kind: wordFlag, flag: flagRocket, canon: "ROCKET"},
+	"STRAFE":  {kind: wordFlag, flag: flagStrafe},
+	"FT":      {kind: wordFT},
 }
 
 // mark remembers where a flag was first written.
@@ -418,8 +425,8 @@ func (p *plotParser) mistake(i int, up string) (int, bool) {
 // unknown reports a word that is no token, suggesting the closest one when it is close.
 func (p *plotParser) unknown(it parser.Token, up string) {
 	const expected = "a plot is written with straight runs (1 to 99) and the tokens TR TL SR SL SRTL SLTR " +
-		"HR HL V VRR VLL RB LB N I IR IL BR BL, plus STEEP, VERT, BOMB, power P, brake K and an altitude " +
-		"figure +n or -n"
+		"HR HL V VRR VLL RB LB N I IR IL BR BL, plus STEEP, VERT, BOMB, ROCKET, STRAFE, power P, " +
+		"brake K and an altitude figure +n or -n"
 	best := closest(up)
 	switch len(best) {
 	case 1:
@@ -632,6 +639,15 @@ func (p *plotParser) setFlag(f flag, col int, text string, n int) bool {
 			"column %d): a plane dives either steeply or vertically (seed 000 rules (19), (20))",
 			prev.text, prev.col, text, col)
 	}
+	if f == flagBomb || f == flagRocket || f == flagStrafe {
+		for _, o := range []flag{flagBomb, flagRocket, flagStrafe} {
+			if o != f && p.seen[o].col != 0 {
+				prev := p.seen[o]
+				p.errorf(col, CodeTwoAttacks, "", "%s and %s cannot be in one plot (%q at column %d): a plane makes one "+
+					"attack on the ground a turn", flagNames[o], flagNames[f], prev.text, prev.col)
+			}
+		}
+	}
 	if p.plot.FlagCols == nil {
 		p.plot.FlagCols = make(map[string]int, 4)
 	}
@@ -643,6 +659,10 @@ func (p *plotParser) setFlag(f flag, col int, text string, n int) bool {
 		p.plot.Vert = true
 	case flagBomb:
 		p.plot.Bomb = true
+	case flagRocket:
+		p.plot.Rocket = true
+	case flagStrafe:
+		p.plot.Strafe = true
 	}
 	return true
 }
@@ -687,7 +707,7 @@ func (p *plotParser) finish() {
 			p.quote.Text)
 	}
 	pl := p.plot
-	if !parser.HasErrors(p.diags) && len(pl.Elements) == 0 && !pl.Steep && !pl.Vert && !pl.Bomb && pl.Power == 0 &&
+	if !parser.HasErrors(p.diags) && len(pl.Elements) == 0 && !pl.Steep && !pl.Vert && !pl.Bomb && !pl.Rocket && !pl.Strafe && pl.Power == 0 &&
 		pl.Brake == 0 && pl.Alt == 0 {
 		p.errorf(0, parser.CodeEmpty, "", "empty plot: write the plane's movement, one token per movement point, "+
 			"e.g. 2 TR 1 TR")

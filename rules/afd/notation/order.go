@@ -8,23 +8,100 @@ import (
 	"sortie/parser"
 )
 
-// Order is one aircraft's orders for a turn: its plot and its standing fire order.
+// Order is one aircraft's orders for a turn: its plot, the ground target of its attack, and its
+// standing fire order.
 type Order struct {
 	Plot Plot
+	At   GroundTarget
 	Fire parser.Fire
+}
+
+// GroundTarget is the target a plot's BOMB, ROCKET or STRAFE is aimed at, written after the plot as
+// `AT <callsign>`, and for STRAFE at a ship, `FLAK` or `HEAVY` to strafe its light or heavy flak
+// rather than the ship (seed 002). Empty: the engine picks the target (docs/rulings.md).
+type GroundTarget struct {
+	Unit string
+	Part string // "", "FLAK" or "HEAVY"
+	Col  int    // column of AT; not part of equality
+}
+
+// String is the clause as the order prints it: "AT DD1 FLAK", or "".
+func (g GroundTarget) String() string {
+	if g.Unit == "" {
+		return ""
+	}
+	if g.Part != "" {
+		return "AT " + g.Unit + " " + g.Part
+	}
+	return "AT " + g.Unit
 }
 
 // String prints the order canonically; parsing it gives an equal Order.
 func (o Order) String() string {
-	p := o.Plot.String()
-	if p == "" {
-		return o.Fire.String()
+	parts := []string{}
+	for _, s := range []string{o.Plot.String(), o.At.String(), o.Fire.String()} {
+		if s != "" {
+			parts = append(parts, s)
+		}
 	}
-	return p + " " + o.Fire.String()
+	return strings.Join(parts, " ")
 }
 
 // Equal compares two orders, ignoring columns.
-func (o Order) Equal(x Order) bool { return o.Plot.Equal(x.Plot) && o.Fire.Equal(x.Fire) }
+func (o Order) Equal(x Order) bool {
+	return o.Plot.Equal(x.Plot) && o.At.Unit == x.At.Unit && o.At.Part == x.At.Part && o.Fire.Equal(x.Fire)
+}
+
+// cutTarget finds an AT clause in a plot's text: the text before it, and the target it names, with
+// its faults. base is the column of the text's first rune.
+func cutTarget(text string, base int) (string, GroundTarget, []parser.Diagnostic) {
+	var g GroundTarget
+	var ds []parser.Diagnostic
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return text, g, nil
+	}
+	// Find the word AT by its rune column.
+	runes := []rune(text)
+	at := -1
+	for i := 0; i < len(runes); i++ {
+		if (i == 0 || runes[i-1] == ' ' || runes[i-1] == '\t') && i+1 < len(runes) && (runes[i] == 'A' || runes[i] == 'a') &&
+			(runes[i+1] == 'T' || runes[i+1] == 't') && (i+2 == len(runes) || runes[i+2] == ' ' || runes[i+2] == '\t') {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return text, g, nil
+	}
+	g.Col = base + at
+	errorf := func(col int, format string, args ...any) {
+		ds = append(ds, parser.Diagnostic{Code: CodeAttackTarget, Col: col, Severity: parser.SeverityError, Message: fmt.Sprintf(format, args...)})
+	}
+	rest := strings.Fields(string(runes[at+2:]))
+	switch {
+	case len(rest) == 0:
+		errorf(g.Col, "AT needs the callsign of the ground unit or ship to attack, e.g. AT BRIDGE")
+	case len(rest) > 2:
+		errorf(g.Col, "AT names one target, then FLAK or HEAVY to strafe a ship's flak: %q is too much", strings.Join(rest, " "))
+	default:
+		u := strings.ToUpper(rest[0])
+		if utf8.RuneCountInString(u) > parser.MaxCallsign {
+			errorf(g.Col, "%q is too long for a callsign (at most %d characters)", rest[0], parser.MaxCallsign)
+		} else {
+			g.Unit = u
+		}
+		if len(rest) == 2 {
+			switch p := strings.ToUpper(rest[1]); p {
+			case "FLAK", "HEAVY":
+				g.Part = p
+			default:
+				errorf(g.Col, "after the target, write FLAK or HEAVY to strafe a ship's light or heavy flak, not %q", rest[1])
+			}
+		}
+	}
+	return string(runes[:at]), g, ds
+}
 
 // ParseOrder reads one aircraft's order: a plot, then optionally a fire clause. The fire clause is
 // `HOLD`, or `FIRE` followed by a target (`ANY` or a callsign), then optionally `GUNS` and a comma list of
@@ -37,8 +114,20 @@ func ParseOrder(text string) (Order, []parser.Diagnostic) {
 	if cut >= 0 {
 		plotText, fireText = text[:cut], text[cut:]
 	}
+	plotText, at, ads := cutTarget(plotText, 1)
 	p, ds := ParsePlot(plotText)
-	o.Plot = p
+	o.Plot, o.At = p, at
+	ds = append(ds, ads...)
+	if at.Col > 0 && !parser.HasErrors(ads) {
+		switch {
+		case !p.Bomb && !p.Rocket && !p.Strafe:
+			ds = append(ds, parser.Diagnostic{Code: CodeAttackTarget, Col: at.Col, Severity: parser.SeverityError,
+				Message: "AT names the target of BOMB, ROCKET or STRAFE, and the plot has none of them"})
+		case at.Part != "" && !p.Strafe:
+			ds = append(ds, parser.Diagnostic{Code: CodeAttackTarget, Col: at.Col, Severity: parser.SeverityError,
+				Message: at.Part + " after the target is for STRAFE: only strafing picks a ship's flak"})
+		}
+	}
 	if cut < 0 {
 		o.Fire = parser.Fire{Mode: parser.FireAny, Default: true}
 		return o, ds
@@ -59,6 +148,9 @@ func ParseOrderLine(line string) (string, Order, []parser.Diagnostic) {
 	ds = shiftDiagnostics(ds, ods, offset)
 	if o.Fire.Col > 0 {
 		o.Fire.Col += offset
+	}
+	if o.At.Col > 0 {
+		o.At.Col += offset
 	}
 	for k := range o.Plot.Elements {
 		o.Plot.Elements[k].Col += offset

@@ -128,6 +128,8 @@ type Plot struct {
 	Steep    bool // STEEP (or SC / SD): steep climb or dive, by the sign of Alt (rules (18), (19))
 	Vert     bool // VERT (or VD): vertical dive (rule (20))
 	Bomb     bool // BOMB: release bombs this turn (rule (21))
+	Rocket   bool // ROCKET: fire the plane's rocket salvos at a ground target (seed 002)
+	Strafe   bool // STRAFE: fire the fixed guns at a ground target (seed 002)
 	Power    int  // power factors applied (P = 1, PP = 2, P3 = 3 ...)
 	Brake    int  // brake factors applied (K = 1, KK = 2, K3 = 3 ...)
 	Alt      int  // altitude change in feet, a multiple of 100; 0 = no figure given
@@ -150,7 +152,7 @@ func (p Plot) Col(flag string) int { return p.FlagCols[flag] }
 
 // Equal compares two plots, ignoring columns and alias notes.
 func (p Plot) Equal(o Plot) bool {
-	if p.Steep != o.Steep || p.Vert != o.Vert || p.Bomb != o.Bomb || p.Power != o.Power ||
+	if p.Steep != o.Steep || p.Vert != o.Vert || p.Bomb != o.Bomb || p.Rocket != o.Rocket || p.Strafe != o.Strafe || p.Power != o.Power ||
 		p.Brake != o.Brake || p.Alt != o.Alt || len(p.Elements) != len(o.Elements) {
 		return false
 	}
@@ -187,6 +189,14 @@ func (p Plot) String() string {
 	if p.Bomb {
 		sep()
 		b.WriteString("BOMB")
+	}
+	if p.Rocket {
+		sep()
+		b.WriteString("ROCKET")
+	}
+	if p.Strafe {
+		sep()
+		b.WriteString("STRAFE")
 	}
 	if p.Power > 0 {
 		sep()

@@ -58,7 +58,7 @@ func segment(up string) string {
 // suggestTokens are the canonical words closest may suggest, in order of preference.
 var suggestTokens = []string{
 	"TR", "TL", "SR", "SL", "SRTL", "SLTR", "HR", "HL", "V", "VRR", "VLL", "RB", "LB", "N", "I", "IR", "IL",
-	"BR", "BL", "STEEP", "VERT", "BOMB", "P", "PP", "PPP", "K", "KK",
+	"BR", "BL", "STEEP", "VERT", "BOMB", "ROCKET", "STRAFE", "P", "PP", "PPP", "K", "KK",
 }
 
 // closest returns the canonical tokens nearest to an upper-case word: those at the smallest edit
