@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"mime/quotedprintable"
+	netmail "net/mail"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -259,6 +263,53 @@ func TestDemoPlaysAnImpulseGame(t *testing.T) {
 	}
 	if reports < 9 || impulses == 0 {
 		t.Errorf("an eight-turn impulse game gives Alice more reports than turns, each by impulse: %d reports, %d with impulses", reports, impulses)
+	}
+}
+
+// TestDemoPlaysTheStrike: the bundled air-to-ground scenario (seed 002) is played by mail to its end:
+// the attackers' bombs, torpedoes and rockets go in, flak fires from the ships and the bridge, the
+// defender's standing order for his heavy battery is accepted with the rest, and neither side's mail
+// shows the other's dice.
+func TestDemoPlaysTheStrike(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := sortie(t, "demo", "--scenario", "strike", "--out", filepath.Join(dir, "mails"))
+	if code != 0 {
+		t.Fatalf("demo exit %d: %s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "Result:") {
+		t.Errorf("demo output:\n%s", out)
+	}
+	read := func(who string) string {
+		var all strings.Builder
+		entries, _ := os.ReadDir(filepath.Join(dir, "mails", who))
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join(dir, "mails", who, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := netmail.ReadMessage(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(quotedprintable.NewReader(m.Body))
+			all.Write(body)
+		}
+		return all.String()
+	}
+	alice, kenji := read("alice"), read("kenji")
+	for _, want := range []string{"rocket salvo", "came under heavy flak", "came under light flak", "dropped a torpedo", "BOMB"} {
+		if !strings.Contains(alice, want) {
+			t.Errorf("Alice's mail never says %q", want)
+		}
+	}
+	for _, want := range []string{"'s heavy flak fired at", "HEAVY1: FIRE ANY", "standing order: FIRE ANY"} {
+		if !strings.Contains(kenji, want) {
+			t.Errorf("Kenji's mail never says %q", want)
+		}
+	}
+	// The flak's dice are labelled with the flak unit, the plane's with the plane.
+	if strings.Contains(alice, "flak at") || regexp.MustCompile(`(DAUNT|TORP|CAT)\d against flak`).MatchString(kenji) {
+		t.Error("a side was shown the other side's flak dice")
 	}
 }
 

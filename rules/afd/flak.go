@@ -42,7 +42,7 @@ type Flak struct {
 
 // FlakOrder is a side's standing order for a flak unit: hold fire, the plane the light guns fire at
 // first, and the hex and altitude heavy attacks are aimed at (one aim an attack; without one, the
-// gunners lay on the nearest enemy plane in reach, where it was an impulse before).
+// gunners lay on the nearest enemy plane in reach, where it was when the turn began).
 type FlakOrder struct {
 	Hold   bool      `json:"hold,omitempty"`
 	Target string    `json:"target,omitempty"`
@@ -175,8 +175,8 @@ func flakSeen(st *State, side string, e Event) (Event, bool) {
 }
 
 // flakPhase is one impulse's flak: every unit's light attacks, and in even impulses its heavy ones.
-// pos says where a plane is in this impulse, and was where it was an impulse before (for the default
-// heavy aim); both give ok false for a plane out of play. hits gathers the hits by plane.
+// pos says where a plane is in this impulse, and was where it was when the turn began (for the default
+// heavy aim); both give ok false for a plane out of play.
 func (r *resolution) flakPhase(imp int, pos, was func(*Plane) (Flight, bool)) {
 	for i := range r.ns.Ground {
 		u := &r.ns.Ground[i]
@@ -276,8 +276,9 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 }
 
 // heavyFlak fires a unit's heavy attacks of this even impulse, each at its aim: the order's, else the
-// hex and altitude level where the nearest enemy plane in reach was an impulse before (the next nearest
-// for a second attack). Every plane in the burst is attacked, friend or foe (seed 002: all aircraft in
+// hex and altitude level where the nearest enemy plane in reach was when the turn began (the next
+// nearest for a second attack): heavy guns fire a barrage laid before the planes move, as an order
+// would be. Every plane in the burst is attacked, friend or foe (seed 002: all aircraft in
 // the hex).
 func (r *resolution) heavyFlak(u *GroundUnit, now flakNow, imp int, pos, was func(*Plane) (Flight, bool)) {
 	type aim struct {

@@ -1,6 +1,7 @@
 package afd
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -48,11 +49,12 @@ func flakEvents(t *testing.T, scn string, orders map[string]string, dice map[str
 
 // TestLightFlak (seed 002, light/medium flak): a quad 20 mm is worth 4 (4 × 1.0); it fires in every
 // impulse at a plane up to 2 hexes away and up to level 2 — here in impulses 8 to 11 at range 2 (-2)
-// and in impulse 12 at range 1, the plane flying straight at it (+1 at its front). A d10 of 1 and 4 - 2
-// + 1 is 4 against the Hurricane's 2 + 1: one hit; a d10 of 10 at range 1 is 15 against 3: four hits.
+// and in impulse 12 at range 1, the plane flying straight at it (+1 at its front). A d10 of 6 and 4 - 2
+// + 1 is 9 against the Hurricane's 6 + 1: one hit; a d10 of 10 at range 1 is 15 against 7: two hits; a
+// d10 of 1 in impulse 9 is 4 against 7: none.
 func TestLightFlak(t *testing.T) {
 	_, evs := flakEvents(t, flakRange, map[string]string{"LOW1": "3"}, map[string]int{
-		"turn 1 QUAD light flak at LOW1 in impulse 12: d10": 10})
+		"turn 1 QUAD light flak at LOW1 in impulse 8: d10": 6, "turn 1 QUAD light flak at LOW1 in impulse 12: d10": 10})
 	if len(evs) != 5 {
 		t.Fatalf("%d flak attacks, want 5 (impulses 8 to 12)", len(evs))
 	}
@@ -61,10 +63,13 @@ func TestLightFlak(t *testing.T) {
 			t.Errorf("attack %d: %+v", k, e)
 		}
 	}
-	if !strings.Contains(evs[0].Text, "value 4 -2 firing at range 2, +1 firing at the front or rear): d10 1 against 2 + d10 1: 1 hit") {
+	if !strings.Contains(evs[0].Text, "value 4 -2 firing at range 2, +1 firing at the front or rear): d10 6 against 6 + d10 1: 1 hit") {
 		t.Errorf("impulse 8: %s", evs[0].Text)
 	}
-	if e := evs[4]; e.Flak.Hits != 4 || !strings.Contains(e.Text, "value 4 +1 firing at the front or rear): d10 10 against 2 + d10 1: 4 hits") {
+	if evs[1].Flak.Hits != 0 {
+		t.Errorf("impulse 9: %s", evs[1].Text)
+	}
+	if e := evs[4]; e.Flak.Hits != 2 || !strings.Contains(e.Text, "value 4 +1 firing at the front or rear): d10 10 against 6 + d10 1: 2 hits") {
 		t.Errorf("impulse 12: %s", e.Text)
 	}
 	// Level 3 (7,000 ft) is out of its reach, and so is a plane that stays 3 hexes off.
@@ -118,9 +123,9 @@ func TestLightFlakModifiers(t *testing.T) {
 }
 
 // TestHeavyFlak (seed 002, heavy flak): six 88 mm guns are 4/2 plus 50 % for five guns, 6/3; they fire
-// only in even impulses, at a hex and altitude: here, left to themselves, where the plane was an impulse
-// before. In impulses 2, 4 and 6 the Hurricane is still in the aimed hex (6); in impulse 8 it has moved
-// one hex on (3); in impulse 12 it is just entering a new hex again (3). Level 1 is below heavy flak.
+// only in even impulses, at a hex and altitude: here, left to themselves, where the plane was when the
+// turn began, (0,1) at level 3. In impulse 2 the Hurricane is still there (6); in 4 and 6 it is one hex
+// on (3); from impulse 8 it is two hexes off, out of the burst. Level 1 is below heavy flak.
 func TestHeavyFlak(t *testing.T) {
 	scn := strings.Replace(flakRange, "{callsign: QUAD, kind: gun, side: B, hex: [0, -3], flak: {light: 4x20mm}}",
 		"{callsign: HEAVY, kind: gun, side: B, hex: [2, -1], flak: {heavy_mm: 88, heavy_guns: 6}}", 1)
@@ -133,7 +138,7 @@ func TestHeavyFlak(t *testing.T) {
 		}
 		got = append(got, e.Flak.Value)
 	}
-	if want := []int{6, 6, 6, 3, 6, 3}; !equalInts(got, want) {
+	if want := []int{6, 3, 3}; !equalInts(got, want) {
 		t.Errorf("heavy flak values by even impulse: %v, want %v", got, want)
 	}
 	_, evs = flakEvents(t, scn, map[string]string{"LOW1": "3"}, nil)
@@ -268,7 +273,11 @@ turns: 3
 // TestFlakHitsMarkTheCard: flak hits fall on the plane's card by the hit-location tables, and a plane
 // hit in the impulse game is marked once, not again in every later impulse.
 func TestFlakHitsMarkTheCard(t *testing.T) {
-	next, evs := flakEvents(t, flakRange, map[string]string{"LOW1": "3"}, nil)
+	high := map[string]int{}
+	for imp := 8; imp <= 12; imp++ {
+		high[fmt.Sprintf("turn 1 QUAD light flak at LOW1 in impulse %d: d10", imp)] = 10
+	}
+	next, evs := flakEvents(t, flakRange, map[string]string{"LOW1": "3"}, high)
 	total := 0
 	for _, e := range evs {
 		total += e.Flak.Hits
@@ -277,7 +286,7 @@ func TestFlakHitsMarkTheCard(t *testing.T) {
 	for _, n := range next.Plane("LOW1").Damage {
 		marked += n
 	}
-	if total != 5 || marked != total {
+	if total < 5 || marked != total {
 		t.Errorf("%d flak hits, %d boxes marked", total, marked)
 	}
 }

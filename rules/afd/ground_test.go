@@ -162,7 +162,8 @@ func TestGroundInReports(t *testing.T) {
 	if got := names(ben.Ground); got != "TRUCK1=truck, enemy TANK1=tank, enemy SHIP1=ship, yours" {
 		t.Errorf("ben's Heinkel sees ann's column, and ben his own ship: %s", got)
 	}
-	if d := ben.Ground[0].Detail; len(d) != 0 {
-		t.Errorf("an enemy column's route is not seen: %v", d)
+	// An enemy column's route is not seen; where it lies from each of the player's aircraft is.
+	if d := strings.Join(ben.Ground[0].Detail, "; "); strings.Contains(d, "route") || !strings.Contains(d, "seen from BOMBER: 1 hexes at 12 o'clock") {
+		t.Errorf("ben's view of TRUCK1: %v", d)
 	}
 }

@@ -608,13 +608,6 @@ func (r *impulseRun) impulse() error {
 	// B. Non-plotted movement (V): trucks, tanks and ships on their routes.
 	r.events = append(r.events, moveGround(ns, imp)...)
 	r.moveTorpedoes(imp)
-	// Where every plane stood before this impulse's movement: where heavy flak's gunners last saw it.
-	before := map[string]Flight{}
-	for i := range ns.Planes {
-		if p := &ns.Planes[i]; p.InPlay() {
-			before[p.Callsign] = p.Flight
-		}
-	}
 	// C. Plotted movement (VI): every plane active in this impulse flies the next box of its manoeuvre.
 	moved := map[string]bool{}
 	for i := range ns.Planes {
@@ -637,8 +630,10 @@ func (r *impulseRun) impulse() error {
 	}
 	// Flak (seed 002) fires after the planes' guns and before bombs.
 	r.flakPhase(imp, func(p *Plane) (Flight, bool) { return p.Flight, p.InPlay() }, func(p *Plane) (Flight, bool) {
-		f, ok := before[p.Callsign]
-		return f, ok && p.InPlay()
+		if p.Imp == nil {
+			return p.Flight, p.InPlay()
+		}
+		return p.Imp.Start, p.InPlay()
 	})
 	r.damage()
 	// E. Bombs (VIII): released in this impulse, results at once.

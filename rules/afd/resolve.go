@@ -128,7 +128,7 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	for imp := 1; imp <= 12; imp++ {
 		r.events = append(r.events, moveGround(ns, imp)...)
 		r.moveTorpedoes(imp)
-		r.flakPhase(imp, pos(imp), pos(imp-1))
+		r.flakPhase(imp, pos(imp), pos(0))
 	}
 	for _, f := range r.moved {
 		if b := f.p.Bombed; b != nil && b.Turn == r.turn {

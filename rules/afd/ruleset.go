@@ -305,6 +305,9 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		if f.Loaded && p.InPlay() {
 			u.Detail = append(u.Detail, "loaded")
 		}
+		if p.Rockets > 0 && p.InPlay() {
+			u.Detail = append(u.Detail, fmt.Sprintf("rockets: %d salvo%s", p.Rockets, plural(p.Rockets)))
+		}
 		if f.NoPower && p.InPlay() {
 			u.Detail = append(u.Detail, "engine out: no power, flies as loaded")
 		}
@@ -382,6 +385,12 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			}
 		} else {
 			unit.Type = u.Kind + ", enemy"
+			// Where it lies from each of the player's aircraft, as for enemy aircraft.
+			for _, p := range v.Own {
+				if p.InPlay() && p.Player == player {
+					unit.Detail = append(unit.Detail, fmt.Sprintf("seen from %s: %d hexes at %d o'clock", p.Callsign, hexmap.Distance(p.Flight.Hex, u.Hex), hexmap.Clock(p.Flight.Hex, p.Flight.Facing, u.Hex)))
+				}
+			}
 		}
 		r.Ground = append(r.Ground, unit)
 	}
@@ -511,7 +520,7 @@ func (g *game) checkFlakOrder(player string, u *GroundUnit, text string, out rul
 			out.Preview = append(out.Preview, fmt.Sprintf("heavy guns fire at hex (%d,%d), %s ft (level %d), in every even impulse", a.Hex.Q, a.Hex.R, feetText(a.Alt), strike.Level(a.Alt)))
 		}
 		if len(o.Aims) == 0 && u.Flak.HeavyAttacks > 0 {
-			out.Preview = append(out.Preview, "heavy guns lay on the nearest enemy plane in reach, where it was an impulse before")
+			out.Preview = append(out.Preview, "heavy guns lay on the nearest enemy plane in reach, where it was when the turn began")
 		}
 	}
 	out.Preview = append(out.Preview, "the order stands until you write another")

@@ -354,9 +354,10 @@ func LandLight(bs []Barrels) (int, error) {
 // tables, like a burst of gunfire (house rule, docs/rulings.md: flak on aircraft).
 const (
 	// PlaneDefenceSingle and PlaneDefenceMulti are a plane's flak defence value: a single-engine plane's
-	// and a multi-engine plane's (house values).
-	PlaneDefenceSingle = 2
-	PlaneDefenceMulti  = 3
+	// and a multi-engine plane's (house values, set so that a quad 20 mm two hexes off hits about one
+	// time in seven, and heavy guns on their aim about one time in two).
+	PlaneDefenceSingle = 6
+	PlaneDefenceMulti  = 7
 )
 
 // PlaneDefence is a plane's defence value against flak.
@@ -368,11 +369,11 @@ func PlaneDefence(multiEngine bool) int {
 }
 
 // FlakHits reads a flak attack: nothing unless the attack total beats the defence total, then one hit
-// for a margin of 1 to 3, two for 4 to 6, three for 7 to 9 and four for 10 or more (house table).
+// for a margin of 1 to 4, two for 5 to 8, three for 9 to 12 and four for 13 or more (house table).
 func FlakHits(attackTotal, defenceTotal int) int {
 	m := attackTotal - defenceTotal
 	if m <= 0 {
 		return 0
 	}
-	return min(4, (m+2)/3)
+	return min(4, (m+3)/4)
 }

@@ -153,14 +153,14 @@ func TestTorpedoes(t *testing.T) {
 
 // TestFlakOnPlanes: flak's total against the plane's (house reading of seed 002's "standard air-to-air
 // combat" for Air Force cards): no hit unless the attack beats the defence, then 1 to 4 hits by margin;
-// a multi-engine plane defends with 3, a single-engine one with 2.
+// a multi-engine plane defends with 7, a single-engine one with 6.
 func TestFlakOnPlanes(t *testing.T) {
-	for _, c := range []struct{ a, d, hits int }{{5, 5, 0}, {4, 5, 0}, {6, 5, 1}, {8, 5, 1}, {9, 5, 2}, {11, 5, 2}, {12, 5, 3}, {14, 5, 3}, {15, 5, 4}, {30, 5, 4}} {
+	for _, c := range []struct{ a, d, hits int }{{5, 5, 0}, {4, 5, 0}, {6, 5, 1}, {9, 5, 1}, {10, 5, 2}, {13, 5, 2}, {14, 5, 3}, {17, 5, 3}, {18, 5, 4}, {30, 5, 4}} {
 		if got := FlakHits(c.a, c.d); got != c.hits {
 			t.Errorf("attack %d against %d: %d hits, want %d", c.a, c.d, got, c.hits)
 		}
 	}
-	if PlaneDefence(true) != 3 || PlaneDefence(false) != 2 {
+	if PlaneDefence(true) != 7 || PlaneDefence(false) != 6 {
 		t.Error("plane defence values")
 	}
 }
