@@ -196,7 +196,7 @@ func (r *resolution) strafe(p *Plane, card *aircraft.Card, at notation.GroundTar
 				Text: fmt.Sprintf("%s's guns %s are out of ammunition", p.Callsign, g)})
 		}
 	}
-	s := strike.Strafe{GunFactor: gf, Crew: strike.CrewOf(p.Pilot), Level: level, Range: dist}
+	s := strike.Strafe{GunFactor: gf, Crew: strike.CrewOf(p.Pilot), Level: level, Range: dist, GroundAttack: p.GroundAttack}
 	mods := s.Modifiers()
 	attack := s.Attack()
 	primary := targets[0]

@@ -112,6 +112,11 @@ func TestStrafing(t *testing.T) {
 			t.Errorf("gun %s: %d bursts left of %d", id, n, before[id])
 		}
 	}
+	// A purpose-built ground-attack aircraft (the scenario says so) adds 4 (seed 002).
+	_, events = strikeTurn(t, strings.Replace(strikeRange, "rockets: 4}", "rockets: 4, ground_attack: true}", 1), "3 STRAFE AT TRUCK1", nil)
+	if text := kindTexts(events, EvBombs); !strings.Contains(text, "+4 ground-attack aircraft = 5") {
+		t.Errorf("a ground-attack aircraft:\n%s", text)
+	}
 	// A bridge cannot be hurt by strafing.
 	scn := strings.Replace(strikeRange, "{callsign: TRUCK1, kind: truck, side: B, hex: [0, -1]}", "{callsign: BR, kind: bridge, side: B, hex: [0, -1]}", 1)
 	scn = strings.Replace(scn, "{callsign: TRUCK2, kind: truck, side: B, hex: [0, -1]}", "{callsign: BR2, kind: bridge, side: B, hex: [0, -1]}", 1)

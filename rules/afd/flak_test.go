@@ -8,6 +8,8 @@ import (
 	"sortie/parser"
 	"sortie/rules/afd/notation"
 	"sortie/rules/afd/strike"
+	"sortie/rules/dice"
+	"sortie/rules/hex"
 	"sortie/rules/ruleset"
 )
 
@@ -463,4 +465,79 @@ func FuzzParseFlakOrder(f *testing.F) {
 			t.Fatalf("%q printed as %q read back as %q (%v)", s, o.String(), back.String(), ds2)
 		}
 	})
+}
+
+// benchStrikeGame is benchGame's lattice of 40 fighters at 2,000 ft (in light flak's reach) with 20 flak
+// sites, one beside each pair's path (half of them with a heavy battery too), and 6 destroyers with the
+// seed's naval flak among them, the sites and ships alternating between the sides.
+func benchStrikeGame(b *testing.B, ground bool) (*State, map[string]notation.Order) {
+	env := testEnv(b)
+	st, orders := benchGame(40)
+	for i := range st.Planes {
+		p := &st.Planes[i]
+		c, _ := env.Cards.Get(p.Type)
+		p.Damage = make([]int, len(c.Systems))
+		for _, g := range c.Guns {
+			p.Ammo[g.ID] = g.Ammo
+		}
+		p.Flight.Alt = 2000
+	}
+	if !ground {
+		return st, orders
+	}
+	sf := ScenarioFlak{Light: "4x20mm"}
+	heavy := ScenarioFlak{Light: "4x20mm", HeavyMM: 88, HeavyGuns: 4}
+	naval := ScenarioFlak{Class: "destroyer", Light: "8x20mm 6x40mm", HeavyMM: 127, HeavyGuns: 5}
+	for k := 0; k < 20; k++ {
+		p := st.Planes[2*k].Flight.Hex
+		spec := sf
+		if k%2 == 0 {
+			spec = heavy
+		}
+		f, msg := spec.build(false)
+		if msg != "" {
+			b.Fatal(msg)
+		}
+		st.Ground = append(st.Ground, GroundUnit{Callsign: fmt.Sprintf("FLAK%02d", k), Kind: "gun", Side: st.Sides[k%2], Hex: hex.Hex{Q: p.Q + 1, R: p.R - 2}, Defence: 4, Flak: f})
+		if k < 6 {
+			f, msg := naval.build(true)
+			if msg != "" {
+				b.Fatal(msg)
+			}
+			st.Ground = append(st.Ground, GroundUnit{Callsign: fmt.Sprintf("DD%d", k), Kind: Ship, Side: st.Sides[(k+1)%2], Hex: hex.Hex{Q: p.Q - 1, R: p.R - 3}, Defence: 7, Flak: f})
+		}
+	}
+	return st, orders
+}
+
+// BenchmarkStrikeTurn40 is one plain turn of 40 aircraft over 20 flak sites and 6 ships (seed 002's
+// flak in every impulse); BenchmarkStrikeTurn40Air beside it is the same aircraft's turn with no ground
+// units, the cost of the air game alone.
+func BenchmarkStrikeTurn40(b *testing.B)    { benchmarkStrike(b, true) }
+func BenchmarkStrikeTurn40Air(b *testing.B) { benchmarkStrike(b, false) }
+
+func benchmarkStrike(b *testing.B, ground bool) {
+	env := testEnv(b)
+	st, orders := benchStrikeGame(b, ground)
+	_, events, err := Resolve(env, st, orders, dice.NewSeeded(dice.SeedFromUint64(1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	flak := 0
+	for _, e := range events {
+		if e.Kind == EvFlak {
+			flak++
+		}
+	}
+	if ground && flak < 40 {
+		b.Fatalf("only %d flak attacks: the benchmark must have flak firing", flak)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := Resolve(env, st, orders, dice.NewSeeded(dice.SeedFromUint64(1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(flak), "flak-attacks/turn")
 }

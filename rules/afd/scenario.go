@@ -67,8 +67,10 @@ type ScenarioPlane struct {
 	Bank     string  `yaml:"bank"`
 	Loaded   bool    `yaml:"loaded"`
 	Pilot    string  `yaml:"pilot"`
-	// Rockets is how many rocket salvos the plane carries (seed 002: rocket attacks).
-	Rockets int `yaml:"rockets"`
+	// Rockets is how many rocket salvos the plane carries (seed 002: rocket attacks); GroundAttack says
+	// it is a purpose-built ground-attack aircraft (seed 002: +4 when strafing).
+	Rockets      int  `yaml:"rockets"`
+	GroundAttack bool `yaml:"ground_attack"`
 }
 
 // ScenarioGround is a truck, tank or ship and the route it follows.
@@ -198,7 +200,7 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		p := Plane{
 			Callsign: cs, Type: card.Key, Side: a.Side, Player: a.Player, Pilot: pilot, Status: Flying,
 			Flight: Flight{Hex: h, Facing: hexmap.Dir(a.Facing), Speed: tenths, Alt: a.Alt, Bank: bank, Loaded: a.Loaded, Straight: Plenty},
-			Damage: make([]int, len(card.Systems)), Ammo: map[string]int{}, Crew: max(card.Crew, 1), Rockets: max(0, a.Rockets),
+			Damage: make([]int, len(card.Systems)), Ammo: map[string]int{}, Crew: max(card.Crew, 1), Rockets: max(0, a.Rockets), GroundAttack: a.GroundAttack,
 		}
 		for _, g := range card.Guns {
 			p.Ammo[g.ID] = g.Ammo

@@ -44,6 +44,8 @@ type Plane struct {
 	// (bombs, rockets or strafing), when its pilot fires no fixed guns at planes (seed 002).
 	Rockets  int `json:"rockets,omitempty"`
 	Attacked int `json:"attacked,omitempty"`
+	// GroundAttack: a purpose-built ground-attack aircraft, as the scenario says (seed 002).
+	GroundAttack bool `json:"ground_attack,omitempty"`
 	// Moves holds the plane's last turn: its steps and where it was at each of the twelve sub-steps.
 	Track []hexmap.Hex `json:"track,omitempty"`
 	// Imp is the plane's part of an impulse game (impulse_game.go); nil in the plain game.
