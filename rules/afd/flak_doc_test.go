@@ -1,0 +1,84 @@
+package afd
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sortie/parser"
+	"sortie/rules/afd/notation"
+)
+
+// TestAttackAndFlakDocs checks the ```attack and ```flak examples of docs/notation.md: each reads as the
+// example says (input, then canonical, or the error codes it gives and their columns).
+func TestAttackAndFlakDocs(t *testing.T) {
+	data, err := os.ReadFile("../../docs/notation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	seen := map[string]int{}
+	for i := 0; i < len(lines); i++ {
+		kind := strings.TrimPrefix(strings.TrimSpace(lines[i]), "```")
+		if kind != "attack" && kind != "flak" {
+			continue
+		}
+		start := i + 1
+		var input, canonical string
+		type want struct {
+			code string
+			col  int
+		}
+		var errs []want
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+			key, val, _ := strings.Cut(lines[i], ": ")
+			switch key {
+			case "input":
+				input = val
+			case "canonical":
+				canonical = val
+			case "error":
+				errs = append(errs, want{code: val})
+			case "col":
+				errs[len(errs)-1].col, _ = strconv.Atoi(val)
+			default:
+				t.Fatalf("notation.md:%d: unknown key %q", i+1, key)
+			}
+		}
+		seen[kind]++
+		var got string
+		var ds []parser.Diagnostic
+		if kind == "attack" {
+			o, d := notation.ParseOrder(input)
+			got, ds = o.String(), d
+		} else {
+			o, d := ParseFlakOrder(input)
+			got, ds = o.String(), d
+		}
+		var gotErrs []parser.Diagnostic
+		for _, d := range ds {
+			if d.Severity == parser.SeverityError {
+				gotErrs = append(gotErrs, d)
+			}
+		}
+		if len(errs) == 0 {
+			if len(gotErrs) > 0 || got != canonical {
+				t.Errorf("notation.md:%d: %q reads as %q %v, the example says %q", start, input, got, gotErrs, canonical)
+			}
+			continue
+		}
+		if len(gotErrs) != len(errs) {
+			t.Errorf("notation.md:%d: %q gives %v, the example lists %v", start, input, gotErrs, errs)
+			continue
+		}
+		for k, w := range errs {
+			if gotErrs[k].Code != w.code || w.col != 0 && gotErrs[k].Col != w.col {
+				t.Errorf("notation.md:%d: %q: error %d is %s at col %d, the example says %s at col %d", start, input, k, gotErrs[k].Code, gotErrs[k].Col, w.code, w.col)
+			}
+		}
+	}
+	if seen["attack"] == 0 || seen["flak"] == 0 {
+		t.Errorf("notation.md has %d ```attack and %d ```flak examples", seen["attack"], seen["flak"])
+	}
+}
