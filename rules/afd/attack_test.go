@@ -215,3 +215,23 @@ aircraft:`, 1)
 		t.Errorf("after the rockets: %d left, fixed guns used %v", p.Rockets, p.Imp.FixedFired)
 	}
 }
+
+// TestTorpedoAtANamedShip: TORPEDO is read as BOMB (a torpedo bomber's BOMB drops its torpedo), and AT
+// picks the ship aimed at over a nearer one, when it lies 1 to 4 hexes off (seed 002).
+func TestTorpedoAtANamedShip(t *testing.T) {
+	scn := strings.Replace(torpedoGame, "aircraft:", "  - {callsign: DD2, kind: ship, side: B, hex: [1, 0], facing: 2, speed: 1, turn_rate: 1, defence: 7, size: small}\naircraft:", 1)
+	for order, want := range map[string]string{"2 TORPEDO": "toward DD2", "2 TORPEDO AT DD1": "toward DD1"} {
+		st := newTestGame(t, scn)
+		o, ds := notation.ParseOrder(order)
+		if parser.HasErrors(ds) || !o.Plot.Bomb {
+			t.Fatalf("%q: %v", order, ds)
+		}
+		_, events, err := Resolve(testEnv(t), st, map[string]notation.Order{"AVENGER": o}, &labelDice{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := kindTexts(events, EvTorpedo); !strings.Contains(text, want) {
+			t.Errorf("%q: %s", order, text)
+		}
+	}
+}

@@ -46,6 +46,14 @@ func carriesTorpedo(card *aircraft.Card) bool {
 func (r *resolution) dropTorpedo(p *Plane, card *aircraft.Card, atImpulse int) {
 	level := strike.Level(p.Flight.Alt)
 	target, dist := nearestEnemyShip(r.ns, p.Side, p.Flight.Hex)
+	if named := namedTarget(p); named != "" {
+		// The ship the order named (AT), when it is an enemy ship afloat 1 to 4 hexes off.
+		if u := r.ns.groundUnit(named); u != nil && u.Kind == Ship && u.Side != p.Side && u.Damage != strike.Destroyed {
+			if d := hexmap.Distance(p.Flight.Hex, u.Hex); d >= 1 && d <= 4 {
+				target, dist = u, d
+			}
+		}
+	}
 	tp := strike.Torpedo{Crew: strike.CrewOf(p.Pilot), Crippled: crippled(card, p), USBefore1943: card.Nation == "USA" && card.Year < 1943,
 		Level: level, Speed: p.Flight.Speed.Round(), Range: dist, TorpedoBomber: true}
 	if target == nil {

@@ -111,6 +111,9 @@ var keywords = map[string]keyword{
 	"VERT":  {kind: wordFlag, flag: flagVert},
 	"VD":    {kind: wordFlag, flag: flagVert, canon: "VERT"},
 	"BOMB":  {kind: wordFlag, flag: flagBomb},
+	// TORPEDO is a torpedo bomber's BOMB: it drops the torpedo (seed 002).
+	"TORPEDO": {kind: wordFlag, flag: flagBomb, canon: "BOMB"},
+	"TORP":    {kind: wordFlag, flag: flagBomb, canon: "BOMB"},
 	// ROCKET fires the plane's rocket salvos and STRAFE its fixed guns at a ground target (seed 002).
 	"ROCKET":  {kind: wordFlag, flag: flagRocket},
 	"ROCKETS": {kind: wordFlag, flag: flagRocket, canon: "ROCKET"},
