@@ -73,6 +73,9 @@ type reportData struct {
 	Address     string
 	Rules       string
 	Notes       []string // announcements from the moderator or the service, shown first
+	// NeedSecret says replies carry no identity (the mailbox has no plus-addressing): the block needs
+	// the player's SECRET.
+	NeedSecret bool
 }
 
 func (s *Service) deadlineText(g *Game, seat *Seat) string {
@@ -88,7 +91,7 @@ func (s *Service) deadlineText(g *Game, seat *Seat) string {
 
 func (s *Service) replyTo(seat *Seat) string {
 	local, domain, ok := strings.Cut(s.cfg.Address, "@")
-	if !ok {
+	if !ok || s.cfg.NoPlusAddressing {
 		return s.cfg.Address
 	}
 	return local + "+" + seat.Token + "@" + domain
@@ -119,7 +122,12 @@ func playerRound(g *Game, rg ruleset.Game, seat *Seat) int {
 	return g.Round
 }
 
-func orderHeader(g *Game, _ *Seat, round int) string {
+func (s *Service) orderHeader(g *Game, _ *Seat, round int) string {
+	if s.cfg.NoPlusAddressing {
+		// Replies carry no identity without plus-addressing: the player adds the secret (never printed
+		// here: only the welcome mail shows it).
+		return fmt.Sprintf("GAME %s TURN %d SECRET <your secret>", g.ID, round)
+	}
 	return fmt.Sprintf("GAME %s TURN %d", g.ID, round)
 }
 
@@ -143,7 +151,7 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 	}
 	data := reportData{StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
-		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes}
+		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes, NeedSecret: s.cfg.NoPlusAddressing}
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
 	if log != nil {
@@ -216,7 +224,7 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	}
 	rec.Round = playerRound(g, rg, seat)
 	rec.Deadline = s.deadlineText(g, seat)
-	rec.OrderHeader = orderHeader(g, seat, playerRound(g, rg, seat))
+	rec.OrderHeader = s.orderHeader(g, seat, playerRound(g, rg, seat))
 	switch {
 	case len(miss) > 0 || selective:
 		// Whether the round is complete would tell a player of a game that asks only some (the
@@ -232,7 +240,7 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 }
 
 func (s *Service) helpData() map[string]any {
-	return map[string]any{"Address": s.cfg.Address, "Name": s.cfg.Name}
+	return map[string]any{"Address": s.cfg.Address, "Name": s.cfg.Name, "NeedSecret": s.cfg.NoPlusAddressing}
 }
 
 // queueSimple renders a template with data and queues it to one address.

@@ -290,7 +290,7 @@ func (s *Service) queuePosition(tx *storage.Tx, g *Game, rg ruleset.Game, seat *
 	}
 	data := reportData{Position: true, StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: "report", Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
-		OrderHeader: orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: []string{note}}
+		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: []string{note}, NeedSecret: s.cfg.NoPlusAddressing}
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
 	subject, body, err := s.tmpl.Render("report", data)

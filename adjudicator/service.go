@@ -50,6 +50,9 @@ type Config struct {
 	// DigestHour is the hour (UTC, 0-23) of the daily digest to moderators; -1 turns it off. The daemon's
 	// default is 6.
 	DigestHour int
+	// NoPlusAddressing says the mailbox does not deliver Address's plus-addresses: mail goes out with
+	// the bare address as Reply-To, and players identify themselves by the SECRET on the GAME line.
+	NoPlusAddressing bool
 }
 
 // Service is the adjudicator.
@@ -252,7 +255,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	if authErr != nil {
 		// A refusal that says nothing about the game or its players: the same answer whether or not
 		// the game exists or the address plays in it.
-		return stranger(Refused, "refusal", map[string]any{"Game": block.Game, "NoSecret": block.Secret == "", "ReplyShape": s.replyTo(&Seat{Token: "<token>"})})
+		return stranger(Refused, "refusal", map[string]any{"Game": block.Game, "NoSecret": block.Secret == "", "ReplyShape": s.replyTo(&Seat{Token: "<token>"}), "NeedSecret": s.cfg.NoPlusAddressing})
 	}
 	for _, c := range block.Commands {
 		if slices.Contains(parser.ModeratorCommands, c.Name) {

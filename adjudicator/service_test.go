@@ -265,3 +265,39 @@ func TestOversizeAndIgnored(t *testing.T) {
 		t.Errorf("an auto-reply is never answered: %s", o)
 	}
 }
+
+// TestWithoutPlusAddressing: with plus_addressing off, mail goes out with the bare address as Reply-To,
+// the welcome and the reports tell players to write their secret, the ready-made block asks for it,
+// and an order with the secret is taken while one without is refused with that advice.
+func TestWithoutPlusAddressing(t *testing.T) {
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, NoPlusAddressing: true})
+	scn, err := afd.BundledScenarioFile("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn = append(scn, []byte(fmt.Sprintf(`
+service:
+  seed: %s
+  players:
+    alice: {email: alice@players.test, secret: lark-swift-0001}
+    bob: {email: bob@players.test, secret: kite-heron-0002}
+`, testSeed))...)
+	if f.g, err = f.s.NewGame(scn, "channel.yaml", "g1"); err != nil {
+		t.Fatal(err)
+	}
+	welcome := f.last("alice@players.test")
+	if welcome.ReplyTo != "" && welcome.ReplyTo != "sortie@sortie.test" || strings.Contains(welcome.Body, "sortie+") ||
+		!strings.Contains(welcome.Body, "Put it on the GAME line of every block") || !strings.Contains(welcome.Body, "GAME g1 TURN 1 SECRET <your secret>") {
+		t.Errorf("the welcome (Reply-To %q):\n%s", welcome.ReplyTo, welcome.Body)
+	}
+	f.mail("alice@players.test", "a0", "GAME g1 TURN 1\nRED1: 6\nEND")
+	if r := f.last("alice@players.test"); !strings.Contains(r.Body, "add your secret to the GAME line") || strings.Contains(r.Body, "reply address") {
+		t.Errorf("an order without the secret:\n%s", r.Body)
+	}
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
+	f.mail("bob@players.test", "b1", "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5\nHANS: 6\nEND")
+	rep := f.last("alice@players.test")
+	if !strings.Contains(rep.Body, "turn 1") || !strings.Contains(rep.Body, "put your secret (from your\nwelcome mail) in place of <your secret>") || strings.Contains(rep.Body, "sortie+") {
+		t.Errorf("the report:\n%s", rep.Body)
+	}
+}

@@ -40,6 +40,9 @@ type CheckOptions struct {
 	Address string
 	// Wait is how long the probe may take to come back; default 60 s.
 	Wait time.Duration
+	// NoPlusAddressing: the configuration says the mailbox has no plus-addressing, so the probe goes to
+	// the bare address.
+	NoPlusAddressing bool
 }
 
 // ProbeHeader marks the probe mail, with a random token: Check finds it by this header, and the
@@ -70,6 +73,11 @@ func Check(ctx context.Context, opts CheckOptions, step func(CheckStep)) bool {
 		return false
 	}
 	probeTo := local + "+probe@" + domain
+	if opts.NoPlusAddressing {
+		probeTo = opts.Address
+		report(CheckStep{Name: "plus-addressing", Status: "warn", Detail: "off in the configuration: mail goes out with the bare address as Reply-To",
+			Fix: "players must put their SECRET on every GAME line; turn sub-addressing on and remove plus_addressing: false when you can"})
+	}
 	token := randomToken()
 	if !checkSMTP(ctx, opts, probeTo, token, report) || c == nil {
 		if c == nil {
@@ -223,7 +231,7 @@ func checkSMTP(ctx context.Context, opts CheckOptions, probeTo, token string, re
 	if err := client.Send(m); err != nil {
 		fix := smtpFix(err)
 		if strings.Contains(err.Error(), "RCPT") || strings.Contains(err.Error(), "550") || strings.Contains(err.Error(), "553") {
-			fix = fmt.Sprintf("the server refuses %s: Sortie needs plus-addressing (mail to %s+anything@%s delivered to %s's inbox); on Postfix set recipient_delimiter = + (and the same in Dovecot), on a hosted mailbox turn on sub-addressing",
+			fix = fmt.Sprintf("the server refuses %s: Sortie needs plus-addressing (mail to %s+anything@%s delivered to %s's inbox); on Postfix set recipient_delimiter = + (and the same in Dovecot), on a hosted mailbox turn on sub-addressing (or, if it has none, set plus_addressing: false and players write their SECRET)",
 				probeTo, strings.Split(opts.Address, "@")[0], strings.Split(opts.Address, "@")[1], opts.Address)
 		}
 		report(CheckStep{Name: "smtp probe", Status: "FAIL", Detail: fmt.Sprintf("to %s: %v", probeTo, err), Fix: fix})

@@ -143,3 +143,16 @@ func TestCheckWithoutPlusAddressing(t *testing.T) {
 		t.Errorf("the other steps pass:\n%s", out)
 	}
 }
+
+// TestCheckWithPlusAddressingOff: a mailbox without plus-addressing passes once the configuration says
+// so: the probe goes to the bare address, and a warning says what players must do instead.
+func TestCheckWithPlusAddressingOff(t *testing.T) {
+	s := startCheckServers(t, false)
+	o := s.options(t)
+	o.Wait = 5 * time.Second
+	o.NoPlusAddressing = true
+	ok, steps, out := runCheck(t, o)
+	if !ok || steps["probe"].Status != "ok" || steps["plus-addressing"].Status != "warn" || !strings.Contains(steps["plus-addressing"].Fix, "SECRET") {
+		t.Errorf("plus-addressing off:\n%s", out)
+	}
+}

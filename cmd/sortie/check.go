@@ -49,7 +49,8 @@ func cmdCheck(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	opts := mailer.CheckOptions{IMAP: cfg.IntakeOptions(zerolog.Nop()), SMTP: cfg.SenderOptions(zerolog.Nop()), Address: cfg.Address, Wait: *wait}
+	opts := mailer.CheckOptions{IMAP: cfg.IntakeOptions(zerolog.Nop()), SMTP: cfg.SenderOptions(zerolog.Nop()), Address: cfg.Address, Wait: *wait,
+		NoPlusAddressing: cfg.PlusAddressing != nil && !*cfg.PlusAddressing}
 	ctx, cancel := context.WithTimeout(context.Background(), *wait+2*time.Minute)
 	defer cancel()
 	ok := mailer.Check(ctx, opts, func(s mailer.CheckStep) {

@@ -868,4 +868,13 @@ func TestRealMailWithoutPlusAddressing(t *testing.T) {
 	if !strings.Contains(string(out), "FAIL") || !strings.Contains(string(out), "plus-addressing") || !strings.Contains(string(out), "ok   imap login") {
 		t.Errorf("the failure must name plus-addressing, after the steps that pass:\n%s", out)
 	}
+	// The fix the page gives: plus_addressing: false. Then the check passes, with a warning.
+	if err := os.WriteFile(cfgPath, []byte(recipeConfig(t, srv, dir)+"plus_addressing: false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check = exec.Command(binary, "check", "--config", cfgPath, "--wait", "20s")
+	check.Env = append(os.Environ(), "SORTIE_IMAP_PASSWORD="+srv.Password(recipeService), "SORTIE_SMTP_PASSWORD="+srv.Password(recipeService))
+	if out, err := check.CombinedOutput(); err != nil || !strings.Contains(string(out), "warn plus-addressing") {
+		t.Errorf("with plus_addressing: false, sortie check passes with a warning: %v\n%s", err, out)
+	}
 }

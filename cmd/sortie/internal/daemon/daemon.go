@@ -39,6 +39,10 @@ type Config struct {
 	LogFormat    string  `yaml:"log_format"` // json (default) or console
 	// DigestHour is the hour (UTC, 0-23) of the moderators' daily digest; -1 turns it off; default 6.
 	DigestHour *int `yaml:"digest_hour"`
+	// PlusAddressing says the mailbox delivers the address's plus-addresses (sortie+TOKEN@...), which
+	// give every player a reply address that identifies them; default true. With false, mail goes out
+	// with the bare address as Reply-To and players put their SECRET on the GAME line.
+	PlusAddressing *bool `yaml:"plus_addressing"`
 	// Reminders are how long before a deadline players still missing orders are reminded, e.g.
 	// [24h, 2h] (the default); an empty list sends none.
 	Reminders []string `yaml:"reminders"`
@@ -160,6 +164,7 @@ func (c *Config) AdjudicatorConfig() adjudicator.Config {
 	if c.ResolveDelay != "" {
 		ac.ResolveDelay, _ = time.ParseDuration(c.ResolveDelay)
 	}
+	ac.NoPlusAddressing = c.PlusAddressing != nil && !*c.PlusAddressing
 	ac.DigestHour = DefaultDigestHour
 	if c.DigestHour != nil {
 		ac.DigestHour = *c.DigestHour
