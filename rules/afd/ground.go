@@ -41,6 +41,9 @@ type GroundUnit struct {
 	// the ship tables the seed names are not part of it).
 	Speed    int `json:"speed,omitempty"`
 	TurnRate int `json:"turn_rate,omitempty"`
+	// EvenTurns: the ship moves only in even-numbered turns (seed 002's slow ships under attack: one hex
+	// forward in every even turn).
+	EvenTurns bool `json:"even_turns,omitempty"`
 	// Defence is the unit's defence value against bombs (seed 002: the scenario's, else the seed's sample
 	// for its kind); Damage what it has taken. Heavily damaged, it may no longer be used: it stops.
 	Defence int           `json:"defence"`
@@ -150,7 +153,7 @@ func moveGround(st *State, imp int) []Event {
 				}
 			}
 		case Ship:
-			if imp != 7 {
+			if imp != 7 || u.EvenTurns && st.Turn%2 != 0 {
 				continue
 			}
 			// Ahead as far as the route runs straight, up to the speed; then turn toward the next hex.

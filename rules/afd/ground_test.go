@@ -167,3 +167,15 @@ func TestGroundInReports(t *testing.T) {
 		t.Errorf("ben's view of TRUCK1: %v", d)
 	}
 }
+
+// TestShipsInEvenTurns (seed 002, torpedo attacks): a ship the scenario marks even_turns moves only in
+// even-numbered turns.
+func TestShipsInEvenTurns(t *testing.T) {
+	u := GroundUnit{Callsign: "S", Kind: Ship, Facing: 0, Speed: 1, TurnRate: 0, EvenTurns: true, Route: line(hex.Hex{}, 0, 4)}
+	if got := movesOver(groundState(u, 1)); got != "" {
+		t.Errorf("turn 1: %s", got)
+	}
+	if got := movesOver(groundState(u, 2)); got != "7:(0,-1)/0" {
+		t.Errorf("turn 2: %s", got)
+	}
+}

@@ -88,6 +88,8 @@ type ScenarioGround struct {
 	Bulge    bool     `yaml:"bulge"` // a ship with torpedo bulges
 	// Armoured: strafing cannot hurt the ship (a battleship).
 	Armoured bool `yaml:"armoured"`
+	// EvenTurns: the ship moves only in even-numbered turns (seed 002).
+	EvenTurns bool `yaml:"even_turns"`
 	// Flak is the unit's flak guns; Player the seat that may give them orders (none: they fire on
 	// their own).
 	Flak   *ScenarioFlak `yaml:"flak"`
@@ -253,10 +255,12 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 			if g.TurnRate < 0 || g.TurnRate > 3 {
 				add(path+".turn_rate", "%s: a ship turns 0 to 3 hexsides a turn, got %d", cs, g.TurnRate)
 			}
-			u.Speed, u.TurnRate, u.Size, u.Bulge = g.Speed, g.TurnRate, g.Size, g.Bulge
+			u.Speed, u.TurnRate, u.Size, u.Bulge, u.EvenTurns = g.Speed, g.TurnRate, g.Size, g.Bulge, g.EvenTurns
 			if g.Size != "" && g.Size != "large" && g.Size != "small" && g.Size != "very-small" {
 				add(path+".size", "%s: a ship's size is large, small or very-small, not %q", cs, g.Size)
 			}
+		} else if g.EvenTurns {
+			add(path+".even_turns", "%s: only a ship moves in even turns only", cs)
 		} else if g.Speed != 0 || g.TurnRate != 0 {
 			add(path+".speed", "%s: only ships are given a speed and a turn rate (trucks and tanks move as seed 001 V says)", cs)
 		}
