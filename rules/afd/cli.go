@@ -11,6 +11,7 @@ func (Ruleset) CalcCommands() []ruleset.Command {
 		{Name: "bomb", Synopsis: "a bombing or rocket attack on the standard bombing table, seed 002 (--help)", Run: calcBomb},
 		{Name: "target", Synopsis: "the damage an attack does to a ground target, seed 002 (--help)", Run: calcTarget},
 		{Name: "flak", Synopsis: "a light, heavy or naval flak unit's attack value, seed 002 (--help)", Run: calcFlak},
+		{Name: "flak-hit", Synopsis: "a flak attack on an aircraft with given dice: the hits it makes (--help)", Run: calcFlakHit},
 		{Name: "torpedo", Synopsis: "a torpedo drop and its hit, seed 002 (--help)", Run: calcTorpedo},
 		{Name: "impulses", Synopsis: "the impulses a plane of a given speed moves in, Delta-T (--help)", Run: calcImpulses},
 	}

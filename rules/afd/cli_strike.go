@@ -448,3 +448,43 @@ func calcTorpedo(args []string, stdout io.Writer) error {
 	}
 	return nil
 }
+
+const calcFlakHitHelp = `sortie calc flak-hit: a flak attack on an aircraft (seed 002, read for Air Force cards as
+docs/rulings.md says): the flak's d10 plus its value against the plane's d10 plus its defence, and
+the hits that makes, which then fall on the card by the hit-location tables.
+
+  --value N         the flak's value with its modifiers, as the game's report shows them (required)
+  --die N           the flak's d10 (1-10)                 --plane-die N   the plane's d10 (1-10)
+  --multi-engine    the plane has more than one engine (defence 7, else 6)
+  --json            one JSON object
+`
+
+func calcFlakHit(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("calc flak-hit", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	value := fs.Int("value", -999, "")
+	die := fs.Int("die", 0, "")
+	planeDie := fs.Int("plane-die", 0, "")
+	me := fs.Bool("multi-engine", false, "")
+	asJSON := fs.Bool("json", false, "")
+	if done, err := ruleset.ParseCommandFlags(fs, args, "calc flak-hit", calcFlakHitHelp, "", stdout); done || err != nil {
+		return err
+	}
+	switch {
+	case *value == -999:
+		return ruleset.Usagef("--value is required: the flak's value with its modifiers")
+	case *value < -20 || *value > 60:
+		return ruleset.Usagef("--value %d: a flak value is -20 to 60", *value)
+	case *die < 1 || *die > 10 || *planeDie < 1 || *planeDie > 10:
+		return ruleset.Usagef("--die and --plane-die are d10 rolls, 1 to 10")
+	}
+	dv := strike.PlaneDefence(*me)
+	out := struct {
+		AttackTotal  int `json:"attack_total"`
+		Defence      int `json:"defence"`
+		DefenceTotal int `json:"defence_total"`
+		Hits         int `json:"hits"`
+	}{*value + *die, dv, dv + *planeDie, strike.FlakHits(*value+*die, dv+*planeDie)}
+	text := fmt.Sprintf("flak %d + %d = %d against defence %d + %d = %d: %d hit%s\n", *value, *die, out.AttackTotal, dv, *planeDie, out.DefenceTotal, out.Hits, plural(out.Hits))
+	return printStrike(stdout, *asJSON, out, text)
+}

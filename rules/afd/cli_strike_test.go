@@ -70,3 +70,20 @@ func TestStrikeCalculators(t *testing.T) {
 		t.Errorf("an unknown weapon: %v", err)
 	}
 }
+
+// TestCalcFlakHit: the calculator reproduces a game's flak attack from its value and dice (the house
+// reading of flak on aircraft): the report's "value 4 -2 ... +1: d10 6 against 6 + d10 1" is one hit.
+func TestCalcFlakHit(t *testing.T) {
+	hit := func(a []string, w io2) error { return calcFlakHit(a, w) }
+	m, err := runCalc(t, hit, "--value", "3", "--die", "6", "--plane-die", "1")
+	if err != nil || m["hits"].(float64) != 1 || m["attack_total"].(float64) != 9 || m["defence_total"].(float64) != 7 {
+		t.Errorf("calc flak-hit: %v %v", m, err)
+	}
+	m, err = runCalc(t, hit, "--value", "5", "--die", "10", "--plane-die", "1", "--multi-engine")
+	if err != nil || m["hits"].(float64) != 2 || m["defence"].(float64) != 7 {
+		t.Errorf("calc flak-hit, multi-engine: %v %v", m, err)
+	}
+	if _, err := runCalc(t, hit, "--die", "3", "--plane-die", "3"); err == nil || errors.Is(err, ruleset.ErrIllegal) {
+		t.Errorf("a missing value is a usage mistake: %v", err)
+	}
+}
