@@ -217,6 +217,23 @@ aircraft:
 turns: 3
 `
 
+// airfieldConformance: an impulse game with a Wildcat on an airfield, engine stopped, and a Hellcat on a
+// carrier's deck, engine running, against a Zero far off.
+const airfieldConformance = `
+ruleset: afd
+name: airfield
+options: {fog_of_war: true, impulse: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+ground:
+  - {callsign: CV1, kind: ship, side: A, hex: [10, 0], facing: 0, speed: 2, turn_rate: 0, defence: 20, route: [[10, -1], [10, -2], [10, -3], [10, -4], [10, -5]]}
+aircraft:
+  - {callsign: WILD, type: f4f-4, side: A, player: ann, hex: [0, 0], facing: 0, alt: 0, speed: 0, on_ground: true}
+  - {callsign: CAT, type: f6f-3, side: A, player: ann, hex: [10, 0], facing: 0, alt: 0, speed: 0, on_ground: true, engine_running: true, carrier: CV1}
+  - {callsign: BLUE1, type: a6m2, side: B, player: ben, hex: [30, 30], facing: 0, alt: 6000, speed: 4.0}
+turns: 6
+`
+
 var huntOrders = map[string]string{"RED1": "3 FIRE BOMBER", "RED2": "3 FIRE BOMBER", "RED3": "3 FIRE BOMBER", "BOMBER": "3"}
 
 var afdPlays = []rulesettest.Play{
@@ -242,6 +259,10 @@ var afdPlays = []rulesettest.Play{
 	}},
 	{Name: "flak", Scenario: []byte(flakGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{{"LOW1": "3", "HIGH1": "3", "FLAK2": "AIM -1,-1 9000"}, {"LOW1": "3", "HIGH1": "3"}, {"FLAK2": "HOLD"}}},
 	{Name: "flak with dice turning over", Scenario: []byte(flakGame), Dice: rulesettest.CyclingDice, Rounds: []map[string]string{{"LOW1": "3", "HIGH1": "3"}, {"LOW1": "3", "HIGH1": "3"}, {}}},
+	// Planes on the ground (seed 001 IV): WILD starts its engine and rolls; CAT takes off from a deck.
+	{Name: "airfield", Scenario: []byte(airfieldConformance), Dice: rulesettest.CyclingDice, Rounds: []map[string]string{
+		{"WILD": "IDLE", "CAT": "P", "BLUE1": "1"}, {"WILD": "R2", "CAT": "` +1", "BLUE1": "1"}, {"WILD": "IDLE", "BLUE1": "1"}, {"WILD": "IDLE", "BLUE1": "1"},
+	}},
 	{Name: "convoy", Scenario: []byte(convoyGame), Rounds: []map[string]string{{}, {}, {}}},
 	{Name: "torpedo", Scenario: []byte(torpedoGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{{"AVENGER": "2 BOMB"}, {}}},
 	// The Heinkel ends turn 1 over the road where the trucks have driven: level bombing (seed 002).

@@ -443,6 +443,9 @@ func impulseState(st *State) {
 
 // NeedsOrders says the plane is in play and has no manoeuvre to fly: its owner is asked for one.
 func (p *Plane) NeedsOrders() bool {
+	if p.Ground != nil {
+		return p.InPlay() && p.Imp != nil && p.Ground.Order == nil
+	}
 	return p.InPlay() && p.Imp != nil && len(p.Imp.Queue) == 0
 }
 
@@ -536,6 +539,13 @@ func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 		if err != nil {
 			return err
 		}
+		if p.Ground != nil {
+			// Its order came with the state (game.withGroundOrders); without one it stays idle.
+			r.emit(Event{Turn: ns.Turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign, Impulse: ns.Clock.Impulse,
+				Text: fmt.Sprintf("no order from %s for %s: it stays as it is on the ground this turn", p.Player, p.Callsign)})
+			p.Ground.Order = &GroundOrder{}
+			continue
+		}
 		o, ok := orders[p.Callsign]
 		if !ok {
 			r.emit(Event{Turn: ns.Turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign, Impulse: ns.Clock.Impulse,
@@ -605,8 +615,23 @@ func (r *impulseRun) impulse() error {
 		}
 		r.events = spotPhase(ns, r.env.Tables, climbs, r.d, r.events)
 	}
-	// B. Non-plotted movement (V): trucks, tanks and ships on their routes.
+	// Planes on the ground (IV.2-7): free turns at the start of the turn, engine starts and power or
+	// brake in impulse 7.
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if p.Ground == nil || !p.InPlay() {
+			continue
+		}
+		if imp == 1 {
+			r.groundTurnStart(p)
+		}
+		if imp == 7 {
+			r.groundImpulse7(p)
+		}
+	}
+	// B. Non-plotted movement (V): trucks, tanks and ships on their routes, and the planes on their decks.
 	r.events = append(r.events, moveGround(ns, imp)...)
+	ns.carryPlanes()
 	r.moveTorpedoes(imp)
 	// C. Plotted movement (VI): every plane active in this impulse flies the next box of its manoeuvre.
 	moved := map[string]bool{}
@@ -617,6 +642,10 @@ func (r *impulseRun) impulse() error {
 		}
 		times := activeTimes(p.Imp.Start.Speed.Round(), imp)
 		for k := 0; k < times && p.InPlay(); k++ {
+			if p.Ground != nil {
+				r.groundRoll(p) // on the ground: straight ahead (IV.5)
+				continue
+			}
 			if err := r.fly(p); err != nil {
 				return err
 			}
@@ -687,7 +716,7 @@ func (r *impulseRun) impulse() error {
 	// this impulse for those with none.
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
-		if p.InPlay() && len(p.Imp.Queue) == 0 {
+		if p.NeedsOrders() {
 			r.stopped[p.Callsign] = true
 		}
 	}
@@ -795,8 +824,8 @@ func (r *impulseRun) impulseFire(moved map[string]bool) error {
 	var shooters []*flown
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
-		if !p.InPlay() {
-			continue
+		if !p.InPlay() || p.Ground != nil {
+			continue // planes on the ground do not fire (house rule)
 		}
 		card, err := r.cardOf(p.Type)
 		if err != nil {
@@ -896,7 +925,13 @@ func (r *impulseRun) endImpulseTurn() error {
 		if p.Imp == nil {
 			continue
 		}
-		if p.InPlay() {
+		if p.InPlay() && p.Ground != nil {
+			card, err := r.cardOf(p.Type)
+			if err != nil {
+				return err
+			}
+			r.groundTurnEnd(p, card)
+		} else if p.InPlay() {
 			card, err := r.cardOf(p.Type)
 			if err != nil {
 				return err
@@ -919,7 +954,7 @@ func (r *impulseRun) endImpulseTurn() error {
 	// A manoeuvre under way, or next in the queue, is checked again from the new initial values.
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
-		if !p.InPlay() || len(p.Imp.Queue) == 0 {
+		if !p.InPlay() || len(p.Imp.Queue) == 0 || p.Ground != nil {
 			continue
 		}
 		card, err := r.cardOf(p.Type)

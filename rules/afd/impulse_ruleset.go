@@ -6,6 +6,7 @@ package afd
 
 import (
 	"fmt"
+	"sortie/parser"
 	"strings"
 
 	"sortie/rules/afd/notation"
@@ -49,6 +50,9 @@ func (g *game) impulseUnits(player string) []string {
 // and those queued after it, as far as this turn goes (what lies in a later turn is checked when the
 // plane gets there), with the impulse-by-impulse forecast.
 func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) ruleset.OrderCheck {
+	if p.Ground != nil {
+		return g.groundCheck(p, text, out)
+	}
 	o, ds := notation.ParseImpulseOrder(text)
 	if !out.Diagnosed(ds) {
 		return out
@@ -119,7 +123,69 @@ func remainingImpulses(s, from int) []int {
 
 // impulseDefault is the order of a plane that gets none: the forwards manoeuvre with its standing fire
 // order.
+// groundCheck reads a ground plane's order for this turn and says what it will do.
+func (g *game) groundCheck(p *Plane, text string, out ruleset.OrderCheck) ruleset.OrderCheck {
+	o, ds := ParseGroundOrder(text)
+	if !out.Diagnosed(ds) {
+		return out
+	}
+	out.Errors = append(out.Errors, problems(groundProblems(g.st, p, o))...)
+	out.Canonical = o.String()
+	speed := p.Flight.Speed.Round()
+	if o.Turn != 0 {
+		out.Preview = append(out.Preview, fmt.Sprintf("turns %s at the start of the turn to face %s", o.String(), p.Flight.Facing.Turn(2*o.Turn)))
+	}
+	switch {
+	case !p.Ground.Engine:
+		out.Preview = append(out.Preview, fmt.Sprintf("tries to start its engine in impulse 7 (a D6 of %d or more)", EngineStartNeed))
+	case o.Power:
+		speed++
+		out.Preview = append(out.Preview, fmt.Sprintf("a power factor in impulse 7: speed %d next turn", speed))
+	case o.Brake:
+		speed--
+		out.Preview = append(out.Preview, fmt.Sprintf("a brake factor in impulse 7: speed %d next turn", speed))
+	}
+	if card, ok := g.env.Cards.Get(p.Type); ok {
+		if need := takeoffSpeed(card, g.st.carrierSpeed(p)); speed >= need {
+			out.Preview = append(out.Preview, fmt.Sprintf("leaves the ground at the end of the turn (speed %d, %d needed) and flies from next turn", speed, need))
+		} else {
+			out.Preview = append(out.Preview, fmt.Sprintf("takes off at speed %d", need))
+		}
+	}
+	return out
+}
+
+// withGroundOrders takes the orders of planes on the ground out of a round's orders and gives them to
+// the planes, on a copy of the state.
+func (g *game) withGroundOrders(orders map[string]string) (*State, map[string]string) {
+	st, rest := g.st, orders
+	for unit, text := range orders {
+		p := st.Plane(unit)
+		if p == nil || p.Ground == nil || !p.NeedsOrders() {
+			continue
+		}
+		if st == g.st {
+			st = g.st.Clone()
+			rest = map[string]string{}
+			for k, v := range orders {
+				rest[k] = v
+			}
+		}
+		delete(rest, unit)
+		o, ds := ParseGroundOrder(text)
+		p = st.Plane(unit)
+		if parser.HasErrors(ds) || len(groundProblems(st, p, o)) > 0 {
+			continue // checked when it came in; one that no longer holds leaves the plane idle
+		}
+		p.Ground.Order = &o
+	}
+	return st, rest
+}
+
 func (g *game) impulseDefault(p *Plane) string {
+	if p.Ground != nil {
+		return "IDLE"
+	}
 	fire := "FIRE ANY"
 	if p.Imp != nil && p.Imp.Fire != "" {
 		fire = p.Imp.Fire
@@ -130,7 +196,8 @@ func (g *game) impulseDefault(p *Plane) string {
 // impulseResolve runs the engine to its next stop.
 func (g *game) impulseResolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
 	st, orders := g.withFlakOrders(orders)
-	parsed := parseOrders(orders, notation.ParseImpulseOrder, func(p *Plane) bool { return p.NeedsOrders() }, st)
+	st, orders = (&game{env: g.env, st: st}).withGroundOrders(orders)
+	parsed := parseOrders(orders, notation.ParseImpulseOrder, func(p *Plane) bool { return p.NeedsOrders() && p.Ground == nil }, st)
 	before := len(d.Log())
 	next, events, err := ResolveImpulse(g.env, st, parsed, d)
 	if err != nil {

@@ -335,6 +335,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 				u.Detail = append(u.Detail, fmt.Sprintf("hexes since last manoeuvre: %d", f.Straight))
 			}
 			u.Detail = append(u.Detail, impulseDetail(st, &p)...)
+			u.Detail = append(u.Detail, groundDetail(st, g.env, &p)...)
 			if p.Player == player && (!st.Options.Impulse || p.NeedsOrders()) {
 				r.OrderLines = append(r.OrderLines, p.Callsign+": "+g.DefaultOrder(p.Callsign))
 			}

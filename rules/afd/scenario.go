@@ -71,6 +71,11 @@ type ScenarioPlane struct {
 	// it is a purpose-built ground-attack aircraft (seed 002: +4 when strafing).
 	Rockets      int  `yaml:"rockets"`
 	GroundAttack bool `yaml:"ground_attack"`
+	// OnGround puts the plane on the ground (an impulse game: seed 001 IV), its engine stopped unless
+	// EngineRunning; Carrier names the ship whose deck it is on.
+	OnGround      bool   `yaml:"on_ground"`
+	EngineRunning bool   `yaml:"engine_running"`
+	Carrier       string `yaml:"carrier"`
 }
 
 // ScenarioGround is a truck, tank or ship and the route it follows.
@@ -207,6 +212,19 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		for _, g := range card.Guns {
 			p.Ammo[g.ID] = g.Ammo
 		}
+		if a.OnGround {
+			// A plane on the ground (seed 001 IV): the impulse game only, at 0 ft, below its take-off speed.
+			p.Ground = &OnGround{Engine: a.EngineRunning, Carrier: strings.ToUpper(a.Carrier)}
+			p.Flight.Bank = notation.BankN
+			if !s.Options.Impulse {
+				add(path+".on_ground", "%s: planes on the ground are played in the impulse game (options: impulse: true)", cs)
+			}
+			if a.Alt != 0 {
+				add(path+".alt", "%s: a plane on the ground is at 0 ft, not %d", cs, a.Alt)
+			}
+		} else if a.EngineRunning || a.Carrier != "" {
+			add(path+".on_ground", "%s: engine_running and carrier are for a plane on the ground (on_ground: true)", cs)
+		}
 		st.Planes = append(st.Planes, p)
 	}
 	if len(s.Aircraft) == 0 {
@@ -336,6 +354,35 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 			add(path+".aircraft", "a victory condition names the aircraft it counts")
 		}
 		st.Victory = append(st.Victory, c)
+	}
+	// A plane on a carrier's deck: its side's ship, in its hex; it faces down the deck.
+	sort.Slice(st.Planes, func(i, j int) bool { return st.Planes[i].Callsign < st.Planes[j].Callsign })
+	for i, a := range s.Aircraft {
+		if !a.OnGround || a.Carrier == "" || i >= len(st.Planes) {
+			continue
+		}
+		p := st.Plane(strings.ToUpper(a.Callsign))
+		u := st.groundUnit(strings.ToUpper(a.Carrier))
+		path := fmt.Sprintf("aircraft[%d].carrier", i)
+		switch {
+		case p == nil:
+		case u == nil || u.Kind != Ship || u.Side != a.Side:
+			add(path, "%s: %q is not a ship of side %s", p.Callsign, a.Carrier, a.Side)
+		case u.Hex != p.Flight.Hex:
+			add(path, "%s starts in hex %v, not on %s's deck in %v", p.Callsign, p.Flight.Hex, u.Callsign, u.Hex)
+		default:
+			p.Flight.Facing = u.Facing
+			if card, ok := cards.Get(p.Type); ok && p.Flight.Speed.Round() >= takeoffSpeed(card, u.Speed) {
+				add(fmt.Sprintf("aircraft[%d].speed", i), "%s: a plane on the ground starts below its take-off speed (%d here)", p.Callsign, takeoffSpeed(card, u.Speed))
+			}
+		}
+	}
+	for i, a := range s.Aircraft {
+		if p := st.Plane(strings.ToUpper(a.Callsign)); a.OnGround && a.Carrier == "" && p != nil {
+			if card, ok := cards.Get(p.Type); ok && p.Flight.Speed.Round() >= takeoffSpeed(card, 0) {
+				add(fmt.Sprintf("aircraft[%d].speed", i), "%s: a plane on the ground starts below its take-off speed (%d)", p.Callsign, takeoffSpeed(card, 0))
+			}
+		}
 	}
 	if err := fail.Err(); err != nil {
 		return nil, err

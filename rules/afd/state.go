@@ -46,6 +46,8 @@ type Plane struct {
 	Attacked int `json:"attacked,omitempty"`
 	// GroundAttack: a purpose-built ground-attack aircraft, as the scenario says (seed 002).
 	GroundAttack bool `json:"ground_attack,omitempty"`
+	// Ground is set while the plane is on the ground (an impulse game: ground_planes.go).
+	Ground *OnGround `json:"on_ground,omitempty"`
 	// Moves holds the plane's last turn: its steps and where it was at each of the twelve sub-steps.
 	Track []hexmap.Hex `json:"track,omitempty"`
 	// Imp is the plane's part of an impulse game (impulse_game.go); nil in the plain game.
@@ -220,6 +222,14 @@ func (s *State) Clone() *State {
 		}
 		p.Track = append([]hexmap.Hex(nil), p.Track...)
 		p.Imp = p.Imp.clone()
+		if p.Ground != nil {
+			g := *p.Ground
+			if g.Order != nil {
+				o := *g.Order
+				g.Order = &o
+			}
+			p.Ground = &g
+		}
 		c.Planes[i] = p
 	}
 	c.Sight = ruleset.CloneSight(s.Sight)

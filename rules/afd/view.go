@@ -88,7 +88,7 @@ func EventsFor(st *State, side string, events []Event) []Event {
 	for _, e := range events {
 		own := e.Side == side
 		switch e.Kind {
-		case EvMove, EvIllegalOrder, EvOutOfAmmo, EvDamage, EvEngineOut, EvGunsOut, EvBombs:
+		case EvMove, EvIllegalOrder, EvOutOfAmmo, EvDamage, EvEngineOut, EvGunsOut, EvBombs, EvEngineStart:
 			if own {
 				out = append(out, e)
 			}
