@@ -248,18 +248,24 @@ func TestDemoPlaysAnImpulseGame(t *testing.T) {
 	}
 	reports := 0
 	impulses := 0
+	scramble := false
 	entries, _ := os.ReadDir(filepath.Join(dir, "mails", "alice"))
 	for _, e := range entries {
 		b, err := os.ReadFile(filepath.Join(dir, "mails", "alice", e.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The Hurricane on the airfield tries its engine in impulse 7 (seed 001 IV.2).
+		scramble = scramble || strings.Contains(string(b), "impulse 7: SCRAMBLE's engine")
 		if strings.Contains(string(b), "round ") && strings.Contains(string(b), "report for Alice") {
 			reports++
 		}
 		if strings.Contains(string(b), " impulse ") {
 			impulses++
 		}
+	}
+	if !scramble {
+		t.Error("Alice's mail never tells of SCRAMBLE's engine start attempt")
 	}
 	if reports < 9 || impulses == 0 {
 		t.Errorf("an eight-turn impulse game gives Alice more reports than turns, each by impulse: %d reports, %d with impulses", reports, impulses)

@@ -21,8 +21,35 @@ func (Ruleset) DefaultScenario() string { return "channel-1940" }
 // it, the receipt says so and the demo sends the report's ready-made plots instead.
 // Aircraft carrying bombs, a torpedo or rockets go for the ground instead (attackOrders).
 func (Ruleset) DemoOrders(report, block string) string {
+	block = scramble(block, report)
 	block, done := attackOrders(block, report)
 	return aggressive(block, report, done)
+}
+
+// scramble has the demo's planes on the ground open the throttle: a power factor every turn once the
+// engine runs (seed 001 IV.4), until they take off.
+func scramble(block, report string) string {
+	running := map[string]bool{}
+	current := ""
+	for _, line := range strings.Split(report, "\n") {
+		if m := ownLineRE.FindStringSubmatch(line); m != nil {
+			current = m[1]
+			continue
+		}
+		if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
+			current = ""
+		}
+		if current != "" && strings.Contains(line, "engine running") {
+			running[current] = true
+		}
+	}
+	lines := strings.Split(block, "\n")
+	for i, l := range lines {
+		if cs, order, ok := strings.Cut(l, ": "); ok && order == "IDLE" && running[cs] {
+			lines[i] = cs + ": P"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 var clockRE = regexp.MustCompile(`from ([A-Z0-9_-]+): (\d+) hexes at (\d+) o'clock`)

@@ -10,7 +10,7 @@ import (
 	"sortie/rules/afd/notation"
 )
 
-// TestAttackAndFlakDocs checks the ```attack and ```flak examples of docs/notation.md: each reads as the
+// TestAttackAndFlakDocs checks the ```attack, ```flak and ```ground examples of docs/notation.md: each reads as the
 // example says (input, then canonical, or the error codes it gives and their columns).
 func TestAttackAndFlakDocs(t *testing.T) {
 	data, err := os.ReadFile("../../docs/notation.md")
@@ -21,7 +21,7 @@ func TestAttackAndFlakDocs(t *testing.T) {
 	seen := map[string]int{}
 	for i := 0; i < len(lines); i++ {
 		kind := strings.TrimPrefix(strings.TrimSpace(lines[i]), "```")
-		if kind != "attack" && kind != "flak" {
+		if kind != "attack" && kind != "flak" && kind != "ground" {
 			continue
 		}
 		start := i + 1
@@ -52,6 +52,9 @@ func TestAttackAndFlakDocs(t *testing.T) {
 		if kind == "attack" {
 			o, d := notation.ParseOrder(input)
 			got, ds = o.String(), d
+		} else if kind == "ground" {
+			o, d := ParseGroundOrder(input)
+			got, ds = o.String(), d
 		} else {
 			o, d := ParseFlakOrder(input)
 			got, ds = o.String(), d
@@ -78,7 +81,7 @@ func TestAttackAndFlakDocs(t *testing.T) {
 			}
 		}
 	}
-	if seen["attack"] == 0 || seen["flak"] == 0 {
-		t.Errorf("notation.md has %d ```attack and %d ```flak examples", seen["attack"], seen["flak"])
+	if seen["attack"] == 0 || seen["flak"] == 0 || seen["ground"] == 0 {
+		t.Errorf("notation.md has %d ```attack, %d ```flak and %d ```ground examples", seen["attack"], seen["flak"], seen["ground"])
 	}
 }

@@ -1,6 +1,6 @@
 package afd
 
-// The Delta-T impulse game (seed 001, `impulse: true` in a scenario; docs/impulse.md). A turn is
+// The Delta-T impulse game (seed 001, `impulse: true` in a scenario; docs/notation.md "Impulse orders", docs/rulings.md "Delta-T"). A turn is
 // twelve impulses; a plane moves one hex in each of its active impulses (the impulse table of its
 // initial speed, impulse.go) and flies one complete manoeuvre at a time. The engine plays impulse
 // after impulse, each in the order of seed 001 III, and stops at the end of an impulse in which some
