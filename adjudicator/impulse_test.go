@@ -9,13 +9,32 @@ import (
 	"sortie/rules/afd"
 )
 
-// newImpulseGame starts the bundled impulse scenario (seed 001) with two players by mail.
+// newImpulseGame starts the bundled impulse scenario (seed 001) with two players by mail, without the
+// Hurricane that scrambles from the airfield: the round-by-round tests follow the four aircraft in the
+// air, and TestImpulseGroundPlaneByMail plays the whole scenario.
 func newImpulseGame(t *testing.T) *fixture {
+	return newImpulseGameWith(t, false)
+}
+
+func newImpulseGameWith(t *testing.T, scramble bool) *fixture {
 	t.Helper()
 	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour})
 	scn, err := afd.BundledScenarioFile("kent-impulse-1940")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !scramble {
+		lines := strings.Split(string(scn), "\n")
+		var kept []string
+		for _, line := range lines {
+			if !strings.Contains(line, "callsign: SCRAMBLE") {
+				kept = append(kept, line)
+			}
+		}
+		if len(kept) == len(lines) {
+			t.Fatal("the bundled impulse scenario no longer has SCRAMBLE: update newImpulseGame")
+		}
+		scn = []byte(strings.Join(kept, "\n"))
 	}
 	scn = append(scn, []byte(fmt.Sprintf(`
 service:
@@ -265,6 +284,63 @@ func (f *fixture) playForwards(n int) {
 				lines = append(lines, u+": 1")
 			}
 			f.submit(seat.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%s\nEND", f.askedRound(seat.Email), secret[seat.Player], strings.Join(lines, "\n")))
+		}
+	}
+}
+
+// TestImpulseGroundPlaneByMail: the bundled impulse scenario with its Hurricane on the airfield (seed 001
+// IV). The plane on the ground is asked for a ground order at the start of the turn only, a wrong one is
+// refused with where and what, power before the engine has run is refused by the rules, and the engine
+// start attempt in impulse 7 reaches its owner's report only (an enemy pilot may spot the plane on the
+// airfield, but not the dice of its engine).
+func TestImpulseGroundPlaneByMail(t *testing.T) {
+	f := newImpulseGameWith(t, true)
+	st, _ := f.s.Status("g1")
+	if m := seatStatus(st, "alice").Missing; strings.Join(m, ",") != "BLUE1,RED1,SCRAMBLE" {
+		t.Fatalf("round 1 asks alice for the plane on the ground too: %v", m)
+	}
+	if o := f.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1; 1; 1; 1\nBLUE1: 1; 1; 1\nSCRAMBLE: R4\nEND"); o != Accepted {
+		t.Fatalf("the mail is taken for the planes in the air: %s", o)
+	}
+	if body := f.last("alice@players.test").Body; !strings.Contains(body, "ERROR column 11: \"R4\"") || !strings.Contains(body, "Still missing from you: SCRAMBLE") {
+		t.Errorf("the receipt says where and what is wrong in SCRAMBLE's order, and that it is still missing:\n%s", body)
+	}
+	if o := f.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1; 1; 1; 1\nBLUE1: 1; 1; 1\nSCRAMBLE: P\nEND"); o != Accepted {
+		t.Fatalf("the mail is taken for the planes in the air: %s", o)
+	}
+	if body := f.last("alice@players.test").Body; !strings.Contains(body, "engine must have been running") || !strings.Contains(body, "Still missing from you: SCRAMBLE") {
+		t.Errorf("the refusal says why power is not allowed yet:\n%s", body)
+	}
+	if o := f.submit("alice@players.test", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 1; 1; 1; 1\nBLUE1: 1; 1; 1\nSCRAMBLE: R1\nEND"); o != Accepted {
+		t.Fatalf("a free turn at speed 0 is taken: %s\n%s", o, f.last("alice@players.test").Body)
+	}
+	f.submit("bob@players.test", "GAME g1 TURN 1 SECRET kite-heron-0002\nDORA: 1; 1; 1\nZERST: 1; 1; 1; 1\nEND")
+	// Nobody asks for SCRAMBLE again until turn 2 begins; its engine attempt in impulse 7 is reported.
+	askedAgain := false
+	for i := 0; i < 12 && !askedAgain; i++ {
+		if m := seatStatus(st, "alice").Missing; i > 0 && strings.Contains(strings.Join(m, ","), "SCRAMBLE") {
+			askedAgain = true
+			if body := f.last("alice@players.test").Body; !strings.Contains(body, "turn 1 impulse 12") {
+				t.Errorf("SCRAMBLE is asked again before turn 1 ends (round %d):\n%s", st.Round, body)
+			}
+			break
+		}
+		f.playForwards(1)
+		st, _ = f.s.Status("g1")
+	}
+	if !askedAgain {
+		t.Errorf("SCRAMBLE is never asked for its turn 2 ground order")
+	}
+	var all strings.Builder
+	for _, m := range f.outbox("alice@players.test") {
+		all.WriteString(m.Body)
+	}
+	if !strings.Contains(all.String(), "SCRAMBLE's engine") {
+		t.Errorf("alice is told of SCRAMBLE's engine start attempt in impulse 7")
+	}
+	for _, m := range f.outbox("bob@players.test") {
+		if strings.Contains(m.Body, "SCRAMBLE's engine") || strings.Contains(m.Body, "engine start") {
+			t.Errorf("the engine start attempt and its dice are alice's alone:\n%s", m.Body)
 		}
 	}
 }
