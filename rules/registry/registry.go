@@ -12,12 +12,14 @@ import (
 	"sortie/rules/afd"
 	"sortie/rules/ruleset"
 	"sortie/rules/swarm"
+	"sortie/rules/tnl"
 )
 
 // builtin lists the rulesets Sortie ships, one line each: the first is the default of the command line.
 var builtin = []entry{
 	{"afd", func() (ruleset.Ruleset, error) { env, err := afd.DefaultEnv(); return afd.Ruleset{Env: env}, err }},
 	{"swarm", func() (ruleset.Ruleset, error) { _, err := swarm.DefaultData(); return swarm.Ruleset{}, err }},
+	{"tnl", func() (ruleset.Ruleset, error) { _, err := tnl.DefaultData(); return tnl.Ruleset{}, err }},
 }
 
 type entry struct {

@@ -1,0 +1,322 @@
+// Package tnl is the Thunderbolt & Lightning ruleset (seed 003, Mark Cleaver's fast-play rules for twenty
+// aircraft and more): units of aircraft that share an initiative roll, two movement and two combat
+// phases a turn, a fly-straight rating, coloured dice for firepower, saving rolls, four altitude levels,
+// pilot skills, AA guns and attacks on ships. By mail every unit plots its whole turn at once; the turn
+// then plays out in initiative order as the seed says (docs/tnl.md).
+package tnl
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"sortie/parser"
+	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
+	"sortie/rules/tnl/notation"
+)
+
+// Ruleset is Thunderbolt & Lightning behind the common interface. Its zero value uses the shipped data.
+type Ruleset struct{}
+
+// Name is "tnl".
+func (Ruleset) Name() string { return "tnl" }
+
+// BlockNotation gives the order block the notation's hints (ruleset.Hinter).
+func (Ruleset) BlockNotation() parser.Notation { return notation.BlockHints{} }
+
+// UnitNoun names the units in mails (ruleset.Vocabulary).
+func (Ruleset) UnitNoun() (string, string) { return "unit", "units" }
+
+// NewGame checks a scenario and builds turn 1.
+func (Ruleset) NewGame(scenario []byte, _ fs.FS, source string) (ruleset.Game, error) {
+	d, err := DefaultData()
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseScenario(scenario, source)
+	if err != nil {
+		return nil, err
+	}
+	st, err := NewGame(s, d)
+	if err != nil {
+		return nil, err
+	}
+	return &game{d: d, st: st}, nil
+}
+
+// Load reads a state saved by Save.
+func (Ruleset) Load(data []byte) (ruleset.Game, error) {
+	d, err := DefaultData()
+	if err != nil {
+		return nil, err
+	}
+	var st State
+	if err := ruleset.DecodeState(data, "tnl", &st, &st.Ruleset); err != nil {
+		return nil, err
+	}
+	if st.Sight == nil {
+		st.Sight = map[string]map[string]bool{}
+	}
+	for _, side := range st.Sides {
+		if st.Sight[side] == nil {
+			st.Sight[side] = map[string]bool{}
+		}
+	}
+	for _, a := range st.Aircraft {
+		if _, ok := d.Sheet(a.Type); !ok {
+			return nil, fmt.Errorf("tnl: the saved game has an aircraft of unknown type %q", a.Type)
+		}
+	}
+	return &game{d: d, st: &st}, nil
+}
+
+// Version names the data games depend on.
+func (Ruleset) Version() (string, error) {
+	d, err := DefaultData()
+	if err != nil {
+		return "", err
+	}
+	return "tnl@sha256:" + d.sum, nil
+}
+
+type game struct {
+	d  *Data
+	st *State
+}
+
+func (g *game) Save() ([]byte, error) { return g.st.JSON() }
+func (g *game) Hash() string          { return g.st.Hash() }
+func (g *game) Name() string          { return g.st.Scenario }
+func (g *game) Round() int            { return g.st.Turn }
+func (g *game) RoundLimit() int       { return g.st.TurnLimit }
+func (g *game) Over() (bool, string)  { return ruleset.OverText(g.st.Over, g.st.Outcome, g.st.Sides) }
+func (g *game) Players() []ruleset.Player {
+	return append([]ruleset.Player(nil), g.st.Players...)
+}
+
+// Units lists the player's units with aircraft in the air.
+func (g *game) Units(player string) []string {
+	var out []string
+	for i := range g.st.Units {
+		u := &g.st.Units[i]
+		if u.Player == player && len(g.st.Flying(u)) > 0 {
+			out = append(out, u.Name)
+		}
+	}
+	return out
+}
+
+// CheckOrder reads one unit's order and checks it against that unit only, with a forecast of where each
+// aircraft ends each phase (nothing about anyone else).
+func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
+	out := ruleset.NewOrderCheck()
+	name := strings.ToUpper(strings.TrimSpace(unit))
+	u := g.st.UnitNamed(name)
+	switch {
+	case u == nil || u.Player != player:
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your units", name)})
+		return out
+	case len(g.st.Flying(u)) == 0:
+		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s has no aircraft left in the air", name)})
+		return out
+	}
+	o, ds := notation.Parse(text)
+	if !out.Diagnosed(ds) {
+		return out
+	}
+	c := CheckOrder(g.d, g.st, u, o)
+	out.Errors = append(out.Errors, c.Errors...)
+	out.Warnings = append(out.Warnings, c.Warnings...)
+	out.Canonical = o.String()
+	for _, a := range g.st.Flying(u) {
+		pc, ok := c.Plots[a.Callsign]
+		if !ok {
+			continue
+		}
+		for ph, r := range pc.Phases {
+			out.Preview = append(out.Preview, fmt.Sprintf("%s phase %d: %d hexes to %s facing %s%s", a.Callsign, ph+1, pc.Speeds[ph], r.End.Hex, r.End.Facing, invText(r.End.Inverted)))
+		}
+		if pc.Level != a.Level {
+			out.Preview = append(out.Preview, fmt.Sprintf("%s reaches %s at the end of phase 1 (no combat for it in phase 1)", a.Callsign, pc.Level))
+		}
+	}
+	return out
+}
+
+func invText(inv bool) string {
+	if inv {
+		return ", inverted"
+	}
+	return ""
+}
+
+// DefaultOrder is what a unit flies when no order came.
+func (g *game) DefaultOrder(unit string) string {
+	u := g.st.UnitNamed(unit)
+	if u == nil {
+		return ""
+	}
+	return DefaultOrder(g.d, g.st, u).String()
+}
+
+// Resolve plays the turn.
+func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *ruleset.Log, error) {
+	before := len(d.Log())
+	next, events, err := Resolve(g.d, g.st, orders, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	log, err := ruleset.RoundLog(g.st.Turn, events, d, before, func(e Event) (string, bool) { return e.Player, e.Kind == EvNMR })
+	if err != nil {
+		return nil, nil, err
+	}
+	return &game{d: g.d, st: next}, log, nil
+}
+
+// Report builds one player's report from their side's view only.
+func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
+	st := g.st
+	side := st.SideOf(player)
+	r := ruleset.NewReport(side, st.Turn, st.Over, log)
+	if st.Over && st.Outcome != nil {
+		r.Result = st.Outcome.Text(st.Sides)
+	}
+	if events, ok := ruleset.Events[Event](log); ok {
+		mine := EventsFor(st, side, events)
+		for _, e := range mine {
+			r.Event(e.Text)
+			for _, p := range e.Problems {
+				r.Problem(p.Col, p.Message)
+			}
+		}
+		r.Roll(diceOf(mine)...)
+	}
+	var marks []hexmap.Mark
+	letter := byte('A')
+	for i := range st.Units {
+		u := &st.Units[i]
+		if u.Side != side {
+			continue
+		}
+		for _, cs := range u.Members {
+			a := st.Plane(cs)
+			sh, _ := g.d.Sheet(a.Type)
+			unit := ruleset.Unit{Name: a.Callsign, Type: a.Type}
+			if !a.InPlay() {
+				unit.Summary = string(a.Status)
+				r.Own = append(r.Own, unit)
+				continue
+			}
+			fs := FS(sh, a, st.LoadedModifiers)
+			unit.Summary = fmt.Sprintf("unit %s: hex %s facing %s, %s%s, speed %d; sheet %d/%d now %d/%d, FS %d, %s, SR %d+, hits %d of %d",
+				u.Name, a.Hex, a.Facing, a.Level, invText(a.Inverted), a.Speed, sh.SP[0], sh.SP[1],
+				PhaseMax(sh, a, 0, st.LoadedModifiers), PhaseMax(sh, a, 1, st.LoadedModifiers), fs, firepowerText(sh), sh.SR, a.Hits, sh.Hits)
+			var traits []string
+			traits = append(traits, sh.Name, a.Training+" pilot")
+			if len(a.Skills) > 0 {
+				traits = append(traits, "skills "+strings.Join(a.Skills, ", "))
+			}
+			if a.Gunsight != "" {
+				traits = append(traits, a.Gunsight+" gun sight")
+			}
+			if a.Loaded {
+				traits = append(traits, "carrying "+a.Load)
+			}
+			traits = append(traits, fmt.Sprintf("dive %+d/%+d, climb %+d/%+d, up to %s", sh.Dive[0], sh.Dive[1], sh.Climb[0], sh.Climb[1], sh.MaxLevel))
+			unit.Detail = append(unit.Detail, strings.Join(traits, "; "))
+			r.Own = append(r.Own, unit)
+			if letter <= 'Z' {
+				marks = append(marks, hexmap.Mark{Hex: a.Hex, Sym: letter, Label: fmt.Sprintf("%c %s", letter, a.Callsign)})
+				letter++
+			}
+		}
+		if u.Player == player && len(st.Flying(u)) > 0 && !st.Over {
+			r.OrderLines = append(r.OrderLines, u.Name+": "+DefaultOrder(g.d, st, u).String())
+		}
+	}
+	digit := byte('1')
+	for i := range st.Aircraft {
+		e := &st.Aircraft[i]
+		if e.Side == side || !e.InPlay() || !saw(st, side, e.Callsign) {
+			continue
+		}
+		sh, _ := g.d.Sheet(e.Type)
+		unit := ruleset.Unit{Name: e.Callsign, Type: e.Type,
+			Summary: fmt.Sprintf("%s: hex %s facing %s, %s%s%s", sh.Name, e.Hex, e.Facing, e.Level, invText(e.Inverted), damageText(e.Hits))}
+		for _, cs := range r.Own {
+			o := st.Plane(cs.Name)
+			if o == nil || !o.InPlay() {
+				continue
+			}
+			where := fmt.Sprintf("at %d o'clock", hexmap.Clock(o.Hex, o.Facing, e.Hex))
+			level := "same level"
+			if o.Level != e.Level {
+				level = "at " + e.Level.String()
+			}
+			unit.Detail = append(unit.Detail, fmt.Sprintf("from %s: %d hexes %s, %s", o.Callsign, hexmap.Distance(o.Hex, e.Hex), where, level))
+		}
+		r.Contacts = append(r.Contacts, unit)
+		if digit <= '9' {
+			marks = append(marks, hexmap.Mark{Hex: e.Hex, Sym: digit, Label: fmt.Sprintf("%c %s", digit, e.Callsign)})
+			digit++
+		}
+	}
+	for _, gr := range st.Ground {
+		u := ruleset.Unit{Name: gr.Callsign, Type: gr.Kind, Summary: fmt.Sprintf("%s of %s: hex %s facing %s", gr.Kind, gr.Side, gr.Hex, gr.Facing)}
+		if gr.Kind == "ship" {
+			u.Summary += fmt.Sprintf(", speed %d", gr.Speed)
+			if gr.Sunk() {
+				u.Summary += ", sunk"
+			} else if gr.Side == side {
+				u.Summary += fmt.Sprintf(", damage %d of %d points", gr.Damage, gr.Points)
+			}
+		}
+		if gr.Side == side && !gr.AA.Empty() {
+			u.Detail = append(u.Detail, fmt.Sprintf("AA guns: heavy %d, medium %d, light %d, very light %d%s", gr.AA.Heavy, gr.AA.Medium, gr.AA.Light, gr.AA.VeryLight, map[bool]string{true: ", radar controlled"}[gr.Radar]))
+		}
+		r.Ground = append(r.Ground, u)
+		marks = append(marks, hexmap.Mark{Hex: gr.Hex, Sym: '#', Label: "# " + gr.Callsign})
+	}
+	r.Map = hexmap.ASCII(marks, "more than one")
+	return r
+}
+
+func damageText(hits int) string {
+	if hits == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", smoking (%d hit%s)", hits, plural(hits))
+}
+
+func firepowerText(sh *Sheet) string {
+	s := sh.Fixed.String()
+	var flex []string
+	for _, m := range sh.Flexible {
+		p := ""
+		if m.Pivot {
+			p = " pivot"
+		}
+		flex = append(flex, m.Colour.String()+p)
+	}
+	if len(flex) > 0 {
+		s += " forward, flexible " + strings.Join(flex, ", ")
+	}
+	return "firepower " + s
+}
+
+// Withdraw takes a player's aircraft out of the game.
+func (g *game) Withdraw(player string) (ruleset.Game, error) {
+	st := g.st.Clone()
+	for i := range st.Aircraft {
+		if a := &st.Aircraft[i]; a.Player == player && a.InPlay() {
+			a.Status = Withdrawn
+		}
+	}
+	updateSight(st, nil)
+	if out := checkVictory(st); out != nil && !st.Over {
+		st.Over, st.Outcome = true, out
+	}
+	return &game{d: g.d, st: st}, nil
+}

@@ -1,0 +1,99 @@
+package tnl
+
+import (
+	"fmt"
+	"strings"
+
+	"sortie/rules/dice"
+	"sortie/rules/ruleset"
+)
+
+// saw reports whether a side had an enemy aircraft in sight when the turn ended.
+func saw(st *State, side, cs string) bool { return st.Sight[side][cs] }
+
+// EventsFor filters a turn's events for one side, given the state after the turn. A side's own events in
+// full; of an enemy's fire at one of its aircraft, the range, the hits and its own saving rolls, with
+// the shooter named only when it is in sight (its dice tell its guns, so they are not shown); of an
+// attack on its ship, the result; of an enemy aircraft's loss, only when in sight or when the side
+// caused it; a ship's sinking to all (ships are on the briefing map). A missed order is announced by
+// player only (ruleset.NMRNotices). A kind without a rule here is shown to nobody.
+func EventsFor(st *State, side string, events []Event) []Event {
+	var out []Event
+	var nmr ruleset.NMRNotices
+	hitBy := map[string]bool{} // enemy aircraft the side hit this turn
+	for _, e := range events {
+		if (e.Kind == EvFire || e.Kind == EvAA) && e.Side == side && e.Shot != nil && e.Shot.Suffered > 0 {
+			hitBy[e.Target] = true
+		}
+	}
+	for _, e := range events {
+		own := e.Side == side
+		switch e.Kind {
+		case EvInitiative, EvMove, EvIllegalOrder, EvSplit, EvSpotted, EvLostSight:
+			if own {
+				out = append(out, e)
+			}
+		case EvNMR:
+			if own {
+				out = append(out, e)
+			} else if text, ok := nmr.Notice(e.Turn, e.Player); ok {
+				out = append(out, Event{Turn: e.Turn, Kind: EvNMR, Player: e.Player, Text: text})
+			}
+		case EvFire, EvAA:
+			if own {
+				out = append(out, e)
+				continue
+			}
+			if e.TargetSide != side || e.Shot == nil {
+				continue
+			}
+			who := "an unseen enemy"
+			r := Event{Turn: e.Turn, Phase: e.Phase, Kind: e.Kind, Target: e.Target, TargetSide: e.TargetSide}
+			if e.Kind == EvAA || saw(st, side, e.Unit) {
+				who, r.Unit, r.Side = e.Unit, e.Unit, e.Side
+			}
+			hits := 0
+			for _, g := range e.Shot.Groups {
+				hits += g.Hits
+			}
+			r.Shot = &ShotDetail{Range: e.Shot.Range, SR: e.Shot.SR, Saves: e.Shot.Saves, Suffered: e.Shot.Suffered, Groups: []GroupDetail{}}
+			r.Text = fmt.Sprintf("combat phase %d: %s fired at %s at range %d: %d hit%s; %s", e.Phase, who, e.Target, e.Shot.Range, hits, plural(hits), savesText(e.Shot))
+			for _, d := range e.Dice {
+				if strings.Contains(d.Label, e.Target+" saving roll") {
+					r.Dice = append(r.Dice, d)
+				}
+			}
+			out = append(out, r)
+		case EvBomb, EvTorpedo:
+			if own {
+				out = append(out, e)
+			} else if e.TargetSide == side {
+				who := "an unseen aircraft"
+				if saw(st, side, e.Unit) {
+					who = e.Unit
+				}
+				text := e.Text
+				if i := strings.Index(text, ": "); i >= 0 {
+					text = text[strings.LastIndex(text, ": ")+2:]
+				}
+				out = append(out, Event{Turn: e.Turn, Phase: e.Phase, Kind: e.Kind, Target: e.Target, TargetSide: e.TargetSide,
+					Text: fmt.Sprintf("%s attacked %s with a %s: %s", who, e.Target, strings.ToLower(e.Kind), text)})
+			}
+		case EvDestroyed:
+			if own || saw(st, side, e.Unit) || hitBy[e.Unit] {
+				out = append(out, Event{Turn: e.Turn, Phase: e.Phase, Kind: EvDestroyed, Unit: e.Unit, Side: e.Side, Text: e.Text})
+			}
+		case EvSunk, EvGameOver:
+			out = append(out, Event{Turn: e.Turn, Phase: e.Phase, Kind: e.Kind, Unit: e.Unit, Side: e.Side, Outcome: e.Outcome, Text: e.Text})
+		}
+	}
+	return out
+}
+
+func diceOf(events []Event) []dice.Roll {
+	var out []dice.Roll
+	for _, e := range events {
+		out = append(out, e.Dice...)
+	}
+	return out
+}
