@@ -33,17 +33,17 @@ type Scenario struct {
 
 // ScenarioAircraft is one aircraft's starting state.
 type ScenarioAircraft struct {
-	Callsign string `yaml:"callsign"`
-	Type     string `yaml:"type"`
-	Side     string `yaml:"side"`
-	Player   string `yaml:"player"`
-	Unit     string `yaml:"unit"` // the unit it flies with; its own callsign when absent
-	Hex      [2]int `yaml:"hex"`
-	Facing   int    `yaml:"facing"` // degrees: 0, 60, 120, 180, 240, 300
-	Level    string `yaml:"level"`  // VL, L, M, H
-	Speed    int    `yaml:"speed"`  // hexes in the last phase; the sheet's phase 2 speed when absent
-	Inverted bool   `yaml:"inverted"`
-	Hits     int    `yaml:"hits"`
+	Callsign string   `yaml:"callsign"`
+	Type     string   `yaml:"type"`
+	Side     string   `yaml:"side"`
+	Player   string   `yaml:"player"`
+	Unit     string   `yaml:"unit"` // the unit it flies with; its own callsign when absent
+	Hex      [2]int   `yaml:"hex"`
+	Facing   int      `yaml:"facing"` // degrees: 0, 60, 120, 180, 240, 300
+	Level    string   `yaml:"level"`  // VL, L, M, H
+	Speed    int      `yaml:"speed"`  // hexes in the last phase; the sheet's phase 2 speed when absent
+	Inverted bool     `yaml:"inverted"`
+	Hits     int      `yaml:"hits"`
 	Training string   `yaml:"training"`
 	Skills   []string `yaml:"skills"`
 	Gunsight string   `yaml:"gunsight"`
