@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"sortie/parser"
 	"sortie/rules/tnl/notation"
@@ -32,6 +33,27 @@ func CheckOrder(d *Data, st *State, u *Unit, o notation.Order) Check {
 				Message: fmt.Sprintf("%s is not an aircraft of %s in the air (its aircraft: %s)", s.Callsign, u.Name, callsigns(flying))})
 		}
 	}
+	// A problem the unit's plot gives several aircraft is said once, naming them.
+	type shared struct {
+		p   Problem
+		who []string
+	}
+	var unitProblems []*shared
+	byKey := map[string]*shared{}
+	addUnit := func(cs string, p Problem) {
+		k := fmt.Sprintf("%d/%s/%s", p.Col, p.Code, p.Message)
+		if byKey[k] == nil {
+			byKey[k] = &shared{p: p}
+			unitProblems = append(unitProblems, byKey[k])
+		}
+		byKey[k].who = append(byKey[k].who, cs)
+	}
+	unitFlyers := 0
+	for _, a := range flying {
+		if o.For(a.Callsign).Callsign == "" {
+			unitFlyers++
+		}
+	}
 	for _, a := range flying {
 		sh, ok := d.Sheet(a.Type)
 		if !ok {
@@ -41,17 +63,12 @@ func CheckOrder(d *Data, st *State, u *Unit, o notation.Order) Check {
 		seg := o.For(a.Callsign)
 		pc := CheckPlot(sh, a, seg, st.LoadedModifiers)
 		c.Plots[a.Callsign] = pc
-		who := ""
-		if seg.Callsign == "" && len(flying) > 1 {
-			who = a.Callsign + ": "
-		}
-		for _, p := range pc.Errors {
-			p.Message = who + p.Message
-			c.Errors = append(c.Errors, p)
-		}
-		for _, p := range attackProblems(st, a, seg, pc.Level) {
-			p.Message = who + p.Message
-			c.Errors = append(c.Errors, p)
+		for _, p := range append(append([]Problem(nil), pc.Errors...), attackProblems(st, a, seg, pc.Level)...) {
+			if seg.Callsign == "" {
+				addUnit(a.Callsign, p)
+			} else {
+				c.Errors = append(c.Errors, p)
+			}
 		}
 		if f := seg.Fire; f.Mode == notation.FireTarget {
 			if t := st.UnitNamed(f.Target); t != nil && t.Side == a.Side {
@@ -60,6 +77,13 @@ func CheckOrder(d *Data, st *State, u *Unit, o notation.Order) Check {
 				c.Warnings = append(c.Warnings, Problem{Code: "fire-own", Col: f.Col, Message: fmt.Sprintf("%s is on your side: this fire order will never fire", f.Target)})
 			}
 		}
+	}
+	for _, u := range unitProblems {
+		p := u.p
+		if len(flying) > 1 && len(u.who) < unitFlyers {
+			p.Message = strings.Join(u.who, ", ") + ": " + p.Message
+		}
+		c.Errors = append(c.Errors, p)
 	}
 	c.Errors = dedupe(c.Errors)
 	c.Warnings = dedupe(c.Warnings)
