@@ -16,6 +16,7 @@ import (
 // others only who is still missing.
 type receipt struct {
 	RoundNoun   string // the game's word for a round ("turn")
+	UnitNoun    string // the game's word for a unit ("aircraft", "squadron", "unit")
 	Game        string
 	GameName    string
 	Player      string

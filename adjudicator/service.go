@@ -285,6 +285,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		return "", err
 	}
 	rec := receipt{Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Round: g.Round, RoundNoun: ruleset.RoundNoun(rg)}
+	rec.UnitNoun, _ = unitNouns(g)
 	if below.line > 0 {
 		rec.Notes = append(rec.Notes, fmt.Sprintf("There was no order block above the quoted report in your mail, so Sortie read the one you filled in below it, at line %d.", below.line))
 	}
