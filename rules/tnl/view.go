@@ -20,8 +20,12 @@ func saw(st *State, side, cs string) bool { return st.Sight[side][cs] }
 func EventsFor(st *State, side string, events []Event) []Event {
 	var out []Event
 	var nmr ruleset.NMRNotices
-	hitBy := map[string]bool{} // enemy aircraft the side hit this turn
+	hitBy := map[string]bool{}   // enemy aircraft the side hit this turn
+	ownRolls := map[[2]int]int{} // the side's own initiative totals: turn and total, how many units
 	for _, e := range events {
+		if e.Kind == EvInitiative && e.Side == side {
+			ownRolls[[2]int{e.Turn, e.Roll}]++
+		}
 		if (e.Kind == EvFire || e.Kind == EvAA) && e.Side == side && e.Shot != nil && e.Shot.Suffered > 0 {
 			hitBy[e.Target] = true
 		}
@@ -29,7 +33,17 @@ func EventsFor(st *State, side string, events []Event) []Event {
 	for _, e := range events {
 		own := e.Side == side
 		switch e.Kind {
-		case EvInitiative, EvMove, EvIllegalOrder, EvSplit, EvSpotted, EvLostSight:
+		case EvInitiative:
+			// Only the side's own rolls; and a tie-break only when two of its own units tied: one that a
+			// tie with an enemy caused would tell that an enemy unit, seen or not, rolled the same.
+			if own {
+				if len(e.Dice) > 2 && ownRolls[[2]int{e.Turn, e.Roll}] < 2 {
+					e.Dice = e.Dice[:2]
+					e.Text = fmt.Sprintf("%s rolled %d for initiative", e.Unit, e.Roll)
+				}
+				out = append(out, e)
+			}
+		case EvMove, EvIllegalOrder, EvSplit, EvSpotted, EvLostSight:
 			if own {
 				out = append(out, e)
 			}
