@@ -210,3 +210,8 @@ func parseFire(text string) (notation.Fire, []parser.Diagnostic) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+type notationOrder = notation.Order
+
+// parseOrder reads a unit's order (for tests and tools in this package).
+func parseOrder(text string) (notation.Order, []parser.Diagnostic) { return notation.Parse(text) }
