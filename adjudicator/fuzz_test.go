@@ -11,6 +11,7 @@ import (
 
 	"sortie/mailer"
 	"sortie/rules/swarm"
+	"sortie/rules/tnl"
 	"sortie/storage"
 	"sortie/templates"
 )
@@ -74,6 +75,43 @@ func FuzzSubmitSwarm(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		n++
 		if o, err := s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("sw-%d", n), Text: text, Size: len(text)}); err != nil || o == Failed {
+			t.Fatalf("%q: %q %v", text, o, err)
+		}
+		if s.bugs.Load() != 0 {
+			t.Fatalf("%q: handling the mail panicked", text)
+		}
+	})
+}
+
+// FuzzSubmitTnl feeds a Thunderbolt & Lightning game any text: every mail gets an answer or none, never
+// a failure or a panic.
+func FuzzSubmitTnl(f *testing.F) {
+	for _, s := range []string{
+		"GAME t1 TURN 1 SECRET lark-swift-0001\nSPITS: 2 TL 6 HL / 7 FIRE ANY; SPIT3 7 / 7 HOLD\nHURRI-A: DIVE 7 / 7 BOMB X\nEND",
+		"GAME t1 TURN 1 SECRET lark-swift-0001\nSPITS: 2 / / ;;; FIRE\nEND",
+		"GAME t1 TURN 1 SECRET lark-swift-0001\nHURRI-B: 99 TX 0 / INV INV HL\nEND",
+	} {
+		f.Add(s)
+	}
+	db, err := storage.Open(filepath.Join(f.TempDir(), "t.db"), storage.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	tmpl, _ := templates.New("")
+	s := New(db, tmpl, Config{Address: "sortie@sortie.test", ResolveDelay: time.Hour, MaxMailsPerHour: 1 << 30}, zerolog.Nop())
+	scn, err := tnl.BundledScenarioFile(tnl.DefaultScenario)
+	if err != nil {
+		f.Fatal(err)
+	}
+	scn = append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test, secret: lark-swift-0001}\n    bob: {email: bob@players.test}\n"...)
+	if _, err := s.NewGame(scn, "b.yaml", "t1"); err != nil {
+		f.Fatal(err)
+	}
+	n := 0
+	f.Fuzz(func(t *testing.T, text string) {
+		n++
+		if o, err := s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("tl-%d", n), Text: text, Size: len(text)}); err != nil || o == Failed {
 			t.Fatalf("%q: %q %v", text, o, err)
 		}
 		if s.bugs.Load() != 0 {
