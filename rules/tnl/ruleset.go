@@ -8,6 +8,7 @@ package tnl
 import (
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 
 	"sortie/parser"
@@ -245,11 +246,17 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		sh, _ := g.d.Sheet(e.Type)
 		unit := ruleset.Unit{Name: e.Callsign, Type: e.Type,
 			Summary: fmt.Sprintf("%s: hex %s facing %s, %s%s%s", sh.Name, e.Hex, e.Facing, e.Level, invText(e.Inverted), damageText(e.Hits))}
+		// From the three nearest of the side's aircraft: a line from each of twenty would bury the rest.
+		var from []*Aircraft
 		for _, cs := range r.Own {
-			o := st.Plane(cs.Name)
-			if o == nil || !o.InPlay() {
-				continue
+			if o := st.Plane(cs.Name); o != nil && o.InPlay() {
+				from = append(from, o)
 			}
+		}
+		sort.SliceStable(from, func(i, j int) bool {
+			return hexmap.Distance(from[i].Hex, e.Hex) < hexmap.Distance(from[j].Hex, e.Hex)
+		})
+		for _, o := range from[:min(3, len(from))] {
 			where := fmt.Sprintf("at %d o'clock", hexmap.Clock(o.Hex, o.Facing, e.Hex))
 			level := "same level"
 			if o.Level != e.Level {

@@ -31,8 +31,9 @@ func (Ruleset) Scenarios() fs.FS { return bundle.Folder() }
 func (Ruleset) DefaultScenario() string { return DefaultScenario }
 
 // DemoOrders plays a seat in `sortie demo` (ruleset.DemoPilot): each unit's ready-made line, with the
-// unit turning one hexside in phase 1 towards the nearest enemy its lead aircraft sees at its own level
-// (or, failing one, at any level) when that enemy is not ahead.
+// fighters of a unit turning towards the nearest enemy one of them sees at its own level (or, failing
+// one, at any level) when that enemy is not ahead: a hexside for every two clock hours off the nose,
+// each after the fly-straight run, in phase 1 and then phase 2. Bombers keep their course.
 func (Ruleset) DemoOrders(report, block string) string {
 	if !strings.Contains(block, ": ") {
 		return ""
@@ -43,6 +44,7 @@ func (Ruleset) DemoOrders(report, block string) string {
 		fighter bool
 	}
 	leads := map[string]lead{}
+	unitOf := map[string]string{}
 	type contact struct {
 		dist, clock int
 		same        bool
@@ -50,6 +52,7 @@ func (Ruleset) DemoOrders(report, block string) string {
 	seen := map[string][]contact{}
 	for _, l := range strings.Split(report, "\n") {
 		if m := demoOwnRE.FindStringSubmatch(l); m != nil {
+			unitOf[m[1]] = m[3]
 			if _, ok := leads[m[3]]; !ok {
 				fs, _ := strconv.Atoi(m[4])
 				leads[m[3]] = lead{cs: m[1], fs: fs, fighter: fighterType(m[2])}
@@ -57,7 +60,7 @@ func (Ruleset) DemoOrders(report, block string) string {
 		} else if m := demoFromRE.FindStringSubmatch(l); m != nil {
 			d, _ := strconv.Atoi(m[2])
 			c, _ := strconv.Atoi(m[3])
-			seen[m[1]] = append(seen[m[1]], contact{dist: d, clock: c, same: m[4] == "same level"})
+			seen[unitOf[m[1]]] = append(seen[unitOf[m[1]]], contact{dist: d, clock: c, same: m[4] == "same level"})
 		}
 	}
 	lines := strings.Split(block, "\n")
@@ -71,8 +74,8 @@ func (Ruleset) DemoOrders(report, block string) string {
 			continue
 		}
 		var best *contact
-		for k := range seen[ld.cs] {
-			c := &seen[ld.cs][k]
+		for k := range seen[unit] {
+			c := &seen[unit][k]
 			if best == nil || c.same && !best.same || c.same == best.same && c.dist < best.dist {
 				best = c
 			}
