@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 const testSeed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 
 type fixture struct {
-	t   *testing.T
+	t   testing.TB
 	s   *Service
 	db  *storage.DB
 	now time.Time
@@ -34,13 +34,13 @@ type fixture struct {
 func newFixture(t *testing.T, delay time.Duration) *fixture { return newFixtureWith(t, delay, "") }
 
 // newFixtureWith adds extra lines to the scenario's service section (indented two spaces).
-func newFixtureWith(t *testing.T, delay time.Duration, extra string) *fixture {
+func newFixtureWith(t testing.TB, delay time.Duration, extra string) *fixture {
 	t.Helper()
 	return newFixtureTurns(t, delay, extra, 0)
 }
 
 // newService is a service on a real bbolt file, with a clock the test moves (f.now), and no game yet.
-func newService(t *testing.T, cfg Config) *fixture {
+func newService(t testing.TB, cfg Config) *fixture {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
@@ -58,7 +58,7 @@ func newService(t *testing.T, cfg Config) *fixture {
 }
 
 // newFixtureTurns is newFixtureWith with the scenario's turn limit replaced by turns, if not 0.
-func newFixtureTurns(t *testing.T, delay time.Duration, extra string, turns int) *fixture {
+func newFixtureTurns(t testing.TB, delay time.Duration, extra string, turns int) *fixture {
 	t.Helper()
 	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay})
 	scn, err := afd.BundledScenarioFile("channel-1940")
