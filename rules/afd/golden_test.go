@@ -92,13 +92,32 @@ func benchGame(n int) (*State, map[string]notation.Order) {
 	return st, orders
 }
 
-func benchmarkResolve(b *testing.B, n int) {
-	env := testEnv(b)
+// benchDenseGame is benchGame's planes in dense combat: one square lattice 6 hexes apart, the sides
+// alternating like the squares of a chessboard and every plane heading north at the same height, so each
+// has an enemy 6 hexes ahead in its guns' reach, and up to 126 others within sight: their number grows
+// with n until the lattice is wider than the sight range, unlike benchGame's.
+func benchDenseGame(n int) (*State, map[string]notation.Order) {
 	st, orders := benchGame(n)
-	// Fill ammunition from the cards.
+	types := []string{"spitfire-i", "bf-109e"}
+	cols := int(math.Ceil(math.Sqrt(float64(n))))
+	for i := range st.Planes {
+		p := &st.Planes[i]
+		row, col := i/cols, i%cols
+		side := (row + col) % 2
+		p.Side, p.Player, p.Type = st.Sides[side], st.Players[side].ID, types[side]
+		p.Flight.Hex, p.Flight.Facing = hex.Hex{Q: col * 6, R: row * 6}, 0
+	}
+	return st, orders
+}
+
+func benchmarkResolve(b *testing.B, n int, layout func(int) (*State, map[string]notation.Order)) {
+	env := testEnv(b)
+	st, orders := layout(n)
+	// Fill damage boxes and ammunition from the cards.
 	for i := range st.Planes {
 		c, _ := env.Cards.Get(st.Planes[i].Type)
 		st.Planes[i].Damage = make([]int, len(c.Systems))
+		st.Planes[i].Ammo = map[string]int{}
 		for _, g := range c.Guns {
 			st.Planes[i].Ammo[g.ID] = g.Ammo
 		}
@@ -113,6 +132,12 @@ func benchmarkResolve(b *testing.B, n int) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(n), "µs/aircraft")
 }
 
-func BenchmarkResolveTurn10(b *testing.B)   { benchmarkResolve(b, 10) }
-func BenchmarkResolveTurn100(b *testing.B)  { benchmarkResolve(b, 100) }
-func BenchmarkResolveTurn1000(b *testing.B) { benchmarkResolve(b, 1000) }
+// The lattice of pairs (benchGame): the same neighbours per plane at every size.
+func BenchmarkResolveTurn10(b *testing.B)   { benchmarkResolve(b, 10, benchGame) }
+func BenchmarkResolveTurn100(b *testing.B)  { benchmarkResolve(b, 100, benchGame) }
+func BenchmarkResolveTurn1000(b *testing.B) { benchmarkResolve(b, 1000, benchGame) }
+
+// Dense combat (benchDenseGame): more planes in sight and in gun range as n grows.
+func BenchmarkResolveTurnDense10(b *testing.B)   { benchmarkResolve(b, 10, benchDenseGame) }
+func BenchmarkResolveTurnDense100(b *testing.B)  { benchmarkResolve(b, 100, benchDenseGame) }
+func BenchmarkResolveTurnDense1000(b *testing.B) { benchmarkResolve(b, 1000, benchDenseGame) }
