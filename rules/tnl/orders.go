@@ -174,17 +174,21 @@ func DefaultSegment(sh *Sheet, a *Aircraft, loadedMods bool, fire notation.Fire)
 // DefaultOrder is a unit's default order: each aircraft's default segment, written once for the unit
 // when they agree and with each aircraft that differs after a semicolon.
 func DefaultOrder(d *Data, st *State, u *Unit) notation.Order {
-	fire, ds := parseFire(u.Fire)
+	return defaultOrder(d, st.LoadedModifiers, st.Flying(u), u.Fire)
+}
+
+func defaultOrder(d *Data, loadedMods bool, flying []*Aircraft, standing string) notation.Order {
+	fire, ds := parseFire(standing)
 	if parser.HasErrors(ds) {
 		fire = notation.Fire{Mode: notation.FireAny}
 	}
 	var o notation.Order
-	for _, a := range st.Flying(u) {
+	for _, a := range flying {
 		sh, ok := d.Sheet(a.Type)
 		if !ok {
 			continue
 		}
-		s := DefaultSegment(sh, a, st.LoadedModifiers, fire)
+		s := DefaultSegment(sh, a, loadedMods, fire)
 		if len(o.Segments) == 0 {
 			o.Segments = append(o.Segments, s)
 			continue

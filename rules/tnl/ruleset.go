@@ -178,14 +178,14 @@ func (g *game) Resolve(orders map[string]string, d dice.Source) (ruleset.Game, *
 
 // Report builds one player's report from their side's view only.
 func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
-	st := g.st
-	side := st.SideOf(player)
-	r := ruleset.NewReport(side, st.Turn, st.Over, log)
-	if st.Over && st.Outcome != nil {
-		r.Result = st.Outcome.Text(st.Sides)
+	side := g.st.SideOf(player)
+	v := ViewOf(g.st, side)
+	r := ruleset.NewReport(side, v.Turn, v.Over, log)
+	if v.Over && v.Outcome != nil {
+		r.Result = v.Outcome.Text(g.st.Sides)
 	}
 	if events, ok := ruleset.Events[Event](log); ok {
-		mine := EventsFor(st, side, events)
+		mine := EventsFor(g.st, side, events)
 		for _, e := range mine {
 			r.Event(e.Text)
 			for _, p := range e.Problems {
@@ -196,13 +196,10 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	}
 	var marks []hexmap.Mark
 	letter := byte('A')
-	for i := range st.Units {
-		u := &st.Units[i]
-		if u.Side != side {
-			continue
-		}
+	for i := range v.Units {
+		u := &v.Units[i]
 		for _, cs := range u.Members {
-			a := st.Plane(cs)
+			a := v.Plane(cs)
 			sh, _ := g.d.Sheet(a.Type)
 			unit := ruleset.Unit{Name: a.Callsign, Type: a.Type}
 			if !a.InPlay() {
@@ -210,10 +207,10 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 				r.Own = append(r.Own, unit)
 				continue
 			}
-			fs := FS(sh, a, st.LoadedModifiers)
+			fs := FS(sh, a, v.LoadedModifiers)
 			unit.Summary = fmt.Sprintf("unit %s: hex %s facing %s, %s%s, speed %d; sheet %d/%d now %d/%d, FS %d, %s, SR %d+, hits %d of %d",
 				u.Name, a.Hex, a.Facing, a.Level, invText(a.Inverted), a.Speed, sh.SP[0], sh.SP[1],
-				PhaseMax(sh, a, 0, st.LoadedModifiers), PhaseMax(sh, a, 1, st.LoadedModifiers), fs, firepowerText(sh), sh.SR, a.Hits, sh.Hits)
+				PhaseMax(sh, a, 0, v.LoadedModifiers), PhaseMax(sh, a, 1, v.LoadedModifiers), fs, firepowerText(sh), sh.SR, a.Hits, sh.Hits)
 			var traits []string
 			traits = append(traits, sh.Name, a.Training+" pilot")
 			if len(a.Skills) > 0 {
@@ -233,23 +230,19 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 				letter++
 			}
 		}
-		if u.Player == player && len(st.Flying(u)) > 0 && !st.Over {
-			r.OrderLines = append(r.OrderLines, u.Name+": "+DefaultOrder(g.d, st, u).String())
+		if fl := v.Flying(u); u.Player == player && len(fl) > 0 && !v.Over {
+			r.OrderLines = append(r.OrderLines, u.Name+": "+defaultOrder(g.d, v.LoadedModifiers, fl, u.Fire).String())
 		}
 	}
 	digit := byte('1')
-	for i := range st.Aircraft {
-		e := &st.Aircraft[i]
-		if e.Side == side || !e.InPlay() || !saw(st, side, e.Callsign) {
-			continue
-		}
+	for _, e := range v.Enemies {
 		sh, _ := g.d.Sheet(e.Type)
 		unit := ruleset.Unit{Name: e.Callsign, Type: e.Type,
 			Summary: fmt.Sprintf("%s: hex %s facing %s, %s%s%s", sh.Name, e.Hex, e.Facing, e.Level, invText(e.Inverted), damageText(e.Hits))}
 		// From the three nearest of the side's aircraft: a line from each of twenty would bury the rest.
 		var from []*Aircraft
 		for _, cs := range r.Own {
-			if o := st.Plane(cs.Name); o != nil && o.InPlay() {
+			if o := v.Plane(cs.Name); o != nil && o.InPlay() {
 				from = append(from, o)
 			}
 		}
@@ -270,7 +263,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			digit++
 		}
 	}
-	for _, gr := range st.Ground {
+	for _, gr := range v.Ground {
 		u := ruleset.Unit{Name: gr.Callsign, Type: gr.Kind, Summary: fmt.Sprintf("%s of %s: hex %s facing %s", gr.Kind, gr.Side, gr.Hex, gr.Facing)}
 		if gr.Kind == "ship" {
 			u.Summary += fmt.Sprintf(", speed %d", gr.Speed)

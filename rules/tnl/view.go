@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
 )
 
@@ -108,6 +109,90 @@ func diceOf(events []Event) []dice.Roll {
 	var out []dice.Roll
 	for _, e := range events {
 		out = append(out, e.Dice...)
+	}
+	return out
+}
+
+// View is what one side may know (fog of war by construction): its own aircraft and units in full,
+// enemy aircraft only while in sight and of those only what a pilot sees on the table — type, place,
+// facing, level, whether inverted, and the smoke of hits — and the ships and sites of the briefing map,
+// with the guns of its own only. Reports and the computer pilot are built from a View, never from the
+// State.
+type View struct {
+	Side            string     `json:"side"`
+	Scenario        string     `json:"scenario"`
+	Turn            int        `json:"turn"`
+	TurnLimit       int        `json:"turn_limit"`
+	Visibility      int        `json:"visibility"`
+	LoadedModifiers bool       `json:"loaded_modifiers,omitempty"`
+	Own             []Aircraft `json:"own"`
+	Units           []Unit     `json:"units"`
+	Enemies         []Contact  `json:"enemies"`
+	Ground          []Ground   `json:"ground"`
+	Over            bool       `json:"over"`
+	Outcome         *Outcome   `json:"outcome,omitempty"`
+}
+
+// Contact is an enemy aircraft as a side sees it.
+type Contact struct {
+	Callsign string     `json:"callsign"`
+	Type     string     `json:"type"`
+	Hex      hexmap.Hex `json:"hex"`
+	Facing   hexmap.Dir `json:"facing"`
+	Level    Level      `json:"level"`
+	Inverted bool       `json:"inverted,omitempty"`
+	Hits     int        `json:"hits,omitempty"`
+}
+
+// ViewOf builds a side's view of the state.
+func ViewOf(st *State, side string) View {
+	v := View{Side: side, Scenario: st.Scenario, Turn: st.Turn, TurnLimit: st.TurnLimit, Visibility: st.Visibility,
+		LoadedModifiers: st.LoadedModifiers, Over: st.Over, Outcome: st.Outcome.Clone(),
+		Own: []Aircraft{}, Units: []Unit{}, Enemies: []Contact{}, Ground: []Ground{}}
+	for _, a := range st.Aircraft {
+		if a.Side == side {
+			a.Skills = append([]string(nil), a.Skills...)
+			a.Track = append([]hexmap.Hex(nil), a.Track...)
+			v.Own = append(v.Own, a)
+		} else if a.InPlay() && st.Sight[side][a.Callsign] {
+			v.Enemies = append(v.Enemies, Contact{Callsign: a.Callsign, Type: a.Type, Hex: a.Hex, Facing: a.Facing, Level: a.Level, Inverted: a.Inverted, Hits: a.Hits})
+		}
+	}
+	for _, u := range st.Units {
+		if u.Side == side {
+			u.Members = append([]string(nil), u.Members...)
+			v.Units = append(v.Units, u)
+		}
+	}
+	for _, g := range st.Ground {
+		if g.Side != side {
+			g.AA, g.Radar, g.HeavyFired = AA{}, false, false
+			if !g.Sunk() {
+				g.Damage = 0 // the enemy's damage to its own ship is not seen until it sinks
+			}
+		}
+		v.Ground = append(v.Ground, g)
+	}
+	return v
+}
+
+// Plane returns one of the side's own aircraft, or nil.
+func (v *View) Plane(cs string) *Aircraft {
+	for i := range v.Own {
+		if v.Own[i].Callsign == cs {
+			return &v.Own[i]
+		}
+	}
+	return nil
+}
+
+// Flying lists a unit's aircraft in play.
+func (v *View) Flying(u *Unit) []*Aircraft {
+	var out []*Aircraft
+	for _, cs := range u.Members {
+		if a := v.Plane(cs); a != nil && a.InPlay() {
+			out = append(out, a)
+		}
 	}
 	return out
 }
