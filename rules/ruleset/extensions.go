@@ -201,3 +201,10 @@ func OrderableUnits(g Game, player string) []string {
 	}
 	return out
 }
+
+// Piloted is a game whose ruleset has a computer pilot: it writes orders for a player's units from that
+// player's side's view alone (never the state), as canonical order texts by unit. The service uses it for
+// the autopilot NMR policy and for bot seats.
+type Piloted interface {
+	PilotOrders(player string) map[string]string
+}

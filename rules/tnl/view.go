@@ -142,6 +142,8 @@ type Contact struct {
 	Level    Level      `json:"level"`
 	Inverted bool       `json:"inverted,omitempty"`
 	Hits     int        `json:"hits,omitempty"`
+	// Speed is the hexes it was seen to fly in its last phase.
+	Speed int `json:"speed"`
 }
 
 // ViewOf builds a side's view of the state.
@@ -155,7 +157,7 @@ func ViewOf(st *State, side string) View {
 			a.Track = append([]hexmap.Hex(nil), a.Track...)
 			v.Own = append(v.Own, a)
 		} else if a.InPlay() && st.Sight[side][a.Callsign] {
-			v.Enemies = append(v.Enemies, Contact{Callsign: a.Callsign, Type: a.Type, Hex: a.Hex, Facing: a.Facing, Level: a.Level, Inverted: a.Inverted, Hits: a.Hits})
+			v.Enemies = append(v.Enemies, Contact{Callsign: a.Callsign, Type: a.Type, Hex: a.Hex, Facing: a.Facing, Level: a.Level, Inverted: a.Inverted, Hits: a.Hits, Speed: a.Speed})
 		}
 	}
 	for _, u := range st.Units {
