@@ -238,7 +238,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	for _, e := range v.Enemies {
 		sh, _ := g.d.Sheet(e.Type)
 		unit := ruleset.Unit{Name: e.Callsign, Type: e.Type,
-			Summary: fmt.Sprintf("%s: hex %s facing %s, %s%s%s", sh.Name, e.Hex, e.Facing, e.Level, invText(e.Inverted), damageText(e.Hits))}
+			Summary: fmt.Sprintf("%s: hex %s facing %s, %s%s, seen flying %d hexes a phase%s", sh.Name, e.Hex, e.Facing, e.Level, invText(e.Inverted), e.Speed, damageText(e.Hits))}
 		// From the three nearest of the side's aircraft: a line from each of twenty would bury the rest.
 		var from []*Aircraft
 		for _, cs := range r.Own {
