@@ -172,12 +172,12 @@ func (g *game) DefaultOrder(unit string) string {
 	}
 	// Without an enemy in sight a squadron's order must be a course of several turns (seed 004, "Cloud
 	// Cover"), so the default is the shortest such course: an order the squadron could have been given.
-	return g.readyLine(q)
+	return readyLine(q)
 }
 
 // readyLine is the order line a report offers for a squadron: the default turn, repeated for the
 // shortest course when the squadron has no enemy in sight.
-func (g *game) readyLine(q *Squadron) string {
+func readyLine(q *Squadron) string {
 	line := turnText(DefaultTurn(q))
 	if q.Contact {
 		return line
@@ -270,7 +270,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			u.Detail = append(u.Detail, fmt.Sprintf("no enemy in sight (visibility %d hexes): plot %d to %d turns at once", st.Visibility, MinCourse, MaxCourse))
 		}
 		if q.Player == player && len(q.Queue) == 0 && !st.Over {
-			r.OrderLines = append(r.OrderLines, q.Callsign+": "+g.readyLine(q))
+			r.OrderLines = append(r.OrderLines, q.Callsign+": "+readyLine(q))
 		}
 		r.Own = append(r.Own, u)
 	}

@@ -128,7 +128,7 @@ func TestPilotBeatsStraightAndLevel(t *testing.T) {
 }
 
 // BenchmarkPilotTournament is the pilots' tournament of docs/bots.md: the computer pilot against a pilot
-// that picks a random legal plan and against straight and level, 40 games each, half on each side.
+// that picks a random legal plan and against straight and level, 100 games each, half on each side.
 func BenchmarkPilotTournament(b *testing.B) {
 	for _, m := range []struct {
 		name  string
@@ -137,7 +137,7 @@ func BenchmarkPilotTournament(b *testing.B) {
 		b.Run(m.name, func(b *testing.B) {
 			var mean, half float64
 			for b.Loop() {
-				mean, half = tournament(b, m.other, 40)
+				mean, half = tournament(b, m.other, 100)
 			}
 			b.ReportMetric(mean*100, "win%")
 			b.ReportMetric((mean-half)*100, "win%-low")
