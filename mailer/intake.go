@@ -1,7 +1,8 @@
 package mailer
 
-// IMAP intake: one persistent connection, a UID cursor per mailbox, BODY.PEEK[] in batches, the
-// Handler in UID order, then MOVE (or \Seen) only after the handler has committed (docs/architecture.md,
+// IMAP intake: one persistent connection, a UID cursor per mailbox, one UID FETCH of the new messages'
+// sizes and one streamed UID FETCH BODY.PEEK[] of them, the Handler in UID order on batches that follow
+// what has arrived, then MOVE (or \Seen) only after the handler has committed (docs/architecture.md,
 // invariant 1).
 //
 // Oversize mail. A message whose RFC822.SIZE exceeds IntakeOptions.MaxSize is not fetched whole:
@@ -20,6 +21,7 @@ package mailer
 // From, Subject and Message-ID from the headers).
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -39,7 +41,7 @@ import (
 const (
 	DefaultIntakePoll        = 30 * time.Second
 	DefaultIntakeIdleRefresh = 25 * time.Minute
-	DefaultIntakeBatch       = 100
+	DefaultIntakeBatch       = 500
 	DefaultIntakeMaxSize     = 10 << 20 // 10 MiB: orders are a few KiB; this leaves room for a photo of a map
 	DefaultIntakeBackoff     = time.Second
 	maxIntakeBackoff         = time.Minute
@@ -78,7 +80,9 @@ type IntakeOptions struct {
 	IdleRefresh time.Duration
 	// NoIdle polls even when the server offers IDLE (for servers whose IDLE is broken).
 	NoIdle bool
-	// Batch is how many UIDs one pass fetches at a time; default 100.
+	// Batch is the most messages handed to the handler at once (one commit for a BatchHandler); default
+	// 500. The batches themselves follow the mailbox: each is whatever has arrived while the handler
+	// worked on the one before.
 	Batch int
 	// MaxSize in bytes: larger messages are handed over with their header only, see IsOversize.
 	// 0 means DefaultIntakeMaxSize; a negative value means no limit.
@@ -409,6 +413,12 @@ func (in *Intake) wait(ctx context.Context, ic *intakeConn) error {
 
 // pass hands every message newer than the cursor to the handler, in UID order. It stops early, with
 // a nil error, when the handler asks to retry.
+//
+// The shape of a pass is the least the work needs: one UID FETCH of the new messages' UIDs and sizes, one
+// UID FETCH BODY.PEEK[] of all of them (in groups of at most intakeFetchBudget bytes), streamed, so the
+// handler works on the messages already read while the rest are still arriving; each time it is free it
+// takes everything that has arrived (at most Batch) as one batch, one commit. Once a group is handled, one
+// UID MOVE per destination folder and one cursor save.
 func (in *Intake) pass(ctx context.Context, ic *intakeConn) (handled int, err error) {
 	mbox := in.opts.Mailbox
 	uv, last, err := in.cursor.LoadCursor(mbox)
@@ -426,182 +436,299 @@ func (in *Intake) pass(ctx context.Context, ic *intakeConn) (handled int, err er
 		}
 	}
 
-	uids, err := searchAfter(ic.c, last)
+	list, err := newMessages(ic.c, last)
 	if err != nil {
 		return 0, err
 	}
-	for start := 0; start < len(uids); start += in.opts.Batch {
-		batch := uids[start:min(start+in.opts.Batch, len(uids))]
-		n, stop, err := in.handleBatch(ctx, ic, uv, batch)
+	for i := 0; i < len(list); {
+		// A group: one oversize message alone, or consecutive messages whose bodies fit the fetch budget
+		// (at least one).
+		j := i + 1
+		if !in.oversize(list[i].size) {
+			sum := list[i].size
+			for ; j < len(list) && !in.oversize(list[j].size) && sum+list[j].size <= intakeFetchBudget; j++ {
+				sum += list[j].size
+			}
+		}
+		n, stop, err := in.handleGroup(ctx, ic, uv, list[i:j])
 		handled += n
 		if err != nil || stop {
 			return handled, err
 		}
+		i = j
 	}
 	return handled, nil
 }
 
-// searchAfter returns the UIDs greater than last, ascending.
-func searchAfter(c *imapclient.Client, last uint32) ([]imap.UID, error) {
+// uidSize is a message in the mailbox: its UID and RFC822.SIZE.
+type uidSize struct {
+	uid  imap.UID
+	size int64
+}
+
+// newMessages returns the UIDs greater than last with their sizes, ascending: one UID FETCH last+1:*
+// (UID RFC822.SIZE), which does what a UID SEARCH and a FETCH of the sizes would in one round trip.
+func newMessages(c *imapclient.Client, last uint32) ([]uidSize, error) {
 	if last == math.MaxUint32 {
 		return nil, nil
 	}
-	crit := &imap.SearchCriteria{UID: []imap.UIDSet{{{Start: imap.UID(last + 1), Stop: 0}}}}
-	data, err := c.UIDSearch(crit, nil).Wait()
+	bufs, err := c.Fetch(imap.UIDSet{{Start: imap.UID(last + 1), Stop: 0}}, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
 	if err != nil {
-		return nil, fmt.Errorf("mailer: imap uid search: %w", err)
+		return nil, fmt.Errorf("mailer: imap fetch of new messages: %w", err)
 	}
-	var uids []imap.UID
-	for _, uid := range data.AllUIDs() {
+	var out []uidSize
+	for _, b := range bufs {
 		// "n:*" always matches the highest UID, even when it is below n.
-		if uint32(uid) > last {
-			uids = append(uids, uid)
+		if uint32(b.UID) > last {
+			out = append(out, uidSize{b.UID, b.RFC822Size})
 		}
 	}
-	slices.Sort(uids)
-	return slices.Compact(uids), nil
+	slices.SortFunc(out, func(a, b uidSize) int { return cmp.Compare(a.uid, b.uid) })
+	return slices.CompactFunc(out, func(a, b uidSize) bool { return a.uid == b.uid }), nil
 }
 
 func (in *Intake) oversize(size int64) bool {
 	return in.opts.MaxSize > 0 && size > in.opts.MaxSize
 }
 
-// handleBatch fetches and handles one batch of UIDs (ascending). stop is true when the pass must end
-// here: the handler asked to retry, or a message could not be read.
-func (in *Intake) handleBatch(ctx context.Context, ic *intakeConn, uv uint32, uids []imap.UID) (handled int, stop bool, err error) {
-	sizes, err := fetchSizes(ic.c, uids)
-	if err != nil {
-		return 0, true, err
-	}
-	for i := 0; i < len(uids); {
-		// A chunk: consecutive UIDs whose whole bodies fit the fetch budget (at least one).
-		j := i
-		var sum int64
-		var whole []imap.UID
-		for ; j < len(uids); j++ {
-			size, ok := sizes[uids[j]]
-			if !ok || in.oversize(size) {
-				continue
-			}
-			if len(whole) > 0 && sum+size > intakeFetchBudget {
-				break
-			}
-			sum += size
-			whole = append(whole, uids[j])
-		}
-		bodies, err := fetchSection(ic.c, whole, &imap.FetchItemBodySection{Peek: true})
-		if err != nil {
-			return handled, true, err
-		}
-
-		// Read the chunk's messages, then hand them over (together when the handler can take a
-		// batch), then move every handled one with one MOVE per folder and save the cursor once.
-		var msgs []Message
-		var overs []bool
-		var msgSizes []int64
-		stopAfter := false
-		for _, uid := range uids[i:j] {
-			if err := ctx.Err(); err != nil {
-				return handled, true, err
-			}
-			log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", uint32(uid)).Logger()
-			size, ok := sizes[uid]
-			over := ok && in.oversize(size)
-			var raw []byte
-			if ok && over {
-				hdr, err := fetchSection(ic.c, []imap.UID{uid},
-					&imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true})
-				if err != nil {
-					return handled, true, err
-				}
-				raw, ok = hdr[uid]
-				if ok && len(raw) == 0 {
-					raw = []byte("\r\n")
-				}
-			} else if ok {
-				raw, ok = bodies[uid]
-			}
-			if !ok {
-				// Not returned by FETCH: expunged by someone else since the search, or a server
-				// fault. Skip it only if it is really gone.
-				gone, err := uidGone(ic.c, uid)
-				if err != nil {
-					return handled, true, err
-				}
-				if gone {
-					log.Info().Msg("message vanished before it could be fetched")
-					continue
-				}
-				log.Error().Msg("server did not return the message; will try again on the next pass")
-				stopAfter = true
-				break
-			}
-			msgs = append(msgs, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uid), Raw: raw})
-			overs = append(overs, over)
-			msgSizes = append(msgSizes, size)
-		}
-		disps := in.handleAll(ctx, msgs, overs, msgSizes)
-		var processed, rejected, failed []imap.UID
-		var last uint32
-		for k, d := range disps {
-			m := msgs[k]
-			log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Logger()
-			if !d.handled() {
-				log.Info().Stringer("disposition", d).
-					Msg("handler asked to retry; leaving it and what follows for the next pass")
-				stopAfter = true
-				break
-			}
-			switch d {
-			case Processed:
-				processed = append(processed, imap.UID(m.UID))
-			case Rejected:
-				rejected = append(rejected, imap.UID(m.UID))
-			default:
-				failed = append(failed, imap.UID(m.UID))
-			}
-			last = m.UID
-			ev := log.Info().Stringer("disposition", d).Int64("size", msgSizes[k])
-			if overs[k] {
-				ev = ev.Bool("oversize", true)
-			}
-			ev.Msg("message handled")
-		}
-		if err := in.dispose(ic, processed, Processed, in.log); err != nil {
-			// The effects are committed but the messages are still in the mailbox: they will be
-			// handed over again after the reconnect, and the handler deduplicates them.
-			return handled, true, err
-		}
-		if err := in.dispose(ic, rejected, Rejected, in.log); err != nil {
-			return handled, true, err
-		}
-		if err := in.dispose(ic, failed, Failed, in.log); err != nil {
-			return handled, true, err
-		}
-		if last != 0 {
-			if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, last); err != nil {
-				return handled, true, fmt.Errorf("mailer: saving cursor: %w", err)
-			}
-		}
-		handled += len(processed) + len(rejected) + len(failed)
-		if stopAfter {
-			return handled, true, nil
-		}
-		i = j
-	}
-	return handled, false, nil
+// fetched is one message as the streaming fetch read it.
+type fetched struct {
+	uid imap.UID
+	raw []byte
 }
 
-// handleAll hands a chunk of messages to the handler: as one batch when it is a BatchHandler and no
-// message is oversize (the oversize mark lives only during its own call), else one by one, stopping at
-// the first Retry. It returns the dispositions of the messages it handed over, in order.
-func (in *Intake) handleAll(ctx context.Context, msgs []Message, overs []bool, sizes []int64) []Disposition {
-	if bh, ok := in.h.(BatchHandler); ok && len(msgs) > 1 && !slices.Contains(overs, true) {
+// groupResult is what a group's handling did: the UIDs to move, by disposition, and the last UID handled
+// (every one before it in the group is handled or gone).
+type groupResult struct {
+	processed, rejected, failed []imap.UID
+	last                        uint32
+}
+
+func (r *groupResult) add(uid imap.UID, d Disposition) {
+	switch d {
+	case Processed:
+		r.processed = append(r.processed, uid)
+	case Rejected:
+		r.rejected = append(r.rejected, uid)
+	default:
+		r.failed = append(r.failed, uid)
+	}
+	r.last = uint32(uid)
+}
+
+func (r *groupResult) count() int { return len(r.processed) + len(r.rejected) + len(r.failed) }
+
+// handleGroup fetches a group of messages (ascending UIDs) and hands them to the handler in UID order,
+// then moves the handled ones and saves the cursor. stop is true when the pass must end here: the handler
+// asked to retry, or a message could not be read.
+func (in *Intake) handleGroup(ctx context.Context, ic *intakeConn, uv uint32, group []uidSize) (handled int, stop bool, err error) {
+	var res groupResult
+	if len(group) == 1 && in.oversize(group[0].size) {
+		stop, err = in.handleOversize(ctx, ic, uv, group[0], &res)
+	} else {
+		stop, err = in.streamGroup(ctx, ic, uv, group, &res)
+	}
+	if err != nil {
+		// The effects of what was handled are committed, but the messages are still in the mailbox: they
+		// will be handed over again after the reconnect, and the handler deduplicates them.
+		return 0, true, err
+	}
+	for _, d := range []struct {
+		uids []imap.UID
+		disp Disposition
+	}{{res.processed, Processed}, {res.rejected, Rejected}, {res.failed, Failed}} {
+		if err := in.dispose(ic, d.uids, d.disp, in.log); err != nil {
+			return 0, true, err
+		}
+	}
+	if res.last != 0 {
+		if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, res.last); err != nil {
+			return 0, true, fmt.Errorf("mailer: saving cursor: %w", err)
+		}
+	}
+	return res.count(), stop, nil
+}
+
+// handleOversize hands over one message larger than MaxSize with its header block only.
+func (in *Intake) handleOversize(ctx context.Context, ic *intakeConn, uv uint32, m uidSize, res *groupResult) (stop bool, err error) {
+	log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", uint32(m.uid)).Logger()
+	hdr, err := fetchSection(ic.c, []imap.UID{m.uid}, &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true})
+	if err != nil {
+		return true, err
+	}
+	raw, ok := hdr[m.uid]
+	if !ok {
+		return in.missing(ic, m.uid, log)
+	}
+	if len(raw) == 0 {
+		raw = []byte("\r\n")
+	}
+	if err := ctx.Err(); err != nil {
+		return true, err
+	}
+	msg := Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(m.uid), Raw: raw}
+	d := in.handle(ctx, msg, true, m.size)
+	if !d.handled() {
+		log.Info().Stringer("disposition", d).Msg("handler asked to retry; leaving it and what follows for the next pass")
+		return true, nil
+	}
+	res.add(m.uid, d)
+	log.Info().Stringer("disposition", d).Int64("size", m.size).Bool("oversize", true).Msg("message handled")
+	return false, nil
+}
+
+// missing decides about a message the server did not return: skipped if it is really gone (expunged by
+// someone else since the list was made), else the pass stops (stop true) and tries again next time.
+func (in *Intake) missing(ic *intakeConn, uid imap.UID, log zerolog.Logger) (stop bool, err error) {
+	gone, err := uidGone(ic.c, uid)
+	if err != nil {
+		return true, err
+	}
+	if gone {
+		log.Info().Msg("message vanished before it could be fetched")
+		return false, nil
+	}
+	log.Error().Msg("server did not return the message; will try again on the next pass")
+	return true, nil
+}
+
+// streamGroup fetches the group's bodies with one UID FETCH, read by a goroutine as they arrive, and hands
+// them to the handler in UID order: each time the handler is free, everything that has arrived in order
+// (at most Batch) goes as one batch. So the handler works while the server sends, and the batches follow
+// the mailbox: one message when mail trickles in, hundreds when a backlog streams in.
+func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, group []uidSize, res *groupResult) (stop bool, err error) {
+	uids := make([]imap.UID, len(group))
+	sizes := make(map[imap.UID]int64, len(group))
+	for k, m := range group {
+		uids[k] = m.uid
+		sizes[m.uid] = m.size
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	cmd := ic.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}})
+	arrivals := make(chan fetched, len(group)) // never blocks the reader
+	fetchErr := make(chan error, 1)
+	go func() {
+		defer close(arrivals)
+		for {
+			msg := cmd.Next()
+			if msg == nil {
+				break
+			}
+			buf, err := msg.Collect()
+			if err != nil {
+				break // Close below returns the error
+			}
+			if buf.UID == 0 || len(buf.BodySection) == 0 {
+				continue
+			}
+			data := buf.FindBodySection(section)
+			if data == nil {
+				data = []byte{}
+			}
+			arrivals <- fetched{buf.UID, data}
+		}
+		if err := cmd.Close(); err != nil {
+			fetchErr <- fmt.Errorf("mailer: imap fetch: %w", err)
+		}
+		close(fetchErr)
+	}()
+	// However the group ends, the FETCH is read to its end before another command is sent.
+	defer func() {
+		for range arrivals {
+		}
+		if ferr := <-fetchErr; ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
+
+	got := make(map[imap.UID][]byte, len(group))
+	streamDone := false
+	receive := func(f fetched, ok bool) {
+		if !ok {
+			streamDone = true
+			return
+		}
+		got[f.uid] = f.raw
+	}
+	for next := 0; next < len(group); {
+		var batch []Message
+		for next < len(group) && len(batch) < in.opts.Batch {
+			raw, ok := got[uids[next]]
+			if !ok {
+				break
+			}
+			delete(got, uids[next])
+			batch = append(batch, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uids[next]), Raw: raw})
+			next++
+		}
+		if len(batch) > 0 {
+			if err := ctx.Err(); err != nil {
+				return true, err
+			}
+			select {
+			case <-ic.c.Closed():
+				return true, errIMAPClosed // nothing of this batch could be moved: leave it for the reconnect
+			default:
+			}
+			disps := in.handleAll(ctx, batch)
+			for k, d := range disps {
+				m := batch[k]
+				log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Logger()
+				if !d.handled() {
+					log.Info().Stringer("disposition", d).
+						Msg("handler asked to retry; leaving it and what follows for the next pass")
+					return true, nil
+				}
+				res.add(imap.UID(m.UID), d)
+				log.Info().Stringer("disposition", d).Int64("size", sizes[imap.UID(m.UID)]).Msg("message handled")
+			}
+			continue
+		}
+		if streamDone {
+			// The server has sent all it will and uids[next] was not among it.
+			select {
+			case ferr := <-fetchErr:
+				if ferr != nil {
+					return true, ferr
+				}
+			default:
+			}
+			log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", uint32(uids[next])).Logger()
+			if stop, err := in.missing(ic, uids[next], log); stop || err != nil {
+				return true, err
+			}
+			next++
+			continue
+		}
+		// Wait for the next message, then take whatever else has arrived.
+		select {
+		case f, ok := <-arrivals:
+			receive(f, ok)
+		case <-ctx.Done():
+			return true, ctx.Err()
+		}
+	drain:
+		for !streamDone {
+			select {
+			case f, ok := <-arrivals:
+				receive(f, ok)
+			default:
+				break drain
+			}
+		}
+	}
+	return false, nil
+}
+
+// handleAll hands a batch of messages to the handler: at once when it is a BatchHandler, else one by one,
+// stopping at the first Retry. It returns the dispositions of the messages it handed over, in order.
+func (in *Intake) handleAll(ctx context.Context, msgs []Message) []Disposition {
+	if bh, ok := in.h.(BatchHandler); ok && len(msgs) > 1 {
 		return bh.HandleBatch(ctx, msgs)
 	}
 	var out []Disposition
-	for k, m := range msgs {
-		d := in.handle(ctx, m, overs[k], sizes[k])
+	for _, m := range msgs {
+		d := in.handle(ctx, m, false, 0)
 		out = append(out, d)
 		if !d.handled() {
 			break
@@ -656,21 +783,6 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 		log.Error().Err(err).Msg("server refused to flag the messages \\Seen; they stay in the mailbox")
 	}
 	return nil
-}
-
-// fetchSizes returns RFC822.SIZE by UID for the messages that still exist.
-func fetchSizes(c *imapclient.Client, uids []imap.UID) (map[imap.UID]int64, error) {
-	bufs, err := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
-	if err != nil {
-		return nil, fmt.Errorf("mailer: imap fetch sizes: %w", err)
-	}
-	sizes := make(map[imap.UID]int64, len(bufs))
-	for _, b := range bufs {
-		if b.UID != 0 {
-			sizes[b.UID] = b.RFC822Size
-		}
-	}
-	return sizes, nil
 }
 
 // fetchSection fetches one body section (always a PEEK) of each UID. A message the server does not
