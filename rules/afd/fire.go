@@ -1,9 +1,11 @@
 package afd
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"sort"
+	"strconv"
+	"strings"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
@@ -52,31 +54,72 @@ func aimHexes(tg Flight, hexRange int) [2]hexmap.Hex {
 // Seed 000: the cone must cross the target area; a lower target needs a level or diving firer, a
 // higher one a level or climbing firer; a level firer needs the height difference within 300 ft × range.
 func FixedGeometry(sh Flight, climb int, tg Flight) (rangeAdj int, ok bool, why string) {
+	rangeAdj, fault := fixedGeometry(sh, climb, tg)
+	d, dAlt := hexmap.Distance(sh.Hex, tg.Hex), abs(tg.Alt-sh.Alt)
+	switch fault {
+	case bears:
+		return rangeAdj, true, ""
+	case sameHex:
+		why = "same hex"
+	case outOfRange:
+		why = fmt.Sprintf("range %d is beyond %d", rangeAdj, MaxFireRange)
+	case climbingAtLower:
+		why = "a climbing plane cannot fire at a lower target"
+	case divingAtHigher:
+		why = "a diving plane cannot fire at a higher target"
+	case tooSteep:
+		why = fmt.Sprintf("flying level, the height difference of %d ft is more than 300 ft × range %d", dAlt, d)
+	case outsideCone:
+		why = "the cone of fire does not cross the target area"
+	}
+	return rangeAdj, false, why
+}
+
+// fixedBears is FixedGeometry without the reason: the range, and whether the guns bear.
+func fixedBears(sh Flight, climb int, tg Flight) (rangeAdj int, ok bool) {
+	rangeAdj, fault := fixedGeometry(sh, climb, tg)
+	return rangeAdj, fault == bears
+}
+
+// geometryFault is why fixed guns do not bear on a target (FixedGeometry).
+type geometryFault int
+
+const (
+	bears geometryFault = iota
+	sameHex
+	outOfRange
+	climbingAtLower
+	divingAtHigher
+	tooSteep
+	outsideCone
+)
+
+func fixedGeometry(sh Flight, climb int, tg Flight) (rangeAdj int, fault geometryFault) {
 	d := hexmap.Distance(sh.Hex, tg.Hex)
 	if d == 0 {
-		return 0, false, "same hex"
+		return 0, sameHex
 	}
 	dAlt := tg.Alt - sh.Alt
 	rangeAdj = AdjustedRange(d, dAlt)
 	if rangeAdj > MaxFireRange {
-		return rangeAdj, false, fmt.Sprintf("range %d is beyond %d", rangeAdj, MaxFireRange)
+		return rangeAdj, outOfRange
 	}
 	switch {
 	case dAlt < 0 && climb > 0:
-		return rangeAdj, false, "a climbing plane cannot fire at a lower target"
+		return rangeAdj, climbingAtLower
 	case dAlt > 0 && climb < 0:
-		return rangeAdj, false, "a diving plane cannot fire at a higher target"
+		return rangeAdj, divingAtHigher
 	case climb == 0 && abs(dAlt) > 300*d:
-		return rangeAdj, false, fmt.Sprintf("flying level, the height difference of %d ft is more than 300 ft × range %d", abs(dAlt), d)
+		return rangeAdj, tooSteep
 	}
 	for _, aim := range aimHexes(tg, d) {
 		ahead, off := hexmap.Offset(sh.Hex, sh.Facing, aim)
 		dist := hexmap.Distance(sh.Hex, aim)
 		if ahead && dist >= 1 && dist <= MaxFireRange && off <= coneHalfWidth(dist) {
-			return rangeAdj, true, ""
+			return rangeAdj, bears
 		}
 	}
-	return rangeAdj, false, "the cone of fire does not cross the target area"
+	return rangeAdj, outsideCone
 }
 
 func abs(x int) int {
@@ -141,34 +184,56 @@ type shotResult struct {
 	rolls   []dice.Roll
 }
 
-// resolveShot rolls and reads one burst (seed 000, "Main combat rule changes" and "Hit location"):
+// resolveShot rolls and reads one burst (readShot) and says which systems took each hit, for the
+// calculator's damage report.
+func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label string, simple bool) (shotResult, error) {
+	res := shotResult{hits: make([]int, len(target.Systems))}
+	err := readShot(t, target, dmg, s, d, []byte(label), simple, &res, make([]int, len(dmg)), true)
+	return res, err
+}
+
+// readShot rolls and reads one burst (seed 000, "Main combat rule changes" and "Hit location"):
 // red and white D6 together read the chart; each block of up to four hits reads a hit-location table
 // with a D10 of its own; odd D10 hits left-side systems, even right; a red 5 or 6 adds 1 or 2 hits to the starred system
 // of a shot of at least 2 hits, once per shot. With simple criticals (the seed's older rule) the red die
 // adds to the hit C, L or E system closest to destruction instead.
-func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label string, simple bool) (shotResult, error) {
+//
+// The dice are labelled label followed by what each die is for; label's spare capacity is used to
+// write them. The hits are added to res.hits, which the caller gives zeroed, one per system; work is
+// scratch of the same length; the applied systems are listed only when applied is set.
+func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label []byte, simple bool, res *shotResult, work []int, applied bool) error {
 	before := len(d.Log())
-	red := d.Roll(label+": red D6", 6)
-	white := d.Roll(label+": white D6", 6)
+	red := d.Roll(string(append(label, ": red D6"...)), 6)
+	white := d.Roll(string(append(label, ": white D6"...)), 6)
 	read, err := t.Fire(s.Chart, s.Range, red+white, s.DRM)
 	if err != nil {
-		return shotResult{}, err
+		return err
 	}
-	res := shotResult{hits: make([]int, len(target.Systems))}
 	res.detail = FireDetail{Guns: s.Guns, Flexible: s.Flexible, Chart: s.Chart, Range: s.Range, Column: read.Column.String(),
 		Clock: s.Clock, Row: s.Row, DRM: s.DRM, Red: red, White: white, Modified: read.Row, Hits: read.Hits}
 	me := target.MultiEngine()
 	critDone := false
-	work := append([]int(nil), dmg...)
+	copy(work, dmg)
+	apply := func(i, n int) {
+		res.hits[i] += n
+		work[i] += n
+		for ; applied && n > 0; n-- {
+			res.applied = append(res.applied, systemLabel(target, i))
+		}
+	}
 	var hitCLE []int
-	for bi, n := range tables.SplitHits(read.Hits) {
-		// One hit-location D10 for each block. At the table a player throws one or two with the 2D6 to
-		// save time; which die is thrown when changes nothing, so Sortie throws each when it is needed
-		// and a miss uses none (docs/rulings.md).
-		d10 := d.Roll(fmt.Sprintf("%s: hit-location D10 %d", label, bi+1), 10)
+	left := read.Hits
+	for bi := 1; left > 0; bi++ {
+		// Blocks of four hits and what is left over (tables.SplitHits). One hit-location D10 for each
+		// block. At the table a player throws one or two with the 2D6 to save time; which die is thrown
+		// when changes nothing, so Sortie throws each when it is needed and a miss uses none
+		// (docs/rulings.md).
+		n := min(left, 4)
+		left -= n
+		d10 := d.Roll(string(strconv.AppendInt(append(label, ": hit-location D10 "...), int64(bi), 10)), 10)
 		loc, err := t.Location(me, n, d10)
 		if err != nil {
-			return shotResult{}, err
+			return err
 		}
 		res.detail.Locations = append(res.detail.Locations, loc.String())
 		odd := d10%2 == 1
@@ -177,20 +242,14 @@ func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d d
 			if i < 0 {
 				continue
 			}
-			res.hits[i]++
-			work[i]++
-			res.applied = append(res.applied, systemLabel(target, i))
+			apply(i, 1)
 			if l := loc.Letters[li]; l == 'C' || l == 'L' || l == 'E' {
 				hitCLE = append(hitCLE, i)
 			}
 			if !simple && li == loc.Critical && !critDone && read.Hits >= 2 && red >= 5 {
 				extra := red - 4
-				res.hits[i] += extra
-				work[i] += extra
+				apply(i, extra)
 				res.detail.Critical = extra
-				for k := 0; k < extra; k++ {
-					res.applied = append(res.applied, systemLabel(target, i))
-				}
 				critDone = true
 			}
 		}
@@ -202,14 +261,15 @@ func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d d
 				best = i
 			}
 		}
+		// The simple critical is marked, but the work copy no longer matters: nothing is read after it.
 		res.hits[best] += red - 4
 		res.detail.Critical = red - 4
-		for k := 0; k < red-4; k++ {
+		for k := 0; applied && k < red-4; k++ {
 			res.applied = append(res.applied, systemLabel(target, best))
 		}
 	}
 	res.rolls = d.Log()[before:]
-	return res, nil
+	return nil
 }
 
 // systemLabel names a system by letter, with its side for sided ones: "E(L)".
@@ -221,11 +281,10 @@ func systemLabel(card *aircraft.Card, i int) string {
 	return s.Letter
 }
 
-// gunsFor lists a plane's gun positions of the given kinds that can fire: not destroyed, with ammunition,
-// allowed by the order's GUNS list.
-func gunsFor(card *aircraft.Card, p *Plane, fixed bool, allowed []string) []aircraft.GunPosition {
-	var out []aircraft.GunPosition
-	for _, g := range card.Guns {
+// gunsFor appends to dst the positions (indexes into card.Guns) of a plane's guns of the given kinds
+// that can fire: not destroyed, with ammunition, allowed by the order's GUNS list.
+func gunsFor(dst []int, card *aircraft.Card, p *Plane, fixed bool, allowed []string) []int {
+	for i, g := range card.Guns {
 		isFixed := g.Kind == "FF" || g.Kind == "FH" || g.Kind == "FL"
 		if isFixed != fixed || p.Ammo[g.ID] <= 0 || gunDestroyed(card, p, g.ID) {
 			continue
@@ -233,20 +292,9 @@ func gunsFor(card *aircraft.Card, p *Plane, fixed bool, allowed []string) []airc
 		if len(allowed) > 0 && !slices.Contains(allowed, g.ID) {
 			continue
 		}
-		out = append(out, g)
+		dst = append(dst, i)
 	}
-	return out
-}
-
-// fixedShot builds the fixed-gun shot of a plane at a target in range: every fixed position whose range
-// reaches fires together, on the chart of their combined mix.
-func fixedShot(t *tables.Tables, guns []aircraft.GunPosition, rangeAdj int, sh, tg Flight, tgME bool) (Shot, bool) {
-	chart, ids, ok := fixedChart(guns, rangeAdj)
-	if !ok {
-		return Shot{}, false
-	}
-	clock := hexmap.Clock(tg.Hex, tg.Facing, sh.Hex)
-	return Shot{Guns: ids, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: t.DRM(clock, tgME)}, true
+	return dst
 }
 
 // fixedChart is the chart of the fixed positions whose range reaches rangeAdj, firing together on
@@ -298,34 +346,131 @@ func bestFlex(t *tables.Tables, bearing []aircraft.GunPosition, rangeAdj int) (c
 	return chart, ids, true
 }
 
-// flexShot picks the flexible shot at a target: the best position that bears by arc and range (bestFlex).
-// used marks positions that already fired this turn.
-func flexShot(t *tables.Tables, guns []aircraft.GunPosition, used map[string]bool, sh, tg Flight, tgME bool) (Shot, bool) {
+// gunSet names a set of one card's gun positions, fixed or flexible, by a bit per position.
+type gunSet struct {
+	card *aircraft.Card
+	mask uint64
+	flex bool
+}
+
+// gunChoice is what a set of positions in reach fires: its chart and the positions that fire, by id
+// and by index. The slices are shared by every shot of the set and must not be changed.
+type gunChoice struct {
+	chart string
+	ids   []string
+	pos   []int
+	ok    bool
+}
+
+// gunCharts works out which of a plane's positions in reach fire and on what chart (fixedChart,
+// bestFlex), and remembers the answer for each card and set of positions: the answer depends on nothing
+// else, so a card's weapon mixes are read once a turn, not once a shot.
+type gunCharts struct {
+	t      *tables.Tables
+	known  map[gunSet]gunChoice
+	reach  []int                  // scratch: the positions in reach
+	chosen []aircraft.GunPosition // scratch: the same positions' cards
+}
+
+// fixed is the choice of the fixed positions guns (indexes into card.Guns) at a target rangeAdj away.
+func (c *gunCharts) fixed(card *aircraft.Card, guns []int, rangeAdj int) gunChoice {
+	return c.choose(card, guns, rangeAdj, false)
+}
+
+// flex is the choice among the flexible positions guns that bear on a target rangeAdj away.
+func (c *gunCharts) flex(card *aircraft.Card, guns []int, rangeAdj int) gunChoice {
+	return c.choose(card, guns, rangeAdj, true)
+}
+
+func (c *gunCharts) choose(card *aircraft.Card, guns []int, rangeAdj int, flex bool) gunChoice {
+	c.reach = c.reach[:0]
+	key := gunSet{card: card, flex: flex}
+	cacheable := true
+	for _, i := range guns {
+		if card.Guns[i].Range < rangeAdj {
+			continue
+		}
+		c.reach = append(c.reach, i)
+		if i < 64 {
+			key.mask |= 1 << i
+		} else {
+			cacheable = false
+		}
+	}
+	if len(c.reach) == 0 {
+		return gunChoice{}
+	}
+	if ch, ok := c.known[key]; ok && cacheable {
+		return ch
+	}
+	c.chosen = c.chosen[:0]
+	for _, i := range c.reach {
+		c.chosen = append(c.chosen, card.Guns[i])
+	}
+	var ch gunChoice
+	if flex {
+		ch.chart, ch.ids, ch.ok = bestFlex(c.t, c.chosen, rangeAdj)
+	} else {
+		ch.chart, ch.ids, ch.ok = fixedChart(c.chosen, rangeAdj)
+	}
+	for _, id := range ch.ids {
+		for _, i := range c.reach {
+			if card.Guns[i].ID == id {
+				ch.pos = append(ch.pos, i)
+				break
+			}
+		}
+	}
+	if cacheable {
+		if c.known == nil {
+			c.known = map[gunSet]gunChoice{}
+		}
+		c.known[key] = ch
+	}
+	return ch
+}
+
+// fixedShot builds the fixed-gun shot of a plane at a target in range: every fixed position (guns,
+// indexes into card.Guns) whose range reaches fires together, on the chart of their combined mix.
+func (c *gunCharts) fixedShot(card *aircraft.Card, guns []int, rangeAdj int, sh, tg Flight, tgME bool) (Shot, []int, bool) {
+	ch := c.fixed(card, guns, rangeAdj)
+	if !ch.ok {
+		return Shot{}, nil, false
+	}
+	clock := hexmap.Clock(tg.Hex, tg.Facing, sh.Hex)
+	return Shot{Guns: ch.ids, Chart: ch.chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: c.t.DRM(clock, tgME)}, ch.pos, true
+}
+
+// flexShot picks the flexible shot at a target: the best position that bears by arc and range
+// (bestFlex), among guns (indexes into card.Guns) less those in used, which already fired this turn.
+// It returns the positions that fire too.
+func (c *gunCharts) flexShot(card *aircraft.Card, guns, used []int, sh, tg Flight, tgME bool) (Shot, []int, bool) {
 	d := hexmap.Distance(sh.Hex, tg.Hex)
 	if d == 0 {
-		return Shot{}, false
+		return Shot{}, nil, false
 	}
 	rangeAdj := AdjustedRange(d, tg.Alt-sh.Alt)
 	if rangeAdj > MaxFireRange {
-		return Shot{}, false
+		return Shot{}, nil, false
 	}
 	clock := hexmap.Clock(sh.Hex, sh.Facing, tg.Hex)
-	var bearing []aircraft.GunPosition
-	for _, g := range guns {
-		if !used[g.ID] && slices.Contains(g.Arcs, clock) {
-			bearing = append(bearing, g)
+	var buf [16]int
+	bearing := buf[:0]
+	for _, i := range guns {
+		if !slices.Contains(used, i) && slices.Contains(card.Guns[i].Arcs, clock) {
+			bearing = append(bearing, i)
 		}
 	}
-	chart, ids, ok := bestFlex(t, bearing, rangeAdj)
-	if !ok {
-		return Shot{}, false
+	ch := c.flex(card, bearing, rangeAdj)
+	if !ch.ok {
+		return Shot{}, nil, false
 	}
 	row := FlexDeflectionRow(sh, tg)
-	drm, err := t.DRMRow(row, tgME)
+	drm, err := c.t.DRMRow(row, tgME)
 	if err != nil {
-		return Shot{}, false
+		return Shot{}, nil, false
 	}
-	return Shot{Guns: ids, Flexible: true, Chart: chart, Range: rangeAdj, Clock: hexmap.Clock(tg.Hex, tg.Facing, sh.Hex), Row: row, DRM: drm}, true
+	return Shot{Guns: ch.ids, Flexible: true, Chart: ch.chart, Range: rangeAdj, Clock: hexmap.Clock(tg.Hex, tg.Facing, sh.Hex), Row: row, DRM: drm}, ch.pos, true
 }
 
 // fireAllowed applies a fire order's target and MAX range to a candidate.
@@ -341,11 +486,11 @@ func fireAllowed(f parser.Fire, target string, rangeAdj int) bool {
 
 // sortCandidates orders candidate targets: closest first, then callsign.
 func sortCandidates(cands []candidate) {
-	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].rangeAdj != cands[j].rangeAdj {
-			return cands[i].rangeAdj < cands[j].rangeAdj
+	slices.SortFunc(cands, func(a, b candidate) int {
+		if a.rangeAdj != b.rangeAdj {
+			return cmp.Compare(a.rangeAdj, b.rangeAdj)
 		}
-		return cands[i].p.Callsign < cands[j].p.Callsign
+		return strings.Compare(a.p.Callsign, b.p.Callsign)
 	})
 }
 

@@ -2,6 +2,7 @@ package afd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sortie/rules/afd/aircraft"
@@ -310,8 +311,8 @@ type mp struct {
 	last  bool
 }
 
-func expand(p notation.Plot) []mp {
-	out := make([]mp, 0, 12)
+// expand lists the plot's movement points, appended to out.
+func expand(out []mp, p notation.Plot) []mp {
 	for i, e := range p.Elements {
 		n := e.MPs()
 		for k := 0; k < n; k++ {
@@ -354,10 +355,21 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 	return moveWith(card, start, plot, 0)
 }
 
+// moveInto is Move writing the steps into the room of steps, whose contents it overwrites, instead of a
+// slice of their own: for a caller that is done with them before it flies the next plot.
+func moveInto(card *aircraft.Card, start Flight, plot notation.Plot, steps []Step) Result {
+	return flyPlot(card, start, plot, 0, steps)
+}
+
 // moveWith is Move with the impulse game's half loops (seed 001 X.E.4): loopDir +1 or -1 says the turn's
 // half loop or Immelmann climbs or dives at its maximum rate impulse by impulse, which stands for the
 // plain game's steep climb or dive (rules 5, 6); 0 is the plain game.
 func moveWith(card *aircraft.Card, start Flight, plot notation.Plot, loopDir int) Result {
+	return flyPlot(card, start, plot, loopDir, nil)
+}
+
+// flyPlot is moveWith writing the steps into steps' room (moveInto), or a new slice when it is nil.
+func flyPlot(card *aircraft.Card, start Flight, plot notation.Plot, loopDir int, steps []Step) Result {
 	res := Result{Start: start}
 	c, err := Apply(card, start)
 	if err != nil {
@@ -367,7 +379,7 @@ func moveWith(card *aircraft.Card, start Flight, plot notation.Plot, loopDir int
 	}
 	res.Range = c.Range
 	res.PowerAvailable = c.Power
-	m := &mover{res: res, card: card, c: c, start: start, plot: plot, S: c.Speed, name: card.Name, loopDir: loopDir}
+	m := &mover{res: res, card: card, c: c, start: start, plot: plot, S: c.Speed, name: card.Name, loopDir: loopDir, steps: steps}
 
 	// Rule (1): the plot records exactly the rounded speed in movement points.
 	if n := plot.MPs(); n != m.S {
@@ -422,7 +434,8 @@ type mover struct {
 	bank     notation.Bank
 	count    int // hexes since the last manoeuvre
 	halfRoll [2]hex.Hex
-	loopDir  int // moveWith's: an impulse game's half loop climbing (+1) or diving (-1)
+	loopDir  int    // moveWith's: an impulse game's half loop climbing (+1) or diving (-1)
+	steps    []Step // room for the steps (moveInto), or nil
 }
 
 // altitudePlan reads the turn's climb or dive and checks it against its kind's limits (rules (16)-(20)).
@@ -552,8 +565,13 @@ func (m *mover) powerAndBrakes() {
 // turn mode of each manoeuvre (rules (2)-(11)); a vertical dive is flown by flyVert.
 func (m *mover) flyPoints() {
 	res, c, start, plot := &m.res, m.c, m.start, m.plot
-	mps := expand(plot)
-	res.Steps = make([]Step, 0, len(mps))
+	var buf [16]mp
+	mps := expand(buf[:0], plot)
+	if m.steps != nil {
+		res.Steps = slices.Grow(m.steps[:0], len(mps))
+	} else {
+		res.Steps = make([]Step, 0, len(mps))
+	}
 	m.pos, m.facing, m.phase, m.bank = start.Hex, start.Facing, start.Phase, start.Bank
 	m.count = start.Straight
 	altChange := m.climb - m.dive

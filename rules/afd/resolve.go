@@ -3,8 +3,9 @@ package afd
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
@@ -59,12 +60,21 @@ func DefaultPlot(card *aircraft.Card, f Flight) notation.Plot {
 	return p
 }
 
+// flown is a plane's turn as its plot flew it on paper: the order it flew (its own or the default), the
+// height it gained (negative: lost), where it started and ended, the hexes it entered point by point
+// (path) and sub-step by sub-step (track), and whether the plot was legal. subs are the plain game's
+// lock-step positions, where flak finds it in each of the turn's twelve impulses; they are kept only
+// when the game has flak.
 type flown struct {
-	p     *Plane
-	card  *aircraft.Card
-	order notation.Order
-	res   Result
-	climb int
+	p           *Plane
+	card        *aircraft.Card
+	order       notation.Order
+	climb       int
+	from, end   Flight
+	path, track []hexmap.Hex
+	legal       bool
+	diveBombing bool
+	subs        *[12]Step
 }
 
 // resolution is one turn being resolved: the new state being written, the events so far, and what one
@@ -79,11 +89,25 @@ type resolution struct {
 	moved  []*flown
 	climbs map[string]int
 	hits   map[string][]int
-	// subs are the plain game's lock-step positions of each plane, sub-step by sub-step, and from where
-	// it started: where flak finds it in each of the turn's twelve impulses.
-	subs  map[string][12]Step
-	start map[string]Flight
+	// byCallsign finds a plane's flight, for flak; made when first needed.
+	byCallsign map[string]*flown
+
+	// Scratch reused from plane to plane and shot to shot: the steps of the plot being flown, the
+	// hexes of paths and tracks, a plane's guns, a shot's hits and the damage they are read against,
+	// the candidate targets, and the text being written.
+	steps          []Step
+	hexes          hexArena
+	guns           []int
+	shotHits, work []int
+	cands          []candidate
+	text           textBuf
+	charts         gunCharts
 }
+
+// eventBufs holds the slices turns collect their events in. A turn's events are copied out at the end
+// into a slice of exactly their number, and the collecting slice, grown to the largest turn so far, is
+// kept for the next turn.
+var eventBufs = sync.Pool{New: func() any { return new([]Event) }}
 
 // Resolve plays one turn (docs/rulings.md; invariant 3, docs/architecture.md): every plane flies its order (or the default)
 // in lock step, sides spot from the final positions, then every gun fires at once from those positions,
@@ -99,11 +123,26 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 			return nil, nil, fmt.Errorf("afd: an order for %s, which is not a plane in play", key)
 		}
 	}
+	buf := eventBufs.Get().(*[]Event)
 	r := &resolution{env: env, ns: ns, d: d, turn: ns.Turn, cards: map[string]*aircraft.Card{},
-		events: make([]Event, 0, 8*len(ns.Planes)+8), climbs: map[string]int{}, hits: map[string][]int{}}
+		events: (*buf)[:0], climbs: make(map[string]int, len(ns.Planes)), hits: map[string][]int{}}
+	if err := r.resolve(orders); err != nil {
+		return nil, nil, err
+	}
+	events := make([]Event, len(r.events))
+	copy(events, r.events)
+	clear(r.events)
+	*buf = r.events[:0]
+	eventBufs.Put(buf)
+	return ns, events, nil
+}
+
+// resolve plays the turn's phases in order.
+func (r *resolution) resolve(orders map[string]notation.Order) error {
+	ns, env, d := r.ns, r.env, r.d
 	r.forgetGone()
 	if err := r.orders(orders); err != nil {
-		return nil, nil, err
+		return err
 	}
 	r.movement()
 	// Ground units and ships move on the impulses of the Delta-T chart in the plain game too (seed 001 V).
@@ -113,15 +152,14 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 			if !p.InPlay() {
 				return Flight{}, false
 			}
-			if imp == 0 {
-				f, ok := r.start[p.Callsign]
-				return f, ok
-			}
-			s, ok := r.subs[p.Callsign]
-			if !ok {
+			f := r.flightOf(p)
+			if f == nil {
 				return Flight{}, false
 			}
-			at := s[imp-1]
+			if imp == 0 {
+				return f.from, true
+			}
+			at := f.subs[imp-1]
 			return Flight{Hex: at.Hex, Facing: at.Facing, Alt: at.Alt}, true
 		}
 	}
@@ -137,7 +175,7 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	}
 	// Rockets and strafing from where the plots end (seed 002).
 	for _, f := range r.moved {
-		if !f.p.InPlay() || !f.res.Legal() {
+		if !f.p.InPlay() || !f.legal {
 			continue
 		}
 		switch {
@@ -149,12 +187,12 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	}
 	r.events = spotPhase(ns, env.Tables, r.climbs, d, r.events)
 	if err := r.fire(); err != nil {
-		return nil, nil, err
+		return err
 	}
 	r.damage()
 	r.bailOut()
 	r.endTurn()
-	return ns, r.events, nil
+	return nil
 }
 
 func (r *resolution) emit(e Event) { r.events = append(r.events, e) }
@@ -170,6 +208,23 @@ func (r *resolution) cardOf(key string) (*aircraft.Card, error) {
 	}
 	r.cards[key] = c
 	return c, nil
+}
+
+// gunCharts is the turn's gun charts (gunCharts), read from the tables in force.
+func (r *resolution) gunCharts() *gunCharts {
+	r.charts.t = r.env.Tables
+	return &r.charts
+}
+
+// flightOf is the flight a plane flew this turn, nil if it flew none.
+func (r *resolution) flightOf(p *Plane) *flown {
+	if r.byCallsign == nil {
+		r.byCallsign = make(map[string]*flown, len(r.moved))
+		for _, f := range r.moved {
+			r.byCallsign[f.p.Callsign] = f
+		}
+	}
+	return r.byCallsign[p.Callsign]
 }
 
 // forgetGone drops the sightings of planes that left play last turn: they were kept for that turn's
@@ -191,6 +246,10 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 	ns := r.ns
 	flights := make([]flown, 0, len(ns.Planes))
 	r.moved = make([]*flown, 0, len(ns.Planes))
+	flak := false
+	for i := range ns.Ground {
+		flak = flak || ns.Ground[i].Flak != nil
+	}
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
 		if !p.InPlay() {
@@ -200,59 +259,83 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 		if err != nil {
 			return err
 		}
-		flights = append(flights, flown{p: p, card: card})
+		flights = append(flights, flown{p: p, card: card, from: p.Flight})
 		f := &flights[len(flights)-1]
+		var res Result
 		o, ok := orders[p.Callsign]
 		if ok {
 			f.order = o
-			f.res = CheckOrder(card, p.Flight, o)
-			if !f.res.Legal() {
+			res = checkOrder(card, p.Flight, o, r.steps)
+			if !res.Legal() {
 				r.emit(Event{Turn: r.turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
-					Problems: f.res.Errors, Text: fmt.Sprintf("%s's order broke the rules and it flew straight on instead", p.Callsign)})
+					Problems: res.Errors, Text: p.Callsign + "'s order broke the rules and it flew straight on instead"})
 				fire := o.Fire
 				fire.Guns = nil
 				f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
-				f.res = Move(card, p.Flight, f.order.Plot)
+				res = moveInto(card, p.Flight, f.order.Plot, res.Steps)
 			}
 		} else {
 			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
-				Text: fmt.Sprintf("no order from %s for %s: it flew straight on", p.Player, p.Callsign)})
+				Text: "no order from " + p.Player + " for " + p.Callsign + ": it flew straight on"})
 			f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
-			f.res = Move(card, p.Flight, f.order.Plot)
+			res = moveInto(card, p.Flight, f.order.Plot, r.steps)
 		}
-		f.climb = f.res.End.Alt - p.Flight.Alt
+		r.steps = res.Steps
+		f.flew(&res, &r.hexes, flak)
 		r.moved = append(r.moved, f)
 	}
 	return nil
+}
+
+// flew keeps what the turn needs of the plot's flight res: its end and legality, its path and track
+// (in hexes from a), and with flak its lock-step positions. res.Steps is scratch, reused after this.
+func (f *flown) flew(res *Result, a *hexArena, flak bool) {
+	f.end, f.legal, f.diveBombing = res.End, res.Legal(), res.DiveBombing
+	f.climb = res.End.Alt - f.from.Alt
+	f.path = a.take(len(res.Steps))
+	for i, s := range res.Steps {
+		f.path[i] = s.Hex
+	}
+	subs := SubSteps(Step{Hex: f.from.Hex, Facing: f.from.Facing, Alt: f.from.Alt}, res.Steps)
+	f.track = a.take(len(subs))
+	for i, s := range subs {
+		f.track[i] = s.Hex
+	}
+	if flak {
+		f.subs = &subs
+	}
+}
+
+// hexArena hands out slices of hexes carved from larger blocks, so that the paths and tracks of a
+// turn's planes take a few allocations instead of two a plane. Each slice is capped at its length:
+// appending to it never reaches its neighbour.
+type hexArena struct{ block []hexmap.Hex }
+
+func (a *hexArena) take(n int) []hexmap.Hex {
+	if a.block == nil || cap(a.block)-len(a.block) < n {
+		a.block = make([]hexmap.Hex, 0, max(n, 1024))
+	}
+	at := len(a.block)
+	a.block = a.block[:at+n]
+	return a.block[at : at+n : at+n]
 }
 
 // movement puts every plane where its flight ended, all at once: its track, bombs released, planes that
 // flew into the ground or off the map.
 func (r *resolution) movement() {
 	turn := r.turn
-	for _, f := range r.moved {
-		p, res := f.p, f.res
-		path := make([]hexmap.Hex, len(res.Steps))
-		for i, s := range res.Steps {
-			path[i] = s.Hex
-		}
-		subs := SubSteps(Step{Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt}, res.Steps)
-		if r.subs == nil {
-			r.subs, r.start = map[string][12]Step{}, map[string]Flight{}
-		}
-		r.subs[p.Callsign], r.start[p.Callsign] = subs, p.Flight
-		p.Track = make([]hexmap.Hex, 0, len(subs))
-		for _, s := range subs {
-			p.Track = append(p.Track, s.Hex)
-		}
-		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side,
-			Move: &MoveDetail{Plot: f.order.Plot.String(), Path: path, From: p.Flight.Hex, To: res.End.Hex, Alt: res.End.Alt, Speed: res.End.Speed},
-			Text: fmt.Sprintf("%s flew %s", p.Callsign, f.order.Plot.String())})
-		p.Flight = res.End
+	details := make([]MoveDetail, len(r.moved))
+	for i, f := range r.moved {
+		p := f.p
+		p.Track = f.track
+		plot := f.order.Plot.String()
+		details[i] = MoveDetail{Plot: plot, Path: f.path, From: p.Flight.Hex, To: f.end.Hex, Alt: f.end.Alt, Speed: f.end.Speed}
+		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: &details[i], Text: p.Callsign + " flew " + plot})
+		p.Flight = f.end
 		r.climbs[p.Callsign] = f.climb
-		if f.order.Plot.Bomb && res.Legal() {
+		if f.order.Plot.Bomb && f.legal {
 			// The bombs fall once everything has moved (bombing, after the ground units' movement).
-			p.Bombed = &BombRelease{Turn: turn, Hex: res.End.Hex, Alt: res.End.Alt, Dive: res.DiveBombing, Target: f.order.At.Unit}
+			p.Bombed = &BombRelease{Turn: turn, Hex: f.end.Hex, Alt: f.end.Alt, Dive: f.diveBombing, Target: f.order.At.Unit}
 			p.Attacked = turn
 		}
 		if p.Flight.Alt < 0 {
@@ -264,7 +347,7 @@ func (r *resolution) movement() {
 		if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
 			p.Status, p.ExitEdge = Disengaged, edge
 			r.emit(Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
-				Text: fmt.Sprintf("%s left the map by the %s edge", p.Callsign, edge)})
+				Text: p.Callsign + " left the map by the " + edge + " edge"})
 		}
 	}
 }
@@ -273,25 +356,26 @@ func (r *resolution) movement() {
 // guns at the nearest spotted enemy it can bear on, then its flexible guns at every enemy they reach.
 // Hits are only counted here; damage applies them.
 func (r *resolution) fire() error {
-	var shooters []*flown
+	shooters := make([]*flown, 0, len(r.moved))
 	for _, f := range r.moved {
 		if f.p.InPlay() {
 			shooters = append(shooters, f)
 		}
 	}
-	var targets []hexmap.Hex
-	for _, f := range shooters {
-		targets = append(targets, f.p.Flight.Hex)
+	targets := make([]hexmap.Hex, len(shooters))
+	for i, f := range shooters {
+		targets[i] = f.p.Flight.Hex
 	}
 	idx := newGrid(targets, MaxFireRange)
 	for _, f := range shooters {
 		if f.order.Fire.Mode == parser.FireHold {
 			continue
 		}
-		var cands []candidate
+		cands := r.cands[:0]
+		sight := r.ns.Sight[f.p.Side]
 		idx.near(f.p.Flight.Hex, MaxFireRange, targets, func(i int) {
 			tg := shooters[i].p
-			if tg.Side == f.p.Side || !r.ns.Sight[f.p.Side][tg.Callsign].Spotted {
+			if tg.Side == f.p.Side || !sight[tg.Callsign].Spotted {
 				return
 			}
 			d := hexmap.Distance(f.p.Flight.Hex, tg.Flight.Hex)
@@ -300,6 +384,7 @@ func (r *resolution) fire() error {
 			}
 			cands = append(cands, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-f.p.Flight.Alt)})
 		})
+		r.cands = cands
 		sortCandidates(cands)
 		if err := r.fireFixed(f, cands); err != nil {
 			return err
@@ -314,18 +399,19 @@ func (r *resolution) fire() error {
 // fireFixed fires a plane's fixed guns at the first candidate they bear on, if any.
 func (r *resolution) fireFixed(f *flown, cands []candidate) error {
 	fire := f.order.Fire
-	fixed := gunsFor(f.card, f.p, true, fire.Guns)
+	fixed := gunsFor(r.guns[:0], f.card, f.p, true, fire.Guns)
+	r.guns = fixed
 	if len(fixed) == 0 || f.p.Attacked == r.turn {
 		// A pilot who attacked the ground this turn fires no fixed guns at planes (seed 002).
 		return nil
 	}
 	for _, c := range cands {
-		rangeAdj, ok, _ := FixedGeometry(f.p.Flight, f.climb, c.p.Flight)
+		rangeAdj, ok := fixedBears(f.p.Flight, f.climb, c.p.Flight)
 		if !ok || !fireAllowed(fire, c.p.Callsign, rangeAdj) {
 			continue
 		}
 		tcard, _ := r.cardOf(c.p.Type)
-		shot, ok := fixedShot(r.env.Tables, fixed, rangeAdj, f.p.Flight, c.p.Flight, tcard.MultiEngine())
+		shot, _, ok := r.gunCharts().fixedShot(f.card, fixed, rangeAdj, f.p.Flight, c.p.Flight, tcard.MultiEngine())
 		if !ok {
 			continue
 		}
@@ -337,23 +423,23 @@ func (r *resolution) fireFixed(f *flown, cands []candidate) error {
 // fireFlex fires a plane's flexible guns, each position at most once, at every candidate one bears on.
 func (r *resolution) fireFlex(f *flown, cands []candidate) error {
 	fire := f.order.Fire
-	flex := gunsFor(f.card, f.p, false, fire.Guns)
+	flex := gunsFor(r.guns[:0], f.card, f.p, false, fire.Guns)
+	r.guns = flex
 	if len(flex) == 0 {
 		return nil
 	}
-	used := map[string]bool{}
+	var usedBuf [16]int
+	used := usedBuf[:0]
 	for _, c := range cands {
 		if !fireAllowed(fire, c.p.Callsign, c.rangeAdj) {
 			continue
 		}
 		tcard, _ := r.cardOf(c.p.Type)
-		shot, ok := flexShot(r.env.Tables, flex, used, f.p.Flight, c.p.Flight, tcard.MultiEngine())
+		shot, pos, ok := r.gunCharts().flexShot(f.card, flex, used, f.p.Flight, c.p.Flight, tcard.MultiEngine())
 		if !ok {
 			continue
 		}
-		for _, g := range shot.Guns {
-			used[g] = true
-		}
+		used = append(used, pos...)
 		if err := r.shoot(f, c.p, tcard, shot); err != nil {
 			return err
 		}
@@ -361,13 +447,41 @@ func (r *resolution) fireFlex(f *flown, cands []candidate) error {
 	return nil
 }
 
-// shoot fires one burst (fireOne) and records its events.
+// shoot fires one burst and records its events: the shot, and any gun position it left without
+// ammunition. Its hits are added to the turn's, to be marked by damage.
 func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot) error {
-	ev, err := fireOne(r.env, r.ns, f, tg, tcard, shot, r.hits, r.d)
-	if err != nil {
+	turn := r.ns.Turn
+	label := r.text.start().str("turn ").num(turn).str(" ").str(f.p.Callsign).str(" fires at ").str(tg.Callsign).b
+	n := len(tcard.Systems)
+	r.shotHits, r.work = slices.Grow(r.shotHits[:0], n)[:n], slices.Grow(r.work[:0], n)[:n]
+	clear(r.shotHits)
+	res := shotResult{hits: r.shotHits}
+	if err := readShot(r.env.Tables, tcard, tg.Damage, shot, r.d, label, r.ns.Options.SimpleCriticals, &res, r.work, false); err != nil {
 		return err
 	}
-	r.events = append(r.events, ev...)
+	for i, n := range res.hits {
+		if n == 0 {
+			continue
+		}
+		if r.hits[tg.Callsign] == nil {
+			r.hits[tg.Callsign] = make([]int, len(tcard.Systems))
+		}
+		r.hits[tg.Callsign][i] += n
+	}
+	detail := res.detail
+	text := r.text.start().str(f.p.Callsign).str(" fired at ").str(tg.Callsign).str(" at range ").num(shot.Range).
+		str(" (").str(shot.Chart).str(" chart): ").num(detail.Hits).str(" hit")
+	if detail.Hits != 1 {
+		text.str("s")
+	}
+	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text.String()})
+	for _, g := range shot.Guns {
+		f.p.Ammo[g]--
+		if f.p.Ammo[g] == 0 {
+			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Gun: g,
+				Text: f.p.Callsign + "'s guns " + g + " are out of ammunition"})
+		}
+	}
 	return nil
 }
 
@@ -375,21 +489,22 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 // and guns knocked out, planes shot down (a plane shot down this turn still fired).
 func (r *resolution) damage() {
 	turn := r.turn
-	var hitPlanes []string
+	hitPlanes := make([]string, 0, len(r.hits))
 	for cs := range r.hits {
 		hitPlanes = append(hitPlanes, cs)
 	}
-	sort.Strings(hitPlanes)
+	slices.Sort(hitPlanes)
 	for _, cs := range hitPlanes {
 		p := r.ns.Plane(cs)
 		card, _ := r.cardOf(p.Type)
 		res := applyDamage(card, p, r.hits[cs])
 		detail := res.detail
-		r.emit(Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &detail,
-			Text: fmt.Sprintf("%s was hit: %s", cs, damageText(detail))})
+		r.text.start().str(cs).str(" was hit: ")
+		writeDamage(&r.text, detail)
+		r.emit(Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &detail, Text: r.text.String()})
 		for _, side := range res.engines {
 			p.Flight.NoPower = true
-			text := fmt.Sprintf("%s lost its %s engine: no power, flying as loaded", cs, strings.TrimSpace(sideWord2(side)))
+			text := cs + " lost its " + strings.TrimSpace(sideWord2(side)) + " engine: no power, flying as loaded"
 			if p.Flight.Loaded {
 				p.Flight.Loaded = false
 				text += ", bombs jettisoned"
@@ -398,7 +513,7 @@ func (r *resolution) damage() {
 		}
 		for _, g := range res.guns {
 			r.emit(Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Gun: g,
-				Text: fmt.Sprintf("%s's guns %s were knocked out", cs, g)})
+				Text: cs + "'s guns " + g + " were knocked out"})
 		}
 		if res.shotDown && p.Status == Flying {
 			p.Status, p.DownTurn = ShotDown, turn
@@ -423,7 +538,8 @@ func (r *resolution) bailOut() {
 		var rolls []dice.Roll
 		if possible {
 			for c := 1; c <= p.Crew; c++ {
-				if r.d.Roll(fmt.Sprintf("turn %d %s bail-out, crew %d: D6", r.turn, p.Callsign, c), 6) >= need {
+				label := r.text.start().str("turn ").num(r.turn).str(" ").str(p.Callsign).str(" bail-out, crew ").num(c).str(": D6").String()
+				if r.d.Roll(label, 6) >= need {
 					saved++
 				}
 			}
@@ -433,9 +549,9 @@ func (r *resolution) bailOut() {
 		p.Saved += saved
 		p.Crew = 0
 		p.Status = Destroyed
-		text := fmt.Sprintf("%s: %d of the crew bailed out", p.Callsign, saved)
+		text := r.text.start().str(p.Callsign).str(": ").num(saved).str(" of the crew bailed out").String()
 		if !possible {
-			text = fmt.Sprintf("%s went down too low for anyone to bail out", p.Callsign)
+			text = p.Callsign + " went down too low for anyone to bail out"
 		}
 		r.emit(Event{Turn: r.turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Saved: saved, Lost: lost, Dice: rolls, Text: text})
 	}
@@ -450,47 +566,17 @@ func (r *resolution) endTurn() {
 	}
 }
 
-func fireOne(env *Env, st *State, f *flown, tg *Plane, tcard *aircraft.Card, shot Shot, hits map[string][]int, d dice.Source) ([]Event, error) {
-	label := fmt.Sprintf("turn %d %s fires at %s", st.Turn, f.p.Callsign, tg.Callsign)
-	res, err := resolveShot(env.Tables, tcard, tg.Damage, shot, d, label, st.Options.SimpleCriticals)
-	if err != nil {
-		return nil, err
-	}
-	for i, n := range res.hits {
-		if n == 0 {
-			continue
+// writeDamage lists the hits on each system, e.g. "2 on wings, 1 on engine (destroyed)".
+func writeDamage(t *textBuf, h HitDetail) {
+	for i, s := range h.Systems {
+		if i > 0 {
+			t.str(", ")
 		}
-		if hits[tg.Callsign] == nil {
-			hits[tg.Callsign] = make([]int, len(tcard.Systems))
-		}
-		hits[tg.Callsign][i] += n
-	}
-	detail := res.detail
-	text := fmt.Sprintf("%s fired at %s at range %d (%s chart): %d hit", f.p.Callsign, tg.Callsign, shot.Range, shot.Chart, detail.Hits)
-	if detail.Hits != 1 {
-		text += "s"
-	}
-	events := []Event{{Turn: st.Turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text}}
-	for _, g := range shot.Guns {
-		f.p.Ammo[g]--
-		if f.p.Ammo[g] == 0 {
-			events = append(events, Event{Turn: st.Turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Gun: g,
-				Text: fmt.Sprintf("%s's guns %s are out of ammunition", f.p.Callsign, g)})
-		}
-	}
-	return events, nil
-}
-
-func damageText(h HitDetail) string {
-	var parts []string
-	for _, s := range h.Systems {
-		part := fmt.Sprintf("%d on %s", s.Hits, s.Name)
+		t.num(s.Hits).str(" on ").str(s.Name)
 		if s.Destroyed {
-			part += " (destroyed)"
+			t.str(" (destroyed)")
 		}
-		parts = append(parts, part)
 	}
-	return strings.Join(parts, ", ")
 }
 
 // checkVictory ends the game at the turn limit or when no more than one side has planes in play, and
@@ -543,7 +629,12 @@ func checkVictory(st *State) *Outcome {
 // and the gun positions its fire order names. It is what a receipt reports; Resolve uses the same
 // checks.
 func CheckOrder(card *aircraft.Card, f Flight, o notation.Order) Result {
-	r := Move(card, f, o.Plot)
+	return checkOrder(card, f, o, nil)
+}
+
+// checkOrder is CheckOrder flying the plot into steps (moveInto).
+func checkOrder(card *aircraft.Card, f Flight, o notation.Order, steps []Step) Result {
+	r := moveInto(card, f, o.Plot, steps)
 	for _, g := range o.Fire.Guns {
 		found := false
 		for _, cg := range card.Guns {

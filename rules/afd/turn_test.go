@@ -305,7 +305,8 @@ func TestFlexBestSinglePosition(t *testing.T) {
 	}
 	sh := Flight{Facing: 0, Alt: 20000}
 	tg := Flight{Hex: hex.Hex{Q: 0, R: 4}, Facing: 0, Alt: 20000} // dead astern, 4 hexes
-	shot, ok := flexShot(env.Tables, gunsFor(b17, p, false, nil), map[string]bool{}, sh, tg, false)
+	charts := &gunCharts{t: env.Tables}
+	shot, _, ok := charts.flexShot(b17, gunsFor(nil, b17, p, false, nil), nil, sh, tg, false)
 	if !ok || len(shot.Guns) != 1 || shot.Chart != "2x50M" {
 		t.Fatalf("B-17 astern: %+v %v", shot, ok)
 	}
@@ -315,12 +316,12 @@ func TestFlexBestSinglePosition(t *testing.T) {
 		hp.Ammo[g.ID] = g.Ammo
 	}
 	// 6 o'clock: dorsal and ventral single MGs both bear → 2x30M.
-	shot, ok = flexShot(env.Tables, gunsFor(he, hp, false, nil), map[string]bool{}, sh, Flight{Hex: hex.Hex{Q: 0, R: 3}, Facing: 0, Alt: 20000}, false)
+	shot, _, ok = charts.flexShot(he, gunsFor(nil, he, hp, false, nil), nil, sh, Flight{Hex: hex.Hex{Q: 0, R: 3}, Facing: 0, Alt: 20000}, false)
 	if !ok || shot.Chart != "2x30M" || len(shot.Guns) != 2 {
 		t.Fatalf("He 111 astern: %+v %v", shot, ok)
 	}
 	// Beyond the MG 15s' range of 6 nothing fires astern.
-	if _, ok := flexShot(env.Tables, gunsFor(he, hp, false, nil), map[string]bool{}, sh, Flight{Hex: hex.Hex{Q: 0, R: 7}, Alt: 20000}, false); ok {
+	if _, _, ok := charts.flexShot(he, gunsFor(nil, he, hp, false, nil), nil, sh, Flight{Hex: hex.Hex{Q: 0, R: 7}, Alt: 20000}, false); ok {
 		t.Error("range-6 guns must not reach 7")
 	}
 }
