@@ -61,20 +61,26 @@ func DefaultPlot(card *aircraft.Card, f Flight) notation.Plot {
 }
 
 // flown is a plane's turn as its plot flew it on paper: the order it flew (its own or the default), the
-// height it gained (negative: lost), where it started and ended, the hexes it entered point by point
-// (path) and sub-step by sub-step (track), and whether the plot was legal. subs are the plain game's
-// lock-step positions, where flak finds it in each of the turn's twelve impulses; they are kept only
-// when the game has flak.
+// height it gained (negative: lost), where it ended, the hexes it entered point by point (path) and
+// sub-step by sub-step (track), and whether the plot was legal; in a game with flak, where it was
+// for the flak in each impulse.
 type flown struct {
 	p           *Plane
 	card        *aircraft.Card
 	order       notation.Order
 	climb       int
-	from, end   Flight
+	end         Flight
 	path, track []hexmap.Hex
 	legal       bool
 	diveBombing bool
-	subs        *[12]Step
+	flak        *lockStep
+}
+
+// lockStep is where a plane started the turn and where the plain game's lock-step movement has it at
+// the end of each of the turn's twelve sub-steps: where flak finds it in each impulse.
+type lockStep struct {
+	from Flight
+	subs [12]Step
 }
 
 // resolution is one turn being resolved: the new state being written, the events so far, and what one
@@ -157,9 +163,9 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 				return Flight{}, false
 			}
 			if imp == 0 {
-				return f.from, true
+				return f.flak.from, true
 			}
-			at := f.subs[imp-1]
+			at := f.flak.subs[imp-1]
 			return Flight{Hex: at.Hex, Facing: at.Facing, Alt: at.Alt}, true
 		}
 	}
@@ -250,6 +256,15 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 	for i := range ns.Ground {
 		flak = flak || ns.Ground[i].Flak != nil
 	}
+	// Room for every plane's track and path: twelve sub-steps, and a step for each point of its speed
+	// (a legal plot records exactly that many, and so does the default).
+	room := 0
+	for i := range ns.Planes {
+		if p := &ns.Planes[i]; p.InPlay() {
+			room += 12 + p.Flight.Speed.Round()
+		}
+	}
+	r.hexes.block = make([]hexmap.Hex, 0, room)
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
 		if !p.InPlay() {
@@ -259,7 +274,7 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 		if err != nil {
 			return err
 		}
-		flights = append(flights, flown{p: p, card: card, from: p.Flight})
+		flights = append(flights, flown{p: p, card: card})
 		f := &flights[len(flights)-1]
 		var res Result
 		o, ok := orders[p.Callsign]
@@ -281,28 +296,29 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			res = moveInto(card, p.Flight, f.order.Plot, r.steps)
 		}
 		r.steps = res.Steps
-		f.flew(&res, &r.hexes, flak)
+		f.flew(p.Flight, &res, &r.hexes, flak)
 		r.moved = append(r.moved, f)
 	}
 	return nil
 }
 
-// flew keeps what the turn needs of the plot's flight res: its end and legality, its path and track
-// (in hexes from a), and with flak its lock-step positions. res.Steps is scratch, reused after this.
-func (f *flown) flew(res *Result, a *hexArena, flak bool) {
+// flew keeps what the turn needs of the plot's flight res from start: its end and legality, its path
+// and track (in hexes from a), and with flak its lock-step positions. res.Steps is scratch, reused
+// after this.
+func (f *flown) flew(start Flight, res *Result, a *hexArena, flak bool) {
 	f.end, f.legal, f.diveBombing = res.End, res.Legal(), res.DiveBombing
-	f.climb = res.End.Alt - f.from.Alt
+	f.climb = res.End.Alt - start.Alt
 	f.path = a.take(len(res.Steps))
 	for i, s := range res.Steps {
 		f.path[i] = s.Hex
 	}
-	subs := SubSteps(Step{Hex: f.from.Hex, Facing: f.from.Facing, Alt: f.from.Alt}, res.Steps)
+	subs := SubSteps(Step{Hex: start.Hex, Facing: start.Facing, Alt: start.Alt}, res.Steps)
 	f.track = a.take(len(subs))
 	for i, s := range subs {
 		f.track[i] = s.Hex
 	}
 	if flak {
-		f.subs = &subs
+		f.flak = &lockStep{from: start, subs: subs}
 	}
 }
 
@@ -313,7 +329,7 @@ type hexArena struct{ block []hexmap.Hex }
 
 func (a *hexArena) take(n int) []hexmap.Hex {
 	if a.block == nil || cap(a.block)-len(a.block) < n {
-		a.block = make([]hexmap.Hex, 0, max(n, 1024))
+		a.block = make([]hexmap.Hex, 0, max(n, 256))
 	}
 	at := len(a.block)
 	a.block = a.block[:at+n]

@@ -1,8 +1,6 @@
 package afd
 
 import (
-	"fmt"
-
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
@@ -74,18 +72,32 @@ func lineOfSight(clouds []Cloud, a Flight, b Flight) bool {
 	return true
 }
 
-// spotModifier is the spotter's modifier against a target (docs/tables.md; the classic errata):
-// inverted -2, heading toward the target's altitude +1, away -1, and the pilot's quality.
-func spotModifier(sp *Plane, climb int, tg *Plane) int {
-	m := pilotQualities[sp.Pilot]
-	if !upward(sp.Flight.Bank) {
+// lookout is one of a side's planes looking for enemies, with the parts of its spotting modifier that
+// do not depend on the target (docs/tables.md; the classic errata): the pilot's quality, and -2
+// inverted; and how much it climbed this turn.
+type lookout struct {
+	p     *Plane
+	base  int
+	climb int
+}
+
+func newLookout(p *Plane, climb int) lookout {
+	m := pilotQualities[p.Pilot]
+	if !upward(p.Flight.Bank) {
 		m += tables.ModSpotterInverted
 	}
-	dAlt := tg.Flight.Alt - sp.Flight.Alt
+	return lookout{p: p, base: m, climb: climb}
+}
+
+// modifier is the lookout's spotting modifier against a target: its own part, and +1 heading toward
+// the target's altitude, -1 away.
+func (l *lookout) modifier(tg *Plane) int {
+	m := l.base
+	dAlt := tg.Flight.Alt - l.p.Flight.Alt
 	switch {
-	case climb > 0 && dAlt > 0, climb < 0 && dAlt < 0:
+	case l.climb > 0 && dAlt > 0, l.climb < 0 && dAlt < 0:
 		m += tables.ModTowardAltitude
-	case climb > 0 && dAlt < 0, climb < 0 && dAlt > 0:
+	case l.climb > 0 && dAlt < 0, l.climb < 0 && dAlt > 0:
 		m += tables.ModAwayAltitude
 	}
 	return m
@@ -121,36 +133,43 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 		}
 		return events
 	}
+	own := make([]lookout, 0, len(inPlay))
+	hexes := make([]hexmap.Hex, 0, len(inPlay))
+	var text textBuf
 	for _, side := range st.Sides {
-		// Index this side's planes only: the spotters.
-		var own []*Plane
-		var hexes []hexmap.Hex
+		// Index this side's planes only: the lookouts.
+		own, hexes = own[:0], hexes[:0]
 		for _, p := range inPlay {
 			if p.Side == side {
-				own = append(own, p)
+				own = append(own, newLookout(p, climbs[p.Callsign]))
 				hexes = append(hexes, p.Flight.Hex)
 			}
 		}
 		idx := newGrid(hexes, MaxSpotRange)
 		known := st.Sight[side]
+		if known != nil && len(known) == 0 {
+			// A side that knows of no enemy yet (the first turn) will soon know of most of them.
+			known = make(map[string]Sighting, len(inPlay)-len(own))
+			st.Sight[side] = known
+		}
 		for _, e := range inPlay {
 			if e.Side == side {
 				continue
 			}
 			best := spotter{}
 			idx.near(e.Flight.Hex, MaxSpotRange, hexes, func(i int) {
-				sp := own[i]
-				if !lineOfSight(st.Clouds, sp.Flight, e.Flight) {
+				sp := &own[i]
+				if !lineOfSight(st.Clouds, sp.p.Flight, e.Flight) {
 					return
 				}
-				dist := hexmap.Distance(sp.Flight.Hex, e.Flight.Hex)
-				need, ok := t.SpotNeed(dist, e.Flight.Alt-sp.Flight.Alt)
+				dist := hexmap.Distance(sp.p.Flight.Hex, e.Flight.Hex)
+				need, ok := t.SpotNeed(dist, e.Flight.Alt-sp.p.Flight.Alt)
 				if !ok {
 					return
 				}
-				mod := spotModifier(sp, climbs[sp.Callsign], e)
-				if !best.found || need-mod < best.need-best.mod || (need-mod == best.need-best.mod && sp.Callsign < best.p.Callsign) {
-					best = spotter{p: sp, need: need, mod: mod, dist: dist, found: true}
+				mod := sp.modifier(e)
+				if !best.found || need-mod < best.need-best.mod || (need-mod == best.need-best.mod && sp.p.Callsign < best.p.Callsign) {
+					best = spotter{p: sp.p, need: need, mod: mod, dist: dist, found: true}
 				}
 			})
 			s := known[e.Callsign]
@@ -162,20 +181,20 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 			case crew != "" && !s.Spotted:
 				s.Spotted, s.Turn = true, st.Turn
 				events = append(events, Event{Turn: st.Turn, Kind: EvSpotted, Side: side, Plane: crew, Target: e.Callsign,
-					Text: fmt.Sprintf("%s's flak crews spotted an enemy plane, %s, at %d hexes", crew, e.Callsign, crewDist)})
+					Text: text.start().str(crew).str("'s flak crews spotted an enemy plane, ").str(e.Callsign).str(", at ").num(crewDist).str(" hexes").String()})
 			case crew != "":
 				s.Turn = st.Turn
 			case !best.found && s.Spotted:
 				s.Spotted = false
 				events = append(events, Event{Turn: st.Turn, Kind: EvLostSight, Side: side, Target: e.Callsign,
-					Text: fmt.Sprintf("%s lost sight of %s", side, e.Callsign)})
+					Text: side + " lost sight of " + e.Callsign})
 			case best.found && s.Spotted:
 				s.Turn = st.Turn
 			case best.found:
 				ok := best.need == 0
 				var rolls []dice.Roll
 				if !ok {
-					label := fmt.Sprintf("turn %d %s spots %s: D6", st.Turn, best.p.Callsign, e.Callsign)
+					label := text.start().str("turn ").num(st.Turn).str(" ").str(best.p.Callsign).str(" spots ").str(e.Callsign).str(": D6").String()
 					a := d.Roll(label, 6)
 					b := d.Roll(label, 6)
 					rolls = d.Log()[len(d.Log())-2:]
@@ -184,7 +203,7 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 				if ok {
 					s.Spotted, s.Turn = true, st.Turn
 					events = append(events, Event{Turn: st.Turn, Kind: EvSpotted, Side: side, Plane: best.p.Callsign, Target: e.Callsign, Dice: rolls,
-						Text: fmt.Sprintf("%s spotted an enemy plane, %s, at %d hexes", best.p.Callsign, e.Callsign, best.dist)})
+						Text: text.start().str(best.p.Callsign).str(" spotted an enemy plane, ").str(e.Callsign).str(", at ").num(best.dist).str(" hexes").String()})
 				}
 			}
 			if s.Spotted && !s.Identified && best.found {
@@ -193,7 +212,7 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 					hit := need == 0
 					var rolls []dice.Roll
 					if !hit {
-						label := fmt.Sprintf("turn %d %s identifies %s: D6", st.Turn, best.p.Callsign, e.Callsign)
+						label := text.start().str("turn ").num(st.Turn).str(" ").str(best.p.Callsign).str(" identifies ").str(e.Callsign).str(": D6").String()
 						a := d.Roll(label, 6)
 						b := d.Roll(label, 6)
 						rolls = d.Log()[len(d.Log())-2:]
@@ -202,7 +221,7 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 					if hit {
 						s.Identified = true
 						events = append(events, Event{Turn: st.Turn, Kind: EvIdentified, Side: side, Plane: best.p.Callsign, Target: e.Callsign, Dice: rolls,
-							Text: fmt.Sprintf("%s identified %s as a %s", best.p.Callsign, e.Callsign, e.Type)})
+							Text: best.p.Callsign + " identified " + e.Callsign + " as a " + e.Type})
 					}
 				}
 			}
