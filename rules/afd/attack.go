@@ -170,7 +170,7 @@ func (r *resolution) strafe(p *Plane, card *aircraft.Card, at notation.GroundTar
 	level := strike.Level(f.Alt)
 	var guns []string
 	for _, g := range card.Guns {
-		if g.Kind == "FF" && p.Ammo[g.ID] > 0 && !gunDestroyed(card, p, g.ID) {
+		if g.Kind == "FF" && p.Ammo.Left(g.ID) > 0 && !gunDestroyed(card, p, g.ID) {
 			guns = append(guns, g.ID)
 		}
 	}
@@ -190,8 +190,7 @@ func (r *resolution) strafe(p *Plane, card *aircraft.Card, at notation.GroundTar
 	}
 	p.Attacked = r.turn
 	for _, g := range guns {
-		p.Ammo[g]--
-		if p.Ammo[g] == 0 {
+		if p.Ammo.Spend(g) == 0 {
 			r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvOutOfAmmo, Plane: p.Callsign, Side: p.Side, Gun: g,
 				Text: fmt.Sprintf("%s's guns %s are out of ammunition", p.Callsign, g)})
 		}

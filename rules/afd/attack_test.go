@@ -107,9 +107,9 @@ func TestStrafing(t *testing.T) {
 		!strings.Contains(text, "P47's strafing on TRUCK2 (truck): attack 1 + 1") {
 		t.Errorf("strafing:\n%s", text)
 	}
-	for id, n := range next.Plane("P47").Ammo {
-		if n != before[id]-1 {
-			t.Errorf("gun %s: %d bursts left of %d", id, n, before[id])
+	for _, g := range next.Plane("P47").Ammo {
+		if g.Bursts != before.Left(g.Gun)-1 {
+			t.Errorf("gun %s: %d bursts left of %d", g.Gun, g.Bursts, before.Left(g.Gun))
 		}
 	}
 	// A purpose-built ground-attack aircraft (the scenario says so) adds 4 (seed 002).

@@ -286,7 +286,7 @@ func systemLabel(card *aircraft.Card, i int) string {
 func gunsFor(dst []int, card *aircraft.Card, p *Plane, fixed bool, allowed []string) []int {
 	for i, g := range card.Guns {
 		isFixed := g.Kind == "FF" || g.Kind == "FH" || g.Kind == "FL"
-		if isFixed != fixed || p.Ammo[g.ID] <= 0 || gunDestroyed(card, p, g.ID) {
+		if isFixed != fixed || p.Ammo.Left(g.ID) <= 0 || gunDestroyed(card, p, g.ID) {
 			continue
 		}
 		if len(allowed) > 0 && !slices.Contains(allowed, g.ID) {

@@ -478,7 +478,7 @@ func benchStrikeGame(b *testing.B, ground bool) (*State, map[string]notation.Ord
 		c, _ := env.Cards.Get(p.Type)
 		p.Damage = make([]int, len(c.Systems))
 		for _, g := range c.Guns {
-			p.Ammo[g.ID] = g.Ammo
+			p.Ammo.Set(g.ID, g.Ammo)
 		}
 		p.Flight.Alt = 2000
 	}

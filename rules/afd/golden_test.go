@@ -77,10 +77,10 @@ func benchGame(n int) (*State, map[string]notation.Order) {
 		q, r := (pair%side2)*20, (pair/side2)*20+side*3
 		p := Plane{Callsign: cs, Type: types[side], Side: st.Sides[side], Player: st.Players[side].ID, Pilot: "regular", Status: Flying,
 			Flight: Flight{Hex: hex.Hex{Q: q, R: r}, Facing: hex.Dir(side * 6), Speed: 50, Alt: 10000, Straight: Plenty},
-			Damage: make([]int, 7), Ammo: map[string]int{"wing-l": 10, "wing-r": 10}, Crew: 1}
+			Damage: make([]int, 7), Ammo: Ammo{{"wing-l", 10}, {"wing-r", 10}}, Crew: 1}
 		if side == 1 {
 			p.Damage = make([]int, 8)
-			p.Ammo = map[string]int{}
+			p.Ammo = Ammo{}
 		}
 		st.Planes = append(st.Planes, p)
 		if i%3 == 0 {
@@ -117,9 +117,9 @@ func benchmarkResolve(b *testing.B, n int, layout func(int) (*State, map[string]
 	for i := range st.Planes {
 		c, _ := env.Cards.Get(st.Planes[i].Type)
 		st.Planes[i].Damage = make([]int, len(c.Systems))
-		st.Planes[i].Ammo = map[string]int{}
+		st.Planes[i].Ammo = Ammo{}
 		for _, g := range c.Guns {
-			st.Planes[i].Ammo[g.ID] = g.Ammo
+			st.Planes[i].Ammo.Set(g.ID, g.Ammo)
 		}
 	}
 	b.ReportAllocs()

@@ -19,7 +19,7 @@ func benchImpulseGame(b *testing.B, n int) (*State, map[string]notation.ImpulseO
 		c, _ := env.Cards.Get(st.Planes[i].Type)
 		st.Planes[i].Damage = make([]int, len(c.Systems))
 		for _, g := range c.Guns {
-			st.Planes[i].Ammo[g.ID] = g.Ammo
+			st.Planes[i].Ammo.Set(g.ID, g.Ammo)
 		}
 	}
 	impulseState(st)

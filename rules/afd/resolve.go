@@ -492,8 +492,7 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 	}
 	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text.String()})
 	for _, g := range shot.Guns {
-		f.p.Ammo[g]--
-		if f.p.Ammo[g] == 0 {
+		if f.p.Ammo.Spend(g) == 0 {
 			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Gun: g,
 				Text: f.p.Callsign + "'s guns " + g + " are out of ammunition"})
 		}

@@ -296,7 +296,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			}
 			var ammo []string
 			for _, gpos := range card.Guns {
-				ammo = append(ammo, fmt.Sprintf("%s %d", gpos.ID, p.Ammo[gpos.ID]))
+				ammo = append(ammo, fmt.Sprintf("%s %d", gpos.ID, p.Ammo.Left(gpos.ID)))
 			}
 			if len(ammo) > 0 && p.InPlay() {
 				u.Detail = append(u.Detail, "ammunition (bursts): "+strings.Join(ammo, ", "))

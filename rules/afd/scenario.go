@@ -207,10 +207,10 @@ func NewGame(s *Scenario, cards Cards) (*State, error) {
 		p := Plane{
 			Callsign: cs, Type: card.Key, Side: a.Side, Player: a.Player, Pilot: pilot, Status: Flying,
 			Flight: Flight{Hex: h, Facing: hexmap.Dir(a.Facing), Speed: tenths, Alt: a.Alt, Bank: bank, Loaded: a.Loaded, Straight: Plenty},
-			Damage: make([]int, len(card.Systems)), Ammo: map[string]int{}, Crew: max(card.Crew, 1), Rockets: max(0, a.Rockets), GroundAttack: a.GroundAttack,
+			Damage: make([]int, len(card.Systems)), Ammo: Ammo{}, Crew: max(card.Crew, 1), Rockets: max(0, a.Rockets), GroundAttack: a.GroundAttack,
 		}
 		for _, g := range card.Guns {
-			p.Ammo[g.ID] = g.Ammo
+			p.Ammo.Set(g.ID, g.Ammo)
 		}
 		if a.OnGround {
 			// A plane on the ground (seed 001 IV): the impulse game only, at 0 ft, below its take-off speed.

@@ -30,9 +30,9 @@ type Plane struct {
 	Status   Status `json:"status"`
 	// Damage holds the boxes filled in each of the card's damage systems, in the card's order.
 	Damage []int `json:"damage"`
-	// Ammo holds the bursts left in each gun position, keyed by the position's id.
-	Ammo map[string]int `json:"ammo"`
-	Crew int            `json:"crew"` // crew still aboard
+	// Ammo holds the bursts left in each gun position, by the position's id.
+	Ammo Ammo `json:"ammo"`
+	Crew int  `json:"crew"` // crew still aboard
 	// Saved counts crew who bailed out safely.
 	Saved int `json:"saved,omitempty"`
 	// DownTurn is the turn the plane was shot down, 0 if it was not.
@@ -209,18 +209,34 @@ func (s *State) Clone() *State {
 		c.Victory[i] = v
 	}
 	c.Planes = make([]Plane, len(s.Planes))
+	// The planes' damage boxes, ammunition and tracks are copied into one block of each, every plane's
+	// part capped at its length.
+	nDamage, nAmmo, nTrack := 0, 0, 0
+	for i := range s.Planes {
+		nDamage += len(s.Planes[i].Damage)
+		nAmmo += len(s.Planes[i].Ammo)
+		nTrack += len(s.Planes[i].Track)
+	}
+	damage, ammo, track := make([]int, 0, nDamage), make(Ammo, 0, nAmmo), make([]hexmap.Hex, 0, nTrack)
 	for i, p := range s.Planes {
-		p.Damage = append([]int(nil), p.Damage...)
-		ammo := make(map[string]int, len(p.Ammo))
-		for k, v := range p.Ammo {
-			ammo[k] = v
+		if len(p.Damage) > 0 {
+			damage = append(damage, p.Damage...)
+			p.Damage = damage[len(damage)-len(p.Damage) : len(damage) : len(damage)]
+		} else {
+			p.Damage = nil
 		}
-		p.Ammo = ammo
+		ammo = append(ammo, p.Ammo...)
+		p.Ammo = ammo[len(ammo)-len(p.Ammo) : len(ammo) : len(ammo)]
 		if p.Bombed != nil {
 			b := *p.Bombed
 			p.Bombed = &b
 		}
-		p.Track = append([]hexmap.Hex(nil), p.Track...)
+		if len(p.Track) > 0 {
+			track = append(track, p.Track...)
+			p.Track = track[len(track)-len(p.Track) : len(track) : len(track)]
+		} else {
+			p.Track = nil
+		}
 		p.Imp = p.Imp.clone()
 		if p.Ground != nil {
 			g := *p.Ground

@@ -299,9 +299,9 @@ func TestFlexDeflectionRows(t *testing.T) {
 func TestFlexBestSinglePosition(t *testing.T) {
 	env := testEnv(t)
 	b17 := card(t, "b-17g")
-	p := &Plane{Ammo: map[string]int{}, Damage: make([]int, len(b17.Systems))}
+	p := &Plane{Ammo: Ammo{}, Damage: make([]int, len(b17.Systems))}
 	for _, g := range b17.Guns {
-		p.Ammo[g.ID] = g.Ammo
+		p.Ammo.Set(g.ID, g.Ammo)
 	}
 	sh := Flight{Facing: 0, Alt: 20000}
 	tg := Flight{Hex: hex.Hex{Q: 0, R: 4}, Facing: 0, Alt: 20000} // dead astern, 4 hexes
@@ -311,9 +311,9 @@ func TestFlexBestSinglePosition(t *testing.T) {
 		t.Fatalf("B-17 astern: %+v %v", shot, ok)
 	}
 	he := card(t, "he-111h")
-	hp := &Plane{Ammo: map[string]int{}, Damage: make([]int, len(he.Systems))}
+	hp := &Plane{Ammo: Ammo{}, Damage: make([]int, len(he.Systems))}
 	for _, g := range he.Guns {
-		hp.Ammo[g.ID] = g.Ammo
+		hp.Ammo.Set(g.ID, g.Ammo)
 	}
 	// 6 o'clock: dorsal and ventral single MGs both bear → 2x30M.
 	shot, _, ok = charts.flexShot(he, gunsFor(nil, he, hp, false, nil), nil, sh, Flight{Hex: hex.Hex{Q: 0, R: 3}, Facing: 0, Alt: 20000}, false)
@@ -650,7 +650,7 @@ func TestCloneIsDeepAndEqual(t *testing.T) {
 		t.Fatal("clone differs")
 	}
 	c.Planes[0].Damage[0] = 9
-	c.Planes[0].Ammo["wing-l"] = 0
+	c.Planes[0].Ammo.Set("wing-l", 0)
 	c.Sight["RAF"]["KURT"] = Sighting{}
 	c.Planes[0].Bombed.Turn = 5
 	c.Outcome.Score["RAF"] = 7
