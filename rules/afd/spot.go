@@ -1,16 +1,22 @@
 package afd
 
 import (
+	"slices"
+
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 )
 
 // grid is a spatial index of planes by hex, so spotting and fire look only at planes nearby: the work
-// per turn grows with the number of planes times their neighbours, not with its square.
+// per turn grows with the number of planes times their neighbours, not with its square. The planes are
+// filed by square cells of hexes, in one list cell by cell.
 type grid struct {
-	cell  int
-	cells map[[2]int][]int
+	cell       int
+	q0, r0     int   // the first cell's coordinates
+	cols, rows int   // cells across and down
+	start      []int // the planes of cell c are items[start[c]:start[c+1]]
+	items      []int
 }
 
 func floorDiv(a, b int) int {
@@ -22,23 +28,60 @@ func floorDiv(a, b int) int {
 }
 
 // newGrid indexes hexes in square cells of the given size: a query of radius r looks at about
-// (2r/cell+2)² cells, so the cell is best about the radius the index is asked for.
+// (2r/cell+2)² cells, so the cell is best about the radius the index is asked for. Planes spread so far
+// apart that such cells would far outnumber them are filed in larger cells.
 func newGrid(hexes []hexmap.Hex, cell int) *grid {
-	g := &grid{cell: cell, cells: make(map[[2]int][]int, len(hexes))}
+	g := &grid{cell: cell}
+	if len(hexes) == 0 {
+		return g
+	}
+	minQ, maxQ, minR, maxR := hexes[0].Q, hexes[0].Q, hexes[0].R, hexes[0].R
+	for _, h := range hexes[1:] {
+		minQ, maxQ = min(minQ, h.Q), max(maxQ, h.Q)
+		minR, maxR = min(minR, h.R), max(maxR, h.R)
+	}
+	for {
+		g.q0, g.r0 = floorDiv(minQ, g.cell), floorDiv(minR, g.cell)
+		g.cols, g.rows = floorDiv(maxQ, g.cell)-g.q0+1, floorDiv(maxR, g.cell)-g.r0+1
+		if g.cols*g.rows <= 4*len(hexes)+64 {
+			break
+		}
+		g.cell *= 2
+	}
+	g.start = make([]int, g.cols*g.rows+1)
+	for _, h := range hexes {
+		g.start[g.cellOf(h)+1]++
+	}
+	for c := 1; c < len(g.start); c++ {
+		g.start[c] += g.start[c-1]
+	}
+	next := slices.Clone(g.start[:len(g.start)-1])
+	g.items = make([]int, len(hexes))
 	for i, h := range hexes {
-		k := [2]int{floorDiv(h.Q, g.cell), floorDiv(h.R, g.cell)}
-		g.cells[k] = append(g.cells[k], i)
+		c := g.cellOf(h)
+		g.items[next[c]] = i
+		next[c]++
 	}
 	return g
 }
 
-// near calls fn for every indexed plane within r hexes of h, in index order within each cell.
+// cellOf is the index of the cell of an indexed hex.
+func (g *grid) cellOf(h hexmap.Hex) int {
+	return (floorDiv(h.Q, g.cell)-g.q0)*g.rows + floorDiv(h.R, g.cell) - g.r0
+}
+
+// near calls fn for every indexed plane within r hexes of h, cell by cell and in index order within
+// each cell.
 func (g *grid) near(h hexmap.Hex, r int, hexes []hexmap.Hex, fn func(i int)) {
-	q0, q1 := floorDiv(h.Q-r, g.cell), floorDiv(h.Q+r, g.cell)
-	r0, r1 := floorDiv(h.R-r, g.cell), floorDiv(h.R+r, g.cell)
+	if len(g.items) == 0 {
+		return
+	}
+	q0, q1 := max(floorDiv(h.Q-r, g.cell)-g.q0, 0), min(floorDiv(h.Q+r, g.cell)-g.q0, g.cols-1)
+	r0, r1 := max(floorDiv(h.R-r, g.cell)-g.r0, 0), min(floorDiv(h.R+r, g.cell)-g.r0, g.rows-1)
 	for cq := q0; cq <= q1; cq++ {
 		for cr := r0; cr <= r1; cr++ {
-			for _, i := range g.cells[[2]int{cq, cr}] {
+			c := cq*g.rows + cr
+			for _, i := range g.items[g.start[c]:g.start[c+1]] {
 				if hexmap.Distance(h, hexes[i]) <= r {
 					fn(i)
 				}
