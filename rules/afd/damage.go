@@ -93,7 +93,8 @@ type damageResult struct {
 // flying as loaded (and the last engine lost shoots it down); a destroyed gun position cannot fire.
 func applyDamage(card *aircraft.Card, p *Plane, hits []int) damageResult {
 	var r damageResult
-	before := append([]int(nil), p.Damage...)
+	var buf [16]int
+	before := append(buf[:0], p.Damage...)
 	for i, n := range hits {
 		if n > 0 {
 			p.Damage[i] += n

@@ -99,21 +99,21 @@ func (r *Result) warnf(col int, code, format string, args ...any) {
 }
 
 // Apply returns the card as it applies to a plane in the given state: its band at the start of the
-// turn, the loaded condition, the speed range and the power available.
+// turn, the loaded condition, the speed range and the power available. The result is read-only: its
+// manoeuvre range may be the card's own.
 func Apply(card *aircraft.Card, f Flight) (Card, error) {
 	b, err := card.BandAt(f.Alt)
 	if err != nil {
 		return Card{}, err
 	}
 	c := Card{Card: card, Band: *b, Speed: f.Speed.Round(), Loss: card.LossClass, MaxClimb: b.MaxClimb}
-	if b.Maneuver != nil {
-		m := *b.Maneuver
-		c.Band.Maneuver = &m
-	}
 	if l := loadedCondition(card, f); l != nil {
 		// Loaded condition (docs/rulings.md; seed 000 rules (27), (29)): lower speeds, higher turn modes, the
-		// heaviest speed-loss class and a smaller climb.
+		// heaviest speed-loss class and a smaller climb. The manoeuvre range is the card's own until it
+		// changes here.
 		if c.Band.Maneuver != nil {
+			m := *c.Band.Maneuver
+			c.Band.Maneuver = &m
 			c.Band.Maneuver.Max -= l.SpeedPenalty
 			if c.Band.Maneuver.Max < c.Band.Maneuver.Min {
 				c.Band.Maneuver = nil
@@ -355,8 +355,9 @@ func Move(card *aircraft.Card, start Flight, plot notation.Plot) Result {
 	return moveWith(card, start, plot, 0)
 }
 
-// moveInto is Move writing the steps into the room of steps, whose contents it overwrites, instead of a
-// slice of their own: for a caller that is done with them before it flies the next plot.
+// moveInto is Move for a turn being resolved: it writes the steps into the room of steps, whose contents
+// it overwrites, instead of a slice of their own, for a caller that is done with them before it flies
+// the next plot; and it keeps no speed log, which receipts show and a turn does not.
 func moveInto(card *aircraft.Card, start Flight, plot notation.Plot, steps []Step) Result {
 	return flyPlot(card, start, plot, 0, steps)
 }
@@ -368,7 +369,7 @@ func moveWith(card *aircraft.Card, start Flight, plot notation.Plot, loopDir int
 	return flyPlot(card, start, plot, loopDir, nil)
 }
 
-// flyPlot is moveWith writing the steps into steps' room (moveInto), or a new slice when it is nil.
+// flyPlot is moveWith, or moveInto when steps is not nil.
 func flyPlot(card *aircraft.Card, start Flight, plot notation.Plot, loopDir int, steps []Step) Result {
 	res := Result{Start: start}
 	c, err := Apply(card, start)
@@ -435,7 +436,7 @@ type mover struct {
 	count    int // hexes since the last manoeuvre
 	halfRoll [2]hex.Hex
 	loopDir  int    // moveWith's: an impulse game's half loop climbing (+1) or diving (-1)
-	steps    []Step // room for the steps (moveInto), or nil
+	steps    []Step // room for the steps of a turn being resolved (moveInto), or nil
 }
 
 // altitudePlan reads the turn's climb or dive and checks it against its kind's limits (rules (16)-(20)).
@@ -704,17 +705,19 @@ func (m *mover) flyBank(e notation.Element, skipped bool) {
 func (m *mover) nextSpeed(endAlt int) Tenths {
 	res, c, card, start, plot, S, name := &m.res, m.c, m.card, m.start, m.plot, m.S, m.name
 	climb, dive, steepClimb, steepDive := m.climb, m.dive, m.steepClimb, m.steepDive
-	log := func(rule, what string, t Tenths) {
-		if t != 0 {
-			res.SpeedLog = append(res.SpeedLog, SpeedTerm{Rule: rule, What: what, Tenths: t})
+	// log records a term that changes the speed, with its description, unless the flight is for a turn
+	// being resolved, which keeps no log (moveInto).
+	log := func(rule string, t Tenths, what func() string) {
+		if t != 0 && m.steps == nil {
+			res.SpeedLog = append(res.SpeedLog, SpeedTerm{Rule: rule, What: what(), Tenths: t})
 		}
 	}
 	s := start.Speed
-	// add applies one term; its description is written only when the term changes the speed.
+	// add applies one term and logs it.
 	add := func(rule string, t Tenths, what func() string) {
 		if t != 0 {
 			s += t
-			log(rule, what(), t)
+			log(rule, t, what)
 		}
 	}
 	add("15", Tenths(plot.Power), func() string { return fmt.Sprintf("%d power factor%s", plot.Power, plural(plot.Power)) })
@@ -740,12 +743,14 @@ func (m *mover) nextSpeed(endAlt int) Tenths {
 	}
 	if steepClimb {
 		if limit := Tenths(10 * (c.Band.Level.Max - 1)); s > limit {
-			log("18", fmt.Sprintf("steep climb: next speed at most top level speed less one (%d)", c.Band.Level.Max-1), limit-s)
+			log("18", limit-s, func() string {
+				return fmt.Sprintf("steep climb: next speed at most top level speed less one (%d)", c.Band.Level.Max-1)
+			})
 			s = limit
 		}
 	}
 	if s < 0 {
-		log("1", "speed cannot fall below zero", -s)
+		log("1", -s, func() string { return "speed cannot fall below zero" })
 		s = 0
 	}
 	if eb, err := card.BandAt(max(endAlt, 0)); err == nil {
@@ -755,7 +760,7 @@ func (m *mover) nextSpeed(endAlt int) Tenths {
 		}
 		if lim := Tenths(10 * top); s > lim {
 			res.warnf(0, "dive-limit-speed", "next speed %.1f is past the %s's maximum dive speed %d: it is held at %d (house rule)", s.Float(), name, top, top)
-			log("house", "held at maximum dive speed", lim-s)
+			log("house", lim-s, func() string { return "held at maximum dive speed" })
 			s = lim
 		}
 	}

@@ -252,6 +252,7 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 	ns := r.ns
 	flights := make([]flown, 0, len(ns.Planes))
 	r.moved = make([]*flown, 0, len(ns.Planes))
+	r.steps = make([]Step, 0, 16)
 	flak := false
 	for i := range ns.Ground {
 		flak = flak || ns.Ground[i].Flak != nil

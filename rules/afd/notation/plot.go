@@ -31,11 +31,15 @@ const (
 	Left  Side = -1
 )
 
-func (s Side) letter() string {
+func (s Side) letter() string { return s.pick("L", "R") }
+
+// pick is left for the left side, right otherwise: a token's spelling, written out whole so that
+// naming a manoeuvre costs nothing.
+func (s Side) pick(left, right string) string {
 	if s == Left {
-		return "L"
+		return left
 	}
-	return "R"
+	return right
 }
 
 // Bank is a bank attitude named in a plot (docs/rulings.md: bank circle).
@@ -99,21 +103,21 @@ func (e Element) Token() string {
 	case Straight:
 		return strconv.Itoa(e.N)
 	case Turn:
-		return "T" + e.Side.letter()
+		return e.Side.pick("TL", "TR")
 	case Slip:
-		return "S" + e.Side.letter()
+		return e.Side.pick("SL", "SR")
 	case SkidTurn:
 		return "S" + e.Side.letter() + "T" + (-e.Side).letter()
 	case HalfRoll:
-		return "H" + e.Side.letter()
+		return e.Side.pick("HL", "HR")
 	case HalfLoop:
 		return "V"
 	case Immelmann:
-		return "V" + e.Side.letter() + e.Side.letter()
+		return e.Side.pick("VLL", "VRR")
 	case BankTo:
 		return e.Bank.String()
 	case Roll:
-		return "B" + e.Side.letter()
+		return e.Side.pick("BL", "BR")
 	}
 	return "?"
 }
