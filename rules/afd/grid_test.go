@@ -9,7 +9,8 @@ import (
 )
 
 // The grid finds every plane within reach and no other, however the planes are spread: bunched, on a
-// lattice, or a few of them far away (which files them in larger cells).
+// lattice, or a few of them far away (which files them in larger cells); anyNear finds one if there is
+// one.
 func TestGridFindsEveryPlaneInReach(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, spread := range []int{3, 40, 400, 100000} {
@@ -35,6 +36,10 @@ func TestGridFindsEveryPlaneInReach(t *testing.T) {
 					slices.Sort(got)
 					if !slices.Equal(got, want) {
 						t.Fatalf("spread %d, %d planes, radius %d, at %v: found %v, want %v", spread, n, r, h, got, want)
+					}
+					third := func(i int) bool { return i%3 == 2 }
+					if g.anyNear(h, r, hexes, third) != slices.ContainsFunc(want, third) {
+						t.Fatalf("spread %d, %d planes, radius %d, at %v: anyNear is wrong", spread, n, r, h)
 					}
 				}
 			}

@@ -73,6 +73,25 @@ func (g *grid) cellOf(h hexmap.Hex) int {
 // near calls fn for every indexed plane within r hexes of h, cell by cell and in index order within
 // each cell.
 func (g *grid) near(h hexmap.Hex, r int, hexes []hexmap.Hex, fn func(i int)) {
+	g.visit(h, r, hexes, func(i int) bool {
+		fn(i)
+		return true
+	})
+}
+
+// anyNear reports whether ok holds for some indexed plane within r hexes of h, asking no further once
+// it does.
+func (g *grid) anyNear(h hexmap.Hex, r int, hexes []hexmap.Hex, ok func(i int) bool) bool {
+	found := false
+	g.visit(h, r, hexes, func(i int) bool {
+		found = ok(i)
+		return !found
+	})
+	return found
+}
+
+// visit calls fn for the indexed planes within r hexes of h, as near does, until fn returns false.
+func (g *grid) visit(h hexmap.Hex, r int, hexes []hexmap.Hex, fn func(i int) bool) {
 	if len(g.items) == 0 {
 		return
 	}
@@ -82,8 +101,8 @@ func (g *grid) near(h hexmap.Hex, r int, hexes []hexmap.Hex, fn func(i int)) {
 		for cr := r0; cr <= r1; cr++ {
 			c := cq*g.rows + cr
 			for _, i := range g.items[g.start[c]:g.start[c+1]] {
-				if hexmap.Distance(h, hexes[i]) <= r {
-					fn(i)
+				if hexmap.Distance(h, hexes[i]) <= r && !fn(i) {
+					return
 				}
 			}
 		}
@@ -199,23 +218,36 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 			if e.Side == side {
 				continue
 			}
-			best := spotter{}
-			idx.near(e.Flight.Hex, MaxSpotRange, hexes, func(i int) {
-				sp := &own[i]
-				if !lineOfSight(st.Clouds, sp.p.Flight, e.Flight) {
-					return
-				}
-				dist := hexmap.Distance(sp.p.Flight.Hex, e.Flight.Hex)
-				need, ok := t.SpotNeed(dist, e.Flight.Alt-sp.p.Flight.Alt)
-				if !ok {
-					return
-				}
-				mod := sp.modifier(e)
-				if !best.found || need-mod < best.need-best.mod || (need-mod == best.need-best.mod && sp.p.Callsign < best.p.Callsign) {
-					best = spotter{p: sp.p, need: need, mod: mod, dist: dist, found: true}
-				}
-			})
 			s := known[e.Callsign]
+			// sees is whether a lookout could see the enemy, and its number to roll (need and mod).
+			sees := func(sp *lookout) (need, dist int, ok bool) {
+				if !lineOfSight(st.Clouds, sp.p.Flight, e.Flight) {
+					return 0, 0, false
+				}
+				dist = hexmap.Distance(sp.p.Flight.Hex, e.Flight.Hex)
+				need, ok = t.SpotNeed(dist, e.Flight.Alt-sp.p.Flight.Alt)
+				return need, dist, ok
+			}
+			best := spotter{}
+			if s.Spotted && s.Identified {
+				// Spotted and identified already: all that matters is whether some plane still sees it.
+				best.found = idx.anyNear(e.Flight.Hex, MaxSpotRange, hexes, func(i int) bool {
+					_, _, ok := sees(&own[i])
+					return ok
+				})
+			} else {
+				idx.near(e.Flight.Hex, MaxSpotRange, hexes, func(i int) {
+					sp := &own[i]
+					need, dist, ok := sees(sp)
+					if !ok {
+						return
+					}
+					mod := sp.modifier(e)
+					if !best.found || need-mod < best.need-best.mod || (need-mod == best.need-best.mod && sp.p.Callsign < best.p.Callsign) {
+						best = spotter{p: sp.p, need: need, mod: mod, dist: dist, found: true}
+					}
+				})
+			}
 			crew, crewDist := "", 0
 			if !best.found {
 				crew, crewDist = crewSees(st, side, e)
