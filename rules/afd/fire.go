@@ -203,8 +203,11 @@ func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d d
 // scratch of the same length; the applied systems are listed only when applied is set.
 func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label []byte, simple bool, res *shotResult, work []int, applied bool) error {
 	before := len(d.Log())
-	red := d.Roll(string(append(label, ": red D6"...)), 6)
-	white := d.Roll(string(append(label, ": white D6"...)), 6)
+	// The red and white dice's labels are written one after the other and share one string.
+	n := len(label) + len(": red D6")
+	labels := string(append(append(append(label, ": red D6"...), label...), ": white D6"...))
+	red := d.Roll(labels[:n], 6)
+	white := d.Roll(labels[n:], 6)
 	read, err := t.Fire(s.Chart, s.Range, red+white, s.DRM)
 	if err != nil {
 		return err

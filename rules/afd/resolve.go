@@ -345,9 +345,13 @@ func (r *resolution) movement() {
 	for i, f := range r.moved {
 		p := f.p
 		p.Track = f.track
-		plot := f.order.Plot.String()
-		details[i] = MoveDetail{Plot: plot, Path: f.path, From: p.Flight.Hex, To: f.end.Hex, Alt: f.end.Alt, Speed: f.end.Speed}
-		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: &details[i], Text: p.Callsign + " flew " + plot})
+		// The text says what the detail does: "P1 flew 2 TR 2", the plot its tail.
+		r.text.start().str(p.Callsign).str(" flew ")
+		at := len(r.text.b)
+		r.text.b = f.order.Plot.Append(r.text.b)
+		text := r.text.String()
+		details[i] = MoveDetail{Plot: text[at:], Path: f.path, From: p.Flight.Hex, To: f.end.Hex, Alt: f.end.Alt, Speed: f.end.Speed}
+		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: &details[i], Text: text})
 		p.Flight = f.end
 		r.climbs[p.Callsign] = f.climb
 		if f.order.Plot.Bomb && f.legal {

@@ -171,53 +171,50 @@ func (p Plot) Equal(o Plot) bool {
 
 // String prints the plot in canonical form: movement tokens separated by spaces, then STEEP, VERT,
 // BOMB, power, brake and the altitude figure in feet. Parsing the result gives an equal Plot.
-func (p Plot) String() string {
-	var b strings.Builder
-	sep := func() {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
+func (p Plot) String() string { return string(p.Append(nil)) }
+
+// Append appends the plot as String prints it to b.
+func (p Plot) Append(b []byte) []byte {
+	start := len(b)
+	word := func(w string) {
+		if len(b) > start {
+			b = append(b, ' ')
 		}
+		b = append(b, w...)
 	}
 	for _, e := range p.Elements {
-		sep()
-		b.WriteString(e.Token())
+		word(e.Token())
 	}
 	if p.Steep {
-		sep()
-		b.WriteString("STEEP")
+		word("STEEP")
 	}
 	if p.Vert {
-		sep()
-		b.WriteString("VERT")
+		word("VERT")
 	}
 	if p.Bomb {
-		sep()
-		b.WriteString("BOMB")
+		word("BOMB")
 	}
 	if p.Rocket {
-		sep()
-		b.WriteString("ROCKET")
+		word("ROCKET")
 	}
 	if p.Strafe {
-		sep()
-		b.WriteString("STRAFE")
+		word("STRAFE")
 	}
 	if p.Power > 0 {
-		sep()
-		b.WriteString(repeatFactor("P", p.Power))
+		word(repeatFactor("P", p.Power))
 	}
 	if p.Brake > 0 {
-		sep()
-		b.WriteString(repeatFactor("K", p.Brake))
+		word(repeatFactor("K", p.Brake))
 	}
 	if p.Alt != 0 {
-		sep()
+		sign := ""
 		if p.Alt > 0 {
-			b.WriteByte('+')
+			sign = "+"
 		}
-		b.WriteString(strconv.Itoa(p.Alt))
+		word(sign)
+		b = strconv.AppendInt(b, int64(p.Alt), 10)
 	}
-	return b.String()
+	return b
 }
 
 func repeatFactor(letter string, n int) string {
