@@ -204,10 +204,10 @@ func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d d
 func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label []byte, simple bool, res *shotResult, work []int, applied bool) error {
 	before := len(d.Log())
 	// The red and white dice's labels are written one after the other and share one string.
-	n := len(label) + len(": red D6")
+	split := len(label) + len(": red D6")
 	labels := string(append(append(append(label, ": red D6"...), label...), ": white D6"...))
-	red := d.Roll(labels[:n], 6)
-	white := d.Roll(labels[n:], 6)
+	red := d.Roll(labels[:split], 6)
+	white := d.Roll(labels[split:], 6)
 	read, err := t.Fire(s.Chart, s.Range, red+white, s.DRM)
 	if err != nil {
 		return err
@@ -403,7 +403,7 @@ func (c *gunCharts) choose(card *aircraft.Card, guns []int, rangeAdj int, flex b
 	if len(c.reach) == 0 {
 		return gunChoice{}
 	}
-	if ch, ok := c.known[key]; ok && cacheable {
+	if ch, ok := c.known[key]; cacheable && ok {
 		return ch
 	}
 	c.chosen = c.chosen[:0]
@@ -435,13 +435,13 @@ func (c *gunCharts) choose(card *aircraft.Card, guns []int, rangeAdj int, flex b
 
 // fixedShot builds the fixed-gun shot of a plane at a target in range: every fixed position (guns,
 // indexes into card.Guns) whose range reaches fires together, on the chart of their combined mix.
-func (c *gunCharts) fixedShot(card *aircraft.Card, guns []int, rangeAdj int, sh, tg Flight, tgME bool) (Shot, []int, bool) {
+func (c *gunCharts) fixedShot(card *aircraft.Card, guns []int, rangeAdj int, sh, tg Flight, tgME bool) (Shot, bool) {
 	ch := c.fixed(card, guns, rangeAdj)
 	if !ch.ok {
-		return Shot{}, nil, false
+		return Shot{}, false
 	}
 	clock := hexmap.Clock(tg.Hex, tg.Facing, sh.Hex)
-	return Shot{Guns: ch.ids, Chart: ch.chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: c.t.DRM(clock, tgME)}, ch.pos, true
+	return Shot{Guns: ch.ids, Chart: ch.chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: c.t.DRM(clock, tgME)}, true
 }
 
 // flexShot picks the flexible shot at a target: the best position that bears by arc and range

@@ -159,7 +159,7 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 				return Flight{}, false
 			}
 			f := r.flightOf(p)
-			if f == nil {
+			if f == nil || f.flak == nil {
 				return Flight{}, false
 			}
 			if imp == 0 {
@@ -432,7 +432,7 @@ func (r *resolution) fireFixed(f *flown, cands []candidate) error {
 			continue
 		}
 		tcard, _ := r.cardOf(c.p.Type)
-		shot, _, ok := r.gunCharts().fixedShot(f.card, fixed, rangeAdj, f.p.Flight, c.p.Flight, tcard.MultiEngine())
+		shot, ok := r.gunCharts().fixedShot(f.card, fixed, rangeAdj, f.p.Flight, c.p.Flight, tcard.MultiEngine())
 		if !ok {
 			continue
 		}
