@@ -1,8 +1,6 @@
 package afd
 
 import (
-	"slices"
-
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
@@ -48,20 +46,26 @@ func newGrid(hexes []hexmap.Hex, cell int) *grid {
 		}
 		g.cell *= 2
 	}
-	g.start = make([]int, g.cols*g.rows+1)
+	// Count the planes of each cell, turn the counts into where each cell's planes begin, file the
+	// planes (moving each cell's mark to its end, the next cell's beginning), and move the marks back.
+	cells := g.cols * g.rows
+	g.start = make([]int, cells+1)
 	for _, h := range hexes {
-		g.start[g.cellOf(h)+1]++
+		g.start[g.cellOf(h)]++
 	}
-	for c := 1; c < len(g.start); c++ {
-		g.start[c] += g.start[c-1]
+	at := 0
+	for c := range cells {
+		at, g.start[c] = at+g.start[c], at
 	}
-	next := slices.Clone(g.start[:len(g.start)-1])
+	g.start[cells] = at
 	g.items = make([]int, len(hexes))
 	for i, h := range hexes {
 		c := g.cellOf(h)
-		g.items[next[c]] = i
-		next[c]++
+		g.items[g.start[c]] = i
+		g.start[c]++
 	}
+	copy(g.start[1:], g.start[:cells])
+	g.start[0] = 0
 	return g
 }
 
