@@ -387,39 +387,60 @@ func (r *resolution) flakAttack(u *GroundUnit, p *Plane, f Flight, imp int, heav
 		kind = "heavy"
 	}
 	before := len(r.d.Log())
-	ad := r.d.Roll(fmt.Sprintf("turn %d %s %s flak at %s in impulse %d: d10", r.turn, u.Callsign, kind, p.Callsign, imp), 10)
-	dd := r.d.Roll(fmt.Sprintf("turn %d %s against flak in impulse %d: d10", r.turn, p.Callsign, imp), 10)
+	t := &r.text
+	ad := r.d.Roll(t.start().str("turn ").num(r.turn).str(" ").str(u.Callsign).str(" ").str(kind).str(" flak at ").str(p.Callsign).
+		str(" in impulse ").num(imp).str(": d10").String(), 10)
+	dd := r.d.Roll(t.start().str("turn ").num(r.turn).str(" ").str(p.Callsign).str(" against flak in impulse ").num(imp).str(": d10").String(), 10)
 	dv := strike.PlaneDefence(card.MultiEngine())
 	attack := value + mods.Sum()
 	n := strike.FlakHits(attack+ad, dv+dd)
 	detail := FlakDetail{Heavy: heavy, Value: value, Attack: ad, Defence: dv, Roll: dd, Hits: n, From: u.Hex}
-	for _, m := range mods {
-		detail.Modifiers = append(detail.Modifiers, fmt.Sprintf("%+d %s", m.Value, m.What))
-	}
 	if n > 0 {
-		detail.Locations = r.flakHits(p, card, n, fmt.Sprintf("turn %d %s hit by flak in impulse %d", r.turn, p.Callsign, imp))
+		detail.Locations = r.flakHits(p, card, n, t.start().str("turn ").num(r.turn).str(" ").str(p.Callsign).str(" hit by flak in impulse ").num(imp).
+			str(": hit-location D10").String())
 	}
 	rolls := append([]dice.Roll(nil), r.d.Log()[before:]...)
-	text := fmt.Sprintf("%s's %s flak fired at %s (value %d %s): d10 %d against %d + d10 %d: %d hit%s",
-		u.Callsign, kind, p.Callsign, value, modsSum(mods), ad, dv, dd, n, plural(n))
+	// The text lists the modifiers as modsSum does; each is also a string of the detail's, the same
+	// characters of the text.
+	t.start().str(u.Callsign).str("'s ").str(kind).str(" flak fired at ").str(p.Callsign).str(" (value ").num(value).str(" ")
+	var buf [16]int
+	marks := buf[:0] // where each modifier begins and ends
+	if len(mods) == 0 {
+		t.str("+0")
+	}
+	for i, m := range mods {
+		if i > 0 {
+			t.str(", ")
+		}
+		marks = append(marks, len(t.b))
+		t.signed(m.Value).str(" ").str(m.What)
+		marks = append(marks, len(t.b))
+	}
+	t.str("): d10 ").num(ad).str(" against ").num(dv).str(" + d10 ").num(dd).str(": ").num(n).str(" hit").str(plural(n))
+	text := t.String()
+	for i := 0; i < len(marks); i += 2 {
+		detail.Modifiers = append(detail.Modifiers, text[marks[i]:marks[i+1]])
+	}
 	r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvFlak, Plane: u.Callsign, Side: u.Side, Target: p.Callsign,
 		Dice: rolls, Flak: &detail, Text: text})
 }
 
 // flakHits reads n flak hits on the plane's hit-location tables (blocks of up to four, a D10 each, odd
-// left and even right) and adds them to the hits damage applies; it returns the locations read.
+// left and even right) and adds them to the hits damage applies; it returns the locations read. label
+// is the D10's.
 func (r *resolution) flakHits(p *Plane, card *aircraft.Card, n int, label string) []string {
 	if r.hits[p.Callsign] == nil {
 		r.hits[p.Callsign] = make([]int, len(card.Systems))
 	}
-	work := append([]int(nil), p.Damage...)
+	work := append(r.work[:0], p.Damage...)
+	r.work = work
 	for i, h := range r.hits[p.Callsign] {
 		if i < len(work) {
 			work[i] += h
 		}
 	}
 	var locs []string
-	d10 := r.d.Roll(label+": hit-location D10", 10)
+	d10 := r.d.Roll(label, 10)
 	loc, err := r.env.Tables.Location(card.MultiEngine(), n, d10)
 	if err != nil {
 		return nil

@@ -26,5 +26,13 @@ func (t *textBuf) num(n int) *textBuf {
 	return t
 }
 
+// signed appends n with its sign always shown, as fmt's %+d prints it.
+func (t *textBuf) signed(n int) *textBuf {
+	if n >= 0 {
+		t.b = append(t.b, '+')
+	}
+	return t.num(n)
+}
+
 // String is the text so far.
 func (t *textBuf) String() string { return string(t.b) }
