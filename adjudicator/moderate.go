@@ -367,7 +367,7 @@ func (s *Service) moderatorOf(tx *storage.Tx, env Envelope, b parser.Block) (*Ga
 	if !b.Found || b.Game == "" || b.Secret == "" {
 		return nil, false
 	}
-	g, err := getGame(tx, b.Game)
+	g, err := s.cachedGameRecord(tx, b.Game)
 	if err != nil || g == nil || g.Moderator == "" || g.ModSecret == "" {
 		return nil, false
 	}

@@ -71,6 +71,8 @@ type Service struct {
 	digestDay atomic.Value
 	// lastHousekeep is when the clock last pruned the intake's bookkeeping (guard.go).
 	lastHousekeep atomic.Value
+	// decoded keeps the submit path's last decoded game records and states (decodecache.go).
+	decoded decodeCache
 }
 
 // New makes a service on an open database.
@@ -280,7 +282,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 			"Subject": "game " + g.ID + " is over", "Problems": []string{"Game " + g.ID + " has ended: " + g.Result,
 				"It takes no more orders; RESEND (or RESEND TURN n) in a block still sends you a report again."}})
 	}
-	rg, err := loadRules(tx, g)
+	rg, err := s.cachedRules(tx, g)
 	if err != nil {
 		return "", err
 	}
@@ -478,7 +480,7 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		}
 		return Accepted, nil
 	}
-	return Accepted, putGame(tx, g)
+	return Accepted, s.putGameIfChanged(tx, g)
 }
 
 func shift(p ruleset.Problem, offset int) ruleset.Problem {
@@ -590,7 +592,7 @@ func (s *Service) identifyWith(tx *storage.Tx, env Envelope, b parser.Block, cou
 			continue
 		}
 		gid, player, _ := strings.Cut(string(v), "/")
-		g, err := getGame(tx, gid)
+		g, err := s.cachedGameRecord(tx, gid)
 		if err != nil || g == nil {
 			continue
 		}
@@ -604,7 +606,7 @@ func (s *Service) identifyWith(tx *storage.Tx, env Envelope, b parser.Block, cou
 	if b.Game == "" {
 		return nil, nil, fail
 	}
-	g, err := getGame(tx, b.Game)
+	g, err := s.cachedGameRecord(tx, b.Game)
 	if err != nil || g == nil {
 		return nil, nil, fail
 	}
@@ -750,9 +752,13 @@ func containsFold(list []string, s string) bool {
 
 // missing lists, per player, the units still without an order this round.
 func (s *Service) missing(tx *storage.Tx, g *Game, rg ruleset.Game) (map[string][]string, error) {
-	have, err := s.orders(tx, g)
+	keys, err := tx.Keys(ordersBucket(g.ID, g.Round)) // which units have an order: no need to decode them
 	if err != nil {
 		return nil, err
+	}
+	have := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		have[k] = true
 	}
 	out := map[string][]string{}
 	now := s.now().UTC()
@@ -761,7 +767,7 @@ func (s *Service) missing(tx *storage.Tx, g *Game, rg ruleset.Game) (map[string]
 			continue
 		}
 		for _, u := range rg.Units(st.Player) {
-			if _, ok := have[u]; !ok {
+			if !have[u] {
 				out[st.Player] = append(out[st.Player], u)
 			}
 		}

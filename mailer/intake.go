@@ -41,7 +41,7 @@ import (
 const (
 	DefaultIntakePoll        = 30 * time.Second
 	DefaultIntakeIdleRefresh = 25 * time.Minute
-	DefaultIntakeBatch       = 500
+	DefaultIntakeBatch       = 250
 	DefaultIntakeMaxSize     = 10 << 20 // 10 MiB: orders are a few KiB; this leaves room for a photo of a map
 	DefaultIntakeBackoff     = time.Second
 	maxIntakeBackoff         = time.Minute
@@ -81,8 +81,9 @@ type IntakeOptions struct {
 	// NoIdle polls even when the server offers IDLE (for servers whose IDLE is broken).
 	NoIdle bool
 	// Batch is the most messages handed to the handler at once (one commit for a BatchHandler); default
-	// 500. The batches themselves follow the mailbox: each is whatever has arrived while the handler
-	// worked on the one before.
+	// 250. The batches follow the mailbox: a batch is min(Batch, the new messages not yet handled), handed
+	// over as soon as it has arrived while the rest still streams in, and moved while the handler works
+	// on the next.
 	Batch int
 	// MaxSize in bytes: larger messages are handed over with their header only, see IsOversize.
 	// 0 means DefaultIntakeMaxSize; a negative value means no limit.
@@ -103,6 +104,9 @@ type Intake struct {
 	log    zerolog.Logger
 	busy   sync.Mutex // one connection at a time: Run and PollOnce exclude each other
 	failed string     // the Failed folder's name once known (it may depend on the server's separator)
+	// foldersReady: a connection has found or made the folders; later ones do not ask again (a folder
+	// deleted since is made again when a MOVE to it says TRYCREATE).
+	foldersReady bool
 }
 
 // errIntakeBusy is returned when Run or PollOnce is called while another is running.
@@ -318,10 +322,13 @@ func (in *Intake) connect(ctx context.Context) (*intakeConn, error) {
 				in.failed = "Sortie" + hierarchyDelim(ic.c) + "Failed"
 			}
 		}
-		for _, name := range []string{in.opts.Processed, in.opts.Rejected, in.failed} {
-			if err := ensureMailbox(ic.c, name); err != nil {
-				return fail(err)
+		if !in.foldersReady {
+			for _, name := range []string{in.opts.Processed, in.opts.Rejected, in.failed} {
+				if err := ensureMailbox(ic.c, name); err != nil {
+					return fail(err)
+				}
 			}
+			in.foldersReady = true
 		}
 	}
 	sel, err := ic.c.Select(in.opts.Mailbox, nil).Wait()
@@ -491,17 +498,31 @@ func (in *Intake) oversize(size int64) bool {
 	return in.opts.MaxSize > 0 && size > in.opts.MaxSize
 }
 
-// fetched is one message as the streaming fetch read it.
+// fetched is one message as the streaming fetch read it, with what the handler's Prepare made of it.
 type fetched struct {
-	uid imap.UID
-	raw []byte
+	uid      imap.UID
+	raw      []byte
+	prepared any
 }
 
-// groupResult is what a group's handling did: the UIDs to move, by disposition, and the last UID handled
-// (every one before it in the group is handled or gone).
+// prepare runs the handler's Prepare on a message that has just arrived, if the handler has one.
+func (in *Intake) prepare(m Message) (out any) {
+	p, ok := in.h.(Preparer)
+	if !ok {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			in.log.Error().Uint32("uid", m.UID).Interface("panic", r).Msg("the handler's Prepare failed; the handler reads the message itself")
+			out = nil
+		}
+	}()
+	return p.Prepare(m)
+}
+
+// groupResult is what a batch's handling did: the UIDs to move, by disposition.
 type groupResult struct {
 	processed, rejected, failed []imap.UID
-	last                        uint32
 }
 
 func (r *groupResult) add(uid imap.UID, d Disposition) {
@@ -513,44 +534,57 @@ func (r *groupResult) add(uid imap.UID, d Disposition) {
 	default:
 		r.failed = append(r.failed, uid)
 	}
-	r.last = uint32(uid)
 }
 
 func (r *groupResult) count() int { return len(r.processed) + len(r.rejected) + len(r.failed) }
 
-// handleGroup fetches a group of messages (ascending UIDs) and hands them to the handler in UID order,
-// then moves the handled ones and saves the cursor. stop is true when the pass must end here: the handler
-// asked to retry, or a message could not be read.
-func (in *Intake) handleGroup(ctx context.Context, ic *intakeConn, uv uint32, group []uidSize) (handled int, stop bool, err error) {
-	var res groupResult
-	if len(group) == 1 && in.oversize(group[0].size) {
-		stop, err = in.handleOversize(ctx, ic, uv, group[0], &res)
-	} else {
-		stop, err = in.streamGroup(ctx, ic, uv, group, &res)
+func (r *groupResult) addAll(j moveJob) {
+	for _, uid := range j.uids {
+		r.add(uid, j.disp)
 	}
-	if err != nil {
-		// The effects of what was handled are committed, but the messages are still in the mailbox: they
-		// will be handed over again after the reconnect, and the handler deduplicates them.
-		return 0, true, err
-	}
-	for _, d := range []struct {
-		uids []imap.UID
-		disp Disposition
-	}{{res.processed, Processed}, {res.rejected, Rejected}, {res.failed, Failed}} {
-		if err := in.dispose(ic, d.uids, d.disp, in.log); err != nil {
-			return 0, true, err
+}
+
+// byFolder is one job for each folder that has messages.
+func (r *groupResult) byFolder() []moveJob {
+	var out []moveJob
+	for _, j := range []moveJob{{r.processed, Processed}, {r.rejected, Rejected}, {r.failed, Failed}} {
+		if len(j.uids) > 0 {
+			out = append(out, j)
 		}
 	}
-	if res.last != 0 {
-		if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, res.last); err != nil {
+	return out
+}
+
+// handleGroup fetches a group of messages (ascending UIDs) and hands them to the handler in UID order,
+// moving each batch as soon as it is committed, then saves the cursor once. stop is true when the pass
+// must end here: the handler asked to retry, or a message could not be read.
+func (in *Intake) handleGroup(ctx context.Context, ic *intakeConn, uv uint32, group []uidSize) (handled int, stop bool, err error) {
+	mv := in.newMover(ic)
+	var last uint32
+	if len(group) == 1 && in.oversize(group[0].size) {
+		stop, err = in.handleOversize(ctx, ic, uv, group[0], mv, &last)
+	} else {
+		stop, err = in.streamGroup(ctx, ic, uv, group, mv, &last)
+	}
+	merr := mv.wait()
+	if err == nil {
+		err = merr
+	}
+	if err != nil {
+		// The effects of what was handled are committed, but some messages may still be in the mailbox:
+		// they will be handed over again after the reconnect, and the handler deduplicates them.
+		return 0, true, err
+	}
+	if last != 0 {
+		if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, last); err != nil {
 			return 0, true, fmt.Errorf("mailer: saving cursor: %w", err)
 		}
 	}
-	return res.count(), stop, nil
+	return mv.handled, stop, nil
 }
 
 // handleOversize hands over one message larger than MaxSize with its header block only.
-func (in *Intake) handleOversize(ctx context.Context, ic *intakeConn, uv uint32, m uidSize, res *groupResult) (stop bool, err error) {
+func (in *Intake) handleOversize(ctx context.Context, ic *intakeConn, uv uint32, m uidSize, mv *mover, last *uint32) (stop bool, err error) {
 	log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", uint32(m.uid)).Logger()
 	hdr, err := fetchSection(ic.c, []imap.UID{m.uid}, &imap.FetchItemBodySection{Specifier: imap.PartSpecifierHeader, Peek: true})
 	if err != nil {
@@ -572,7 +606,11 @@ func (in *Intake) handleOversize(ctx context.Context, ic *intakeConn, uv uint32,
 		log.Info().Stringer("disposition", d).Msg("handler asked to retry; leaving it and what follows for the next pass")
 		return true, nil
 	}
+	var res groupResult
 	res.add(m.uid, d)
+	mv.file(&res)
+	mv.handled++
+	*last = uint32(m.uid)
 	log.Info().Stringer("disposition", d).Int64("size", m.size).Bool("oversize", true).Msg("message handled")
 	return false, nil
 }
@@ -596,7 +634,7 @@ func (in *Intake) missing(ic *intakeConn, uid imap.UID, log zerolog.Logger) (sto
 // them to the handler in UID order: each time the handler is free, everything that has arrived in order
 // (at most Batch) goes as one batch. So the handler works while the server sends, and the batches follow
 // the mailbox: one message when mail trickles in, hundreds when a backlog streams in.
-func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, group []uidSize, res *groupResult) (stop bool, err error) {
+func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, group []uidSize, mv *mover, last *uint32) (stop bool, err error) {
 	uids := make([]imap.UID, len(group))
 	sizes := make(map[imap.UID]int64, len(group))
 	for k, m := range group {
@@ -605,10 +643,24 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 	}
 	section := &imap.FetchItemBodySection{Peek: true}
 	cmd := ic.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}})
-	arrivals := make(chan fetched, len(group)) // never blocks the reader
+	// The reader goroutine takes the messages off the connection as fast as the server sends them; a
+	// second one runs the handler's Prepare on each (when it has one), so neither the stream nor the
+	// handler waits for it.
+	arrivals := make(chan fetched, len(group)) // never blocks
+	read := arrivals
+	if _, ok := in.h.(Preparer); ok {
+		read = make(chan fetched, len(group))
+		go func() {
+			defer close(arrivals)
+			for f := range read {
+				f.prepared = in.prepare(Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw})
+				arrivals <- f
+			}
+		}()
+	}
 	fetchErr := make(chan error, 1)
 	go func() {
-		defer close(arrivals)
+		defer close(read)
 		for {
 			msg := cmd.Next()
 			if msg == nil {
@@ -625,7 +677,7 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 			if data == nil {
 				data = []byte{}
 			}
-			arrivals <- fetched{buf.UID, data}
+			read <- fetched{uid: buf.UID, raw: data}
 		}
 		if err := cmd.Close(); err != nil {
 			fetchErr <- fmt.Errorf("mailer: imap fetch: %w", err)
@@ -641,24 +693,34 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		}
 	}()
 
-	got := make(map[imap.UID][]byte, len(group))
+	got := make(map[imap.UID]fetched, len(group))
 	streamDone := false
 	receive := func(f fetched, ok bool) {
 		if !ok {
 			streamDone = true
 			return
 		}
-		got[f.uid] = f.raw
+		got[f.uid] = f
 	}
 	for next := 0; next < len(group); {
+		// A batch is handed over once it is whole, min(Batch, what is left of the group), or the stream has
+		// ended: every commit costs a disk sync, so the handler does not start on a few messages while the
+		// rest of the batch is a moment away.
+		want, ready := min(in.opts.Batch, len(group)-next), 0
+		for ready < want {
+			if _, ok := got[uids[next+ready]]; !ok {
+				break
+			}
+			ready++
+		}
 		var batch []Message
-		for next < len(group) && len(batch) < in.opts.Batch {
-			raw, ok := got[uids[next]]
+		for (ready == want || streamDone) && next < len(group) && len(batch) < in.opts.Batch {
+			f, ok := got[uids[next]]
 			if !ok {
 				break
 			}
 			delete(got, uids[next])
-			batch = append(batch, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uids[next]), Raw: raw})
+			batch = append(batch, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uids[next]), Raw: f.raw, Prepared: f.prepared})
 			next++
 		}
 		if len(batch) > 0 {
@@ -671,16 +733,25 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 			default:
 			}
 			disps := in.handleAll(ctx, batch)
+			var res groupResult
+			retry := false
 			for k, d := range disps {
 				m := batch[k]
-				log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Logger()
 				if !d.handled() {
-					log.Info().Stringer("disposition", d).
+					in.log.Info().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Stringer("disposition", d).
 						Msg("handler asked to retry; leaving it and what follows for the next pass")
-					return true, nil
+					retry = true
+					break
 				}
 				res.add(imap.UID(m.UID), d)
-				log.Info().Stringer("disposition", d).Int64("size", sizes[imap.UID(m.UID)]).Msg("message handled")
+				*last = m.UID
+				in.log.Info().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Stringer("disposition", d).
+					Int64("size", sizes[imap.UID(m.UID)]).Msg("message handled")
+			}
+			mv.file(&res)
+			mv.handled += res.count()
+			if retry {
+				return true, nil
 			}
 			continue
 		}
@@ -746,9 +817,9 @@ func (in *Intake) handle(ctx context.Context, m Message, over bool, size int64) 
 }
 
 // dispose moves handled messages to their folder with one command, or flags them \Seen when the
-// server cannot MOVE. A refusal by the server (NO/BAD) is logged and tolerated: the cursor already keeps
-// the messages from being handed over again. Other errors mean the connection is in trouble and are
-// returned.
+// server cannot MOVE. A folder the server says is missing (TRYCREATE) is made and the MOVE tried once
+// more. A refusal by the server (NO/BAD) is logged and tolerated: the cursor already keeps the messages
+// from being handed over again. Other errors mean the connection is in trouble and are returned.
 func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log zerolog.Logger) error {
 	if len(uids) == 0 {
 		return nil
@@ -763,6 +834,13 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 			dest = in.failed
 		}
 		_, err := ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
+		if errors.As(err, &imapErr) && imapErr.Code == imap.ResponseCodeTryCreate {
+			if cerr := ensureMailbox(ic.c, dest); cerr != nil {
+				log.Error().Err(cerr).Str("folder", dest).Msg("cannot make the folder")
+			} else {
+				_, err = ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
+			}
+		}
 		if err == nil {
 			return nil
 		}
@@ -783,6 +861,69 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 		log.Error().Err(err).Msg("server refused to flag the messages \\Seen; they stay in the mailbox")
 	}
 	return nil
+}
+
+// mover files handled messages in the background, one command at a time in the order given, while the
+// handler works on the next batch: the IMAP client takes a MOVE while the FETCH is still streaming.
+type mover struct {
+	in   *Intake
+	ic   *intakeConn
+	jobs chan moveJob
+	done chan struct{}
+	err  error // the first connection error; later jobs are dropped
+	// handled counts the messages handed over (by the group's goroutine, not the mover's).
+	handled int
+}
+
+type moveJob struct {
+	uids []imap.UID
+	disp Disposition
+}
+
+func (in *Intake) newMover(ic *intakeConn) *mover {
+	mv := &mover{in: in, ic: ic, jobs: make(chan moveJob, 64), done: make(chan struct{})}
+	go func() {
+		defer close(mv.done)
+		for j := range mv.jobs {
+			// Whatever else was filed while the last command ran goes along: a MOVE costs the server
+			// about the same for one message as for a hundred (it syncs the folders), so the commands
+			// follow the handler, few and large when it is fast.
+			var res groupResult
+			res.addAll(j)
+		more:
+			for {
+				select {
+				case j, ok := <-mv.jobs:
+					if !ok {
+						break more
+					}
+					res.addAll(j)
+				default:
+					break more
+				}
+			}
+			for _, d := range res.byFolder() {
+				if mv.err == nil {
+					mv.err = in.dispose(ic, d.uids, d.disp, in.log)
+				}
+			}
+		}
+	}()
+	return mv
+}
+
+// file hands over a batch's handled messages: one job per folder.
+func (mv *mover) file(res *groupResult) {
+	for _, j := range res.byFolder() {
+		mv.jobs <- j
+	}
+}
+
+// wait waits until everything handed over is filed and returns the first error.
+func (mv *mover) wait() error {
+	close(mv.jobs)
+	<-mv.done
+	return mv.err
 }
 
 // fetchSection fetches one body section (always a PEEK) of each UID. A message the server does not

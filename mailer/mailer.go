@@ -17,6 +17,9 @@ type Message struct {
 	UIDValidity uint32
 	UID         uint32
 	Raw         []byte
+	// Prepared is what the handler's Prepare made of the message, if the handler is a Preparer and the
+	// intake called it; nil otherwise (the handler then does that work itself).
+	Prepared any
 }
 
 // Disposition says what the intake does with a message after the handler returns.
@@ -66,6 +69,16 @@ type Handler interface {
 type BatchHandler interface {
 	Handler
 	HandleBatch(ctx context.Context, ms []Message) []Disposition
+}
+
+// Preparer is a Handler that can do part of its work on a message as soon as it has arrived (parse it),
+// before its turn comes: the intake calls Prepare on the goroutine that reads the mailbox, so it runs
+// while the handler is still busy with earlier messages, and hands the result to the handler in
+// Message.Prepared. Prepare must only read the message: it commits nothing, it may run for a message that
+// is then not handed over in this pass (a pass that stops at a Retry), and it must be safe to call while
+// Handle or HandleBatch runs. A panic in it is recovered and leaves Prepared nil.
+type Preparer interface {
+	Prepare(m Message) any
 }
 
 // HandlerFunc adapts a function to Handler.

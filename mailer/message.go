@@ -266,7 +266,7 @@ func (p *msgParse) readHeader(b []byte, what string) textproto.Header {
 	if dropped > 0 {
 		p.warn("%d malformed %s header line(s) ignored", dropped, what)
 	}
-	h, err := textproto.ReadHeader(bufio.NewReader(&clean))
+	h, err := textproto.ReadHeader(bufio.NewReaderSize(&clean, max(clean.Len(), 16))) // the whole header in one buffer
 	if err != nil {
 		p.warn("%s header: %v", what, err)
 	}
@@ -481,6 +481,10 @@ func (p *msgParse) date(h mail.Header) time.Time {
 	v := strings.TrimSpace(msgHeaderUTF8(h.Get("Date")))
 	if v == "" {
 		return time.Time{}
+	}
+	// The form nearly every mail program writes, first: net/mail tries many layouts, and each miss costs.
+	if t, err := time.Parse("Mon, 2 Jan 2006 15:04:05 -0700", v); err == nil {
+		return t
 	}
 	if t, err := h.Date(); err == nil {
 		return t
@@ -705,11 +709,22 @@ func (p *msgParse) leafText(part msgPart, mt string) (string, bool, bool) {
 
 func msgNormalizeNewlines(s string) string {
 	s = strings.TrimPrefix(s, "\uFEFF")
-	if !strings.Contains(s, "\r") {
+	if strings.IndexByte(s, '\r') < 0 {
 		return s
 	}
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.ReplaceAll(s, "\r", "\n")
+	// CRLF and a lone CR both become LF, in one pass.
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\r' {
+			if i+1 < len(s) && s[i+1] == '\n' {
+				continue
+			}
+			c = '\n'
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }
 
 func (p *msgParse) transferDecode(h textproto.Header, body []byte) []byte {
@@ -949,20 +964,17 @@ func msgDecodeMixedUTF8(b []byte) string {
 // the same quote depth; space-stuffing is removed; with delsp the trailing space itself is deleted. The
 // signature separator "-- " is never flowed. Quoted lines come out as ">"*depth + " " + text.
 func msgDecodeFlowed(s string, delsp bool) string {
-	lines := strings.Split(s, "\n")
-	out := make([]string, 0, len(lines))
-	var cur strings.Builder
-	curDepth, open := 0, false
-	emit := func() {
-		prefix := ""
-		if curDepth > 0 {
-			prefix = strings.Repeat(">", curDepth) + " "
+	// One pass into one builder: each logical line is its quote prefix and the contents of the physical
+	// lines it was flowed from.
+	var out strings.Builder
+	out.Grow(len(s))
+	first, open := true, false
+	curDepth := 0
+	for rest := s; ; {
+		l, more := rest, false
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			l, rest, more = rest[:i], rest[i+1:], true
 		}
-		out = append(out, prefix+cur.String())
-		cur.Reset()
-		open = false
-	}
-	for _, l := range lines {
 		depth := 0
 		for depth < len(l) && l[depth] == '>' {
 			depth++
@@ -970,23 +982,32 @@ func msgDecodeFlowed(s string, delsp bool) string {
 		content := l[depth:]
 		content = strings.TrimPrefix(content, " ") // space-stuffing
 		if open && depth != curDepth {
-			emit()
+			open = false // a change of quote depth ends the flowed line
 		}
 		flowed := content != "-- " && strings.HasSuffix(content, " ")
 		if flowed && delsp {
 			content = content[:len(content)-1]
 		}
-		cur.WriteString(content)
+		if !open {
+			if !first {
+				out.WriteByte('\n')
+			}
+			first = false
+			if depth > 0 {
+				for range depth {
+					out.WriteByte('>')
+				}
+				out.WriteByte(' ')
+			}
+		}
+		out.WriteString(content)
 		curDepth = depth
-		open = true
-		if !flowed {
-			emit()
+		open = flowed
+		if !more {
+			break
 		}
 	}
-	if open {
-		emit()
-	}
-	return strings.Join(out, "\n")
+	return out.String()
 }
 
 func msgTruncateUTF8(s string, n int) string {

@@ -300,8 +300,36 @@ func Handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
 	return mailHandler{svc: svc, log: log}
 }
 
-// envelope reads one message; ok is false for a message with no headers at all.
+// prepared is a message read by Prepare, ahead of its turn.
+type prepared struct {
+	env adjudicator.Envelope
+	ok  bool
+}
+
+// Prepare reads a message as soon as the intake has fetched it (mailer.Preparer), while the handler is
+// still committing the ones before it: parsing the MIME is a good part of a mail's cost and needs nothing
+// of the database.
+func (h mailHandler) Prepare(m mailer.Message) any {
+	env, ok := h.read(m)
+	return prepared{env, ok}
+}
+
+// envelope reads one message, or takes what Prepare read; ok is false for a message with no headers at
+// all.
 func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
+	p, done := m.Prepared.(prepared)
+	if !done {
+		p.env, p.ok = h.read(m)
+	}
+	env := p.env
+	if size, ok := mailer.OversizeOf(m); ok { // known only while the intake hands the message over
+		env.Oversize, env.Size = true, int(size)
+	}
+	return env, p.ok
+}
+
+// read parses a message into an envelope.
+func (h mailHandler) read(m mailer.Message) (adjudicator.Envelope, bool) {
 	env := adjudicator.Envelope{Mailbox: m.Mailbox, UIDValid: m.UIDValidity, UID: m.UID, Size: len(m.Raw), ReceivedAt: time.Now().UTC()}
 	inc, err := mailer.ParseMessage(m.Raw)
 	if err != nil {
@@ -311,9 +339,6 @@ func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
 	env.From, env.FromName, env.To, env.MessageID = inc.From, inc.FromName, inc.To, inc.MessageID
 	env.InReplyTo, env.References, env.Subject, env.Text, env.FromHTML = inc.InReplyTo, inc.References, inc.Subject, inc.OrderText, inc.FromHTML
 	env.Full = inc.Text
-	if size, ok := mailer.OversizeOf(m); ok {
-		env.Oversize, env.Size = true, int(size)
-	}
 	if ignore, why := inc.ShouldIgnore(); ignore {
 		env.IgnoreWhy = why
 	}

@@ -1,0 +1,141 @@
+package adjudicator
+
+// The submit path's decode cache. Every mail to a game reads the game record (to identify the sender,
+// to see whether it comes from the moderator, to address the answer) and the ruleset's state (to check
+// the orders); decoding them from JSON was most of a mail's CPU time, the same bytes decoded again for
+// every mail of a batch. The cache keeps, per game, the last record and state decoded, keyed by the exact
+// bytes stored: a lookup reads the stored bytes as before and decodes only when they differ from the
+// cached ones, so the cache can never answer with anything but what a decode of the stored bytes would
+// give.
+//
+//   - A game record comes back as a deep copy (cloneGame), so a caller may change it as it always could.
+//   - A ruleset game is handed out as it is. Rulesets' games are values: Resolve and Withdraw return new
+//     games and leave their input untouched (the conformance kit checks it), and nothing else on the
+//     submit path changes one. Only write transactions use the cache (they run one at a time), so no
+//     ruleset game is used by two goroutines at once.
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"sortie/rules/registry"
+	"sortie/rules/ruleset"
+	"sortie/storage"
+)
+
+// decodeCacheGames bounds the number of games the cache holds; beyond it the cache starts afresh.
+const decodeCacheGames = 256
+
+type decodeCache struct {
+	off   bool // for tests: every lookup decodes
+	mu    sync.Mutex
+	games map[string]cachedGame
+	rules map[string]cachedRules
+}
+
+type cachedGame struct {
+	raw []byte
+	g   Game
+}
+
+type cachedRules struct {
+	ruleset string
+	raw     []byte
+	rg      ruleset.Game
+}
+
+// cachedGameRecord is getGame through the cache (in a write transaction; a read one goes to getGame).
+func (s *Service) cachedGameRecord(tx *storage.Tx, id string) (*Game, error) {
+	if !tx.Writable() || s.decoded.off {
+		return getGame(tx, id)
+	}
+	key := strings.ToLower(id)
+	b, err := tx.Get(bucketGames, key)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	c := &s.decoded
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.games[key]; ok && bytes.Equal(e.raw, b) {
+		return cloneGame(&e.g), nil
+	}
+	var g Game
+	if err := json.Unmarshal(b, &g); err != nil {
+		return nil, err
+	}
+	if c.games == nil || len(c.games) >= decodeCacheGames {
+		c.games = map[string]cachedGame{}
+	}
+	c.games[key] = cachedGame{raw: b, g: g}
+	return cloneGame(&g), nil
+}
+
+// cachedRules is loadRules through the cache (in a write transaction; a read one goes to loadRules).
+func (s *Service) cachedRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
+	if !tx.Writable() || s.decoded.off {
+		return loadRules(tx, g)
+	}
+	b, err := tx.Get(bucketState, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return loadRules(tx, g) // its error
+	}
+	c := &s.decoded
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.rules[g.ID]; ok && e.ruleset == g.Ruleset && bytes.Equal(e.raw, b) {
+		return e.rg, nil
+	}
+	rs, err := registry.Get(g.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	rg, err := rs.Load(b)
+	if err != nil {
+		return nil, err
+	}
+	if c.rules == nil || len(c.rules) >= decodeCacheGames {
+		c.rules = map[string]cachedRules{}
+	}
+	c.rules[g.ID] = cachedRules{ruleset: g.Ruleset, raw: b, rg: rg}
+	return rg, nil
+}
+
+// putGameIfChanged is putGame that skips the write when g is what is stored already: the cache holds the
+// stored bytes' decoding, and g equal to it would be written as those very bytes. Most order mails change
+// nothing of the game record.
+func (s *Service) putGameIfChanged(tx *storage.Tx, g *Game) error {
+	if tx.Writable() && !s.decoded.off && g.Scenario == "" {
+		key := strings.ToLower(g.ID)
+		b, err := tx.Get(bucketGames, key)
+		if err != nil {
+			return err
+		}
+		c := &s.decoded
+		c.mu.Lock()
+		e, ok := c.games[key]
+		same := ok && b != nil && bytes.Equal(e.raw, b) && reflect.DeepEqual(&e.g, g)
+		c.mu.Unlock()
+		if same {
+			return nil
+		}
+	}
+	return putGame(tx, g)
+}
+
+// cloneGame is a deep copy of a game record: every field of Game that can share memory is copied here
+// (TestCloneGameCoversEveryField fails when a field is added that this does not copy).
+func cloneGame(g *Game) *Game {
+	c := *g
+	c.Waiting = slices.Clone(g.Waiting)
+	c.Seats = slices.Clone(g.Seats)
+	c.Reminded = slices.Clone(g.Reminded)
+	return &c
+}

@@ -1,0 +1,34 @@
+package mailer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// benchOrderReply is a player's order mail as a mail program writes it: a reply to the last report, the
+// block on top, the report quoted below, format=flowed (the shape BenchmarkIntake delivers).
+func benchOrderReply() []byte {
+	var q strings.Builder
+	for i := range 14 {
+		fmt.Fprintf(&q, "> RED%d  Spitfire I   hex %d,%d  facing %d  12,000 ft  speed 6.0  bank N  damage none\n", i%2+1, i, 4-i, i%6)
+	}
+	body := "Hello,\n\nGAME bench TURN 1 SECRET lark-swift-0001\nRED1: 6 FIRE KURT\nRED2: 1 TL 4\nEND\n\nAlice\n\nOn Mon, 23 Nov 2026 at 09:00, Sortie wrote:\n> [bench] turn 1 report\n>\n" + q.String()
+	return []byte("From: Alice <alice@players.test>\r\nTo: Sortie <sortie@sortie.test>\r\nSubject: Re: [bench] turn 1 report\r\n" +
+		"Message-ID: <o1.1@players.test>\r\nIn-Reply-To: <report.bench.0.x@sortie.test>\r\nDate: Wed, 25 Nov 2026 13:40:00 +0000\r\n" +
+		"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8; format=flowed\r\nContent-Transfer-Encoding: 8bit\r\n" +
+		"User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.5.0\r\n\r\n" + strings.ReplaceAll(body, "\n", "\r\n"))
+}
+
+// BenchmarkParseMessage: the MIME side of reading one order mail (go test ./mailer -bench ParseMessage).
+func BenchmarkParseMessage(b *testing.B) {
+	raw := benchOrderReply()
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		m, err := ParseMessage(raw)
+		if err != nil || m.From != "alice@players.test" || !strings.Contains(m.OrderText, "RED2: 1 TL 4") {
+			b.Fatalf("%v %+v", err, m)
+		}
+	}
+}
