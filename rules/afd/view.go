@@ -34,6 +34,9 @@ type Contact struct {
 	Facing   hexmap.Dir    `json:"facing"`
 	Alt      int           `json:"alt"`
 	Bank     notation.Bank `json:"bank"`
+	// Moved is how many hexes it was seen to cover last turn (a player who keeps the last report knows
+	// it too: the plane's hex then and now).
+	Moved int `json:"moved,omitempty"`
 }
 
 // ViewOf builds a side's view of the state.
@@ -50,6 +53,9 @@ func ViewOf(st *State, side string) View {
 			continue
 		}
 		c := Contact{Callsign: p.Callsign, Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt, Bank: p.Flight.Bank}
+		if n := len(p.Track); n > 1 {
+			c.Moved = hexmap.Distance(p.Track[0], p.Track[n-1])
+		}
 		if s.Identified {
 			c.Type = p.Type
 		}
