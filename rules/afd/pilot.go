@@ -203,8 +203,8 @@ func Pilot(cards Cards, v View, player string) map[string]string {
 		if !ok {
 			continue
 		}
-		if p.Flight.Loaded && card.Role != "fighter" {
-			continue // a loaded bomber keeps to its run: its default order stands
+		if p.Flight.Loaded || p.Rockets > 0 {
+			continue // bombs, a torpedo or rockets aboard: the pilot leaves the attack to its player
 		}
 		mine := gunWeight(card)
 		cands := PilotCandidates(card, p)

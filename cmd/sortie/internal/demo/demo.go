@@ -185,7 +185,10 @@ func Run(o Options) (*Result, error) {
 	for _, p := range players {
 		wg.Add(1)
 		b := &bot{name: p, addr: p + "@" + playersDomain, smtpAddr: w.smtp.Addr(), inbox: w.boxes[p+"@"+playersDomain], progress: o.Progress,
-			pilot: pilot}
+			pilot: pilot, computer: func() map[string]string {
+				orders, _ := d.Svc.PilotOrders(g.ID, p)
+				return orders
+			}}
 		go func() {
 			defer wg.Done()
 			result, err := b.play(ctx)
@@ -242,14 +245,17 @@ func SplitHostPort(addr string) (string, int) {
 }
 
 // bot is a demo player: it reads its reports and asks the ruleset's demo pilot (ruleset.DemoPilot) what
-// to send back for the block each one carries; when a receipt says its orders were refused it sends the
-// report's ready-made block instead, and gives up if even that is refused.
+// to send back for the block each one carries, then gives each unit the ruleset's computer pilot's order
+// where it has one (ruleset.Piloted: flown from the player's side's view only); when a receipt says its
+// orders were refused it sends the report's ready-made block instead, and gives up if even that is
+// refused.
 type bot struct {
 	name, addr, smtpAddr string
 	inbox                chan []byte
 	progress             io.Writer
 	sent                 int
 	pilot                ruleset.DemoPilot
+	computer             func() map[string]string
 }
 
 func (b *bot) play(ctx context.Context) (string, error) {
@@ -294,6 +300,9 @@ func (b *bot) play(ctx context.Context) (string, error) {
 				continue
 			}
 			orders := b.pilot.DemoOrders(m.Text, block)
+			if orders != "" && b.computer != nil {
+				orders = withOrders(orders, b.computer())
+			}
 			if orders == "" {
 				continue // the pilot has nothing to say this turn (say, every unit flies a plotted course)
 			}
@@ -307,6 +316,19 @@ func (b *bot) play(ctx context.Context) (string, error) {
 			lastSent = orders
 		}
 	}
+}
+
+// withOrders puts the given orders into a block's order lines, unit by unit.
+func withOrders(block string, orders map[string]string) string {
+	lines := strings.Split(block, "\n")
+	for i, l := range lines {
+		if unit, _, ok := strings.Cut(l, ": "); ok {
+			if o, ok := orders[unit]; ok && o != "" {
+				lines[i] = unit + ": " + o
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // ExtractBlock is the order block of a mail's text, from its GAME line to its END line, or "".
