@@ -100,6 +100,9 @@ type Seat struct {
 	Autopilot bool      `json:"autopilot,omitempty"`
 	Dropped   bool      `json:"dropped,omitempty"`
 	AwayUntil time.Time `json:"away_until,omitzero"` // on leave until the end of this day (UTC)
+	// Bot says the computer plays this seat (ruleset.Piloted): it has no mail address, the rounds never
+	// wait for it, and its units fly the computer pilot's orders, from its side's view only.
+	Bot bool `json:"bot,omitempty"`
 	// Asks is, in a game that asks only some players each round (ruleset.Selective: the impulse game),
 	// how many rounds this seat has been asked in: its own round number. Its mails, its order block's
 	// TURN line and its receipts count in it, so no player can count the rounds others were asked in.
@@ -111,8 +114,9 @@ func (st *Seat) away(t time.Time) bool {
 	return !st.AwayUntil.IsZero() && t.Before(st.AwayUntil.Add(24*time.Hour))
 }
 
-// exempt reports whether the round does not wait for this seat: away, on autopilot or dropped out.
-func (st *Seat) exempt(t time.Time) bool { return st.Dropped || st.Autopilot || st.away(t) }
+// exempt reports whether the round does not wait for this seat: played by the computer, away, on
+// autopilot or dropped out.
+func (st *Seat) exempt(t time.Time) bool { return st.Bot || st.Dropped || st.Autopilot || st.away(t) }
 
 // Status values of a game.
 const (
@@ -163,6 +167,8 @@ type seatSection struct {
 	Email  string `yaml:"email"`
 	Secret string `yaml:"secret"`
 	TZ     string `yaml:"tz"`
+	// Bot has the computer play the seat: no address, the computer pilot's orders every round.
+	Bot bool `yaml:"bot"`
 }
 
 var gameIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
@@ -178,6 +184,12 @@ func (s *Service) NewGame(scenario []byte, source, id string) (*Game, error) {
 // NewGameFiles is NewGame for a scenario with a folder of its own: files it includes (a tables file,
 // say) are read from files and nowhere else, never relative to the daemon's working directory.
 func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) (*Game, error) {
+	return s.NewGameBots(scenario, files, source, id, nil)
+}
+
+// NewGameBots is NewGameFiles with the computer playing every seat of the sides named in bots that the
+// service section gives no mail address (`sortie game new --bot SIDE`): a solo player's opponent.
+func (s *Service) NewGameBots(scenario []byte, files fs.FS, source, id string, bots []string) (*Game, error) {
 	name, err := registry.Detect(scenario)
 	if err != nil {
 		return nil, err
@@ -311,8 +323,29 @@ func (s *Service) NewGameFiles(scenario []byte, files fs.FS, source, id string) 
 			problem(path, "not a player of the scenario")
 		}
 	}
+	botSide := map[string]bool{}
+	for _, side := range bots {
+		botSide[side] = true
+		found := rg == nil
+		for _, p := range players {
+			found = found || p.Side == side
+		}
+		if !found {
+			problem("", "--bot %s: the scenario has no side %q", side, side)
+		}
+	}
 	for _, p := range players {
 		sec, path := svc.Players[p.ID], "service.players."+p.ID
+		if sec.Bot || botSide[p.Side] && sec.Email == "" {
+			if sec.Email != "" {
+				problem(path+".email", "player %s is played by the computer (bot: true): it has no mail address", p.ID)
+			}
+			if _, ok := rg.(ruleset.Piloted); !ok {
+				problem(path+".bot", "the %s ruleset has no computer pilot to play %s", name, p.ID)
+			}
+			g.Seats = append(g.Seats, Seat{Player: p.ID, Name: p.Name, Side: p.Side, Bot: true, Secret: newSecret(), Token: randomHex(8)})
+			continue
+		}
 		if sec.Email == "" {
 			if !misspeltEmail(svcProblems, lines, path, sortedSeatKeys(svc.Players)) {
 				problem(path+".email", "player %s needs a mail address", p.ID)

@@ -286,6 +286,9 @@ type outgoing struct {
 }
 
 func (s *Service) enqueue(tx *storage.Tx, o outgoing) error {
+	if o.To == "" {
+		return nil // a seat the computer plays has no address: its reports are kept, not sent
+	}
 	m := storage.OutMail{From: s.cfg.Address, To: o.To, ToName: o.ToName, Subject: o.Subject, Body: o.Body, InReplyTo: o.InReplyTo,
 		Kind: o.Kind, Created: s.now().UTC(), Headers: map[string]string{}}
 	m.MessageID = s.messageID(append([]string{o.Kind, o.To, o.Subject}, o.Key...)...)

@@ -181,9 +181,11 @@ func serveControl(ctx context.Context, ln net.Listener, svc *adjudicator.Service
 
 const gameHelp = `sortie game: moderators' commands, on the daemon's database (safe while it runs).
 
-  sortie game new --config FILE [--id ID] [--init] SCENARIO
+  sortie game new --config FILE [--id ID] [--bot SIDE]... [--init] SCENARIO
                                                      start a game; players get their welcome mail
-                                                     (--init: the database file exists but is empty)
+                                                     (--bot SIDE: the computer plays that side's seats
+                                                     that have no address; --init: the database file
+                                                     exists but is empty)
   sortie game list --config FILE                     every game, its round, deadline and who is missing
   sortie game status --config FILE ID                one game: seats, missing orders, waits, hashes
   sortie game resolve --config FILE ID               resolve the round now (missing orders fly the default)
@@ -207,6 +209,8 @@ func cmdGame(args []string, stdout io.Writer) error {
 	configPath := fs.String("config", "", "")
 	id := fs.String("id", "", "")
 	initEmpty := fs.Bool("init", false, "")
+	var bots sideList
+	fs.Var(&bots, "bot", "")
 	pos, rest := splitPositional(args[1:])
 	if err := fs.Parse(rest); err != nil {
 		return usagef("game %s: %v\n\n%s", sub, err, gameHelp)
@@ -243,6 +247,9 @@ func cmdGame(args []string, stdout io.Writer) error {
 		folder = &includes{files: root.FS(), read: map[string][]byte{}}
 		if *id != "" {
 			call = append(call, "--id", *id)
+		}
+		for _, side := range bots {
+			call = append(call, "--bot", side)
 		}
 	case "status", "resolve":
 		if pos == "" {
@@ -338,6 +345,19 @@ func (i *includes) collect(scenario []byte, name string) map[string][]byte {
 	return i.read
 }
 
+// sideList is a flag given once per side: --bot RAF --bot Luftwaffe.
+type sideList []string
+
+func (l *sideList) String() string { return strings.Join(*l, ",") }
+
+func (l *sideList) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("--bot needs a side")
+	}
+	*l = append(*l, v)
+	return nil
+}
+
 // gameCommand runs one moderator command on a service (in the daemon or in this process).
 func gameCommand(svc *adjudicator.Service, args []string, input []byte, name string, files fs.FS, w io.Writer) error {
 	if handled, err := archiveCommand(svc, args, w); handled {
@@ -346,10 +366,16 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 	switch args[0] {
 	case "new":
 		id := ""
-		if len(args) == 3 && args[1] == "--id" {
-			id = args[2]
+		var bots []string
+		for i := 1; i+1 < len(args); i += 2 {
+			switch args[i] {
+			case "--id":
+				id = args[i+1]
+			case "--bot":
+				bots = append(bots, args[i+1])
+			}
 		}
-		g, err := svc.NewGameFiles(input, files, name, id)
+		g, err := svc.NewGameBots(input, files, name, id, bots)
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -357,6 +383,10 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "PLAYER\tSIDE\tADDRESS\tSECRET\tREPLY TOKEN")
 		for _, s := range g.Seats {
+			if s.Bot {
+				fmt.Fprintf(tw, "%s\t%s\t(the computer)\t-\t-\n", s.Player, s.Side)
+				continue
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Player, s.Side, s.Email, s.Secret, s.Token)
 		}
 		tw.Flush()
