@@ -65,6 +65,13 @@ type Service struct {
 	Now func() time.Time
 	// Notify is called after a commit that queued mail (the daemon wakes its sender).
 	Notify func()
+	// Timed, if set (by benchmarks), is told how long the parts of resolving a round took: "resolve" (the
+	// ruleset), "reports" (every player's report rendered and queued).
+	Timed func(part string, d time.Duration)
+	// Awaiting, if set, is called (with the game's ID) after a commit that leaves a round waiting for
+	// one seat only, its orders or its READY: the next mail may complete the round, so the daemon watches
+	// the inbox closely and keeps a connection to the SMTP server ready. It must not block.
+	Awaiting func(game string)
 	// bugs counts mails whose handling panicked (each was answered and filed); tests require zero.
 	bugs atomic.Int64
 	// digestDay is the last day (UTC) the digests were looked at, so the clock looks once a day.
@@ -441,9 +448,13 @@ func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *S
 // sendReceipt finishes the receipt (what is still missing, STATUS, HELP, RESEND), queues it, and resolves
 // the round when this mail completed it.
 func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, env Envelope, block parser.Block, rec *receipt) (Outcome, error) {
-	resolveNow, err := s.updateAllIn(tx, g, rg)
+	resolveNow, miss, err := s.updateAllIn(tx, g, rg)
 	if err != nil {
 		return "", err
+	}
+	if !resolveNow && s.Awaiting != nil && g.Status == StatusRunning && waitsForOne(g, miss) {
+		id := g.ID
+		tx.OnCommit(func() { s.Awaiting(id) })
 	}
 	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
 		return "", err
@@ -775,20 +786,40 @@ func (s *Service) missing(tx *storage.Tx, g *Game, rg ruleset.Game) (map[string]
 	return out, nil
 }
 
-// updateAllIn records when the round became complete, and says whether to resolve it at once.
-func (s *Service) updateAllIn(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error) {
-	miss, err := s.missing(tx, g, rg)
+// updateAllIn records when the round became complete, and says whether to resolve it at once; miss is
+// what is still missing, by player.
+func (s *Service) updateAllIn(tx *storage.Tx, g *Game, rg ruleset.Game) (resolveNow bool, miss map[string][]string, err error) {
+	miss, err = s.missing(tx, g, rg)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if len(miss) > 0 {
 		g.AllInAt = time.Time{}
-		return false, nil
+		return false, miss, nil
 	}
 	if g.AllInAt.IsZero() {
 		g.AllInAt = s.now().UTC()
 	}
-	return len(g.Waiting) == 0 && s.cfg.ResolveDelay == 0, nil
+	return len(g.Waiting) == 0 && s.cfg.ResolveDelay == 0, miss, nil
+}
+
+func (s *Service) timed(part string, since time.Time) {
+	if s.Timed != nil {
+		s.Timed(part, time.Since(since))
+	}
+}
+
+// waitsForOne reports whether the round waits for one seat only: one player's orders, or, with every
+// order in, one player's READY.
+func waitsForOne(g *Game, miss map[string][]string) bool {
+	seats := map[string]bool{}
+	for p := range miss {
+		seats[p] = true
+	}
+	for _, p := range g.Waiting {
+		seats[p] = true
+	}
+	return len(seats) == 1
 }
 
 // Tick does what the clock asks for: reminders before and after deadlines, the moderators' daily digest,
@@ -1010,10 +1041,12 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	if stream != "" {
 		d = StreamDice(g.seedValue(), stream, true)
 	}
+	t0 := time.Now()
 	next, log, err := rg.Resolve(orders, d)
 	if err != nil {
 		return err
 	}
+	s.timed("resolve", t0)
 	after, err := next.Save()
 	if err != nil {
 		return err
@@ -1084,6 +1117,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		g.Status, g.Result = StatusOver, result
 		kind = "over"
 	}
+	t0 = time.Now()
 	for i := range g.Seats {
 		if !ruleset.ReportsTo(next, g.Seats[i].Player) {
 			continue // a game that asks only some players this round (ruleset.Selective)
@@ -1095,6 +1129,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 			return err
 		}
 	}
+	s.timed("reports", t0)
 	for _, n := range notes {
 		if err := s.queueModerator(tx, g, fmt.Sprintf("turn %d: %s", g.Round-1, firstWords(n)), n); err != nil {
 			return err

@@ -196,12 +196,12 @@ func checkIMAP(ctx context.Context, o IntakeOptions, report func(CheckStep)) (*i
 // checkSMTP connects to the submission server as the sender does and sends the probe.
 func checkSMTP(ctx context.Context, opts CheckOptions, probeTo, token string, report func(CheckStep)) bool {
 	s := NewSender(opts.SMTP, nil)
-	client, hangUp, err := s.dial(ctx)
+	conn, err := s.dial(ctx)
 	if err != nil {
 		report(CheckStep{Name: "smtp connect", Status: "FAIL", Detail: fmt.Sprintf("%s port %d: %v", opts.SMTP.Host, s.port(), err), Fix: smtpFix(err)})
 		return false
 	}
-	defer hangUp()
+	defer conn.close()
 	how := "STARTTLS"
 	switch TLSMode(opts.SMTP.TLS) {
 	case TLSImplicit:
@@ -228,7 +228,7 @@ func checkSMTP(ctx context.Context, opts CheckOptions, probeTo, token string, re
 	m.SetGenHeader("X-Sortie", "1")
 	m.SetGenHeader("Auto-Submitted", "auto-generated")
 	m.SetBodyString(mail.TypeTextPlain, "This mail was sent by sortie check to see that replies to the service's +addresses reach its inbox. It is deleted when found.\n")
-	if err := client.Send(m); err != nil {
+	if err := conn.send(m); err != nil {
 		fix := smtpFix(err)
 		if strings.Contains(err.Error(), "RCPT") || strings.Contains(err.Error(), "550") || strings.Contains(err.Error(), "553") {
 			fix = fmt.Sprintf("the server refuses %s: Sortie needs plus-addressing (mail to %s+anything@%s delivered to %s's inbox); on Postfix set recipient_delimiter = + (and the same in Dovecot), on a hosted mailbox turn on sub-addressing (or, if it has none, set plus_addressing: false and players write their SECRET)",

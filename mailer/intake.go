@@ -30,6 +30,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -44,6 +45,7 @@ const (
 	DefaultIntakeBatch       = 250
 	DefaultIntakeMaxSize     = 10 << 20 // 10 MiB: orders are a few KiB; this leaves room for a photo of a map
 	DefaultIntakeBackoff     = time.Second
+	DefaultIntakeHotPoll     = 10 * time.Millisecond
 	maxIntakeBackoff         = time.Minute
 
 	// intakeFetchBudget bounds how many bytes of message bodies one UID FETCH brings in (a single
@@ -80,6 +82,11 @@ type IntakeOptions struct {
 	IdleRefresh time.Duration
 	// NoIdle polls even when the server offers IDLE (for servers whose IDLE is broken).
 	NoIdle bool
+	// HotPoll is how often the mailbox is checked with a NOOP while the intake is hot (see Intake.Hot):
+	// when a mail is expected soon, polling sees it within HotPoll of its delivery, where IDLE may wait
+	// for the server (Dovecot tells an IDLE client of new mail half a second after it arrived). Default
+	// 10 ms; a negative value never polls hot (IDLE, or Poll, always).
+	HotPoll time.Duration
 	// Batch is the most messages handed to the handler at once (one commit for a BatchHandler); default
 	// 250. The batches follow the mailbox: a batch is min(Batch, the new messages not yet handled), handed
 	// over as soon as it has arrived while the rest still streams in, and moved while the handler works
@@ -107,7 +114,37 @@ type Intake struct {
 	// foldersReady: a connection has found or made the folders; later ones do not ask again (a folder
 	// deleted since is made again when a MOVE to it says TRYCREATE).
 	foldersReady bool
+	// hotUntil is the end of the hot window (unix nanoseconds; 0: cold), heat wakes a waiting Run when
+	// Hot moved it.
+	hotUntil atomic.Int64
+	heat     chan struct{}
 }
+
+// Hot makes the intake check the mailbox every HotPoll for the next d, instead of waiting on IDLE, for
+// when a mail is expected soon: the last order of a round, say. It never shortens a window already set,
+// never blocks, and is safe to call from any goroutine (e.g. a commit hook).
+func (in *Intake) Hot(d time.Duration) {
+	if in.opts.HotPoll < 0 || d <= 0 {
+		return
+	}
+	until := time.Now().Add(d).UnixNano()
+	for {
+		cur := in.hotUntil.Load()
+		if cur >= until {
+			return
+		}
+		if in.hotUntil.CompareAndSwap(cur, until) {
+			break
+		}
+	}
+	select {
+	case in.heat <- struct{}{}:
+	default:
+	}
+}
+
+// hot reports whether the intake is in a hot window.
+func (in *Intake) hot() bool { return time.Now().UnixNano() < in.hotUntil.Load() }
 
 // errIntakeBusy is returned when Run or PollOnce is called while another is running.
 var errIntakeBusy = errors.New("mailer: intake already running")
@@ -139,7 +176,11 @@ func NewIntake(opts IntakeOptions, cursor CursorStore, h Handler) *Intake {
 	if opts.Backoff <= 0 {
 		opts.Backoff = DefaultIntakeBackoff
 	}
+	if opts.HotPoll == 0 {
+		opts.HotPoll = DefaultIntakeHotPoll
+	}
 	return &Intake{
+		heat:   make(chan struct{}, 1),
 		opts:   opts,
 		cursor: cursor,
 		h:      h,
@@ -372,19 +413,29 @@ func ensureMailbox(c *imapclient.Client, name string) error {
 	return nil
 }
 
-// wait blocks until there may be new mail: an EXISTS (during IDLE, or seen during the last pass),
-// the Poll timer, or the IdleRefresh timer. It returns an error if the connection is gone.
+// wait blocks until there may be new mail: an EXISTS (during IDLE, after a NOOP, or seen during the last
+// pass), the Poll timer, or the IdleRefresh timer. While the intake is hot it sends a NOOP every HotPoll
+// instead of idling. It returns an error if the connection is gone.
 func (in *Intake) wait(ctx context.Context, ic *intakeConn) error {
 	select {
 	case <-ic.wake: // arrived during the pass
 		return nil
 	default:
 	}
+	select {
+	case <-in.heat: // the window is read below
+	default:
+	}
+	if in.hot() {
+		return in.pollHot(ctx, ic)
+	}
 	poll := time.NewTimer(in.opts.Poll)
 	defer poll.Stop()
 	if !ic.idle {
 		select {
 		case <-poll.C:
+			return nil
+		case <-in.heat:
 			return nil
 		case <-ic.c.Closed():
 			return errIMAPClosed
@@ -403,6 +454,7 @@ func (in *Intake) wait(ctx context.Context, ic *intakeConn) error {
 	case <-ic.wake:
 	case <-poll.C:
 	case <-refresh.C:
+	case <-in.heat: // stop idling: the next wait polls
 	case <-ic.c.Closed():
 		return errIMAPClosed
 	case <-ctx.Done():
@@ -414,6 +466,35 @@ func (in *Intake) wait(ctx context.Context, ic *intakeConn) error {
 	}
 	if err := idle.Wait(); err != nil {
 		return fmt.Errorf("mailer: imap idle: %w", err)
+	}
+	return nil
+}
+
+// pollHot sends a NOOP every HotPoll (the server answers it with EXISTS for new mail) until there is new
+// mail or the hot window ends; a Poll's time without news also ends it, so the safety-net pass still runs.
+func (in *Intake) pollHot(ctx context.Context, ic *intakeConn) error {
+	tick := time.NewTicker(in.opts.HotPoll)
+	defer tick.Stop()
+	safety := time.Now().Add(in.opts.Poll)
+	for in.hot() && time.Now().Before(safety) {
+		select {
+		case <-ic.wake:
+			return nil
+		case <-tick.C:
+		case <-in.heat:
+		case <-ic.c.Closed():
+			return errIMAPClosed
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := ic.c.Noop().Wait(); err != nil {
+			return fmt.Errorf("mailer: imap noop: %w", err)
+		}
+		select {
+		case <-ic.wake: // the NOOP's EXISTS
+			return nil
+		default:
+		}
 	}
 	return nil
 }

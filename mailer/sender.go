@@ -1,7 +1,9 @@
 package mailer
 
-// SMTP sender: delivers the transactional outbox (invariant 2, docs/architecture.md) with go-mail, one
-// authenticated connection per batch.
+// SMTP sender: delivers the transactional outbox (invariant 2, docs/architecture.md) with go-mail over
+// one authenticated connection, kept open between passes (with a NOOP now and then) for KeepOpen, so
+// that a turn's reports do not wait for a new connection, STARTTLS and AUTH; a kept connection that has
+// died is replaced at once.
 //
 // Exactly-once, and the window where it is only at-least-once. An item is marked sent right after
 // the SMTP server accepted it (250 after DATA) and is never offered again after that, so a restart
@@ -34,6 +36,7 @@ import (
 
 	"github.com/rs/zerolog"
 	mail "github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 )
 
 // Defaults for SenderOptions.
@@ -41,9 +44,13 @@ const (
 	DefaultSenderBatch   = 50
 	DefaultSenderPoll    = 2 * time.Second
 	DefaultSenderBackoff = time.Second
-	maxSenderBackoff     = 5 * time.Minute
-	senderDialTimeout    = 30 * time.Second
-	senderCmdTimeout     = 30 * time.Second
+	DefaultSenderKeep    = 2 * time.Minute
+	// senderKeepAlive is how often an idle kept connection is sent a NOOP: well inside go-mail's deadline
+	// (senderCmdTimeout) and servers' idle timeouts (Postfix: 300 s).
+	senderKeepAlive   = 15 * time.Second
+	maxSenderBackoff  = 5 * time.Minute
+	senderDialTimeout = 30 * time.Second
+	senderCmdTimeout  = 30 * time.Second
 	// senderStopGrace is how long a stop waits for the server's answer to the message on the wire.
 	senderStopGrace = 5 * time.Second
 )
@@ -76,18 +83,30 @@ type SenderOptions struct {
 	// Backoff is the first delay after a failed connection; it doubles up to 5 min and starts over
 	// after a pass without connection trouble. Default 1 s.
 	Backoff time.Duration
+	// KeepOpen is how long Run keeps the connection open after its last use, sending a NOOP every 15 s,
+	// so the next mail goes out at once (Warm keeps it longer, or opens one ahead). Default 2 min; a
+	// negative value closes it after every pass.
+	KeepOpen time.Duration
+	// OnAccepted, if set, is called as the server accepts each mail (before it is recorded), with its
+	// outbox ID: for measurements.
+	OnAccepted func(id string)
 	// Logger for connection events and per-message outcomes (id, message_id, to); never bodies or
 	// credentials. The zero value logs nothing.
 	Logger zerolog.Logger
 }
 
-// Sender delivers the outbox over SMTP. See Run, Kick and SendOnce.
+// Sender delivers the outbox over SMTP. See Run, Kick, Warm and SendOnce.
 type Sender struct {
 	opts SenderOptions
 	box  Outbox
 	log  zerolog.Logger
 	kick chan struct{}
+	warm chan time.Duration
 	busy sync.Mutex // Run and SendOnce exclude each other
+
+	// Run's kept connection (only Run's goroutine touches these).
+	conn      *smtpConn
+	keepUntil time.Time
 }
 
 var errSenderBusy = errors.New("mailer: sender already running")
@@ -103,11 +122,38 @@ func NewSender(opts SenderOptions, box Outbox) *Sender {
 	if opts.Backoff <= 0 {
 		opts.Backoff = DefaultSenderBackoff
 	}
+	if opts.KeepOpen == 0 {
+		opts.KeepOpen = DefaultSenderKeep
+	}
 	return &Sender{
 		opts: opts,
 		box:  box,
 		log:  opts.Logger.With().Str("smtp_host", opts.Host).Logger(),
 		kick: make(chan struct{}, 1),
+		warm: make(chan time.Duration, 1),
+	}
+}
+
+// Warm asks Run to have a connection open within moments and to keep it for at least d, for when mail
+// is expected soon (a round one order from complete): the next pass then spends nothing on connecting,
+// STARTTLS and AUTH. It never blocks; with KeepOpen negative it does nothing.
+func (s *Sender) Warm(d time.Duration) {
+	if s.opts.KeepOpen < 0 || d <= 0 {
+		return
+	}
+	select {
+	case s.warm <- d:
+	default:
+		// One is pending; a longer one replaces it.
+		select {
+		case old := <-s.warm:
+			d = max(d, old)
+		default:
+		}
+		select {
+		case s.warm <- d:
+		default:
+		}
 	}
 }
 
@@ -120,23 +166,26 @@ func (s *Sender) Kick() {
 	}
 }
 
-// Run delivers pending mail until ctx is done: one connection per batch, MarkSent right after each
-// accepted message, MarkFailed for each message that failed; after a connection failure it backs off.
-// It returns nil when ctx is cancelled.
+// Run delivers pending mail until ctx is done: MarkSent right after each accepted message, MarkFailed
+// for each message that failed; after a connection failure it backs off. Between passes it keeps the
+// connection open for KeepOpen (or as long as Warm asked), with a NOOP every 15 s. It returns nil when ctx
+// is cancelled.
 func (s *Sender) Run(ctx context.Context) error {
 	if !s.busy.TryLock() {
 		return errSenderBusy
 	}
 	defer s.busy.Unlock()
+	defer s.hangUp()
 
 	delay := s.opts.Backoff
 	for {
-		sent, err := s.pass(ctx)
+		sent, err := s.pass(ctx, true)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if err != nil {
 			s.log.Warn().Err(err).Dur("retry_in", delay).Msg("smtp pass failed; backing off")
+			s.hangUp()
 			t := time.NewTimer(delay)
 			select {
 			case <-ctx.Done():
@@ -151,15 +200,64 @@ func (s *Sender) Run(ctx context.Context) error {
 		if sent == s.opts.Batch {
 			continue // a full batch went out: there may be more
 		}
-		t := time.NewTimer(s.opts.Poll)
+		if !s.idle(ctx) {
+			return nil
+		}
+	}
+}
+
+// idle waits for a kick or the poll, tending the kept connection meanwhile: a NOOP every
+// senderKeepAlive, closed once its time is up, opened when Warm asks. It returns false when ctx is done.
+func (s *Sender) idle(ctx context.Context) bool {
+	poll := time.NewTimer(s.opts.Poll)
+	defer poll.Stop()
+	keepAlive := time.NewTimer(time.Hour)
+	defer keepAlive.Stop()
+	for {
+		keepAlive.Stop()
+		var tend <-chan time.Time
+		if s.conn != nil {
+			next := min(time.Until(s.conn.lastUsed.Add(senderKeepAlive)), time.Until(s.keepUntil))
+			keepAlive.Reset(max(next, 0))
+			tend = keepAlive.C
+		}
 		select {
 		case <-ctx.Done():
-			t.Stop()
-			return nil
+			return false
 		case <-s.kick:
-			t.Stop()
-		case <-t.C:
+			return true
+		case <-poll.C:
+			return true
+		case d := <-s.warm:
+			if until := time.Now().Add(d); until.After(s.keepUntil) {
+				s.keepUntil = until
+			}
+			if s.conn == nil {
+				conn, err := s.dial(ctx)
+				if err != nil {
+					s.log.Debug().Err(err).Msg("smtp: could not open a connection ahead; the next pass tries again")
+					continue
+				}
+				s.conn = conn
+			}
+		case <-tend:
+			if time.Now().After(s.keepUntil) {
+				s.hangUp()
+				continue
+			}
+			if err := s.conn.noop(); err != nil {
+				s.log.Debug().Err(err).Msg("smtp: the kept connection is gone")
+				s.hangUp()
+			}
 		}
+	}
+}
+
+// hangUp closes the kept connection, if any.
+func (s *Sender) hangUp() {
+	if s.conn != nil {
+		s.conn.close()
+		s.conn = nil
 	}
 }
 
@@ -172,7 +270,7 @@ func (s *Sender) SendOnce(ctx context.Context) (sent int, err error) {
 	}
 	defer s.busy.Unlock()
 	for {
-		n, err := s.pass(ctx)
+		n, err := s.pass(ctx, false)
 		sent += n
 		if err != nil || n < s.opts.Batch {
 			return sent, err
@@ -180,9 +278,10 @@ func (s *Sender) SendOnce(ctx context.Context) (sent int, err error) {
 	}
 }
 
-// pass sends one batch over one connection and returns how many were accepted. The error is
-// non-nil for trouble with the connection or the outbox, not for a message the server refused.
-func (s *Sender) pass(ctx context.Context) (sent int, err error) {
+// pass sends one batch and returns how many were accepted. The error is non-nil for trouble with the
+// connection or the outbox, not for a message the server refused. With keep, it uses Run's kept
+// connection (opening one if there is none) and leaves it open; without, it opens its own and closes it.
+func (s *Sender) pass(ctx context.Context, keep bool) (sent int, err error) {
 	items, err := s.box.Pending(time.Now(), s.opts.Batch)
 	if err != nil {
 		return 0, fmt.Errorf("mailer: outbox: %w", err)
@@ -190,16 +289,38 @@ func (s *Sender) pass(ctx context.Context) (sent int, err error) {
 	if len(items) == 0 {
 		return 0, nil
 	}
-	client, hangUp, err := s.dial(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return 0, ctx.Err()
+	conn, reused := s.conn, s.conn != nil
+	if keep && reused {
+		// A kept connection may have died while it waited (the server's idle timeout, a restart): ask
+		// it once, and open a new one if it does not answer.
+		if err := conn.noop(); err != nil {
+			s.log.Debug().Err(err).Msg("smtp: the kept connection is gone; reconnecting")
+			s.hangUp()
+			conn, reused = nil, false
 		}
-		err = fmt.Errorf("%w: %w", ErrSMTPUnavailable, err)
-		s.failAll(items, err)
-		return 0, err
 	}
-	defer hangUp()
+	if !keep || conn == nil {
+		reused = false
+		if conn, err = s.dial(ctx); err != nil {
+			if ctx.Err() != nil {
+				return 0, ctx.Err()
+			}
+			err = fmt.Errorf("%w: %w", ErrSMTPUnavailable, err)
+			s.failAll(items, err)
+			return 0, err
+		}
+	}
+	if keep {
+		s.conn = conn
+		if until := time.Now().Add(s.opts.KeepOpen); until.After(s.keepUntil) {
+			s.keepUntil = until
+		}
+		if s.opts.KeepOpen < 0 {
+			defer s.hangUp()
+		}
+	} else {
+		defer conn.close()
+	}
 
 	// Accepted mails are recorded by a committer goroutine, several to a commit when the server is
 	// faster than the disk, while the next message is sent. The window in which a mail is accepted but
@@ -212,7 +333,8 @@ func (s *Sender) pass(ctx context.Context) (sent int, err error) {
 		}
 	}()
 
-	for i, item := range items {
+	for i := 0; i < len(items); i++ {
+		item := items[i]
 		if ctx.Err() != nil {
 			return sent, ctx.Err()
 		}
@@ -223,11 +345,23 @@ func (s *Sender) pass(ctx context.Context) (sent int, err error) {
 			s.markFailed(item, err)
 			continue
 		}
-		if err := client.Send(msg); err != nil {
+		if err := conn.send(msg); err != nil {
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
 			}
 			if connectionLost(err) {
+				if reused && notAttempted(err) {
+					// The kept connection died between the check and the message (MAIL FROM found it
+					// closed): the message was not attempted. Open a new one and send it again.
+					log.Debug().Err(err).Msg("smtp: the kept connection is gone; reconnecting")
+					s.hangUp()
+					reused = false
+					if conn, err = s.dial(ctx); err == nil {
+						s.conn = conn
+						i--
+						continue
+					}
+				}
 				err = fmt.Errorf("%w: %w", ErrSMTPUnavailable, err)
 				s.failAll(items[i:], err)
 				return sent, err
@@ -235,6 +369,10 @@ func (s *Sender) pass(ctx context.Context) (sent int, err error) {
 			log.Warn().Err(err).Msg("message refused")
 			s.markFailed(item, err)
 			continue
+		}
+		reused = false // this connection works: a later failure on it is an outage
+		if s.opts.OnAccepted != nil {
+			s.opts.OnAccepted(item.ID)
 		}
 		if err := marks.add(item.ID); err != nil {
 			// Accepted by the server but not recorded: it will go out again (same Message-ID).
@@ -259,24 +397,62 @@ func (s *Sender) failAll(items []OutgoingMail, err error) {
 	}
 }
 
-// connectionLost reports whether a Send error means the connection is unusable: go-mail's
-// pre-message NOOP failed (the message was not attempted), or the server said 421 (closing the
-// channel).
+// connectionLost reports whether a Send error means the connection is unusable: the connection check
+// failed (the message was not attempted), the server said 421 (closing the channel), or a command of the
+// transaction got no answer at all (a broken connection, not a refusal).
 func connectionLost(err error) bool {
 	var se *mail.SendError
 	if !errors.As(err, &se) {
 		return true
 	}
-	return se.Reason == mail.ErrConnCheck || se.ErrorCode() == 421
+	switch se.Reason {
+	case mail.ErrConnCheck:
+		return true
+	case mail.ErrSMTPMailFrom, mail.ErrSMTPRcptTo, mail.ErrSMTPData, mail.ErrWriteContent, mail.ErrSMTPDataClose:
+		return se.ErrorCode() == 421 || se.ErrorCode() == 0
+	}
+	return se.ErrorCode() == 421
 }
 
-// dial opens one connection, with STARTTLS or implicit TLS and AUTH as configured. hangUp sends
-// QUIT and closes the connection.
-func (s *Sender) dial(ctx context.Context) (client *mail.Client, hangUp func(), err error) {
+// notAttempted reports whether a Send error came before the message was offered: the connection check
+// failed, or MAIL FROM got no answer.
+func notAttempted(err error) bool {
+	var se *mail.SendError
+	return errors.As(err, &se) && (se.Reason == mail.ErrConnCheck || se.Reason == mail.ErrSMTPMailFrom && se.ErrorCode() == 0)
+}
+
+// smtpConn is one authenticated connection.
+type smtpConn struct {
+	c        *mail.Client
+	sc       *smtp.Client
+	hangUp   func()
+	lastUsed time.Time
+}
+
+// send sends one message.
+func (c *smtpConn) send(m *mail.Msg) error {
+	c.lastUsed = time.Now()
+	return c.c.SendWithSMTPClient(c.sc, m)
+}
+
+// noop keeps an idle connection alive, and tells whether it still is.
+func (c *smtpConn) noop() error {
+	c.lastUsed = time.Now()
+	if err := c.sc.UpdateDeadline(senderCmdTimeout); err != nil {
+		return err
+	}
+	return c.sc.Noop()
+}
+
+// close sends QUIT and closes the connection.
+func (c *smtpConn) close() { c.hangUp() }
+
+// dial opens one connection, with STARTTLS or implicit TLS and AUTH as configured.
+func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
 	port := s.opts.Port
 	mode, err := resolveTLSMode(s.opts.TLS, strconv.Itoa(port))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if port == 0 {
 		port = 587
@@ -287,7 +463,7 @@ func (s *Sender) dial(ctx context.Context) (client *mail.Client, hangUp func(), 
 	var tlsCfg *tls.Config
 	if mode != TLSNone {
 		if tlsCfg, err = clientTLSConfig(s.opts.Host, s.opts.CAFile); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 
@@ -326,6 +502,10 @@ func (s *Sender) dial(ctx context.Context) (client *mail.Client, hangUp func(), 
 		mail.WithPort(port),
 		mail.WithDialContextFunc(dialFn),
 		mail.WithTimeout(senderCmdTimeout),
+		// No NOOP before and no RSET after every message: a mail is MAIL, RCPT, DATA and nothing else. The
+		// connection is checked when a pass takes it up again (smtpConn.noop).
+		mail.WithoutNoop(),
+		mail.WithoutRset(),
 	}
 	switch mode {
 	case TLSNone:
@@ -342,28 +522,29 @@ func (s *Sender) dial(ctx context.Context) (client *mail.Client, hangUp func(), 
 			mail.WithUsername(s.opts.Username),
 			mail.WithPassword(s.opts.Password))
 	}
-	client, err = mail.NewClient(s.opts.Host, opts...)
+	client, err := mail.NewClient(s.opts.Host, opts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if err := client.DialWithContext(ctx); err != nil {
+	sc, err := client.DialToSMTPClientWithContext(ctx)
+	if err != nil {
 		closeConn()
-		return nil, nil, err
+		return nil, err
 	}
 	// A stop lets the message on the wire finish (the loop sends no other after it), so a mail the server
 	// takes is also recorded; only a server that does not answer within the grace is cut off.
 	var grace atomic.Pointer[time.Timer]
 	stop := context.AfterFunc(ctx, func() { grace.Store(time.AfterFunc(senderStopGrace, closeConn)) })
-	return client, func() {
+	return &smtpConn{c: client, sc: sc, lastUsed: time.Now(), hangUp: func() {
 		stop()
 		if t := grace.Load(); t != nil {
 			t.Stop()
 		}
-		if err := client.Close(); err != nil {
+		if err := client.CloseWithSMTPClient(sc); err != nil {
 			s.log.Debug().Err(err).Msg("smtp quit")
 		}
 		closeConn()
-	}, nil
+	}}, nil
 }
 
 // reservedHeaders are set by build and cannot be overridden through OutgoingMail.Headers.

@@ -11,11 +11,13 @@ package main
 //   - BenchmarkOutbox: report-sized mails from the outbox over one authenticated STARTTLS connection,
 //     per second (mailer.Sender on the daemon's outbox adapter). Raw, in the same run: go-mail sending
 //     the same messages, built beforehand, over one connection to the same port.
-//   - BenchmarkTurnLatency: the daemon (NewDaemon, Run: intake in IDLE, sender, clock) with a game
-//     waiting for one last order; the time from handing that order to the mail server to every mail
-//     of the turn (the receipt and the reports) being accepted by the SMTP server. Raw, in the same
-//     run: an IDLE client told of a new message, fetching and moving it, then go-mail sending the
-//     same mails over a new connection.
+//   - BenchmarkTurnLatency: the daemon (NewDaemon, Run: intake, sender, clock, with the default
+//     settings) with a game waiting for one last order; the time from that order's delivery into the
+//     mail server to every mail of the turn (the receipt and the reports) in the players' mailboxes,
+//     split into detect, commit (with resolve and render), SMTP and delivery. Raw, in the same run: a
+//     client polling the mailbox as often as the daemon then does (a NOOP every 10 ms) told of the new
+//     message, fetching and moving it, then go-mail sending the same mails over a connection opened
+//     beforehand, until they are in the same mailboxes.
 //
 // Besides the figure, the raw figure and their ratio, each reports where its own time went (the
 // handler, the cursor store and the outbox adapter are wrapped to read the clock around each call)
@@ -42,6 +44,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -89,7 +92,10 @@ type benchEnv struct {
 	// settle waits until the SMTP server has delivered everything it accepted (Postfix's queue is
 	// empty), so that one measurement does not pay for the background work of the one before.
 	settle func() error
-	logs   func() string
+	// delivered is how many messages the SMTP side has put in login's mailbox so far (Dovecot: the
+	// files in its Maildir; in-process: the messages the SMTP server took for it).
+	delivered func(login string) int
+	logs      func() string
 }
 
 func (e *benchEnv) tls(host string) *tls.Config {
@@ -123,7 +129,10 @@ func benchRealEnv(b *testing.B, inProcessName string) *benchEnv {
 		passwords: srv.Users,
 		deliver:   func(login string, raws [][]byte) error { return benchLMTP(srv.LMTPAddr, login, raws) },
 		settle:    func() error { return benchPostfixIdle(filepath.Join(srv.Dir, "postfix", "spool"), time.Minute) },
-		logs:      srv.Logs,
+		delivered: func(login string) int {
+			return benchMaildirCount(filepath.Join(srv.Dir, "dovecot", "mail", login, "Maildir"))
+		},
+		logs: srv.Logs,
 	}
 	// Dovecot makes only the INBOX; the raw measurements move to Processed as the intake does.
 	c, err := srv.Login(benchRaw)
@@ -156,8 +165,17 @@ func benchInProcessEnv(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { im.Close() })
+	var mu sync.Mutex
+	got := map[string]int{}
 	sm, err := localmail.StartSMTP(localmail.SMTPOptions{Domain: "sortie.test", Username: benchService, Password: pw[benchService],
-		TLSConfig: serverTLS, RequireTLS: true})
+		TLSConfig: serverTLS, RequireTLS: true, OnMessage: func(_ string, to []string, _ []byte) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, rcpt := range to {
+				got[strings.ToLower(rcpt)]++
+			}
+			return nil
+		}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -176,8 +194,23 @@ func benchInProcessEnv(b *testing.B) *benchEnv {
 			return nil
 		},
 		settle: func() error { return nil },
-		logs:   func() string { return "" },
+		delivered: func(login string) int {
+			mu.Lock()
+			defer mu.Unlock()
+			return got[login]
+		},
+		logs: func() string { return "" },
 	}
+}
+
+// benchMaildirCount is the number of messages in a Maildir (new and cur); 0 before the first delivery.
+func benchMaildirCount(dir string) int {
+	n := 0
+	for _, sub := range []string{"new", "cur"} {
+		entries, _ := os.ReadDir(filepath.Join(dir, sub))
+		n += len(entries)
+	}
+	return n
 }
 
 // benchLMTP delivers raws to rcpt over one LMTP connection to Dovecot, as Postfix does.
@@ -690,18 +723,88 @@ func benchOutbox(b *testing.B, env *benchEnv) {
 	benchReportLoad(b)
 }
 
-// BenchmarkTurnLatency: the daemon running against Dovecot and Postfix; the time from the last
-// order's delivery to every mail of the turn accepted by Postfix.
+// BenchmarkTurnLatency: the daemon running against Dovecot and Postfix with its default settings; the
+// time from the last order's delivery into Dovecot to every mail of the turn in the players' mailboxes.
 func BenchmarkTurnLatency(b *testing.B) {
 	benchTurnLatency(b, benchRealEnv(b, "BenchmarkTurnLatencyInProcess"))
 }
 
-// BenchmarkTurnLatencyInProcess is BenchmarkTurnLatency against the in-process servers.
+// BenchmarkTurnLatencyInProcess is BenchmarkTurnLatency against the in-process servers (where a mail is
+// in the player's mailbox once the SMTP server has taken it).
 func BenchmarkTurnLatencyInProcess(b *testing.B) { benchTurnLatency(b, benchInProcessEnv(b)) }
+
+// benchStages records when the daemon's stages happen (Daemon.OnStage, Service.Timed).
+type benchStages struct {
+	mu       sync.Mutex
+	fetched  time.Time // the first "fetched" since reset
+	commit   time.Time // the first "committed" after it
+	accepted []time.Time
+	resolve  time.Duration
+	reports  time.Duration
+}
+
+func (s *benchStages) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fetched, s.commit, s.accepted, s.resolve, s.reports = time.Time{}, time.Time{}, nil, 0, 0
+}
+
+func (s *benchStages) stage(stage, _ string) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case stage == "fetched" && s.fetched.IsZero():
+		s.fetched = now
+	case stage == "committed" && !s.fetched.IsZero() && s.commit.IsZero():
+		s.commit = now
+	case stage == "accepted":
+		s.accepted = append(s.accepted, now)
+	}
+}
+
+func (s *benchStages) timed(part string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch part {
+	case "resolve":
+		s.resolve += d
+	case "reports":
+		s.reports += d
+	}
+}
+
+// benchWaitDelivered waits until each login's mailbox holds want[login] messages; it returns when the last
+// arrived (polling every 200 µs).
+func benchWaitDelivered(b *testing.B, env *benchEnv, want map[string]int) time.Time {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		done := true
+		for login, n := range want {
+			if env.delivered(login) < n {
+				done = false
+				break
+			}
+		}
+		if done {
+			return time.Now()
+		}
+		if time.Now().After(deadline) {
+			got := map[string]int{}
+			for login := range want {
+				got[login] = env.delivered(login)
+			}
+			b.Fatalf("after a minute the mailboxes hold %v, want %v\n%s", got, want, env.logs())
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+}
 
 func benchTurnLatency(b *testing.B, env *benchEnv) {
 	ctx := context.Background()
 	dir := b.TempDir()
+	// The daemon as a moderator would configure it: the defaults, except for the test servers and a
+	// resolve delay of 0 (the round resolves with the last order).
 	cfg := &daemon.Config{Database: filepath.Join(dir, "sortie.db"), Address: benchService, Name: "Sortie bench", ResolveDelay: "0s", LogLevel: "error"}
 	cfg.IMAP.Addr, cfg.IMAP.TLS, cfg.IMAP.CAFile = env.imapAddr, "tls", env.caFile
 	cfg.IMAP.Username, cfg.IMAP.Password = benchService, env.passwords[benchService]
@@ -711,6 +814,9 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	stages := &benchStages{}
+	d.OnStage = stages.stage
+	d.Svc.Timed = stages.timed
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- d.Run(runCtx) }()
@@ -722,6 +828,7 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		d.Close()
 	})
 	scn := benchScenario(b)
+	hotPoll := mailer.DefaultIntakeHotPoll // the daemon's, and the raw client's
 
 	// turnMail is the game's outbox as it stands.
 	turnMail := func(game string) []storage.Outgoing {
@@ -734,11 +841,11 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		}
 		return list
 	}
-	// waitSent waits until every mail of the game has been accepted by the SMTP server; commit is
-	// when the reports were first seen in the outbox.
-	waitSent := func(game string, t0 time.Time, reports int) (commit time.Duration, list []storage.Outgoing) {
+	// waitSent waits until every mail of the game has been accepted by the SMTP server.
+	waitSent := func(game string, reports int) []storage.Outgoing {
+		t0 := time.Now()
 		for {
-			list = turnMail(game)
+			list := turnMail(game)
 			n, sent := 0, 0
 			for _, it := range list {
 				if it.Kind == "report" {
@@ -748,20 +855,21 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 					sent++
 				}
 			}
-			if n >= reports && commit == 0 {
-				commit = time.Since(t0)
-			}
 			if n >= reports && sent == len(list) {
-				return commit, list
+				return list
 			}
 			if time.Since(t0) > time.Minute {
 				b.Fatalf("game %s: after a minute %d of %d reports committed, %d of %d mails sent\n%s", game, n, reports, sent, len(list), env.logs())
 			}
-			time.Sleep(500 * time.Microsecond)
+			time.Sleep(time.Millisecond)
 		}
 	}
+	mailboxes := func() map[string]int {
+		return map[string]int{benchAlice: env.delivered(benchAlice), benchBob: env.delivered(benchBob)}
+	}
 
-	var tTurn, tCommit, tRaw, tNotify time.Duration
+	var tTurn, tDetect, tCommit, tResolve, tRender, tSMTP, tDelivery time.Duration
+	var rTurn, rDetect, rFetch, rSMTP, rDelivery time.Duration
 	iter := 0
 	for b.Loop() {
 		b.StopTimer()
@@ -770,39 +878,68 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		if _, err := d.Svc.NewGame(scn, "channel.yaml", game); err != nil {
 			b.Fatal(err)
 		}
-		// Alice's orders go straight to the service: only the last order travels by mail.
+		// Alice's orders go straight to the service: only the last order travels by mail. The round then
+		// waits for Bob alone, and the daemon watches for his mail (imap.hot_for).
 		text := fmt.Sprintf("GAME %s TURN 1 SECRET lark-swift-0001\n%s\nEND\n", game, benchAliceOrders)
 		if o, err := d.Svc.Submit(adjudicator.Envelope{From: benchAlice, To: []string{benchService}, MessageID: game + ".alice@players.test",
 			Text: text, Size: len(text), ReceivedAt: time.Now().UTC()}); err != nil || o != adjudicator.Accepted {
 			b.Fatalf("alice's orders: %s %v", o, err)
 		}
 		d.Sender.Kick()
-		waitSent(game, time.Now(), 0) // the welcome mails and alice's receipt
+		before := map[string]bool{}
+		for _, it := range waitSent(game, 0) { // the welcome mails and alice's receipt
+			before[it.ID] = true
+		}
 		if err := env.settle(); err != nil {
 			b.Fatalf("%v\n%s", err, env.logs())
 		}
-		before := map[string]bool{}
-		for _, it := range turnMail(game) {
-			before[it.ID] = true
-		}
+		box := mailboxes()
+		benchWaitDelivered(b, env, map[string]int{benchAlice: box[benchAlice], benchBob: box[benchBob]})
 		last := benchOrderMail(benchBob, "Bob", game+".bob@players.test", game, "kite-heron-0002", benchBobOrders)
-		time.Sleep(100 * time.Millisecond) // the intake is back in IDLE
+		time.Sleep(100 * time.Millisecond) // the intake polls, the sender's connection is open
+		box = mailboxes()
+		stages.reset()
 
 		b.StartTimer()
-		t0 := time.Now()
 		if err := env.deliver(benchService, [][]byte{last}); err != nil {
 			b.Fatalf("delivering the last order: %v\n%s", err, env.logs())
 		}
-		commit, list := waitSent(game, t0, 2)
-		lat := time.Since(t0)
+		t0 := time.Now() // the order is in Dovecot's INBOX
+		// Bob's receipt and report, Alice's report.
+		end := benchWaitDelivered(b, env, map[string]int{benchAlice: box[benchAlice] + 1, benchBob: box[benchBob] + 2})
 		b.StopTimer()
-		tTurn += lat
-		tCommit += commit
 
-		// Raw: the same mails the turn sent (bob's receipt and both reports), after an IDLE client has
-		// been told of a new message and has fetched and moved it.
+		// The in-process server has the mail in its mailbox before its answer reaches the sender: wait for
+		// the sender's word on the last one.
+		var st benchStages
+		for wait := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+			stages.mu.Lock()
+			st.fetched, st.commit, st.accepted, st.resolve, st.reports = stages.fetched, stages.commit, stages.accepted, stages.resolve, stages.reports
+			stages.mu.Unlock()
+			if !st.fetched.IsZero() && !st.commit.IsZero() && len(st.accepted) >= 3 {
+				break
+			}
+			if time.Now().After(wait) {
+				b.Fatalf("stages: fetched %v, committed %v, %d accepted", st.fetched, st.commit, len(st.accepted))
+			}
+		}
+		tTurn += end.Sub(t0)
+		tDetect += st.fetched.Sub(t0)
+		tCommit += st.commit.Sub(st.fetched)
+		tResolve += st.resolve
+		tRender += st.reports
+		lastAccepted := st.accepted[len(st.accepted)-1]
+		if lastAccepted.After(end) {
+			lastAccepted = end
+		}
+		tSMTP += lastAccepted.Sub(st.commit)
+		tDelivery += end.Sub(lastAccepted)
+
+		// Raw: the same mails the turn sent (bob's receipt and both reports), after a client polling the
+		// raw mailbox as often as the daemon does has seen the order, fetched it and moved it, sent over an
+		// SMTP connection already open, to the same players' mailboxes.
 		var msgs []*gomail.Msg
-		for _, it := range list {
+		for _, it := range waitSent(game, 2) {
 			if !before[it.ID] {
 				it.MessageID = "raw." + it.MessageID
 				msgs = append(msgs, benchGoMail(b, it.OutMail))
@@ -814,34 +951,50 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		if err := env.settle(); err != nil {
 			b.Fatalf("%v\n%s", err, env.logs())
 		}
-		notify, total, err := benchRawTurn(ctx, env, last, msgs)
+		raw, err := benchRawTurn(ctx, env, last, msgs, hotPoll, map[string]int{benchAlice: 1, benchBob: 2})
 		if err != nil {
 			b.Fatalf("raw turn: %v\n%s", err, env.logs())
 		}
-		tRaw += total
-		tNotify += notify
+		rTurn += raw.total
+		rDetect += raw.detect
+		rFetch += raw.fetch
+		rSMTP += raw.smtp
+		rDelivery += raw.delivery
 		if err := env.settle(); err != nil {
 			b.Fatalf("%v\n%s", err, env.logs())
 		}
 		b.StartTimer()
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(iter) }
-	// commit: the delivery, the IDLE wake-up, fetch, handler and the turn's resolution committed;
-	// send: from there until the SMTP server accepted the last mail. The raw side splits the same way
-	// at the EXISTS reaching its client.
+	// The order's way: detect (in Dovecot's INBOX until the intake hands it to the handler: the poll,
+	// the fetch), commit (the handler: read, check, resolve the round, render the reports, commit; of
+	// which resolve-ms is the ruleset and render-ms the reports), smtp (the commit until the SMTP server
+	// took the last mail), delivery (until the last is in its player's mailbox).
 	b.ReportMetric(ms(tTurn), "ms/turn")
+	b.ReportMetric(ms(tDetect), "detect-ms")
 	b.ReportMetric(ms(tCommit), "commit-ms")
-	b.ReportMetric(ms(tTurn-tCommit), "send-ms")
-	b.ReportMetric(ms(tRaw), "raw-ms/turn")
-	b.ReportMetric(ms(tNotify), "raw-idle-ms")
-	b.ReportMetric(ms(tRaw-tNotify), "raw-after-idle-ms")
+	b.ReportMetric(ms(tResolve), "resolve-ms")
+	b.ReportMetric(ms(tRender), "render-ms")
+	b.ReportMetric(ms(tSMTP), "smtp-ms")
+	b.ReportMetric(ms(tDelivery), "delivery-ms")
+	b.ReportMetric(ms(rTurn), "raw-ms/turn")
+	b.ReportMetric(ms(rDetect), "raw-detect-ms")
+	b.ReportMetric(ms(rFetch), "raw-fetch-ms")
+	b.ReportMetric(ms(rSMTP), "raw-smtp-ms")
+	b.ReportMetric(ms(rDelivery), "raw-delivery-ms")
+	b.ReportMetric(ms(tTurn)/ms(rTurn), "ratio")
 	benchReportLoad(b)
 }
 
-// benchRawTurn is the least a turn's mail path can cost: an IDLE client on the raw mailbox; the
-// message delivered; the client told of it (notify), fetching it and moving it; then go-mail sending
-// msgs over a new connection. total runs from the delivery to the last message accepted.
-func benchRawTurn(ctx context.Context, env *benchEnv, order []byte, msgs []*gomail.Msg) (notify, total time.Duration, err error) {
+// benchRawParts is where the raw turn's time went.
+type benchRawParts struct{ detect, fetch, smtp, delivery, total time.Duration }
+
+// benchRawTurn is the least a turn's mail path can cost with the same servers: an IMAP client polling the
+// raw mailbox with a NOOP every poll (the daemon's hot poll), already logged in; the order delivered;
+// the client hearing of it (EXISTS), fetching it and moving it; then go-mail sending msgs over a
+// connection opened beforehand (STARTTLS, AUTH); until the last is in its mailbox (want: new messages by
+// login). Each part runs from the end of the one before; total from the delivery.
+func benchRawTurn(ctx context.Context, env *benchEnv, order []byte, msgs []*gomail.Msg, poll time.Duration, want map[string]int) (p benchRawParts, err error) {
 	wake := make(chan struct{}, 1)
 	c, err := imapclient.DialTLS(env.imapAddr, &imapclient.Options{TLSConfig: env.tls(env.imapHost),
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{Mailbox: func(d *imapclient.UnilateralDataMailbox) {
@@ -853,58 +1006,118 @@ func benchRawTurn(ctx context.Context, env *benchEnv, order []byte, msgs []*goma
 			}
 		}}})
 	if err != nil {
-		return 0, 0, err
+		return p, err
 	}
 	defer c.Close()
 	if err := c.Login(benchRaw, env.passwords[benchRaw]).Wait(); err != nil {
-		return 0, 0, err
+		return p, err
 	}
 	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
-		return 0, 0, err
+		return p, err
+	}
+	sm, err := gomail.NewClient(env.smtpHost, gomail.WithPort(env.smtpPort), gomail.WithTLSPolicy(gomail.TLSMandatory),
+		gomail.WithTLSConfig(env.tls(env.smtpHost)), gomail.WithSMTPAuth(gomail.SMTPAuthPlain),
+		gomail.WithUsername(benchService), gomail.WithPassword(env.passwords[benchService]), gomail.WithTimeout(30*time.Second))
+	if err != nil {
+		return p, err
+	}
+	if err := sm.DialWithContext(ctx); err != nil {
+		return p, err
+	}
+	defer sm.Close()
+	box := map[string]int{}
+	for login, n := range want {
+		box[login] = env.delivered(login) + n
 	}
 	select {
 	case <-wake: // the EXISTS of SELECT
 	default:
 	}
-	idle, err := c.Idle()
-	if err != nil {
-		return 0, 0, err
-	}
-	time.Sleep(100 * time.Millisecond) // as for the daemon: the IDLE is in place
+	// The poller runs from before the delivery, so its phase against the delivery is as random as the
+	// daemon's.
+	seen := make(chan time.Time, 1)
+	stop := make(chan struct{})
+	pollErr := make(chan error, 1)
+	go func() {
+		tick := time.NewTicker(poll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				pollErr <- nil
+				return
+			case <-tick.C:
+			}
+			if err := c.Noop().Wait(); err != nil {
+				pollErr <- err
+				return
+			}
+			select {
+			case <-wake:
+				seen <- time.Now()
+				pollErr <- nil
+				return
+			default:
+			}
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
 
-	t0 := time.Now()
 	if err := env.deliver(benchRaw, [][]byte{order}); err != nil {
-		return 0, 0, err
+		close(stop)
+		return p, err
 	}
+	t0 := time.Now()
+	var tSeen time.Time
 	select {
-	case <-wake:
+	case tSeen = <-seen:
 	case <-time.After(time.Minute):
-		return 0, 0, errors.New("no EXISTS within a minute of the delivery")
+		close(stop)
+		return p, errors.New("no EXISTS within a minute of the delivery")
 	}
-	notify = time.Since(t0)
-	if err := idle.Close(); err != nil {
-		return 0, 0, err
+	if err := <-pollErr; err != nil {
+		return p, err
 	}
-	if err := idle.Wait(); err != nil {
-		return 0, 0, err
-	}
+	p.detect = tSeen.Sub(t0)
 	section := &imap.FetchItemBodySection{Peek: true}
 	bufs, err := c.Fetch(imap.UIDSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
 	if err != nil {
-		return 0, 0, err
+		return p, err
 	}
 	if len(bufs) != 1 || len(bufs[0].FindBodySection(section)) == 0 {
-		return 0, 0, fmt.Errorf("raw turn: fetched %d messages, want the order", len(bufs))
+		return p, fmt.Errorf("raw turn: fetched %d messages, want the order", len(bufs))
 	}
 	if _, err := c.Move(imap.UIDSetNum(bufs[0].UID), "Processed").Wait(); err != nil {
-		return 0, 0, err
+		return p, err
 	}
-	if _, err := benchRawSend(ctx, env, msgs); err != nil {
-		return 0, 0, err
+	tFetched := time.Now()
+	p.fetch = tFetched.Sub(tSeen)
+	if err := sm.Send(msgs...); err != nil {
+		return p, err
 	}
-	total = time.Since(t0)
+	tSent := time.Now()
+	p.smtp = tSent.Sub(tFetched)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		done := true
+		for login, n := range box {
+			if env.delivered(login) < n {
+				done = false
+			}
+		}
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			return p, errors.New("the raw turn's mails were not delivered within a minute")
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	end := time.Now()
+	p.delivery = end.Sub(tSent)
+	p.total = end.Sub(t0)
 	c.Logout().Wait()
-	return notify, total, nil
+	return p, nil
 }
 
 // timedHandler wraps the daemon's handler to count and time it, keeping its batch path (the daemon

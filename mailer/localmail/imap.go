@@ -345,6 +345,18 @@ func (s *IMAPServer) ResetMailbox(user, mailbox string) error {
 	return nil
 }
 
+// DeleteMailbox removes one of user's mailboxes with everything in it, as another mail program might.
+func (s *IMAPServer) DeleteMailbox(user, mailbox string) error {
+	u, err := s.user(user)
+	if err != nil {
+		return err
+	}
+	if err := u.user.Delete(mailbox); err != nil {
+		return fmt.Errorf("localmail: deleting %s of %q: %w", mailbox, user, err)
+	}
+	return nil
+}
+
 // UIDValidity returns the UIDVALIDITY of one of user's mailboxes.
 func (s *IMAPServer) UIDValidity(user, mailbox string) (uint32, error) {
 	u, err := s.user(user)

@@ -63,6 +63,7 @@ type SMTPServer struct {
 
 	mu       sync.Mutex
 	received []Envelope
+	conns    []*smtp.Conn // every connection accepted, for Sessions and DropConnections
 }
 
 // StartSMTP starts an SMTP server and returns once it accepts connections.
@@ -152,10 +153,31 @@ var errAuthRequired = &smtp.SMTPError{
 	Message:      "Authentication required",
 }
 
-func (s *SMTPServer) newSession(*smtp.Conn) (smtp.Session, error) {
+// Sessions is how many connections the server has accepted so far.
+func (s *SMTPServer) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// DropConnections closes every open connection without a word, as a server does when it restarts or
+// times out an idle client; the listener goes on accepting new ones.
+func (s *SMTPServer) DropConnections() {
+	s.mu.Lock()
+	conns := append([]*smtp.Conn(nil), s.conns...)
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+func (s *SMTPServer) newSession(c *smtp.Conn) (smtp.Session, error) {
 	if s.down.Load() {
 		return nil, errServiceDown
 	}
+	s.mu.Lock()
+	s.conns = append(s.conns, c)
+	s.mu.Unlock()
 	sess := &smtpSession{server: s}
 	if s.opts.Username != "" {
 		return &smtpAuthSession{smtpSession: sess}, nil

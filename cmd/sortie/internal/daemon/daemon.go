@@ -58,6 +58,11 @@ type Config struct {
 		Rejected    string `yaml:"rejected"`
 		Failed      string `yaml:"failed"` // default Sortie/Failed (with the server's separator)
 		Poll        string `yaml:"poll"`
+		// HotPoll is how often the inbox is checked with a NOOP while a mail is expected soon (default
+		// 10ms); HotFor is how long that lasts after a round is left waiting for one player (default 10m;
+		// 0 turns it off: IDLE only).
+		HotPoll string `yaml:"hot_poll"`
+		HotFor  string `yaml:"hot_for"`
 	} `yaml:"imap"`
 	Backup struct {
 		Dir   string `yaml:"dir"`   // where scheduled copies of the database go
@@ -80,8 +85,17 @@ type Config struct {
 		Username    string `yaml:"username"`
 		Password    string `yaml:"password"`
 		PasswordEnv string `yaml:"password_env"`
+		// KeepOpen is how long the connection stays open after the last mail (default 2m; 0: closed after
+		// every batch).
+		KeepOpen string `yaml:"keep_open"`
 	} `yaml:"smtp"`
 }
+
+// Defaults of the latency settings (docs/operations.md, "Turn latency").
+const (
+	DefaultHotFor   = 10 * time.Minute
+	DefaultKeepOpen = 2 * time.Minute
+)
 
 // LoadConfig reads and checks a configuration file, listing every problem, and reads the mail
 // passwords from the environment variables it names.
@@ -109,11 +123,19 @@ func loadConfig(path string, passwords bool) (*Config, error) {
 	if !strings.Contains(c.Address, "@") {
 		problems = append(problems, "address: the service's mail address is required, e.g. sortie@example.org")
 	}
-	for _, d := range []struct{ name, v string }{{"resolve_delay", c.ResolveDelay}, {"imap.poll", c.IMAP.Poll}, {"backup.every", c.Backup.Every}} {
+	for _, d := range []struct{ name, v string }{{"resolve_delay", c.ResolveDelay}, {"imap.poll", c.IMAP.Poll}, {"backup.every", c.Backup.Every},
+		{"imap.hot_poll", c.IMAP.HotPoll}, {"imap.hot_for", c.IMAP.HotFor}, {"smtp.keep_open", c.SMTP.KeepOpen}} {
 		if d.v != "" {
-			if _, err := time.ParseDuration(d.v); err != nil {
+			if v, err := time.ParseDuration(d.v); err != nil {
 				problems = append(problems, fmt.Sprintf("%s: %v", d.name, err))
+			} else if v < 0 {
+				problems = append(problems, fmt.Sprintf("%s: a duration such as 10ms or 2m, not a negative one", d.name))
 			}
+		}
+	}
+	if c.IMAP.HotPoll != "" {
+		if v, err := time.ParseDuration(c.IMAP.HotPoll); err == nil && v == 0 {
+			problems = append(problems, "imap.hot_poll: a duration such as 10ms (to turn polling off, set imap.hot_for: 0)")
 		}
 	}
 	switch c.LogFormat {
@@ -227,6 +249,11 @@ type Daemon struct {
 	BackupEvery time.Duration
 	BackupKeep  int
 
+	// OnStage, if set before Run (benchmarks), is told as mail passes each stage: "fetched" (the intake
+	// hands a message to the handler; id is its UID), "committed" (its effects are committed), "accepted"
+	// (the SMTP server took an outgoing mail; id is its outbox ID). It must be quick.
+	OnStage func(stage, id string)
+
 	backingUp atomic.Bool // a scheduled backup is being written
 	backups   sync.WaitGroup
 	// backupHook replaces backup in tests (to hold one back and see that the clock carries on).
@@ -291,13 +318,23 @@ func (o Outbox) MarkFailed(id string, err error, at time.Time) error {
 // handler turns fetched messages into envelopes for the adjudicator: parsed, filtered, committed — one
 // at a time, or a whole fetched batch in one transaction.
 type mailHandler struct {
-	svc *adjudicator.Service
-	log zerolog.Logger
+	svc   *adjudicator.Service
+	log   zerolog.Logger
+	trace func(stage, id string) // nil: none
 }
 
 // Handler is the intake's handler: each fetched mail through the adjudicator, its outcome as a disposition.
 func Handler(svc *adjudicator.Service, log zerolog.Logger) mailer.Handler {
 	return mailHandler{svc: svc, log: log}
+}
+
+func (h mailHandler) stage(stage string, ms ...mailer.Message) {
+	if h.trace == nil {
+		return
+	}
+	for _, m := range ms {
+		h.trace(stage, fmt.Sprint(m.UID))
+	}
 }
 
 // prepared is a message read by Prepare, ahead of its turn.
@@ -356,6 +393,8 @@ func disposition(o adjudicator.Outcome) mailer.Disposition {
 }
 
 func (h mailHandler) Handle(ctx context.Context, m mailer.Message) mailer.Disposition {
+	h.stage("fetched", m)
+	defer h.stage("committed", m)
 	env, ok := h.envelope(m)
 	if !ok {
 		return mailer.Rejected
@@ -376,6 +415,8 @@ func (h mailHandler) Handle(ctx context.Context, m mailer.Message) mailer.Dispos
 }
 
 func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mailer.Disposition {
+	h.stage("fetched", ms...)
+	defer h.stage("committed", ms...)
 	out := make([]mailer.Disposition, len(ms))
 	var envs []adjudicator.Envelope
 	var at []int
@@ -437,27 +478,67 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		d.BackupKeep = 7
 	}
 	if c.SMTP.Host != "" {
-		d.Sender = mailer.NewSender(c.SenderOptions(log), Outbox{DB: db})
+		opts := c.SenderOptions(log)
+		opts.OnAccepted = func(id string) { d.trace("accepted", id) }
+		d.Sender = mailer.NewSender(opts, Outbox{DB: db})
 		svc.Notify = d.Sender.Kick
 	}
 	if c.IMAP.Addr != "" {
-		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, Handler(svc, log))
+		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace})
+	}
+	// A round left waiting for one player: its last mail may come any moment. Poll the inbox rather than
+	// wait for IDLE (Dovecot tells an IDLE client half a second late), and keep an SMTP connection ready.
+	if hotFor := c.HotFor(); hotFor > 0 {
+		svc.Awaiting = func(string) {
+			if d.Intake != nil {
+				d.Intake.Hot(hotFor)
+			}
+			if d.Sender != nil {
+				d.Sender.Warm(hotFor)
+			}
+		}
 	}
 	return d, nil
 }
 
+// HotFor is imap.hot_for: how long the intake polls, and the sender keeps its connection, once a round
+// waits for one player; 0 is off.
+func (c *Config) HotFor() time.Duration {
+	if c.IMAP.HotFor == "" {
+		return DefaultHotFor
+	}
+	d, _ := time.ParseDuration(c.IMAP.HotFor)
+	return d
+}
+
+// trace tells OnStage, if set, that a mail has passed a stage.
+func (d *Daemon) trace(stage, id string) {
+	if f := d.OnStage; f != nil {
+		f(stage, id)
+	}
+}
+
 // SenderOptions is the SMTP part of the configuration for the mailer.
 func (c *Config) SenderOptions(log zerolog.Logger) mailer.SenderOptions {
+	keep := DefaultKeepOpen
+	if c.SMTP.KeepOpen != "" {
+		keep, _ = time.ParseDuration(c.SMTP.KeepOpen)
+		if keep == 0 {
+			keep = -1 // mailer: close after every pass
+		}
+	}
 	return mailer.SenderOptions{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: mailer.TLSMode(orDefault(c.SMTP.TLS, "starttls")),
-		CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"), Logger: log}
+		CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"),
+		KeepOpen: keep, Logger: log}
 }
 
 // IntakeOptions is the IMAP part of the configuration for the mailer.
 func (c *Config) IntakeOptions(log zerolog.Logger) mailer.IntakeOptions {
 	poll, _ := time.ParseDuration(c.IMAP.Poll)
+	hotPoll, _ := time.ParseDuration(c.IMAP.HotPoll) // 0: the mailer's default
 	return mailer.IntakeOptions{Addr: c.IMAP.Addr, TLS: mailer.TLSMode(orDefault(c.IMAP.TLS, "tls")), CAFile: c.IMAP.CAFile,
 		Username: c.IMAP.Username, Password: c.IMAP.Password, Mailbox: c.IMAP.Mailbox, Processed: c.IMAP.Processed,
-		Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed, Poll: poll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}
+		Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed, Poll: poll, HotPoll: hotPoll, MaxSize: int64(c.MaxMailKiB) << 10, Logger: log}
 }
 
 func orDefault(v, d string) string {

@@ -1,0 +1,185 @@
+package mailer_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"sortie/mailer"
+	"sortie/mailer/localmail"
+)
+
+// TestIntakeHotPolls: while hot, the intake checks the mailbox every HotPoll (a NOOP) and sees new mail at
+// once even where it would otherwise wait a whole Poll; when the window ends it goes back to waiting.
+func TestIntakeHotPolls(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	opts := intakeOptions(t, srv)
+	opts.NoIdle = true // without hot polling only the Poll would see new mail
+	opts.Poll = time.Minute
+	opts.HotPoll = 10 * time.Millisecond
+	rec := newIntakeRecorder(nil)
+	in := mailer.NewIntake(opts, newIntakeCursor(), rec)
+	runIntake(t, in)
+	time.Sleep(50 * time.Millisecond) // the first pass is done: the intake waits for a minute
+
+	in.Hot(400 * time.Millisecond)
+	time.Sleep(30 * time.Millisecond)
+	start := time.Now()
+	srv.Deliver("gm", intakeMail(1))
+	if m := rec.wait(t, time.Second); m.UID != 1 {
+		t.Fatalf("UID %d", m.UID)
+	}
+	t.Logf("hot: delivery to handler in %v", time.Since(start))
+
+	time.Sleep(500 * time.Millisecond) // the window is over
+	srv.Deliver("gm", intakeMail(2))
+	select {
+	case m := <-rec.got:
+		t.Fatalf("UID %d handled at once after the hot window: the intake still polls", m.UID)
+	case <-time.After(200 * time.Millisecond):
+	}
+	in.Hot(time.Minute) // and it is taken up again
+	if m := rec.wait(t, time.Second); m.UID != 2 {
+		t.Fatalf("UID %d", m.UID)
+	}
+}
+
+// TestIntakeHotStopsIdle: Hot ends an IDLE in progress (on the same connection) and polls; HotPoll < 0
+// turns it off.
+func TestIntakeHotStopsIdle(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	logs := &intakeLogCounter{}
+	opts := intakeOptions(t, srv)
+	opts.Logger = zerolog.New(logs).Level(zerolog.DebugLevel)
+	opts.Poll = time.Minute
+	rec := newIntakeRecorder(nil)
+	in := mailer.NewIntake(opts, newIntakeCursor(), rec)
+	runIntake(t, in)
+	time.Sleep(50 * time.Millisecond)
+	in.Hot(time.Minute)
+	time.Sleep(50 * time.Millisecond)
+	for n := 1; n <= 3; n++ {
+		srv.Deliver("gm", intakeMail(n))
+		if m := rec.wait(t, time.Second); m.UID != uint32(n) {
+			t.Fatalf("UID %d", m.UID)
+		}
+	}
+	if n := logs.count("imap connected"); n != 1 {
+		t.Errorf("%d connections, want 1\n%s", n, strings.Join(logs.lines, ""))
+	}
+	if n := logs.count(`"level":"warn"`); n != 0 {
+		t.Errorf("%d warnings:\n%s", n, strings.Join(logs.lines, ""))
+	}
+
+	opts.HotPoll = -1
+	opts.NoIdle = true
+	srv2 := startIntakeIMAP(t, localmail.IMAPOptions{})
+	opts.Addr = srv2.Addr()
+	rec2 := newIntakeRecorder(nil)
+	in2 := mailer.NewIntake(opts, newIntakeCursor(), rec2)
+	runIntake(t, in2)
+	time.Sleep(50 * time.Millisecond)
+	in2.Hot(time.Minute)
+	srv2.Deliver("gm", intakeMail(1))
+	select {
+	case m := <-rec2.got:
+		t.Fatalf("HotPoll -1: UID %d handled before the Poll", m.UID)
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// TestIntakeBatchesFollowTheMailbox: a BatchHandler gets the mailbox in order, in batches of at most
+// Batch, and what it handled is filed (moved) with the cursor at the last one.
+func TestIntakeBatchesFollowTheMailbox(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	for n := 1; n <= 23; n++ {
+		srv.Deliver("gm", intakeMail(n))
+	}
+	opts := intakeOptions(t, srv)
+	opts.Batch = 5
+	h := &batchRecorder{}
+	cursor := newIntakeCursor()
+	in := mailer.NewIntake(opts, cursor, h)
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 23 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	var all []uint32
+	for _, b := range h.batches {
+		if len(b) > 5 {
+			t.Errorf("a batch of %d, more than Batch", len(b))
+		}
+		all = append(all, b...)
+	}
+	want := make([]uint32, 23)
+	for i := range want {
+		want[i] = uint32(i + 1)
+	}
+	if !slices.Equal(all, want) {
+		t.Fatalf("handled %v", all)
+	}
+	if got := mustMessages(t, srv, "Processed"); len(got) != 23 {
+		t.Errorf("Processed holds %d", len(got))
+	}
+	if _, last := cursor.get("INBOX"); last != 23 {
+		t.Errorf("cursor at %d", last)
+	}
+	if h.prepared != 23 {
+		t.Errorf("Prepare ran for %d messages, want every one", h.prepared)
+	}
+}
+
+// batchRecorder is a BatchHandler and Preparer that records its batches and checks that every message
+// comes with what Prepare made of it.
+type batchRecorder struct {
+	batches  [][]uint32
+	prepared int
+}
+
+func (h *batchRecorder) Prepare(m mailer.Message) any { return intakeMessageID(m.Raw) }
+
+func (h *batchRecorder) Handle(ctx context.Context, m mailer.Message) mailer.Disposition {
+	return h.HandleBatch(ctx, []mailer.Message{m})[0]
+}
+
+func (h *batchRecorder) HandleBatch(_ context.Context, ms []mailer.Message) []mailer.Disposition {
+	var uids []uint32
+	out := make([]mailer.Disposition, len(ms))
+	for i, m := range ms {
+		uids = append(uids, m.UID)
+		if id, ok := m.Prepared.(string); ok && id == intakeMessageID(m.Raw) {
+			h.prepared++
+		}
+		out[i] = mailer.Processed
+	}
+	h.batches = append(h.batches, uids)
+	return out
+}
+
+// TestIntakeRecreatesAFolder: a folder deleted after the intake made it is made again when a MOVE to it
+// says TRYCREATE, and the mail goes there.
+func TestIntakeRecreatesAFolder(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	srv.Deliver("gm", intakeMail(1))
+	rec := newIntakeRecorder(nil)
+	in := mailer.NewIntake(intakeOptions(t, srv), newIntakeCursor(), rec)
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 1 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	if err := srv.DeleteMailbox("gm", "Processed"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Deliver("gm", intakeMail(2))
+	if n, err := in.PollOnce(context.Background()); err != nil || n != 1 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	if got := mustMessages(t, srv, "Processed"); !sameMails(got, 2) {
+		t.Fatalf("Processed holds %d messages, want mail 2", len(got))
+	}
+	if got := mustMessages(t, srv, "INBOX"); len(got) != 0 {
+		t.Fatalf("INBOX holds %d", len(got))
+	}
+}

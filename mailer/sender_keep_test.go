@@ -1,0 +1,112 @@
+package mailer_test
+
+import (
+	"testing"
+	"time"
+
+	"sortie/mailer"
+	"sortie/mailer/localmail"
+)
+
+// TestSenderKeepsItsConnection: passes after the first reuse its connection (one session on the server
+// for three kicks), and once KeepOpen has passed without mail the connection is closed (QUIT) and the
+// next pass opens a new one.
+func TestSenderKeepsItsConnection(t *testing.T) {
+	srv := startSenderSMTP(t, localmail.SMTPOptions{})
+	box := newSenderOutbox()
+	opts := senderOptions(t, srv)
+	opts.Poll = time.Minute
+	opts.KeepOpen = 300 * time.Millisecond
+	s := mailer.NewSender(opts, box)
+	runSender(t, s)
+	for n := 1; n <= 3; n++ {
+		box.add(senderItem(n))
+		s.Kick()
+		senderWaitFor(t, "the mail", 2*time.Second, func() bool { return len(srv.Received()) == n })
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := srv.Sessions(); n != 1 {
+		t.Fatalf("%d connections for three passes, want one kept open", n)
+	}
+	time.Sleep(400 * time.Millisecond) // KeepOpen passes: the connection is closed
+	box.add(senderItem(4))
+	s.Kick()
+	senderWaitFor(t, "the fourth mail", 2*time.Second, func() bool { return len(srv.Received()) == 4 })
+	if n := srv.Sessions(); n != 2 {
+		t.Fatalf("%d connections, want a new one after KeepOpen", n)
+	}
+	if ids := receivedIDs(srv); len(ids) != 4 {
+		t.Fatalf("received %v", ids)
+	}
+}
+
+// TestSenderReconnectsWhenTheKeptConnectionDies: the server drops the kept connection while it waits;
+// the next mail still goes out at once, on a new connection, exactly once and not marked failed.
+func TestSenderReconnectsWhenTheKeptConnectionDies(t *testing.T) {
+	srv := startSenderSMTP(t, localmail.SMTPOptions{})
+	box := newSenderOutbox()
+	opts := senderOptions(t, srv)
+	opts.Poll = time.Minute
+	s := mailer.NewSender(opts, box)
+	runSender(t, s)
+	box.add(senderItem(1))
+	s.Kick()
+	senderWaitFor(t, "the first mail", 2*time.Second, func() bool { return len(srv.Received()) == 1 })
+	time.Sleep(20 * time.Millisecond)
+	srv.DropConnections()
+	time.Sleep(20 * time.Millisecond)
+
+	box.add(senderItem(2), senderItem(3))
+	s.Kick()
+	took := senderWaitFor(t, "the mails after the drop", 2*time.Second, func() bool { return len(srv.Received()) == 3 })
+	if took > time.Second/2 {
+		t.Errorf("took %v: a dead kept connection must be replaced at once, not after a backoff", took)
+	}
+	sent, failed, _ := box.snapshot()
+	if sent["out-2"] != 1 || sent["out-3"] != 1 || len(failed) != 0 {
+		t.Fatalf("sent %v, failed %v", sent, failed)
+	}
+	if ids := receivedIDs(srv); ids["<report-2@sortie.test>"] != 1 || ids["<report-3@sortie.test>"] != 1 {
+		t.Fatalf("received %v", ids)
+	}
+	if n := srv.Sessions(); n != 2 {
+		t.Errorf("%d connections, want the first and one new", n)
+	}
+}
+
+// TestSenderWarmOpensAhead: Warm opens a connection before there is mail, so the mail that follows
+// uses it; with KeepOpen negative the sender neither warms nor keeps (one connection per pass).
+func TestSenderWarmOpensAhead(t *testing.T) {
+	srv := startSenderSMTP(t, localmail.SMTPOptions{})
+	box := newSenderOutbox()
+	opts := senderOptions(t, srv)
+	opts.Poll = time.Minute
+	s := mailer.NewSender(opts, box)
+	runSender(t, s)
+	time.Sleep(20 * time.Millisecond)
+	s.Warm(time.Minute)
+	senderWaitFor(t, "a connection opened ahead", 2*time.Second, func() bool { return srv.Sessions() == 1 })
+	box.add(senderItem(1))
+	s.Kick()
+	senderWaitFor(t, "the mail", 2*time.Second, func() bool { return len(srv.Received()) == 1 })
+	if n := srv.Sessions(); n != 1 {
+		t.Fatalf("%d connections, want the warm one used", n)
+	}
+
+	srv2 := startSenderSMTP(t, localmail.SMTPOptions{})
+	opts = senderOptions(t, srv2)
+	opts.Poll = time.Minute
+	opts.KeepOpen = -1
+	box2 := newSenderOutbox()
+	s2 := mailer.NewSender(opts, box2)
+	runSender(t, s2)
+	s2.Warm(time.Minute)
+	for n := 1; n <= 2; n++ {
+		box2.add(senderItem(n))
+		s2.Kick()
+		senderWaitFor(t, "the mail", 2*time.Second, func() bool { return len(srv2.Received()) == n })
+	}
+	if n := srv2.Sessions(); n != 2 {
+		t.Fatalf("KeepOpen -1: %d connections for two passes, want two", n)
+	}
+}
