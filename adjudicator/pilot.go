@@ -2,6 +2,7 @@ package adjudicator
 
 import (
 	"fmt"
+	"time"
 
 	"sortie/rules/ruleset"
 	"sortie/storage"
@@ -30,4 +31,63 @@ func (s *Service) PilotOrders(gameID, player string) (map[string]string, error) 
 		return nil
 	})
 	return out, err
+}
+
+// autopilotFlies says what flies a seat's units on autopilot: the ruleset's computer pilot, or the
+// default orders when the ruleset has none.
+func autopilotFlies(rg ruleset.Game) string {
+	if _, ok := rg.(ruleset.Piloted); ok {
+		return "the computer pilot flies their units"
+	}
+	return "their units fly on by default"
+}
+
+// pilotMissing gives the computer pilot's orders (ruleset.Piloted: from each player's side's view
+// only) to the units that have none this round: every unit of a seat the computer plays, and under the
+// autopilot NMR policy the units of any player who sent no order for them, on autopilot or not. Each
+// order passes the same check a player's would. It returns the notes telling everyone which players'
+// units the pilot flew (by player only: naming units would count an enemy's units).
+func (s *Service) pilotMissing(g *Game, rg ruleset.Game, orders map[string]string, now time.Time) []string {
+	p, ok := rg.(ruleset.Piloted)
+	if !ok {
+		return nil
+	}
+	var notes []string
+	for i := range g.Seats {
+		st := &g.Seats[i]
+		if st.Dropped || !st.Bot && (g.Policy.Mode != PolicyAutopilot || st.away(now)) {
+			continue
+		}
+		var missing []string
+		for _, u := range rg.Units(st.Player) {
+			if _, ok := orders[u]; !ok {
+				missing = append(missing, u)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		flown := 0
+		pilot := p.PilotOrders(st.Player)
+		for _, u := range missing {
+			if text, ok := pilot[u]; ok && rg.CheckOrder(st.Player, u, text).OK() {
+				orders[u] = text
+				flown++
+			}
+		}
+		if flown > 0 && !st.Bot {
+			name := st.Name
+			if name == "" {
+				name = st.Player
+			}
+			notes = append(notes, fmt.Sprintf("No orders came from %s for some of their %s: the computer pilot flew them this %s.", name, unitWords(g), ruleset.RoundNoun(rg)))
+		}
+	}
+	return notes
+}
+
+// unitWords is the game's plural word for its units.
+func unitWords(g *Game) string {
+	_, plural := unitNouns(g)
+	return plural
 }

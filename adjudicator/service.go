@@ -1041,6 +1041,10 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 	if stream != "" {
 		d = StreamDice(g.seedValue(), stream, true)
 	}
+	// The computer pilot flies the units of seats it plays, and under the autopilot policy the units
+	// a player left without an order; it is announced to everyone, by player only.
+	now := s.now().UTC()
+	notes := s.pilotMissing(g, rg, orders, now)
 	t0 := time.Now()
 	next, log, err := rg.Resolve(orders, d)
 	if err != nil {
@@ -1052,11 +1056,10 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		return err
 	}
 	// Missed turns and the NMR policy.
-	var notes, withdrawn []string
-	now := s.now().UTC()
+	var withdrawn []string
 	for i := range g.Seats {
 		st := &g.Seats[i]
-		if st.Dropped || st.away(now) {
+		if st.Bot || st.Dropped || st.away(now) {
 			continue
 		}
 		sent := false
@@ -1078,7 +1081,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		switch g.Policy.Mode {
 		case PolicyAutopilot:
 			st.Autopilot = true
-			notes = append(notes, fmt.Sprintf("%s has missed %d turns in a row and is on autopilot: the turns no longer wait for them, and their aircraft fly straight on until they send orders again.", name, st.Misses))
+			notes = append(notes, fmt.Sprintf("%s has missed %d turns in a row and is on autopilot: the turns no longer wait for them, and %s until they send orders again.", name, st.Misses, autopilotFlies(rg)))
 		case PolicyDropout:
 			st.Dropped = true
 			notes = append(notes, fmt.Sprintf("%s has missed %d turns in a row and has dropped out of the game.", name, st.Misses))
