@@ -45,9 +45,10 @@ const (
 	DefaultSenderPoll    = 2 * time.Second
 	DefaultSenderBackoff = time.Second
 	DefaultSenderKeep    = 2 * time.Minute
-	// senderKeepAlive is how often an idle kept connection is sent a NOOP: well inside go-mail's deadline
-	// (senderCmdTimeout) and servers' idle timeouts (Postfix: 300 s).
-	senderKeepAlive   = 15 * time.Second
+	// senderKeepAlive is how often an idle kept connection is sent a NOOP: well inside servers' idle
+	// timeouts (Postfix: 300 s; RFC 5321 asks for at least 5 minutes), and few enough not to count as a
+	// client wasting the server's time (Postfix's smtpd_junk_command_limit is 100).
+	senderKeepAlive   = 30 * time.Second
 	maxSenderBackoff  = 5 * time.Minute
 	senderDialTimeout = 30 * time.Second
 	senderCmdTimeout  = 30 * time.Second
@@ -83,7 +84,7 @@ type SenderOptions struct {
 	// Backoff is the first delay after a failed connection; it doubles up to 5 min and starts over
 	// after a pass without connection trouble. Default 1 s.
 	Backoff time.Duration
-	// KeepOpen is how long Run keeps the connection open after its last use, sending a NOOP every 15 s,
+	// KeepOpen is how long Run keeps the connection open after its last use, sending a NOOP every 30 s,
 	// so the next mail goes out at once (Warm keeps it longer, or opens one ahead). Default 2 min; a
 	// negative value closes it after every pass.
 	KeepOpen time.Duration
@@ -168,7 +169,7 @@ func (s *Sender) Kick() {
 
 // Run delivers pending mail until ctx is done: MarkSent right after each accepted message, MarkFailed
 // for each message that failed; after a connection failure it backs off. Between passes it keeps the
-// connection open for KeepOpen (or as long as Warm asked), with a NOOP every 15 s. It returns nil when ctx
+// connection open for KeepOpen (or as long as Warm asked), with a NOOP every 30 s. It returns nil when ctx
 // is cancelled.
 func (s *Sender) Run(ctx context.Context) error {
 	if !s.busy.TryLock() {
