@@ -60,6 +60,7 @@ type SeatStatus struct {
 	Waiting   bool     `json:"waiting"`
 	Misses    int      `json:"misses"`
 	Autopilot bool     `json:"autopilot"`
+	Bot       bool     `json:"bot,omitempty"` // the computer plays the seat
 	Dropped   bool     `json:"dropped"`
 	AwayUntil string   `json:"away_until,omitempty"`
 }
@@ -137,7 +138,7 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, Held: g.Held, Policy: g.Policy}
 		for _, seat := range g.Seats {
 			ss := SeatStatus{Player: seat.Player, Name: seat.Name, Side: seat.Side, Email: seat.Email,
-				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player), Misses: seat.Misses, Autopilot: seat.Autopilot, Dropped: seat.Dropped}
+				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player), Misses: seat.Misses, Autopilot: seat.Autopilot, Dropped: seat.Dropped, Bot: seat.Bot}
 			if !seat.AwayUntil.IsZero() {
 				ss.AwayUntil = seat.AwayUntil.Format("2006-01-02")
 			}

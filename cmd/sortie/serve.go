@@ -445,6 +445,9 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 			if s.Autopilot {
 				wait += " (autopilot)"
 			}
+			if s.Bot {
+				missing = "played by the computer"
+			}
 			if s.Dropped {
 				wait += " (dropped out)"
 			}
