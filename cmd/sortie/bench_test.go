@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net"
 	netmail "net/mail"
 	"os"
@@ -1066,7 +1067,9 @@ func benchRawTurn(ctx context.Context, env *benchEnv, order []byte, msgs []*goma
 			}
 		}
 	}()
-	time.Sleep(100 * time.Millisecond)
+	// A random part of a poll interval too, or the delivery would always come at the same point of the
+	// poller's cycle (the daemon's poller has run for long, out of step with the benchmark).
+	time.Sleep(100*time.Millisecond + rand.N(poll))
 
 	if err := env.deliver(benchRaw, [][]byte{order}); err != nil {
 		close(stop)
