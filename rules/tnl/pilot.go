@@ -16,6 +16,7 @@ import (
 //	        (expected hits it could score at the end of the phase − ThreatWeight × expected hits the enemy
 //	        could score on it there) − ApproachWeight × hexes to the nearest enemy at the end of the turn
 //	        (fighters) − TurnCost × manoeuvres (bombers, which keep their course)
+//	        + AttackWeight × the chance that a torpedo or a dive bomb written with the plan hits its ship
 //
 // The enemy is assumed to fly straight ahead at the speed it was seen to fly: at the end of phase 1 that
 // many hexes ahead of where it was seen, at the end of phase 2 twice as many. A diving or climbing aircraft neither scores nor is threatened in phase 1 (seed 003,
@@ -26,6 +27,7 @@ const (
 	ThreatWeight   = 1.2
 	ApproachWeight = 0.04
 	TurnCost       = 0.05
+	AttackWeight   = 4.0
 )
 
 // PlanOption is a plan a pilot considers for a unit: its segment, as flown by the unit's lead aircraft.
@@ -107,13 +109,32 @@ func Candidates(d *Data, v *View, u *Unit) []notation.Segment {
 			}
 		}
 	}
-	// Keep the plans every aircraft of the unit can fly.
+	// A unit carrying a torpedo or bombs also considers each plan with an attack on each enemy ship.
+	if lead.Loaded && (lead.Load == "torpedo" || lead.Load == "1000lb" || lead.Load == "500lb") {
+		kind := "BOMB"
+		if lead.Load == "torpedo" {
+			kind = "TORPEDO"
+		}
+		n := len(out)
+		for _, g := range v.Ground {
+			if g.Kind != "ship" || g.Side == v.Side || g.Sunk() {
+				continue
+			}
+			for _, seg := range out[:n] {
+				seg.Attack = notation.Attack{Kind: kind, Target: g.Callsign}
+				out = append(out, seg)
+			}
+		}
+	}
+	// Keep the plans every aircraft of the unit can fly, and whose attacks the rules allow.
+	ships := &State{Ground: v.Ground}
 	legal := out[:0]
 	for _, seg := range out {
 		ok := true
 		for _, a := range fl {
 			ash, _ := d.Sheet(a.Type)
-			if len(CheckPlot(ash, a, seg, v.LoadedModifiers).Errors) > 0 {
+			pc := CheckPlot(ash, a, seg, v.LoadedModifiers)
+			if len(pc.Errors) > 0 || len(attackProblems(ships, a, seg, pc.Level)) > 0 {
 				ok = false
 				break
 			}
@@ -123,6 +144,42 @@ func Candidates(d *Data, v *View, u *Unit) []notation.Segment {
 		}
 	}
 	return legal
+}
+
+// attackWorth is what an attack on a ship at the end of the plan is worth to the pilot: the chance the
+// die makes it (seed 003's needs and modifiers, the ship assumed where it is seen), times AttackWeight;
+// nothing when it could not be made from there.
+func attackWorth(v *View, a *Aircraft, seg notation.Segment, pc PlotCheck) float64 {
+	if seg.Attack.Kind == "" {
+		return 0
+	}
+	var ship *Ground
+	for i := range v.Ground {
+		if v.Ground[i].Callsign == seg.Attack.Target {
+			ship = &v.Ground[i]
+		}
+	}
+	if ship == nil {
+		return 0
+	}
+	end := pc.Phases[1].End
+	need := 7
+	switch seg.Attack.Kind {
+	case "TORPEDO":
+		t := Torpedo{Range: hexmap.Distance(end.Hex, ship.Hex), Clock: hexmap.Clock(ship.Hex, ship.Facing, end.Hex)}
+		if t.Need() == 0 {
+			return 0
+		}
+		need = t.Need() - t.Mod()
+	case "BOMB":
+		if hexmap.Distance(end.Hex, ship.Hex) > 1 {
+			return 0
+		}
+		b := DiveBomb{Level: pc.Level, SideOn: end.Facing%6 != ship.Facing%6}
+		need = b.Need() - b.Mod()
+	}
+	p := float64(7-min(max(need, 1), 7)) / 6
+	return AttackWeight * p
 }
 
 // pilotEnemy is an enemy aircraft with its sheet and where it may be at the end of each phase.
@@ -157,6 +214,7 @@ func Score(d *Data, v *View, u *Unit, seg notation.Segment) float64 {
 			continue
 		}
 		pc := CheckPlot(sh, a, seg, v.LoadedModifiers)
+		total += attackWorth(v, a, seg, pc)
 		for ph := 0; ph < 2; ph++ {
 			if ph == 0 && seg.Alt != notation.Level {
 				continue // out of combat while changing level

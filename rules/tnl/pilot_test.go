@@ -178,3 +178,18 @@ func TestPilotSeesOnlyTheView(t *testing.T) {
 	}
 	var _ ruleset.Piloted = base
 }
+
+// A pilot carrying a torpedo or bombs attacks an enemy ship when its plan brings it into position
+// (seed 003, "Attacking Ships").
+func TestPilotAttacksShips(t *testing.T) {
+	g := newTestGame(t, shipsOnly)
+	orders := g.PilotOrders("ann")
+	if !strings.Contains(orders["TORPS"], "TORPEDO KAGA") || !strings.Contains(orders["BOMBING"], "BOMB KAGA") || !strings.HasPrefix(orders["BOMBING"], "DIVE") {
+		t.Errorf("the pilot goes for the carrier: %v", orders)
+	}
+	for unit, text := range orders {
+		if c := g.CheckOrder("ann", unit, text); !c.OK() {
+			t.Errorf("%s: %s %+v", unit, text, c.Errors)
+		}
+	}
+}
