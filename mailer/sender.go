@@ -56,6 +56,10 @@ const (
 	senderStopGrace = 5 * time.Second
 )
 
+// senderFreshConn: a kept connection used this recently is not asked first whether it is alive (a
+// variable for tests).
+var senderFreshConn = 5 * time.Second
+
 // ErrSMTPUnavailable wraps the error given to Outbox.MarkFailed when a message could not be sent
 // because the SMTP server could not be reached or the connection broke (as opposed to the server
 // refusing that one message). A store can use errors.Is to keep such failures out of a
@@ -291,9 +295,10 @@ func (s *Sender) pass(ctx context.Context, keep bool) (sent int, err error) {
 		return 0, nil
 	}
 	conn, reused := s.conn, s.conn != nil
-	if keep && reused {
+	if keep && reused && time.Since(conn.lastUsed) > senderFreshConn {
 		// A kept connection may have died while it waited (the server's idle timeout, a restart): ask
-		// it once, and open a new one if it does not answer.
+		// it once, and open a new one if it does not answer. (One used moments ago is taken as it is; if
+		// it died all the same, its first MAIL FROM fails and it is replaced then.)
 		if err := conn.noop(); err != nil {
 			s.log.Debug().Err(err).Msg("smtp: the kept connection is gone; reconnecting")
 			s.hangUp()
@@ -416,10 +421,13 @@ func connectionLost(err error) bool {
 }
 
 // notAttempted reports whether a Send error came before the message was offered: the connection check
-// failed, or MAIL FROM got no answer.
+// failed, or MAIL FROM got no answer or a 421 (the server closing an idle connection).
 func notAttempted(err error) bool {
 	var se *mail.SendError
-	return errors.As(err, &se) && (se.Reason == mail.ErrConnCheck || se.Reason == mail.ErrSMTPMailFrom && se.ErrorCode() == 0)
+	if !errors.As(err, &se) {
+		return false
+	}
+	return se.Reason == mail.ErrConnCheck || se.Reason == mail.ErrSMTPMailFrom && (se.ErrorCode() == 0 || se.ErrorCode() == 421)
 }
 
 // smtpConn is one authenticated connection.

@@ -41,8 +41,21 @@ func TestSenderKeepsItsConnection(t *testing.T) {
 }
 
 // TestSenderReconnectsWhenTheKeptConnectionDies: the server drops the kept connection while it waits;
-// the next mail still goes out at once, on a new connection, exactly once and not marked failed.
+// the next mail still goes out at once, on a new connection, exactly once and not marked failed: found
+// dead by the NOOP a pass sends on a connection idle for a while, and by the first MAIL FROM on one used
+// moments ago.
 func TestSenderReconnectsWhenTheKeptConnectionDies(t *testing.T) {
+	t.Run("noop", func(t *testing.T) {
+		t.Cleanup(mailer.SetSenderFreshConn(0)) // put back after the sender has stopped
+		testSenderReconnects(t)
+	})
+	t.Run("mail-from", func(t *testing.T) {
+		t.Cleanup(mailer.SetSenderFreshConn(time.Hour))
+		testSenderReconnects(t)
+	})
+}
+
+func testSenderReconnects(t *testing.T) {
 	srv := startSenderSMTP(t, localmail.SMTPOptions{})
 	box := newSenderOutbox()
 	opts := senderOptions(t, srv)

@@ -1,0 +1,11 @@
+package mailer
+
+import "time"
+
+// SetSenderFreshConn changes how recently a kept connection must have been used to be taken without a
+// NOOP first, and returns a function that puts it back.
+func SetSenderFreshConn(d time.Duration) (restore func()) {
+	old := senderFreshConn
+	senderFreshConn = d
+	return func() { senderFreshConn = old }
+}
