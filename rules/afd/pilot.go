@@ -1,13 +1,17 @@
 package afd
 
 import (
+	"math"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset"
 )
 
 // The computer pilot of the plain game (docs/bots.md): for each aircraft it tries the plots a player
@@ -225,39 +229,55 @@ func Pilot(cards Cards, v View, player string) map[string]string {
 	return out
 }
 
+// impulseManoeuvres are the manoeuvres the impulse pilot considers: the forwards manoeuvre, and a turn
+// either way after none to three hexes ahead.
+var impulseManoeuvres = []string{ForwardsOrder, "TR", "TL", "` TR", "` TL", "` ` TR", "` ` TL", "` ` ` TR", "` ` ` TL"}
+
+var previewEndRE = regexp.MustCompile(`hex \((-?\d+),(-?\d+)\)  facing (\d+)  ([\d,]+) ft`)
+
 // impulsePilot writes the impulse game's next manoeuvre for each of a player's aircraft waiting for one,
-// from the side's view alone: a turn toward the nearest enemy it sees off its nose (three hexes and a
-// turn), else the forwards manoeuvre; legal is the receipt's check of the plane's own order.
-func impulsePilot(v View, player string, legal func(unit, text string) bool) map[string]string {
+// from the side's view alone: each manoeuvre of impulseManoeuvres that the receipt's own check of the
+// plane's order accepts (check), scored where its forecast ends as the plain game's plots are
+// (pilotScore: guns brought to bear, enemy guns bearing, closing on the nearest enemy's six o'clock).
+func impulsePilot(cards Cards, v View, player string, check func(unit, text string) ruleset.OrderCheck) map[string]string {
+	var enemies []pilotTarget
+	for _, c := range v.Enemies {
+		var card *aircraft.Card
+		if c.Type != "" {
+			card, _ = cards.Get(c.Type)
+		}
+		enemies = append(enemies, pilotTarget{at: []Flight{{Hex: c.Hex, Facing: c.Facing, Alt: c.Alt, Bank: c.Bank}}, weight: gunWeight(card)})
+	}
 	out := map[string]string{}
 	for i := range v.Own {
 		p := &v.Own[i]
 		if p.Player != player || !p.InPlay() || p.Ground != nil || !p.NeedsOrders() {
 			continue
 		}
-		best, side := 1<<30, ""
-		for _, c := range v.Enemies {
-			d := hexmap.Distance(p.Flight.Hex, c.Hex) + abs(c.Alt-p.Flight.Alt)/500
-			if d >= best {
+		card, _ := cards.Get(p.Type)
+		mine := gunWeight(card)
+		best, bestScore := ForwardsOrder+" FIRE ANY", math.Inf(-1)
+		for _, m := range impulseManoeuvres {
+			text := m + " FIRE ANY"
+			c := check(p.Callsign, text)
+			if !c.OK() {
 				continue
 			}
-			best = d
-			switch clock := hexmap.Clock(p.Flight.Hex, p.Flight.Facing, c.Hex); {
-			case clock >= 1 && clock <= 5:
-				side = "TR"
-			case clock >= 7 && clock <= 11:
-				side = "TL"
-			default:
-				side = ""
+			end := p.Flight
+			for _, line := range c.Preview {
+				if g := previewEndRE.FindStringSubmatch(line); g != nil {
+					q, _ := strconv.Atoi(g[1])
+					r, _ := strconv.Atoi(g[2])
+					deg, _ := strconv.Atoi(g[3])
+					alt, _ := strconv.Atoi(strings.ReplaceAll(g[4], ",", ""))
+					end.Hex, end.Facing, end.Alt = hexmap.Hex{Q: q, R: r}, hexmap.Dir(deg/30), alt
+				}
+			}
+			if score := pilotScore(card, p, end, enemies, mine); score > bestScore {
+				best, bestScore = text, score
 			}
 		}
-		order := ForwardsOrder + " FIRE ANY"
-		if side != "" {
-			if t := strings.Join([]string{"` ` `", side, "FIRE ANY"}, " "); legal(p.Callsign, t) {
-				order = t
-			}
-		}
-		out[p.Callsign] = order
+		out[p.Callsign] = best
 	}
 	return out
 }
@@ -267,7 +287,7 @@ func impulsePilot(v View, player string, legal func(unit, text string) bool) map
 func (g *game) PilotOrders(player string) map[string]string {
 	v := ViewOf(g.st, g.st.SideOf(player))
 	if g.st.Options.Impulse {
-		return impulsePilot(v, player, func(unit, text string) bool { return g.CheckOrder(player, unit, text).OK() })
+		return impulsePilot(g.env.Cards, v, player, func(unit, text string) ruleset.OrderCheck { return g.CheckOrder(player, unit, text) })
 	}
 	return Pilot(g.env.Cards, v, player)
 }

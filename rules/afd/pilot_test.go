@@ -89,6 +89,12 @@ func playDuel(t testing.TB, north, south pilotFunc, seed uint64) float64 {
 		}
 		g = next.(*game)
 	}
+	return duelScore(g)
+}
+
+// duelScore is North's score in a finished duel: 1 a win, ½ a draw, by damage boxes filled when no
+// plane fell.
+func duelScore(g *game) float64 {
 	if w := g.st.Outcome.Winner; w != "draw" {
 		if w == "North" {
 			return 1
@@ -112,13 +118,19 @@ func playDuel(t testing.TB, north, south pilotFunc, seed uint64) float64 {
 }
 
 func pilotTournament(t testing.TB, other pilotFunc, games int) (mean, half float64) {
+	return tournamentOf(t, playDuel, other, games)
+}
+
+// tournamentOf plays games games of the computer pilot against another with play, half on each side,
+// and returns the computer pilot's mean score and the half-width of its 95 % confidence interval.
+func tournamentOf(t testing.TB, play func(testing.TB, pilotFunc, pilotFunc, uint64) float64, other pilotFunc, games int) (mean, half float64) {
 	var scores []float64
 	for i := 0; i < games; i++ {
 		seed := uint64(i + 1)
 		if i%2 == 0 {
-			scores = append(scores, playDuel(t, computerPilot, other, seed))
+			scores = append(scores, play(t, computerPilot, other, seed))
 		} else {
-			scores = append(scores, 1-playDuel(t, other, computerPilot, seed))
+			scores = append(scores, 1-play(t, other, computerPilot, seed))
 		}
 	}
 	for _, s := range scores {
@@ -212,4 +224,75 @@ func TestImpulsePilotFliesLegalOrders(t *testing.T) {
 		}
 		g = next.(*game)
 	}
+}
+
+// impulsePilotDuel is the duel flown as the Delta-T impulse game (seed 001).
+var impulsePilotDuel = strings.Replace(pilotDuel, "ruleset: afd\n", "ruleset: afd\noptions: {impulse: true}\n", 1)
+
+// playImpulseDuel plays the impulse duel round by round (each stop of the engine) and scores it as
+// playDuel does.
+func playImpulseDuel(t testing.TB, north, south pilotFunc, seed uint64) float64 {
+	g := pilotGame(t, impulsePilotDuel)
+	for round := 0; round < 3000 && !g.st.Over; round++ {
+		orders := map[string]string{}
+		for k, v := range north(g, "n", seed) {
+			orders[k] = v
+		}
+		for k, v := range south(g, "s", seed+7) {
+			orders[k] = v
+		}
+		for unit, text := range orders {
+			if c := g.CheckOrder(g.st.Plane(unit).Player, unit, text); !c.OK() {
+				t.Fatalf("round %d: a pilot's order for %s is illegal: %s %+v", round, unit, text, c.Errors)
+			}
+		}
+		next, _, err := g.Resolve(orders, dice.NewKeyed(dice.SeedFromUint64(seed*100000+uint64(round))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g = next.(*game)
+	}
+	return duelScore(g)
+}
+
+// BenchmarkImpulsePilotTournament: the impulse pilot against pilots that fly the forwards manoeuvre
+// (straight and level) and a random legal manoeuvre, half the games on each side.
+func BenchmarkImpulsePilotTournament(b *testing.B) {
+	random := func(g *game, player string, seed uint64) map[string]string {
+		rng := rand.New(rand.NewPCG(seed, uint64(g.st.Turn*100+g.st.Clock.Impulse)))
+		out := map[string]string{}
+		for i := range g.st.Planes {
+			p := &g.st.Planes[i]
+			if p.Player == player && p.InPlay() && p.NeedsOrders() {
+				out[p.Callsign] = impulseManoeuvres[rng.IntN(len(impulseManoeuvres))] + " FIRE ANY"
+				if !g.CheckOrder(player, p.Callsign, out[p.Callsign]).OK() {
+					out[p.Callsign] = ForwardsOrder + " FIRE ANY"
+				}
+			}
+		}
+		return out
+	}
+	for _, m := range []struct {
+		name  string
+		other pilotFunc
+	}{{"random-legal", random}, {"straight-and-level", straightPilot}} {
+		b.Run(m.name, func(b *testing.B) {
+			var mean, half float64
+			for b.Loop() {
+				mean, half = tournamentOf(b, playImpulseDuel, m.other, 100)
+			}
+			b.ReportMetric(mean*100, "win%")
+			b.ReportMetric((mean-half)*100, "win%-low")
+			b.ReportMetric((mean+half)*100, "win%-high")
+		})
+	}
+}
+
+// BenchmarkImpulsePilotOrder times the impulse pilot's next manoeuvre for one aircraft.
+func BenchmarkImpulsePilotOrder(b *testing.B) {
+	g := pilotGame(b, impulsePilotDuel)
+	for b.Loop() {
+		g.PilotOrders("n")
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2/1e6, "ms/aircraft")
 }
