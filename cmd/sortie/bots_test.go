@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"sortie/rules/tnl"
 )
 
 // sortie game new --bot SIDE: the computer takes the side's seats that have no address, and resolving
@@ -27,5 +31,50 @@ func TestGameNewWithABot(t *testing.T) {
 	mustRun(t, "game", "resolve", "--config", cfg, "s1")
 	if st := mustRun(t, "game", "status", "--config", cfg, "s1"); !strings.Contains(st, "round 2") || !strings.Contains(st, "played by the computer") {
 		t.Errorf("the round was resolved:\n%s", st)
+	}
+}
+
+// A solo player plays a whole game by mail against the computer through the real daemon and mail servers:
+// the Luftwaffe is the computer's (bot: true), and only Alice is mailed; every round resolves on her orders
+// alone.
+func TestEndToEndSoloGameByMail(t *testing.T) {
+	w := newWorld(t)
+	scn, err := tnl.BundledScenarioFile(tnl.DefaultScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn = append(scn, []byte(fmt.Sprintf("\nservice:\n  seed: %s\n  players:\n    alice: {email: alice@players.test}\n    bob: {bot: true}\n", e2eSeed))...)
+	w.scenario = filepath.Join(w.dir, "solo.yaml")
+	if err := os.WriteFile(w.scenario, scn, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := w.run("game", "new", "--config", w.cfg, "--id", "solo", w.scenario); !strings.Contains(out, "(the computer)") {
+		t.Fatalf("game new: %s", out)
+	}
+	w.start("")
+	last := w.waitMails("alice@players.test", "welcome", 1)[0]
+	for round := 0; round < 12; round++ {
+		if len(w.mailsTo("alice@players.test", "game over")) > 0 {
+			break
+		}
+		before := len(w.mailsTo("alice@players.test", "report")) + len(w.mailsTo("alice@players.test", "game over"))
+		w.send("alice@players.test", last.ReplyTo, fmt.Sprintf("solo-%d", round), plainHeaders(), blockOf(last.Text))
+		deadline := time.Now().Add(20 * time.Second)
+		for len(w.mailsTo("alice@players.test", "report"))+len(w.mailsTo("alice@players.test", "game over")) == before {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d was not resolved on alice's orders alone", round)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if reps := w.mailsTo("alice@players.test", "report"); len(reps) > 0 {
+			last = reps[len(reps)-1]
+		}
+	}
+	over := w.waitMails("alice@players.test", "game over", 1)[0]
+	if !strings.Contains(over.Text, "wins") && !strings.Contains(over.Text, "draw") {
+		t.Errorf("the last report gives the result:\n%s", over.Text)
+	}
+	if n := len(w.mailsTo("bob@players.test", "")); n != 0 {
+		t.Errorf("the computer's seat was mailed %d times", n)
 	}
 }
