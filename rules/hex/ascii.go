@@ -16,11 +16,22 @@ type Mark struct {
 	Label string
 }
 
-// ASCII draws the hexes around the marks, each hex one character ('.' when empty), odd columns half a
-// row lower, north up, with two hexes of margin; a map wider than 40 columns or taller than 20 rows is
-// cut to that size around the first mark. Two marks in one hex show as '*'. Below the map, the legend
-// gives each mark's label and hex (or "(off this map)"), then "(* = <crowd> in the hex)", crowd being
-// e.g. "more than one aircraft". No marks draw no map: "".
+// MapColumns is the widest line an ASCII map writes: with a report's two-space indent it stays within
+// the 72 columns any mail program shows.
+const MapColumns = 70
+
+// maxMapCols and maxMapRows bound the grid: two characters a hex column, two lines a hex row.
+const (
+	maxMapCols = MapColumns / 2
+	maxMapRows = 20
+)
+
+// ASCII draws the hexes around the marks, north up, with two hexes of margin: every mark is on it. Each
+// hex is one character ('.' when empty), odd columns half a row lower. When the marks spread wider than
+// 35 hex columns or taller than 20 rows, each character stands for a square of s×s hexes, s as small as
+// lets every mark in (the header says so). Two marks in one character show as '*'. Below the map, the
+// legend gives each mark's label and hex, wrapped at MapColumns, then "(* = <crowd> in the hex)", crowd
+// being e.g. "more than one aircraft". No marks draw no map: "".
 func ASCII(marks []Mark, crowd string) string {
 	if len(marks) == 0 {
 		return ""
@@ -32,46 +43,78 @@ func ASCII(marks []Mark, crowd string) string {
 		minRow, maxRow = min(minRow, Row(m.Hex)), max(maxRow, Row(m.Hex))
 	}
 	minQ, maxQ, minRow, maxRow = minQ-2, maxQ+2, minRow-2, maxRow+2
-	// Keep the map readable: at most 40 columns and 20 rows, centred on the first mark.
-	if maxQ-minQ > 40 || maxRow-minRow > 20 {
-		minQ, maxQ, minRow, maxRow = first.Q-20, first.Q+20, Row(first)-10, Row(first)+10
-	}
-	width, height := (maxQ-minQ+1)*2, (maxRow-minRow+1)*2
-	grid := make([][]byte, height)
-	for y := range grid {
-		grid[y] = []byte(strings.Repeat(" ", width))
-	}
-	at := func(q, row int) (int, int) { return (q - minQ) * 2, (row-minRow)*2 + (q & 1) }
-	for q := minQ; q <= maxQ; q++ {
-		for row := minRow; row <= maxRow; row++ {
-			if x, y := at(q, row); y < height {
-				grid[y][x] = '.'
+	cols, rows := maxQ-minQ+1, maxRow-minRow+1
+	scale := max(1, (cols+maxMapCols-1)/maxMapCols, (rows+maxMapRows-1)/maxMapRows)
+	var b strings.Builder
+	var grid [][]byte
+	if scale == 1 {
+		width, height := cols*2, rows*2
+		grid = make([][]byte, height)
+		for y := range grid {
+			grid[y] = []byte(strings.Repeat(" ", width))
+		}
+		at := func(q, row int) (int, int) { return (q - minQ) * 2, (row-minRow)*2 + (q & 1) }
+		for q := minQ; q <= maxQ; q++ {
+			for row := minRow; row <= maxRow; row++ {
+				if x, y := at(q, row); y < height {
+					grid[y][x] = '.'
+				}
 			}
 		}
-	}
-	var legend []string
-	for _, m := range marks {
-		row := Row(m.Hex)
-		if m.Hex.Q < minQ || m.Hex.Q > maxQ || row < minRow || row > maxRow {
-			legend = append(legend, m.Label+" (off this map)")
-			continue
+		for _, m := range marks {
+			if x, y := at(m.Hex.Q, Row(m.Hex)); y < height {
+				if grid[y][x] != '.' {
+					grid[y][x] = '*' // two in one hex
+				} else {
+					grid[y][x] = m.Sym
+				}
+			}
 		}
-		if x, y := at(m.Hex.Q, row); y < height {
+		fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
+	} else {
+		width, height := (cols+scale-1)/scale, (rows+scale-1)/scale
+		grid = make([][]byte, height)
+		for y := range grid {
+			grid[y] = []byte(strings.TrimRight(strings.Repeat(". ", width), " "))
+		}
+		for _, m := range marks {
+			x, y := (m.Hex.Q-minQ)/scale*2, (Row(m.Hex)-minRow)/scale
 			if grid[y][x] != '.' {
-				grid[y][x] = '*' // two in one hex
+				grid[y][x] = '*'
 			} else {
 				grid[y][x] = m.Sym
 			}
 		}
-		legend = append(legend, fmt.Sprintf("%s %s", m.Label, m.Hex))
+		fmt.Fprintf(&b, "north is up; columns q %d to %d; each character is %d×%d hexes\n", minQ, maxQ, scale, scale)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "north is up; columns q %d to %d\n", minQ, maxQ)
 	for _, line := range grid {
 		b.WriteString(strings.TrimRight(string(line), " "))
 		b.WriteByte('\n')
 	}
-	b.WriteString(strings.Join(legend, "; "))
-	fmt.Fprintf(&b, "  (* = %s in the hex)\n", crowd)
+	var legend []string
+	for _, m := range marks {
+		legend = append(legend, fmt.Sprintf("%s %s", m.Label, m.Hex))
+	}
+	legend = append(legend, fmt.Sprintf("(* = %s in the hex)", crowd))
+	line := ""
+	for i, item := range legend {
+		sep := "; "
+		if i == len(legend)-1 {
+			sep = "  "
+		}
+		switch {
+		case line == "":
+			line = item
+		case len(line)+len(sep)+len(item) > MapColumns:
+			b.WriteString(line)
+			b.WriteString(strings.TrimRight(sep, " "))
+			b.WriteByte('\n')
+			line = item
+		default:
+			line += sep + item
+		}
+	}
+	b.WriteString(line)
+	b.WriteByte('\n')
 	return b.String()
 }
