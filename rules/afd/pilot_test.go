@@ -2,13 +2,13 @@ package afd
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // pilotDuel is the pilots' tournament fight: two Bf 109 Es a side at 8,000 ft.
@@ -121,27 +121,15 @@ func pilotTournament(t testing.TB, other pilotFunc, games int) (mean, half float
 	return tournamentOf(t, playDuel, other, games)
 }
 
-// tournamentOf plays games games of the computer pilot against another with play, half on each side,
-// and returns the computer pilot's mean score and the half-width of its 95 % confidence interval.
+// tournamentOf plays games games of the computer pilot against another with play, half on each side
+// (rulesettest.Tournament).
 func tournamentOf(t testing.TB, play func(testing.TB, pilotFunc, pilotFunc, uint64) float64, other pilotFunc, games int) (mean, half float64) {
-	var scores []float64
-	for i := 0; i < games; i++ {
-		seed := uint64(i + 1)
-		if i%2 == 0 {
-			scores = append(scores, play(t, computerPilot, other, seed))
-		} else {
-			scores = append(scores, 1-play(t, other, computerPilot, seed))
+	return rulesettest.Tournament(games, func(seed uint64, first bool) float64 {
+		if first {
+			return play(t, computerPilot, other, seed)
 		}
-	}
-	for _, s := range scores {
-		mean += s
-	}
-	mean /= float64(len(scores))
-	var ss float64
-	for _, s := range scores {
-		ss += (s - mean) * (s - mean)
-	}
-	return mean, 1.96 * math.Sqrt(ss/float64(len(scores)-1)) / math.Sqrt(float64(len(scores)))
+		return play(t, other, computerPilot, seed)
+	})
 }
 
 // The pilot's orders pass the rules every turn of a whole duel (playDuel fails on an illegal one), on

@@ -2,7 +2,6 @@ package tnl
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"sortie/parser"
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
 )
 
@@ -94,28 +94,15 @@ func playMatch(t testing.TB, north, south pilotFunc, seed uint64) float64 {
 	return 0.5
 }
 
-// tournament plays games games of the computer pilot against another, half on each side, and returns
-// the computer pilot's mean score and the half-width of its 95 % confidence interval.
+// tournament plays games games of the computer pilot against another, half on each side
+// (rulesettest.Tournament).
 func tournament(t testing.TB, other pilotFunc, games int) (mean, half float64) {
-	var scores []float64
-	for i := 0; i < games; i++ {
-		seed := uint64(i + 1)
-		if i%2 == 0 {
-			scores = append(scores, playMatch(t, computerPilot, other, seed))
-		} else {
-			scores = append(scores, 1-playMatch(t, other, computerPilot, seed))
+	return rulesettest.Tournament(games, func(seed uint64, first bool) float64 {
+		if first {
+			return playMatch(t, computerPilot, other, seed)
 		}
-	}
-	for _, s := range scores {
-		mean += s
-	}
-	mean /= float64(len(scores))
-	var ss float64
-	for _, s := range scores {
-		ss += (s - mean) * (s - mean)
-	}
-	sd := math.Sqrt(ss / float64(len(scores)-1))
-	return mean, 1.96 * sd / math.Sqrt(float64(len(scores)))
+		return playMatch(t, other, computerPilot, seed)
+	})
 }
 
 // The pilot's orders are always legal, and it beats flying straight and level.
