@@ -51,12 +51,13 @@ func gunWeight(card *aircraft.Card) float64 {
 		return 0
 	}
 	w := 0.0
-	weights := map[string]float64{"30M": 1, "50M": 2, "20C": 4, "30C": 6, "37C": 6}
 	for i, k := range aircraft.MixKinds {
-		w += weights[k] * float64(counts[i])
+		w += mixWeights[k] * float64(counts[i])
 	}
 	return w
 }
+
+var mixWeights = map[string]float64{"30M": 1, "50M": 2, "20C": 4, "30C": 6, "37C": 6}
 
 // pilotPlots lists the movement a pilot considers at speed s: straight; one manoeuvre anywhere; two.
 func pilotPlots(s int) [][]notation.Element {

@@ -111,3 +111,17 @@ func CloneSight[V any](sight map[string]map[string]V) map[string]map[string]V {
 	}
 	return c
 }
+
+// SightFor returns a saved state's sightings with a map for every side, ready to be written to: a game
+// saved before a side had seen anything, or with no sightings at all, loads with empty maps.
+func SightFor[V any](sight map[string]map[string]V, sides []string) map[string]map[string]V {
+	if sight == nil {
+		sight = map[string]map[string]V{}
+	}
+	for _, side := range sides {
+		if sight[side] == nil {
+			sight[side] = map[string]V{}
+		}
+	}
+	return sight
+}

@@ -54,14 +54,7 @@ func (Ruleset) Load(data []byte) (ruleset.Game, error) {
 	if err := ruleset.DecodeState(data, "swarm", &st, &st.Ruleset); err != nil {
 		return nil, err
 	}
-	if st.Sight == nil {
-		st.Sight = map[string]map[string]bool{}
-	}
-	for _, side := range st.Sides {
-		if st.Sight[side] == nil {
-			st.Sight[side] = map[string]bool{}
-		}
-	}
+	st.Sight = ruleset.SightFor(st.Sight, st.Sides)
 	for _, q := range st.Squadrons {
 		if _, ok := d.Type(q.Type); !ok {
 			return nil, fmt.Errorf("swarm: the saved game has a squadron of unknown type %q", q.Type)

@@ -57,14 +57,7 @@ func (Ruleset) Load(data []byte) (ruleset.Game, error) {
 	if err := ruleset.DecodeState(data, "tnl", &st, &st.Ruleset); err != nil {
 		return nil, err
 	}
-	if st.Sight == nil {
-		st.Sight = map[string]map[string]bool{}
-	}
-	for _, side := range st.Sides {
-		if st.Sight[side] == nil {
-			st.Sight[side] = map[string]bool{}
-		}
-	}
+	st.Sight = ruleset.SightFor(st.Sight, st.Sides)
 	for _, a := range st.Aircraft {
 		if _, ok := d.Sheet(a.Type); !ok {
 			return nil, fmt.Errorf("tnl: the saved game has an aircraft of unknown type %q", a.Type)

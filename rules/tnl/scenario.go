@@ -2,6 +2,7 @@ package tnl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -211,7 +212,7 @@ func NewGame(s *Scenario, d *Data) (*State, error) {
 		add("aircraft", "the scenario has no aircraft")
 	}
 	for _, name := range unitOrder {
-		if roster.Seen[name] && !contains(units[name].Members, name) {
+		if roster.Seen[name] && !slices.Contains(units[name].Members, name) {
 			add(unitPath[name]+".unit", "unit name %s is the callsign of an aircraft of another unit: choose another", name)
 		}
 		st.Units = append(st.Units, *units[name])
@@ -297,15 +298,6 @@ func defaultLoad(sh *Sheet) string {
 		return "500lb"
 	}
 	return ""
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func plural(n int) string { return ruleset.PluralS(n) }
