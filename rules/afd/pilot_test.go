@@ -284,3 +284,17 @@ func BenchmarkImpulsePilotOrder(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2/1e6, "ms/aircraft")
 }
+
+// The impulse pilot reads where a manoeuvre ends from the receipt's forecast: the forecast's lines must
+// keep the form it reads.
+func TestImpulsePilotReadsTheForecast(t *testing.T) {
+	g := pilotGame(t, impulsePilotDuel)
+	c := g.CheckOrder("n", "N1", "` ` ` TR FIRE ANY")
+	found := false
+	for _, line := range c.Preview {
+		found = found || previewEndRE.MatchString(line)
+	}
+	if !c.OK() || !found {
+		t.Errorf("no forecast line the pilot can read: %+v", c)
+	}
+}

@@ -252,3 +252,73 @@ func TestUnitsSplit(t *testing.T) {
 		t.Error("the split is reported")
 	}
 }
+
+// Seed 003 "Training & Skill": a very green pilot's aircraft needs one hex more straight (+1 FS); the
+// agile skill takes one off, never below 1.
+func TestTrainingChangesFlyStraight(t *testing.T) {
+	sp := sheet(t, "spitfire-i")
+	if FS(sp, &Aircraft{Training: "very-green"}, false) != sp.FS+1 || FS(sp, &Aircraft{Training: "trained"}, false) != sp.FS {
+		t.Error("very green: FS +1")
+	}
+	if FS(sp, &Aircraft{Training: "ace", Skills: []string{SkillAgile}}, false) != sp.FS-1 {
+		t.Error("agile: FS -1")
+	}
+	a6 := sheet(t, "a6m2") // FS 1 by the formula
+	if a6.FS != 1 || FS(a6, &Aircraft{Training: "ace", Skills: []string{SkillAgile}}, false) != 1 {
+		t.Errorf("agile never takes FS below 1: sheet %d", a6.FS)
+	}
+}
+
+// Seed 003 "Movement": straights do not carry over into the next turn, so a turn at the very start of a
+// turn needs its fly-straight run first; seed 003 "Altitude": one level a turn, within the sheet's ceiling.
+func TestTurnStartAndLevels(t *testing.T) {
+	sp := sheet(t, "spitfire-i")
+	a := &Aircraft{Callsign: "S", Speed: 7, Training: "trained", Level: Medium}
+	if c := CheckPlot(sp, a, plot(t, "TL 7 / 7"), false); len(c.Errors) != 1 || c.Errors[0].Code != "fly-straight" {
+		t.Errorf("a turn before any straight this turn: %+v", c.Errors)
+	}
+	a.Level = VeryLow
+	if c := CheckPlot(sp, a, plot(t, "DIVE 7 / 7"), false); len(c.Errors) == 0 || c.Errors[0].Code != "dive-floor" {
+		t.Errorf("no diving below Very Low: %+v", c.Errors)
+	}
+	tbf := sheet(t, "tbf-1") // ceiling: Medium
+	b := &Aircraft{Callsign: "T", Speed: 5, Training: "trained", Level: Medium}
+	if c := CheckPlot(tbf, b, plot(t, "CLIMB 4 / 4"), false); len(c.Errors) == 0 || c.Errors[0].Code != "climb-ceiling" {
+		t.Errorf("no climbing above the sheet's ceiling: %+v", c.Errors)
+	}
+	a.Level = Medium
+	if c := CheckPlot(sp, a, plot(t, "DIVE 8 / 8"), false); len(c.Errors) != 0 || c.Level != Low {
+		t.Errorf("a dive takes one level, with the dive rating on the speed: %+v level %s", c.Errors, c.Level)
+	}
+}
+
+// Ships move straight ahead, half their speed in each movement phase, the odd hex in the first.
+func TestShipsMoveByPhase(t *testing.T) {
+	g := newTestGame(t, strings.Replace(shipsOnly, "facing: 0, points: 80}", "facing: 0, speed: 3, points: 80}", 1))
+	next, _, _ := Resolve(g.d, g.st, nil, &sixes{})
+	if h := next.GroundNamed("KAGA").Hex; h != (hexmap.Hex{Q: 0, R: -3}) {
+		t.Errorf("KAGA at speed 3 facing north ends 3 hexes on: %s", h)
+	}
+	r := &resolver{st: g.st.Clone()}
+	r.moveShips(0)
+	if h := r.st.GroundNamed("KAGA").Hex; h != (hexmap.Hex{Q: 0, R: -2}) {
+		t.Errorf("two of its three hexes in phase 1: %s", h)
+	}
+}
+
+// Seed 003 "Deciding Initiative" with Sortie's tie rule: units that tie roll 2D6 again, the lower moves
+// first.
+func TestInitiativeTiesRollAgain(t *testing.T) {
+	g := newTestGame(t, dogfight)
+	// JAGD 3+3, RED 2+4: a tie at 6; the tie-break: JAGD 6+6, RED 1+1, so RED moves first.
+	_, events, _ := Resolve(g.d, g.st, map[string]string{"RED": "6 / 6 HOLD", "JAGD": "6 / 6 HOLD"}, dice.NewScripted(3, 3, 2, 4, 6, 6, 1, 1))
+	var order []string
+	for _, e := range events {
+		if e.Kind == EvMove && e.Phase == 1 {
+			order = append(order, e.Unit)
+		}
+	}
+	if strings.Join(order, ",") != "RED1,RED2,JAGD1,JAGD2" {
+		t.Errorf("RED won the tie-break: %v", order)
+	}
+}
