@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"sortie/rules/dice"
+	"sortie/rules/hex"
 )
 
 // Ruleset creates and loads games of one system.
@@ -107,8 +108,11 @@ type Report struct {
 	Events []string `json:"events"`
 	Dice   []string `json:"dice"`
 	Map    string   `json:"map"`
-	Over   bool     `json:"over"`
-	Result string   `json:"result"`
+	// Scene is the same view as data for the report's map picture (package rules/hex/picture draws it);
+	// nil when the ruleset draws none.
+	Scene  *hex.Scene `json:"scene,omitempty"`
+	Over   bool       `json:"over"`
+	Result string     `json:"result"`
 	// OrderLines are the lines of a ready-to-fill order block for the next round, one per unit.
 	OrderLines []string `json:"order_lines"`
 }

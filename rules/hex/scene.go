@@ -1,0 +1,144 @@
+package hex
+
+import "math"
+
+// Scene is what a map picture of one side's view shows, as plain data: the units the side knows of, the
+// tracks its own units flew, the clouds, the fire it saw and the marks left by what happened. A ruleset
+// builds it from the same View its report is written from (invariant 4, docs/architecture.md), so a
+// picture can never show more than the report; package picture draws it. The zero Scene is empty.
+//
+// A Scene is deterministic data: the same view gives the same Scene, and the renderer gives the same
+// bytes for the same Scene.
+type Scene struct {
+	// Title is the picture's heading, e.g. "Kent 1940 · turn 3 · RAF".
+	Title string `json:"title"`
+	// Units are drawn in order, later ones on top.
+	Units []SceneUnit `json:"units"`
+	// Clouds are hexes drawn shaded.
+	Clouds []Hex `json:"clouds,omitempty"`
+	// Lines are fire, flak, bombs and torpedoes this side saw: from the shooter to the target.
+	Lines []SceneLine `json:"lines,omitempty"`
+	// Marks are what happened in one hex: a plane shot down, a bail-out, a bomb burst.
+	Marks []SceneMark `json:"marks,omitempty"`
+	// Bounds, when set, are the map's playing area (hexes outside it are drawn as off the map).
+	Bounds *SceneBounds `json:"bounds,omitempty"`
+}
+
+// SceneBounds is a map's playing area in columns (q) and rows (Row).
+type SceneBounds struct {
+	MinQ, MaxQ, MinRow, MaxRow int
+}
+
+// Allegiance is whose a unit is, as the viewing side sees it.
+type Allegiance int
+
+// The allegiances, in drawing order of importance.
+const (
+	Own      Allegiance = iota // the viewing player's units
+	Friendly                   // the side's other players' units
+	Enemy                      // spotted enemy units
+)
+
+// UnitKind is the kind of symbol a unit is drawn with.
+type UnitKind int
+
+// The unit kinds a picture distinguishes.
+const (
+	Aircraft UnitKind = iota // one plane, drawn as an arrow along its facing
+	Squadron                 // a formation drawn as one counter (Swarm)
+	Ground                   // a truck, tank or column on the ground
+	Ship                     // a ship
+	Target                   // a fixed target: a bridge, a factory, an airfield
+	Flak                     // a gun position
+)
+
+// UnitKinds lists every unit kind, for tests that draw them all.
+var UnitKinds = []UnitKind{Aircraft, Squadron, Ground, Ship, Target, Flak}
+
+// SceneUnit is one unit on the picture.
+type SceneUnit struct {
+	Hex    Hex        `json:"hex"`
+	Facing Dir        `json:"facing"`
+	Faced  bool       `json:"faced"` // whether Facing is known and drawn
+	Kind   UnitKind   `json:"kind"`
+	Side   Allegiance `json:"side"`
+	// Label is the unit's name on the map, usually its callsign.
+	Label string `json:"label"`
+	// Notes are short lines under the label: altitude, speed, type.
+	Notes []string `json:"notes,omitempty"`
+	// Track is the hexes the unit passed through this round, in order, ending at Hex; empty when unknown.
+	Track []Hex `json:"track,omitempty"`
+	// Out marks a unit out of play (shot down, crashed, left the map): drawn faded.
+	Out bool `json:"out,omitempty"`
+}
+
+// LineKind is what a SceneLine stands for.
+type LineKind int
+
+// The line kinds.
+const (
+	Fire     LineKind = iota // guns from one aircraft at another
+	FlakFire                 // flak at an aircraft
+	Bombing                  // bombs from an aircraft at a target below
+	Torpedo                  // a torpedo's run
+)
+
+// LineKinds lists every line kind, for tests that draw them all.
+var LineKinds = []LineKind{Fire, FlakFire, Bombing, Torpedo}
+
+// SceneLine is an attack the side saw, from one hex to another.
+type SceneLine struct {
+	From Hex      `json:"from"`
+	To   Hex      `json:"to"`
+	Kind LineKind `json:"kind"`
+	Hit  bool     `json:"hit"` // drawn solid when it hit, dashed when it missed
+}
+
+// MarkKind is what a SceneMark stands for.
+type MarkKind int
+
+// The mark kinds.
+const (
+	ShotDown MarkKind = iota // a plane destroyed in the air
+	BailOut                  // a parachute
+	Crash                    // a plane that hit the ground or the sea
+	Burst                    // a bomb, rocket or torpedo hit
+	Damaged                  // a unit hit but still flying or moving
+	Exit                     // a unit left the map
+)
+
+// MarkKinds lists every mark kind, for tests that draw them all.
+var MarkKinds = []MarkKind{ShotDown, BailOut, Crash, Burst, Damaged, Exit}
+
+// SceneMark is something that happened in one hex.
+type SceneMark struct {
+	Hex   Hex      `json:"hex"`
+	Kind  MarkKind `json:"kind"`
+	Label string   `json:"label,omitempty"`
+}
+
+// Hexes are every hex the scene draws something in: units, their tracks, line ends, marks and clouds.
+// A picture frames at least these.
+func (s *Scene) Hexes() []Hex {
+	var out []Hex
+	for _, u := range s.Units {
+		out = append(out, u.Hex)
+		out = append(out, u.Track...)
+	}
+	for _, l := range s.Lines {
+		out = append(out, l.From, l.To)
+	}
+	for _, m := range s.Marks {
+		out = append(out, m.Hex)
+	}
+	out = append(out, s.Clouds...)
+	return out
+}
+
+// Centre returns the centre of h on a picture whose hexes have side length 1: x grows east, y grows
+// south (screen coordinates), flat-topped hexes as on the board.
+func Centre(h Hex) (x, y float64) {
+	x = 1.5 * float64(h.Q)
+	y = math.Sqrt(3) * (float64(h.R) + float64(h.Q)/2)
+	return x, y
+}
