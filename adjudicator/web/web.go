@@ -1,0 +1,256 @@
+// Package web is Sortie's web archive (docs/web.md): a read-only HTTP handler that shows the list of
+// games and, for each game, its turns with the map, the events and the dice as the viewer may see them.
+//
+//   - Anyone sees the list of games and each game's name, ruleset, status and round (not the round of a
+//     running game whose rounds are the engine's stops: their number depends on hidden units).
+//   - A finished game, or a running one the moderator made public (Options.Public), shows every round in
+//     full: each player's report, every die, the orders, the ruleset's record of events and a map of
+//     the whole truth; its archive's verification status; and its export bundle to download.
+//   - A running game shows nothing of its rounds. Each player follows their own reports through a secret
+//     link (adjudicator.Service.PlayerLink): every page behind it is built from the player's own reports
+//     (ruleset.Game.Report, from their side's view only, invariant 4), never from the events or the
+//     state.
+//   - An unknown game, a wrong or unknown link, a round not yet played: 404 with the same fixed body.
+//
+// The handler reads the database only through adjudicator.Service (Record, WebGame, WebGames, AsksOnly)
+// and package archive, in read transactions: it never writes. The pages are server-rendered
+// html/template that works without JavaScript; a small script (static/app.js) steps through turns
+// without reloading, with the arrow keys too.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rs/zerolog"
+
+	"sortie/adjudicator"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// Options configure a Server.
+type Options struct {
+	// Public are the ids of running games shown in full, as a finished game is (web.public).
+	Public []string
+	// Prefix is the path the archive is served under, e.g. "/sortie" (the path of web.base_url); "" or
+	// "/" serves it at the root. Requests outside it get 404.
+	Prefix string
+	// Log is told of pages that could not be built.
+	Log zerolog.Logger
+}
+
+// Server is the web archive's handler.
+type Server struct {
+	svc    *adjudicator.Service
+	log    zerolog.Logger
+	prefix string
+	public map[string]bool
+	pages  map[string]*template.Template
+	mux    *http.ServeMux
+	assets map[string]asset
+
+	mu    sync.Mutex
+	views map[string]*slot // by game id: the game's rounds, rebuilt when the game moves on
+	asks  map[string]bool  // by game id: adjudicator.Service.AsksOnly, which never changes in a game
+}
+
+// asset is an embedded file with its content type and a version for cache busting.
+type asset struct {
+	data    []byte
+	ctype   string
+	version string
+}
+
+// New makes the web archive of a service's games.
+func New(svc *adjudicator.Service, opts Options) (*Server, error) {
+	s := &Server{svc: svc, log: opts.Log, prefix: strings.TrimRight(opts.Prefix, "/"), public: map[string]bool{},
+		views: map[string]*slot{}, asks: map[string]bool{}, assets: map[string]asset{}}
+	if s.prefix != "" && !strings.HasPrefix(s.prefix, "/") {
+		s.prefix = "/" + s.prefix
+	}
+	for _, id := range opts.Public {
+		s.public[strings.ToLower(id)] = true
+	}
+	for name, ctype := range map[string]string{"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"} {
+		b, err := fs.ReadFile(staticFiles, "static/"+name)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(b)
+		s.assets[name] = asset{data: b, ctype: ctype, version: hex.EncodeToString(sum[:6])}
+	}
+	var err error
+	if s.pages, err = parsePages(s); err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.index)
+	mux.HandleFunc("GET /g/{game}/{$}", s.game)
+	mux.HandleFunc("GET /g/{game}/round/{n}", s.round)
+	mux.HandleFunc("GET /g/{game}/archive.tar.gz", s.bundle)
+	mux.HandleFunc("GET /p/{game}/{key}/{$}", s.player)
+	mux.HandleFunc("GET /p/{game}/{key}/report/{n}", s.playerReport)
+	mux.HandleFunc("GET /static/{file}", s.static)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(w) })
+	s.mux = mux
+	return s, nil
+}
+
+// ServeHTTP serves the archive, with the headers every answer carries.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	// Nothing but this site's own files, never in a frame; and no link on these pages tells another site
+	// where the reader came from (a player's link is a secret).
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	p := r.URL.Path
+	if s.prefix != "" {
+		if p != s.prefix && !strings.HasPrefix(p, s.prefix+"/") {
+			notFound(w)
+			return
+		}
+		p = strings.TrimPrefix(p, s.prefix)
+		if p == "" {
+			p = "/"
+		}
+		r2 := *r
+		u := *r.URL
+		u.Path, u.RawPath = p, ""
+		r2.URL = &u
+		r = &r2
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// notFoundBody is the whole answer to anything that is not there or not the reader's to see: an
+// unknown page or game, a wrong or unknown player link, a round not yet played, a running game's
+// rounds. The same bytes and headers every time, so a 404 tells nothing but that.
+const notFoundBody = "Not found.\n"
+
+func notFound(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(notFoundBody)))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write([]byte(notFoundBody))
+}
+
+// serverErrorBody answers a page that could not be built; the reason goes to the log only.
+const serverErrorBody = "The page could not be built; the server's log says why.\n"
+
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.Error().Err(err).Str("path", r.URL.Path).Msg("web archive: page failed")
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusInternalServerError)
+	w.Write([]byte(serverErrorBody))
+}
+
+// render writes a page, rendered in full before the first byte goes out (a failed template gives a 500,
+// not half a page).
+func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, data any, private bool) {
+	var b bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&b, "layout", data); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	if private {
+		// A player's pages stay out of shared caches, the browser's disk and search engines.
+		h.Set("Cache-Control", "private, no-store")
+		h.Set("X-Robots-Tag", "noindex, nofollow")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	if r.Method == http.MethodHead {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	w.Write(b.Bytes())
+}
+
+func (s *Server) static(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.assets[r.PathValue("file")]
+	if !ok {
+		notFound(w)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("Content-Length", strconv.Itoa(len(a.data)))
+	if r.URL.Query().Get("v") == a.version {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(a.data)
+}
+
+// href is a path of the archive as a link: under the prefix.
+func (s *Server) href(parts ...string) string {
+	return s.prefix + "/" + strings.TrimPrefix(path.Join(parts...), "/")
+}
+
+// assetHref is a static file's link with its version.
+func (s *Server) assetHref(name string) string {
+	return s.href("static", name) + "?v=" + s.assets[name].version
+}
+
+// viewable says a game's rounds may be shown to anyone: it is over, or its moderator made it public.
+func (s *Server) viewable(g *adjudicator.WebGame) bool {
+	return g.Over() || s.public[strings.ToLower(g.ID)]
+}
+
+// roundNumber reads a round or report number from a path: decimal digits, no sign, no leading zero.
+func roundNumber(v string) (int, bool) {
+	if v == "" || len(v) > 6 || (len(v) > 1 && v[0] == '0') {
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// seatByKey finds the player whose link key is key, comparing with every seat's key in constant time
+// (no early exit), so the time taken does not tell how much of a guess was right.
+func seatByKey(g *adjudicator.WebGame, key string) (adjudicator.WebPlayer, bool) {
+	var found adjudicator.WebPlayer
+	hit := 0
+	for _, p := range g.Players {
+		eq := subtle.ConstantTimeCompare([]byte(p.Key), []byte(key))
+		if eq == 1 {
+			found = p
+		}
+		hit |= eq
+	}
+	return found, hit == 1 && len(key) == 32
+}

@@ -1,0 +1,157 @@
+package adjudicator
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"time"
+
+	"sortie/rules/dice"
+	"sortie/storage"
+)
+
+// The web archive (package adjudicator/web, docs/web.md) shows each player their own reports through a
+// secret link. The link's key is derived from the game's seed, so it needs no secret of its own, never
+// changes during the game, and is neither the seat's reply token nor its mail secret: a link that leaks
+// lets a reader see that player's reports, never send orders in their name.
+
+// linkLabel separates the key of the players' web links from every other use of the seed.
+const linkLabel = "sortie web link"
+
+// PlayerKey is the secret part of a player's web link: HMAC-SHA256 over the game's id, a zero byte and
+// the player's id, keyed by HMAC-SHA256(seed, "sortie web link"); its first 16 bytes (128 bits) in hex.
+// Once the game is over the seed is revealed, and with it every key: by then the whole game is public.
+func PlayerKey(seed dice.Seed, gameID, player string) string {
+	k := hmac.New(sha256.New, seed[:])
+	k.Write([]byte(linkLabel))
+	m := hmac.New(sha256.New, k.Sum(nil))
+	m.Write([]byte(gameID))
+	m.Write([]byte{0})
+	m.Write([]byte(player))
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// PlayerPath is the path of a player's pages in the web archive, relative to its base URL: p/GAME/KEY/.
+func PlayerPath(gameID, key string) string {
+	return "p/" + url.PathEscape(gameID) + "/" + key + "/"
+}
+
+// PlayerLink is the path of a player's own pages in the web archive (PlayerPath): the web server's base
+// URL (web.base_url) followed by it is the link to put in that player's mail. Anyone holding the link
+// sees what that player was told, so it goes only to the player.
+func (s *Service) PlayerLink(gameID, player string) (string, error) {
+	var out string
+	err := s.db.View(func(tx *storage.Tx) error {
+		g, err := getGame(tx, gameID)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return fmt.Errorf("no game %q", gameID)
+		}
+		if g.seat(player) == nil {
+			return fmt.Errorf("game %s has no player %q", g.ID, player)
+		}
+		out = PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, player))
+		return nil
+	})
+	return out, err
+}
+
+// WebGame is a game as the web archive sees it between requests: what anyone may know of it, and the
+// keys of its players' links. It holds no secret of the mail service (no seed, mail secret or reply
+// token), and the keys only to compare with a link's.
+type WebGame struct {
+	ID      string
+	Name    string
+	Ruleset string
+	Status  string
+	Result  string
+	// Round is the round to be ordered next; Epoch counts rollbacks. With Status and Result they change
+	// whenever the archive of the game changes, so they key the web archive's caches.
+	Round   int
+	Epoch   int
+	Created time.Time
+	Players []WebPlayer
+}
+
+// WebPlayer is a seat as the web archive knows it.
+type WebPlayer struct {
+	Player string
+	Name   string
+	Side   string
+	Bot    bool
+	// Key is the secret of the player's link (PlayerKey): compared, never shown.
+	Key string
+}
+
+// Over says the game has ended.
+func (g *WebGame) Over() bool { return g.Status == StatusOver }
+
+// WebGameOf is a game record as the web archive sees it.
+func WebGameOf(g *Game) WebGame {
+	w := WebGame{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Status: g.Status, Result: g.Result, Round: g.Round,
+		Epoch: g.Epoch, Created: g.Created}
+	seed := g.seedValue()
+	for _, st := range g.Seats {
+		w.Players = append(w.Players, WebPlayer{Player: st.Player, Name: st.Name, Side: st.Side, Bot: st.Bot, Key: PlayerKey(seed, g.ID, st.Player)})
+	}
+	return w
+}
+
+// WebGames lists every game for the web archive, by id, reading only the game records (never a
+// ruleset's state), in one read transaction.
+func (s *Service) WebGames() ([]WebGame, error) {
+	var out []WebGame
+	err := s.db.View(func(tx *storage.Tx) error {
+		return tx.ForEach(bucketGames, func(k string, v []byte) error {
+			g, err := getGame(tx, k)
+			if err != nil {
+				return err
+			}
+			if g != nil {
+				out = append(out, WebGameOf(g))
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// WebGame reads one game for the web archive; ok is false when there is no such game.
+func (s *Service) WebGame(id string) (w WebGame, ok bool, err error) {
+	err = s.db.View(func(tx *storage.Tx) error {
+		g, err := getGame(tx, id)
+		if err != nil || g == nil {
+			return err
+		}
+		w, ok = WebGameOf(g), true
+		return nil
+	})
+	return w, ok, err
+}
+
+// AsksOnly says a game asks only some players each round (ruleset.Selective, the impulse game). Its
+// round numbers are then no one's business while it runs: how often the engine stopped depends on units
+// a player may not have seen, so the web archive shows them only once the game is over.
+func (s *Service) AsksOnly(gameID string) (bool, error) {
+	var out bool
+	err := s.db.View(func(tx *storage.Tx) error {
+		g, err := getGame(tx, gameID)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			return fmt.Errorf("no game %q", gameID)
+		}
+		rg, err := loadRules(tx, g)
+		if err != nil {
+			return err
+		}
+		out = asksOnly(rg)
+		return nil
+	})
+	return out, err
+}
