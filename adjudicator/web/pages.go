@@ -73,7 +73,7 @@ func (s *Server) base(title string, private bool, crumbs ...link) pageBase {
 // gameInfo is what any page says of a game.
 type gameInfo struct {
 	ID, Name, Ruleset, Status, Result, Href string
-	Over                                  bool
+	Over                                    bool
 }
 
 func (s *Server) info(g *adjudicator.WebGame) gameInfo {

@@ -98,14 +98,20 @@ func New(svc *adjudicator.Service, opts Options) (*Server, error) {
 	if s.pages, err = parsePages(s); err != nil {
 		return nil, err
 	}
+	// The patterns carry the prefix, so the mux's own redirects (a path without its last slash) stay
+	// under it.
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.index)
-	mux.HandleFunc("GET /g/{game}/{$}", s.game)
-	mux.HandleFunc("GET /g/{game}/round/{n}", s.round)
-	mux.HandleFunc("GET /g/{game}/archive.tar.gz", s.bundle)
-	mux.HandleFunc("GET /p/{game}/{key}/{$}", s.player)
-	mux.HandleFunc("GET /p/{game}/{key}/report/{n}", s.playerReport)
-	mux.HandleFunc("GET /static/{file}", s.static)
+	p := s.prefix
+	mux.HandleFunc("GET "+p+"/{$}", s.index)
+	mux.HandleFunc("GET "+p+"/g/{game}/{$}", s.game)
+	mux.HandleFunc("GET "+p+"/g/{game}/round/{n}", s.round)
+	mux.HandleFunc("GET "+p+"/g/{game}/archive.tar.gz", s.bundle)
+	mux.HandleFunc("GET "+p+"/p/{game}/{key}/{$}", s.player)
+	mux.HandleFunc("GET "+p+"/p/{game}/{key}/report/{n}", s.playerReport)
+	mux.HandleFunc("GET "+p+"/static/{file}", s.static)
+	if p != "" {
+		mux.Handle("GET "+p, http.RedirectHandler(p+"/", http.StatusMovedPermanently))
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(w) })
 	s.mux = mux
 	return s, nil
@@ -120,22 +126,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
-	p := r.URL.Path
-	if s.prefix != "" {
-		if p != s.prefix && !strings.HasPrefix(p, s.prefix+"/") {
-			notFound(w)
-			return
-		}
-		p = strings.TrimPrefix(p, s.prefix)
-		if p == "" {
-			p = "/"
-		}
-		r2 := *r
-		u := *r.URL
-		u.Path, u.RawPath = p, ""
-		r2.URL = &u
-		r = &r2
-	}
 	s.mux.ServeHTTP(w, r)
 }
 

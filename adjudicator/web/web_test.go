@@ -1,0 +1,436 @@
+package web
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sortie/adjudicator"
+	"sortie/adjudicator/archive"
+)
+
+// hrefs are the links and asset addresses of a page, as written (entities undone).
+var hrefRE = regexp.MustCompile(`(?:href|src)="([^"]*)"`)
+
+func hrefs(page string) []string {
+	var out []string
+	for _, m := range hrefRE.FindAllStringSubmatch(page, -1) {
+		out = append(out, strings.ReplaceAll(m[1], "&amp;", "&"))
+	}
+	return out
+}
+
+// A finished game shows everything: the list, the game with its players, turns, verification and
+// bundle, every round page with every player's report, the orders, the dice and the record.
+func TestFinishedGameShowsEveryRound(t *testing.T) {
+	g := newTestGame(t, "g1", 3)
+	g.play("g1", 3)
+	if st := g.status("g1"); st.Status != adjudicator.StatusOver {
+		t.Fatalf("the game is %s", st.Status)
+	}
+	s := g.server(Options{})
+
+	index := mustGet(t, s, "/")
+	for _, want := range []string{`<a href="/g/g1/">Channel, August 1940</a>`, "<td>afd</td>", "<td>over</td>", `<td class="num">3</td>`, "the turn limit (3) was reached"} {
+		if !strings.Contains(index, want) {
+			t.Errorf("the list does not show %q:\n%s", want, index)
+		}
+	}
+	game := mustGet(t, s, "/g/g1/")
+	for _, want := range []string{"<li>Alice, RAF</li>", "<li>Bob, Luftwaffe</li>", `href="/g/g1/round/0">Opening position`, `href="/g/g1/round/3">Turn 3`,
+		"<strong>Verified:</strong>", "round 3: ok", "dice drawn again from the seed", `href="/g/g1/archive.tar.gz"`} {
+		if !strings.Contains(game, want) {
+			t.Errorf("the game page does not show %q:\n%s", want, game)
+		}
+	}
+	if strings.Contains(game, "/g/g1/round/4") {
+		t.Error("the game page links a round that was not played")
+	}
+	rec, err := g.svc.Record("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n <= 3; n++ {
+		page := mustGet(t, s, "/g/g1/round/"+itoa(n))
+		for _, want := range []string{"What Alice (RAF) was told", "What Bob (Luftwaffe) was told", ghost, "RED1", "KURT"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("round %d does not show %q", n, want)
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		r := rec.Rounds[n-1]
+		_, every, _ := strings.Cut(page, `id="alldice"`)
+		every, _, _ = strings.Cut(every, "</table>")
+		if got := strings.Count(every, "<tr><td>"); got != len(r.Dice) {
+			t.Errorf("round %d's table of every die has %d rows, want %d", n, got, len(r.Dice))
+		}
+		for u, o := range r.Orders {
+			if !strings.Contains(page, "<tr><th scope=\"row\">"+u+"</th><td><code>"+htmlEscape(o)+"</code></td></tr>") {
+				t.Errorf("round %d does not show %s's order %q", n, u, o)
+			}
+		}
+		for _, d := range r.Dice {
+			if !strings.Contains(page, "<td>"+htmlEscape(d.Label)+"</td><td>d"+itoa(d.Sides)+"</td><td class=\"num\">"+itoa(d.Value)+"</td>") {
+				t.Errorf("round %d does not show the die %s", n, d)
+			}
+		}
+		if !strings.Contains(page, `rel="prev"`) || (n < 3) != strings.Contains(page, `rel="next"`) {
+			t.Errorf("round %d: prev/next links wrong", n)
+		}
+	}
+	if res, body := get(t, s, "/g/g1/round/4"); res.StatusCode != 404 || body != notFoundBody {
+		t.Errorf("a round not played: %d %q", res.StatusCode, body)
+	}
+
+	// Every link of every page leads somewhere.
+	for _, page := range []string{index, game, mustGet(t, s, "/g/g1/round/2")} {
+		for _, h := range hrefs(page) {
+			if h == "#content" {
+				continue
+			}
+			if res, _ := get(t, s, h); res.StatusCode != 200 {
+				t.Errorf("link %s: %d", h, res.StatusCode)
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func htmlEscape(s string) string {
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;")
+	return r.Replace(s)
+}
+
+// The bundle is the game's archive: unpacked, `sortie verify` (archive.Verify) checks it, seed and all.
+func TestBundleDownloadVerifies(t *testing.T) {
+	g := newTestGame(t, "g1", 2)
+	g.play("g1", 2)
+	s := g.server(Options{})
+	res, body := get(t, s, "/g/g1/archive.tar.gz")
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/gzip" ||
+		res.Header.Get("Content-Disposition") != `attachment; filename="g1-archive.tar.gz"` {
+		t.Fatalf("bundle: %d %v", res.StatusCode, res.Header)
+	}
+	dir := t.TempDir()
+	zr, err := gzip.NewReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(h.Name))
+		if h.Typeflag == tar.TypeDir {
+			os.MkdirAll(p, 0o700)
+			continue
+		}
+		b, _ := io.ReadAll(tr)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, secret := range secrets {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s holds a player's secret", h.Name)
+			}
+		}
+	}
+	rep, err := archive.Verify(filepath.Join(dir, "g1-archive"))
+	if err != nil || !rep.SeedVerified || len(rep.Rounds) != 2 {
+		t.Fatalf("the downloaded bundle does not verify: %v", err)
+	}
+}
+
+// A running game shows nothing of its rounds: no round page, no bundle, no verification, no players;
+// only its name, rules, status and round.
+func TestRunningGameShowsNothingOfItsRounds(t *testing.T) {
+	g := newTestGame(t, "g1", 12)
+	g.play("g1", 2)
+	s := g.server(Options{})
+	game := mustGet(t, s, "/g/g1/")
+	for _, not := range []string{"round/", "archive.tar.gz", "Verification", "Alice", "RED1", ghost, "Luftwaffe"} {
+		if strings.Contains(game, not) {
+			t.Errorf("a running game's page shows %q", not)
+		}
+	}
+	if !strings.Contains(game, "<dt>Round</dt><dd>3</dd>") || !strings.Contains(game, "This game is running") {
+		t.Errorf("the running game's page:\n%s", game)
+	}
+	for _, p := range []string{"/g/g1/round/0", "/g/g1/round/1", "/g/g1/archive.tar.gz"} {
+		if res, body := get(t, s, p); res.StatusCode != 404 || body != notFoundBody {
+			t.Errorf("%s: %d", p, res.StatusCode)
+		}
+	}
+	// Once over, everything shows; the cached view and verification follow the game.
+	g.play("g1", 10)
+	if !strings.Contains(mustGet(t, s, "/g/g1/"), `href="/g/g1/round/12"`) {
+		t.Error("the finished game's page does not list its last round")
+	}
+	mustGet(t, s, "/g/g1/round/12")
+}
+
+// A running game its moderator made public shows every round while it runs; its bundle withholds the
+// seed, and its verification says so.
+func TestPublicRunningGame(t *testing.T) {
+	g := newTestGame(t, "g1", 12)
+	g.play("g1", 2)
+	s := g.server(Options{Public: []string{"G1"}})
+	game := mustGet(t, s, "/g/g1/")
+	for _, want := range []string{"public: its moderator shows it while it runs", `href="/g/g1/round/2"`, "recorded dice replayed", "<strong>Verified:</strong>"} {
+		if !strings.Contains(game, want) {
+			t.Errorf("the public game's page does not show %q", want)
+		}
+	}
+	if !strings.Contains(mustGet(t, s, "/g/g1/round/2"), ghost) {
+		t.Error("a public game's round does not show every unit")
+	}
+	res, body := get(t, s, "/g/g1/archive.tar.gz")
+	if res.StatusCode != 200 {
+		t.Fatalf("bundle: %d", res.StatusCode)
+	}
+	zr, _ := gzip.NewReader(strings.NewReader(body))
+	all, _ := io.ReadAll(zr)
+	if bytes.Contains(all, []byte(testSeed)) {
+		t.Error("a running game's bundle holds the seed")
+	}
+}
+
+// A player's link shows that player's reports, round by round, and the game's pages once it is over.
+func TestPlayerLink(t *testing.T) {
+	g := newTestGame(t, "g1", 3)
+	g.play("g1", 2)
+	s := g.server(Options{})
+	alice := g.link("g1", "alice")
+	if !regexp.MustCompile(`^/p/g1/[0-9a-f]{32}/$`).MatchString(alice) {
+		t.Fatalf("alice's link %q", alice)
+	}
+	home := mustGet(t, s, alice)
+	for _, want := range []string{"Alice's reports", "You fly for RAF", `href="` + alice + `report/0">Opening position`, `href="` + alice + `report/2">Turn 2`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("alice's page does not show %q:\n%s", want, home)
+		}
+	}
+	if strings.Contains(home, "report/3") || strings.Contains(home, "every turn, from every side") {
+		t.Error("alice's page shows a report not yet sent, or the game before it is over")
+	}
+	rep := mustGet(t, s, alice+"report/1")
+	for _, want := range []string{"Channel, August 1940: Turn 1", "Alice, RAF", "RED1", "Dice shown to you", `rel="prev"`, `rel="next"`, "State commitment"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("alice's report 1 does not show %q", want)
+		}
+	}
+	res, _ := get(t, s, alice+"report/1")
+	if res.Header.Get("Cache-Control") != "private, no-store" || res.Header.Get("X-Robots-Tag") == "" || !strings.Contains(rep, `<meta name="robots" content="noindex, nofollow">`) {
+		t.Errorf("a player's page may be cached or indexed: %v", res.Header)
+	}
+	if res, _ := get(t, s, alice+"report/3"); res.StatusCode != 404 {
+		t.Errorf("a report not yet sent: %d", res.StatusCode)
+	}
+	// The cache follows the game: the next round's report appears, and the game's pages once it is over.
+	g.play("g1", 1)
+	mustGet(t, s, alice+"report/3")
+	if !strings.Contains(mustGet(t, s, alice), `href="/g/g1/">every turn, from every side`) {
+		t.Error("alice's page does not lead to the finished game")
+	}
+	// The link is the seed's, the game's and the player's: not the reply token, not the secret, and
+	// another for every player and game.
+	seats, err := g.svc.Seats("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range seats {
+		link := g.link("g1", st.Player)
+		if strings.Contains(link, st.Token) || strings.Contains(strings.ToLower(link), strings.ToLower(strings.ReplaceAll(st.Secret, "-", ""))) {
+			t.Errorf("%s's link %s carries the reply token or the secret", st.Player, link)
+		}
+	}
+	g.add("g2", 3)
+	if g.link("g1", "alice") == g.link("g1", "bob") || strings.TrimPrefix(g.link("g1", "alice"), "/p/g1/") == strings.TrimPrefix(g.link("g2", "alice"), "/p/g2/") {
+		t.Error("two links share a key")
+	}
+	if _, err := g.svc.PlayerLink("g1", "carol"); err == nil {
+		t.Error("a link for a player who is not in the game")
+	}
+	if _, err := g.svc.PlayerLink("nope", "alice"); err == nil {
+		t.Error("a link for a game that does not exist")
+	}
+}
+
+// Everything that is not there, or not the reader's: 404 with the same body and headers, whatever was
+// wrong.
+func TestNotFoundSaysNothingElse(t *testing.T) {
+	g := newTestGame(t, "g1", 12)
+	g.play("g1", 2)
+	g.add("g2", 12)
+	s := g.server(Options{})
+	alice := g.link("g1", "alice")
+	key := strings.TrimSuffix(strings.TrimPrefix(alice, "/p/g1/"), "/")
+	wrong := []byte(key)
+	wrong[31] ^= 1
+	if wrong[31] > 'f' || (wrong[31] > '9' && wrong[31] < 'a') {
+		wrong[31] = '0'
+	}
+	other := strings.TrimSuffix(strings.TrimPrefix(g.link("g2", "alice"), "/p/g2/"), "/")
+	paths := []string{
+		"/p/g1/" + string(wrong) + "/",            // one digit wrong
+		"/p/g1/" + strings.ToUpper(key) + "/",     // the key in capitals
+		"/p/g1/" + key[:31] + "/",                 // one digit short
+		"/p/g1/" + key + "0/",                     // one digit long
+		"/p/g1/" + other + "/",                    // alice's key of another game
+		"/p/g2/" + key + "/",                      // the other way round
+		"/p/nope/" + key + "/",                    // no such game
+		"/p/g1/" + key + "/report/3",              // a report not yet sent
+		"/p/g1/" + key + "/report/03",             // not a number as written
+		"/p/g1/" + key + "/report/-1",             //
+		"/p/g1/" + key + "/report/99999999999999", //
+		"/p/g1/" + string(wrong) + "/report/0",    // a wrong key's report
+		"/p/g1/", "/p/",                           // no key
+		"/g/g1/round/0", "/g/g1/archive.tar.gz", // a running game's rounds
+		"/g/nope/", "/g/nope/round/0", "/nope", "/static/nope.css", "/static/",
+	}
+	var first http.Header
+	for _, p := range paths {
+		res, body := get(t, s, p)
+		if res.StatusCode != 404 || body != notFoundBody {
+			t.Errorf("%s: %d %q", p, res.StatusCode, body)
+			continue
+		}
+		if first == nil {
+			first = res.Header
+			continue
+		}
+		if a, b := headerText(first), headerText(res.Header); a != b {
+			t.Errorf("%s: headers differ:\n%s\nfrom the first 404's\n%s", p, b, a)
+		}
+	}
+	if res, _ := get(t, s, alice); res.StatusCode != 200 {
+		t.Errorf("alice's own link: %d", res.StatusCode)
+	}
+	// Without its last slash a link, right or wrong, is sent to the same path with it: nothing is
+	// looked up.
+	for _, k := range []string{key, string(wrong)} {
+		res, _ := get(t, s, "/p/g1/"+k)
+		if res.StatusCode != http.StatusTemporaryRedirect || res.Header.Get("Location") != "/p/g1/"+k+"/" {
+			t.Errorf("/p/g1/%s: %d to %q", k, res.StatusCode, res.Header.Get("Location"))
+		}
+	}
+}
+
+func headerText(h http.Header) string {
+	var b strings.Builder
+	h.Write(&b)
+	return b.String()
+}
+
+// seatByKey compares every seat's key, and takes only a whole, exact key.
+func TestSeatByKey(t *testing.T) {
+	g := &adjudicator.WebGame{Players: []adjudicator.WebPlayer{{Player: "a", Key: strings.Repeat("a", 32)}, {Player: "b", Key: strings.Repeat("b", 32)}}}
+	for key, want := range map[string]string{strings.Repeat("a", 32): "a", strings.Repeat("b", 32): "b", strings.Repeat("a", 31): "",
+		strings.Repeat("a", 33): "", "": "", strings.Repeat("c", 32): "", strings.Repeat("A", 32): ""} {
+		p, ok := seatByKey(g, key)
+		if ok != (want != "") || p.Player != want {
+			t.Errorf("key %q: %q %v, want %q", key, p.Player, ok, want)
+		}
+	}
+	empty := &adjudicator.WebGame{Players: []adjudicator.WebPlayer{{Player: "x", Key: ""}}}
+	if _, ok := seatByKey(empty, ""); ok {
+		t.Error("an empty key matched")
+	}
+}
+
+// Every answer carries the security headers; HEAD works; the assets are versioned and cached.
+func TestHeadersAndAssets(t *testing.T) {
+	g := newTestGame(t, "g1", 12)
+	s := g.server(Options{})
+	for _, p := range []string{"/", "/g/g1/", g.link("g1", "alice"), "/nope"} {
+		res, _ := get(t, s, p)
+		for h, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"} {
+			if res.Header.Get(h) != want {
+				t.Errorf("%s: %s %q", p, h, res.Header.Get(h))
+			}
+		}
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'self'") {
+			t.Errorf("%s: CSP %q", p, csp)
+		}
+	}
+	index := mustGet(t, s, "/")
+	var css, js string
+	for _, h := range hrefs(index) {
+		switch {
+		case strings.HasPrefix(h, "/static/style.css?v="):
+			css = h
+		case strings.HasPrefix(h, "/static/app.js?v="):
+			js = h
+		}
+	}
+	if css == "" || js == "" {
+		t.Fatalf("the page links no versioned assets: %v", hrefs(index))
+	}
+	for _, p := range []string{css, js} {
+		res, body := get(t, s, p)
+		if res.StatusCode != 200 || len(body) < 100 || res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: %d, %d bytes, %q", p, res.StatusCode, len(body), res.Header.Get("Cache-Control"))
+		}
+	}
+	if res, _ := get(t, s, "/static/app.js?v=old"); res.Header.Get("Cache-Control") != "no-cache" {
+		t.Error("an old asset version is cached for good")
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, "/g/g1/", nil))
+	if rec.Code != 200 || rec.Body.Len() != 0 || rec.Header().Get("Content-Length") == "" {
+		t.Errorf("HEAD: %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/g/g1/", strings.NewReader("x")))
+	if rec.Code == 200 {
+		t.Error("a POST was served")
+	}
+}
+
+// Under a prefix (the path of web.base_url) every link carries it, and nothing outside it is served.
+func TestPrefix(t *testing.T) {
+	g := newTestGame(t, "g1", 2)
+	g.play("g1", 2)
+	s := g.server(Options{Prefix: "/sortie/"})
+	index := mustGet(t, s, "/sortie/")
+	if res, _ := get(t, s, "/sortie"); res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/sortie/" {
+		t.Errorf("/sortie: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ := get(t, s, "/sortie/g/g1"); res.StatusCode/100 != 3 || res.Header.Get("Location") != "/sortie/g/g1/" {
+		t.Errorf("/sortie/g/g1: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	for _, page := range []string{index, mustGet(t, s, "/sortie/g/g1/"), mustGet(t, s, "/sortie/g/g1/round/1"), mustGet(t, s, "/sortie"+g.link("g1", "bob"))} {
+		for _, h := range hrefs(page) {
+			if h == "#content" {
+				continue
+			}
+			if !strings.HasPrefix(h, "/sortie/") {
+				t.Errorf("link %s is outside the prefix", h)
+			} else if res, _ := get(t, s, h); res.StatusCode != 200 {
+				t.Errorf("link %s: %d", h, res.StatusCode)
+			}
+		}
+	}
+	for _, p := range []string{"/", "/g/g1/", "/sortiex/", "/sortie-g/g1/"} {
+		if res, _ := get(t, s, p); res.StatusCode != 404 {
+			t.Errorf("%s outside the prefix: %d", p, res.StatusCode)
+		}
+	}
+}
