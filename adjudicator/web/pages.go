@@ -240,6 +240,8 @@ type roundPage struct {
 	Game gameInfo
 	Nav  turnNav
 	R    *roundData
+	// EventsHref is the round's events as the archive keeps them (JSON).
+	EventsHref string
 }
 
 func (s *Server) round(w http.ResponseWriter, r *http.Request) {
@@ -253,6 +255,51 @@ func (s *Server) round(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
+	p, ok, err := s.roundPage(&g, n)
+	switch {
+	case err != nil:
+		s.fail(w, r, err)
+	case !ok:
+		notFound(w)
+	default:
+		s.render(w, r, "round", p, false)
+	}
+}
+
+// roundPage is round page n of a viewable game; false when the game has no such round.
+func (s *Server) roundPage(g *adjudicator.WebGame, n int) (roundPage, bool, error) {
+	v, err := s.view(g)
+	if err != nil || n >= v.pages() {
+		return roundPage{}, false, err
+	}
+	d := v.round(n)
+	gi := s.info(g)
+	p := roundPage{pageBase: s.base(d.Label+" · "+g.Name, false, link{Href: s.href(), Text: "Games"}, link{Href: gi.Href, Text: g.Name}, link{Text: d.Label}),
+		Game: gi, R: d, Nav: turnNav{Label: "Turns", Up: link{Href: gi.Href, Text: "All turns"}, Pos: n + 1, Count: v.pages()}}
+	if n > 0 {
+		p.Nav.Prev = &link{Href: s.roundHref(g.ID, n-1), Text: v.roundLabel(n - 1)}
+	}
+	if n+1 < v.pages() {
+		p.Nav.Next = &link{Href: s.roundHref(g.ID, n+1), Text: v.roundLabel(n + 1)}
+	}
+	if n > 0 {
+		p.EventsHref = s.roundHref(g.ID, n) + "/events.json"
+	}
+	return p, true, nil
+}
+
+// events serves a round's events as the archive keeps them: the ruleset's own JSON, indented.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	g, ok, err := s.svc.WebGame(r.PathValue("game"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	n, okN := roundNumber(r.PathValue("n"))
+	if !ok || !okN || n == 0 || !s.viewable(&g) {
+		notFound(w)
+		return
+	}
 	v, err := s.view(&g)
 	if err != nil {
 		s.fail(w, r, err)
@@ -262,17 +309,15 @@ func (s *Server) round(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	d := v.round(n)
-	gi := s.info(&g)
-	p := roundPage{pageBase: s.base(d.Label+" · "+g.Name, false, link{Href: s.href(), Text: "Games"}, link{Href: gi.Href, Text: g.Name}, link{Text: d.Label}),
-		Game: gi, R: d, Nav: turnNav{Label: "Turns", Up: link{Href: gi.Href, Text: "All turns"}, Pos: n + 1, Count: v.pages()}}
-	if n > 0 {
-		p.Nav.Prev = &link{Href: s.roundHref(g.ID, n-1), Text: v.roundLabel(n - 1)}
+	b := v.round(n).Events
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h.Set("Cache-Control", "no-cache")
+	if r.Method == http.MethodHead {
+		return
 	}
-	if n+1 < v.pages() {
-		p.Nav.Next = &link{Href: s.roundHref(g.ID, n+1), Text: v.roundLabel(n + 1)}
-	}
-	s.render(w, r, "round", p, false)
+	w.Write(b)
 }
 
 // --- the export bundle --------------------------------------------------------------------------
@@ -393,10 +438,19 @@ func (s *Server) playerReport(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	reps := v.reports(pl.Player)
-	if n >= len(reps) {
+	p, ok := s.reportPage(g, pl, v, n)
+	if !ok {
 		notFound(w)
 		return
+	}
+	s.render(w, r, "report", p, true)
+}
+
+// reportPage is a player's report n; false when they have no such report.
+func (s *Server) reportPage(g *adjudicator.WebGame, pl adjudicator.WebPlayer, v *gameView, n int) (reportPage, bool) {
+	reps := v.reports(pl.Player)
+	if n >= len(reps) {
+		return reportPage{}, false
 	}
 	rep := reps[n]
 	name := orID(pl.Name, pl.Player)
@@ -414,5 +468,5 @@ func (s *Server) playerReport(w http.ResponseWriter, r *http.Request) {
 	if n+1 < len(reps) {
 		pg.Nav.Next = &link{Href: s.reportHref(g, pl, n+1), Text: reportLabel(v.replay.Noun, reps[n+1])}
 	}
-	s.render(w, r, "report", pg, true)
+	return pg, true
 }

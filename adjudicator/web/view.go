@@ -179,7 +179,7 @@ type roundData struct {
 	Orders  []orderRow
 	Dice    []diceRow
 	Missed  []string
-	Events  string // the ruleset's record, indented JSON
+	Events  []byte // the ruleset's record, indented JSON
 	// Resolved is when the round was resolved; Commitment the state commitment the players were shown.
 	Resolved   time.Time
 	Commitment string
@@ -237,9 +237,9 @@ func (v *gameView) round(i int) *roundData {
 		}
 		var ind bytes.Buffer
 		if err := json.Indent(&ind, rr.Events, "", "  "); err == nil {
-			d.Events = ind.String()
+			d.Events = append(ind.Bytes(), '\n')
 		} else {
-			d.Events = string(rr.Events)
+			d.Events = rr.Events
 		}
 	}
 	d.Truth = truthMap(scenes, sidesInOrder(v.game.Players), "map-truth", fmt.Sprintf("%s: %s, every unit", v.game.Name, strings.ToLower(d.Label)))

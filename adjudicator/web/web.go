@@ -105,6 +105,7 @@ func New(svc *adjudicator.Service, opts Options) (*Server, error) {
 	mux.HandleFunc("GET "+p+"/{$}", s.index)
 	mux.HandleFunc("GET "+p+"/g/{game}/{$}", s.game)
 	mux.HandleFunc("GET "+p+"/g/{game}/round/{n}", s.round)
+	mux.HandleFunc("GET "+p+"/g/{game}/round/{n}/events.json", s.events)
 	mux.HandleFunc("GET "+p+"/g/{game}/archive.tar.gz", s.bundle)
 	mux.HandleFunc("GET "+p+"/p/{game}/{key}/{$}", s.player)
 	mux.HandleFunc("GET "+p+"/p/{game}/{key}/report/{n}", s.playerReport)
@@ -128,6 +129,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "DENY")
 	s.mux.ServeHTTP(w, r)
 }
+
+// buffers hold rendered pages: a turn page of a big game is hundreds of KiB, grown anew for every
+// request without them.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // notFoundBody is the whole answer to anything that is not there or not the reader's to see: an
 // unknown page or game, a wrong or unknown player link, a round not yet played, a running game's
@@ -158,8 +163,14 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 // render writes a page, rendered in full before the first byte goes out (a failed template gives a 500,
 // not half a page).
 func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, data any, private bool) {
-	var b bytes.Buffer
-	if err := s.pages[name].ExecuteTemplate(&b, "layout", data); err != nil {
+	b := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= 4<<20 { // a page of a huge game is not kept for the next
+			b.Reset()
+			buffers.Put(b)
+		}
+	}()
+	if err := s.pages[name].ExecuteTemplate(b, "layout", data); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -89,8 +90,14 @@ func TestFinishedGameShowsEveryRound(t *testing.T) {
 			t.Errorf("round %d: prev/next links wrong", n)
 		}
 	}
-	if res, body := get(t, s, "/g/g1/round/4"); res.StatusCode != 404 || body != notFoundBody {
-		t.Errorf("a round not played: %d %q", res.StatusCode, body)
+	for _, p := range []string{"/g/g1/round/4", "/g/g1/round/4/events.json", "/g/g1/round/0/events.json"} {
+		if res, body := get(t, s, p); res.StatusCode != 404 || body != notFoundBody {
+			t.Errorf("%s: %d %q", p, res.StatusCode, body)
+		}
+	}
+	res, events := get(t, s, "/g/g1/round/2/events.json")
+	if res.Header.Get("Content-Type") != "application/json" || !json.Valid([]byte(events)) || !strings.Contains(events, ghost) {
+		t.Errorf("round 2's events: %s, %d bytes", res.Header.Get("Content-Type"), len(events))
 	}
 
 	// Every link of every page leads somewhere.
@@ -173,7 +180,7 @@ func TestRunningGameShowsNothingOfItsRounds(t *testing.T) {
 	if !strings.Contains(game, "<dt>Round</dt><dd>3</dd>") || !strings.Contains(game, "This game is running") {
 		t.Errorf("the running game's page:\n%s", game)
 	}
-	for _, p := range []string{"/g/g1/round/0", "/g/g1/round/1", "/g/g1/archive.tar.gz"} {
+	for _, p := range []string{"/g/g1/round/0", "/g/g1/round/1", "/g/g1/round/1/events.json", "/g/g1/archive.tar.gz"} {
 		if res, body := get(t, s, p); res.StatusCode != 404 || body != notFoundBody {
 			t.Errorf("%s: %d", p, res.StatusCode)
 		}
