@@ -20,11 +20,11 @@ type View struct {
 	Enemies   []Contact `json:"enemies"`
 	// Downed are enemy planes the side had in sight when they left play this turn (shot down, crashed,
 	// off the map): where they were last seen, for the map picture's marks.
-	Downed []Contact `json:"downed,omitempty"`
-	Clouds    []Cloud   `json:"clouds,omitempty"`
-	Map       *Edges    `json:"map,omitempty"`
-	Over      bool      `json:"over"`
-	Outcome   *Outcome  `json:"outcome,omitempty"`
+	Downed  []Contact `json:"downed,omitempty"`
+	Clouds  []Cloud   `json:"clouds,omitempty"`
+	Map     *Edges    `json:"map,omitempty"`
+	Over    bool      `json:"over"`
+	Outcome *Outcome  `json:"outcome,omitempty"`
 	// Ground holds the side's own ground units and ships and the enemy's its aircraft see.
 	Ground []GroundUnit `json:"ground,omitempty"`
 }
