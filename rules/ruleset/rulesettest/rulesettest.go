@@ -348,7 +348,8 @@ func checkFog(t *testing.T, prev, g ruleset.Game, log *ruleset.Log, o Oracle) {
 			t.Fatalf("the report for %s does not marshal: %v", p.ID, err)
 		}
 		texts = append(texts, text{"report", string(rep), string(rep)})
-		if sc := sceneText(g.Report(p.ID, log).Scene); sc != "" {
+		r := g.Report(p.ID, log)
+		if sc := sceneText(r.Picture()); sc != "" {
 			texts = append(texts, text{"map picture", sc, sc})
 		}
 		for _, u := range g.Units(p.ID) {
@@ -416,6 +417,9 @@ func sceneText(sc *hex.Scene) string {
 	}
 	for _, m := range sc.Marks {
 		fmt.Fprintf(&b, "mark %s %s\n", m.Label, m.Hex)
+	}
+	for _, c := range sc.Caption {
+		b.WriteString(c + "\n")
 	}
 	return b.String()
 }
