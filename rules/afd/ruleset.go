@@ -268,13 +268,15 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	if st.Over && st.Outcome != nil {
 		r.Result = outcomeText(st)
 	}
+	var seen []Event
 	if st.Options.Impulse {
 		if st.Clock != nil {
-			eventLines(&r, side, st.Clock.Unseen[player])
+			seen = st.Clock.Unseen[player]
 		}
 	} else if events, ok := ruleset.Events[Event](log); ok {
-		eventLines(&r, side, EventsFor(st, side, events))
+		seen = EventsFor(st, side, events)
 	}
+	eventLines(&r, side, seen)
 	for _, p := range v.Own {
 		card, _ := g.env.Cards.Get(p.Type)
 		f := p.Flight
@@ -396,6 +398,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		r.Ground = append(r.Ground, unit)
 	}
 	r.Map = asciiMap(v)
+	r.Scene = sceneOf(v, player, seen)
 	return r
 }
 

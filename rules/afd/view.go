@@ -18,10 +18,13 @@ type View struct {
 	TurnLimit int       `json:"turn_limit"`
 	Own       []Plane   `json:"own"`
 	Enemies   []Contact `json:"enemies"`
-	Clouds    []Cloud   `json:"clouds,omitempty"`
-	Map       *Edges    `json:"map,omitempty"`
-	Over      bool      `json:"over"`
-	Outcome   *Outcome  `json:"outcome,omitempty"`
+	// Downed are enemy planes the side had in sight when they left play this turn (shot down, crashed,
+	// off the map): where they were last seen, for the map picture's marks.
+	Downed  []Contact `json:"downed,omitempty"`
+	Clouds  []Cloud   `json:"clouds,omitempty"`
+	Map     *Edges    `json:"map,omitempty"`
+	Over    bool      `json:"over"`
+	Outcome *Outcome  `json:"outcome,omitempty"`
 	// Ground holds the side's own ground units and ships and the enemy's its aircraft see.
 	Ground []GroundUnit `json:"ground,omitempty"`
 }
@@ -49,7 +52,11 @@ func ViewOf(st *State, side string) View {
 			continue
 		}
 		s := st.Sight[side][p.Callsign]
-		if !p.InPlay() || !s.Spotted {
+		if !s.Spotted {
+			continue
+		}
+		if !p.InPlay() {
+			v.Downed = append(v.Downed, Contact{Callsign: p.Callsign, Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt})
 			continue
 		}
 		c := Contact{Callsign: p.Callsign, Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt, Bank: p.Flight.Bank}

@@ -20,6 +20,9 @@ type Scene struct {
 	Lines []SceneLine `json:"lines,omitempty"`
 	// Marks are what happened in one hex: a plane shot down, a bail-out, a bomb burst.
 	Marks []SceneMark `json:"marks,omitempty"`
+	// Caption is what happened this round as the side was told it, a line each, printed under the map
+	// so the picture can be followed on its own.
+	Caption []string `json:"caption,omitempty"`
 	// Bounds, when set, are the map's playing area (hexes outside it are drawn as off the map).
 	Bounds *SceneBounds `json:"bounds,omitempty"`
 }

@@ -117,6 +117,20 @@ type Report struct {
 	OrderLines []string `json:"order_lines"`
 }
 
+// Picture is the report's map picture as data: the ruleset's Scene with the report's events as its
+// caption, so the picture tells the round on its own. nil when the ruleset draws none.
+func (r *Report) Picture() *hex.Scene {
+	if r.Scene == nil {
+		return nil
+	}
+	sc := *r.Scene
+	sc.Caption = append([]string(nil), r.Events...)
+	if r.Over && r.Result != "" {
+		sc.Caption = append(sc.Caption, r.Result)
+	}
+	return &sc
+}
+
 // Unit is one line (and its details) about a unit in a report.
 type Unit struct {
 	Name    string   `json:"name"`

@@ -206,8 +206,9 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	if st.Over {
 		r.Result = outcomeText(st)
 	}
+	var mine []Event
 	if events, ok := ruleset.Events[Event](log); ok {
-		mine := EventsFor(st, side, events)
+		mine = EventsFor(st, side, events)
 		several := false
 		for _, e := range mine {
 			several = several || e.Turn != log.Round
@@ -288,6 +289,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		r.Contacts = append(r.Contacts, u)
 	}
 	r.Map = asciiMap(v)
+	r.Scene = sceneOf(v, player, mine)
 	return r
 }
 

@@ -46,7 +46,9 @@ type Event struct {
 	Move       *MoveDetail `json:"move,omitempty"`
 	Outcome    *Outcome    `json:"outcome,omitempty"`
 	Roll       int         `json:"roll,omitempty"` // initiative
-	Members    []string    `json:"members,omitempty"`
+	// Hit says a bomb or torpedo struck its ship.
+	Hit     bool     `json:"hit,omitempty"`
+	Members []string `json:"members,omitempty"`
 }
 
 // MoveDetail is a phase flown.

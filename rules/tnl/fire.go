@@ -376,6 +376,7 @@ func (r *resolver) shipAttacks() {
 			if hit {
 				pts := BombPoints(a.Load)
 				g.Damage += pts
+				base.Hit = true
 				base.Text += fmt.Sprintf("a hit, %d damage points (%d of %d)", pts, g.Damage, g.Points)
 			} else {
 				base.Text += "a miss"
@@ -397,6 +398,7 @@ func (r *resolver) shipAttacks() {
 			base.Text = fmt.Sprintf("%s launched a torpedo at %s from %d hexes (%s): needs %d, modifier %+d, rolled %d: ", a.Callsign, g.Callsign, t.Range, aspect, t.Need(), t.Mod(), v)
 			if v+t.Mod() >= t.Need() {
 				g.Damage += TorpedoPoints
+				base.Hit = true
 				base.Text += fmt.Sprintf("a hit, %d damage points (%d of %d)", TorpedoPoints, g.Damage, g.Points)
 			} else {
 				base.Text += "a miss"

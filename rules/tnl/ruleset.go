@@ -177,8 +177,9 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	if v.Over && v.Outcome != nil {
 		r.Result = v.Outcome.Text(g.st.Sides)
 	}
+	var mine []Event
 	if events, ok := ruleset.Events[Event](log); ok {
-		mine := EventsFor(g.st, side, events)
+		mine = EventsFor(g.st, side, events)
 		for _, e := range mine {
 			r.Event(e.Text)
 			for _, p := range e.Problems {
@@ -273,6 +274,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		marks = append(marks, hexmap.Mark{Hex: gr.Hex, Sym: '#', Label: "# " + gr.Callsign})
 	}
 	r.Map = hexmap.ASCII(marks, "more than one")
+	r.Scene = sceneOf(v, player, mine)
 	return r
 }
 

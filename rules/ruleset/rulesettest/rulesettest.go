@@ -32,6 +32,7 @@ import (
 	"unicode"
 
 	"sortie/rules/dice"
+	"sortie/rules/hex"
 	"sortie/rules/ruleset"
 )
 
@@ -153,6 +154,7 @@ func runPlay(t *testing.T, rs ruleset.Ruleset, p Play, o Oracle) []string {
 	checkDefaults(t, first, o)
 	checkNasty(t, first)
 	checkFog(t, nil, first, nil, o)
+	checkScene(t, first, nil)
 
 	var kinds []string
 	saves, logs := playOnce(t, rs, first, p, o, &kinds, true)
@@ -233,6 +235,7 @@ func playOnce(t *testing.T, rs ruleset.Ruleset, g ruleset.Game, p Play, o Oracle
 				checkDefaults(t, next, o)
 			}
 			checkFog(t, g, next, log, o)
+			checkScene(t, next, log)
 		}
 		g = next
 	}
@@ -345,6 +348,10 @@ func checkFog(t *testing.T, prev, g ruleset.Game, log *ruleset.Log, o Oracle) {
 			t.Fatalf("the report for %s does not marshal: %v", p.ID, err)
 		}
 		texts = append(texts, text{"report", string(rep), string(rep)})
+		r := g.Report(p.ID, log)
+		if sc := sceneText(r.Picture()); sc != "" {
+			texts = append(texts, text{"map picture", sc, sc})
+		}
 		for _, u := range g.Units(p.ID) {
 			for _, order := range append([]string{g.DefaultOrder(u), "FIRE AT x", "x"}, Nasty[:20]...) {
 				c := g.CheckOrder(p.ID, u, order)
@@ -366,6 +373,55 @@ func checkFog(t *testing.T, prev, g ruleset.Game, log *ruleset.Log, o Oracle) {
 			}
 		}
 	}
+}
+
+// checkScene checks that a report's map picture, when the ruleset draws one, holds every unit the report
+// lists (its own units and its contacts), so no own unit is ever left off the picture.
+func checkScene(t *testing.T, g ruleset.Game, log *ruleset.Log) {
+	t.Helper()
+	for _, p := range g.Players() {
+		r := g.Report(p.ID, log)
+		if r.Scene == nil {
+			continue
+		}
+		on := map[string]bool{}
+		for _, u := range r.Scene.Units {
+			on[u.Label] = true
+		}
+		for _, u := range append(append([]ruleset.Unit{}, r.Own...), r.Contacts...) {
+			if !on[u.Name] {
+				t.Errorf("round %d: %s's report lists %s but its map picture does not show it", g.Round(), p.ID, u.Name)
+			}
+		}
+	}
+}
+
+// sceneText writes what a report's map picture shows of units, lines and marks, each with its hex as
+// reports write hexes, so the secrets' names and positions are looked for in the picture's data too. The
+// clouds are left out: they are the scenario's weather, not a sighting.
+func sceneText(sc *hex.Scene) string {
+	if sc == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(sc.Title + "\n")
+	for _, u := range sc.Units {
+		fmt.Fprintf(&b, "unit %s at %s %s", u.Label, u.Hex, strings.Join(u.Notes, " "))
+		for _, h := range u.Track {
+			fmt.Fprintf(&b, " %s", h)
+		}
+		b.WriteString("\n")
+	}
+	for _, l := range sc.Lines {
+		fmt.Fprintf(&b, "line %s %s\n", l.From, l.To)
+	}
+	for _, m := range sc.Marks {
+		fmt.Fprintf(&b, "mark %s %s\n", m.Label, m.Hex)
+	}
+	for _, c := range sc.Caption {
+		b.WriteString(c + "\n")
+	}
+	return b.String()
 }
 
 // containsWord says whether s holds word with no letter or digit touching it on either side, so that

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/emersion/go-message"
 	"github.com/rs/zerolog"
 
 	"sortie/cmd/sortie/internal/daemon"
@@ -102,7 +103,37 @@ func (w *demoWorld) save(folder string, raw []byte) {
 			subject = subject[:60]
 		}
 	}
-	os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d-%s.eml", n, subject)), raw, 0o644)
+	base := filepath.Join(dir, fmt.Sprintf("%04d-%s", n, subject))
+	os.WriteFile(base+".eml", raw, 0o644)
+	for i, pic := range pictures(raw) {
+		name := base + ".png"
+		if i > 0 {
+			name = fmt.Sprintf("%s-%d.png", base, i+1)
+		}
+		os.WriteFile(name, pic, 0o644)
+	}
+}
+
+// pictures are the PNG parts of a mail (a report's map), decoded, so a reader of the demo's folder sees
+// each report's picture beside it without a mail program.
+func pictures(raw []byte) [][]byte {
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil && e == nil {
+		return nil
+	}
+	var out [][]byte
+	e.Walk(func(_ []int, part *message.Entity, err error) error {
+		if err != nil {
+			return nil
+		}
+		if t, _, _ := part.Header.ContentType(); t == "image/png" {
+			if b, err := io.ReadAll(io.LimitReader(part.Body, 8<<20)); err == nil && len(b) > 0 {
+				out = append(out, b)
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // Run plays a bundled scenario by mail to the end.
