@@ -152,12 +152,27 @@ func notFound(w http.ResponseWriter) {
 const serverErrorBody = "The page could not be built; the server's log says why.\n"
 
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	s.log.Error().Err(err).Str("path", r.URL.Path).Msg("web archive: page failed")
+	s.log.Error().Err(err).Str("path", logPath(r.URL.Path)).Msg("web archive: page failed")
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusInternalServerError)
 	w.Write([]byte(serverErrorBody))
+}
+
+// logPath is a path for the log: a player link's key left out, since whoever reads the log need not
+// read that player's reports.
+func logPath(p string) string {
+	before, rest, ok := strings.Cut(p, "/p/")
+	if !ok {
+		return p
+	}
+	game, rest, ok := strings.Cut(rest, "/")
+	if !ok {
+		return p
+	}
+	_, rest, _ = strings.Cut(rest, "/")
+	return before + "/p/" + game + "/(key)/" + rest
 }
 
 // render writes a page, rendered in full before the first byte goes out (a failed template gives a 500,

@@ -44,6 +44,7 @@ Usage:
   sortie export GAME --out DIR ...     a game's archive: turns, dice, mail, hashes (--help)
   sortie verify DIR                    re-adjudicate an archive, every turn byte for byte
   sortie backup --out PATH ...         a consistent copy of the database, safe while it runs
+  sortie web --config FILE             the games on the web, read-only: turns, maps, dice, players' links
 
 Exit status: 0 ok, 1 illegal plot (or a failed check), 2 usage error.
 `
@@ -76,6 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdVerify(args[1:], stdout)
 	case "backup":
 		err = cmdBackup(args[1:], stdout)
+	case "web":
+		err = cmdWeb(args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, fullUsage())
 		return 0

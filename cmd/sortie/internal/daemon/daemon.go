@@ -89,6 +89,7 @@ type Config struct {
 		// every batch).
 		KeepOpen string `yaml:"keep_open"`
 	} `yaml:"smtp"`
+	Web WebConfig `yaml:"web"` // the web archive (web.go, docs/web.md)
 }
 
 // Defaults of the latency settings (docs/operations.md, "Turn latency").
@@ -172,6 +173,7 @@ func loadConfig(path string, passwords bool) (*Config, error) {
 			problems = append(problems, fmt.Sprintf("smtp.password_env: the variable %s is not set", c.SMTP.PasswordEnv))
 		}
 	}
+	problems = append(problems, c.Web.problems()...)
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s:\n  %s", path, strings.Join(problems, "\n  "))
 	}
@@ -248,6 +250,9 @@ type Daemon struct {
 	BackupDir   string
 	BackupEvery time.Duration
 	BackupKeep  int
+
+	// Web serves the web archive when the configuration has web.listen (web.go).
+	Web *WebServer
 
 	// OnStage, if set before Run (benchmarks), is told as mail passes each stage: "fetched" (the intake
 	// hands a message to the handler; id is its UID), "committed" (its effects are committed), "accepted"
@@ -486,6 +491,12 @@ func NewDaemon(c *Config) (*Daemon, error) {
 	if c.IMAP.Addr != "" {
 		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace})
 	}
+	if c.Web.Listen != "" {
+		if d.Web, err = NewWebServer(c.Web, c.Web.Listen, svc, log); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	// A round left waiting for one player: its last mail may come any moment. Poll the inbox rather than
 	// wait for IDLE (Dovecot tells an IDLE client half a second late), and keep an SMTP connection ready.
 	if hotFor := c.HotFor(); hotFor > 0 {
@@ -550,8 +561,12 @@ func orDefault(v, d string) string {
 
 // Run runs intake, sender and the deadline clock until ctx is cancelled, then stops them cleanly.
 func (d *Daemon) Run(ctx context.Context) error {
-	errs := make(chan error, 3)
+	errs := make(chan error, 4)
 	running := 0
+	if d.Web != nil {
+		running++
+		go func() { errs <- d.Web.Run(ctx) }()
+	}
 	if d.Intake != nil {
 		running++
 		go func() { errs <- d.Intake.Run(ctx) }()
