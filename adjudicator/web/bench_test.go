@@ -11,6 +11,9 @@ package web
 //     data into a buffer, the work the handler cannot avoid.
 //   - BenchmarkGameView/build: the first request of a game that moved on: Service.Record, the replay of
 //     every round and the turn page's data. Raw (BenchmarkGameView/record): Service.Record alone.
+//   - BenchmarkGameView/verify: the game page's verification when the game moved on: the archive
+//     exported, written to a temporary folder and verified. Raw (BenchmarkGameView/verify-folder):
+//     archive.Verify of the same folder, written beforehand.
 //
 //	go test ./adjudicator/web -run '^$' -bench 'TurnPage|GameView' -benchtime 2s
 
@@ -25,6 +28,7 @@ import (
 	"time"
 
 	"sortie/adjudicator"
+	"sortie/adjudicator/archive"
 	"sortie/storage"
 )
 
@@ -162,6 +166,32 @@ func BenchmarkGameView(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := g.svc.Record("big"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("verify", func(b *testing.B) {
+		for b.Loop() {
+			sl := s.slot("big")
+			sl.checkMu.Lock()
+			sl.check = nil
+			sl.checkMu.Unlock()
+			if c := s.verify(&wg); c.err != nil || !c.report.OK() {
+				b.Fatalf("%v", c.err)
+			}
+		}
+	})
+	a, err := archive.Export(g.svc, "big")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(b.TempDir(), "archive")
+	if err := a.WriteDir(dir); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("verify-folder", func(b *testing.B) {
+		for b.Loop() {
+			if rep, err := archive.Verify(dir); err != nil || !rep.OK() {
 				b.Fatal(err)
 			}
 		}

@@ -16,7 +16,7 @@ func TestReadersWhileRoundsResolve(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
-	for i := 0; i < 6; i++ {
+	for i := 0; i < 3; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()

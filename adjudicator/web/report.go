@@ -152,5 +152,3 @@ func truthMap(scenes []sideScene, sides []string, id, caption string) *mapView {
 	}
 	return &mapView{ID: id, Caption: caption, ASCII: strings.TrimRight(hex.ASCII(marks, "more than one"), "\n"), scene: &merged}
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

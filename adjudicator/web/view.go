@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -22,11 +25,13 @@ import (
 // maxViews bounds the games kept; past it the cache starts afresh.
 const maxViews = 64
 
-// slot holds one game's cached view; its mutex makes concurrent requests wait for one build.
+// slot holds one game's cached view and verification; each mutex makes concurrent requests wait for
+// one build, and a long verification does not hold up the game's pages.
 type slot struct {
-	mu    sync.Mutex
-	v     *gameView
-	check *checked
+	mu      sync.Mutex
+	v       *gameView
+	checkMu sync.Mutex
+	check   *checked
 }
 
 // gameView is a game replayed, with what its pages need, built as they are asked for.
@@ -45,7 +50,6 @@ type checked struct {
 	key    string
 	report *archive.VerifyReport
 	err    error
-	at     time.Time
 }
 
 // viewKey is what changes whenever a game's archive does: a round resolved or rolled back, the end, a
@@ -134,13 +138,13 @@ func (s *Server) asksOnly(id string) (bool, error) {
 // temporary folder, archive.Verify), once per key.
 func (s *Server) verify(g *adjudicator.WebGame) *checked {
 	sl := s.slot(g.ID)
-	sl.mu.Lock()
-	defer sl.mu.Unlock()
+	sl.checkMu.Lock()
+	defer sl.checkMu.Unlock()
 	key := viewKey(g)
 	if sl.check != nil && sl.check.key == key {
 		return sl.check
 	}
-	c := &checked{key: key, at: time.Now().UTC()}
+	c := &checked{key: key}
 	c.report, c.err = verifyGame(s.svc, g.ID)
 	sl.check = c
 	return c
@@ -156,7 +160,7 @@ func verifyGame(svc *adjudicator.Service, id string) (*archive.VerifyReport, err
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	folder := dir + string(os.PathSeparator) + "archive"
+	folder := filepath.Join(dir, "archive")
 	if err := a.WriteDir(folder); err != nil {
 		return nil, err
 	}
@@ -269,14 +273,7 @@ func sidesInOrder(players []adjudicator.WebPlayer) []string {
 	return out
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sortStrings(out)
-	return out
-}
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // title is a word with its first letter in capitals.
 func title(w string) string {
