@@ -457,7 +457,7 @@ func (s *Server) reportPage(g *adjudicator.WebGame, pl adjudicator.WebPlayer, v 
 	label := reportLabel(v.replay.Noun, rep)
 	home := s.playerHref(g, pl)
 	pg := reportPage{pageBase: s.base(label+" · "+name+" · "+g.Name, true, link{Href: s.href(), Text: "Games"}, link{Href: home, Text: g.Name + ": " + name}, link{Text: label}),
-		Game: s.info(g), Name: name, Side: pl.Side, Label: label, Report: newReportView(rep.Report, "map-"+pl.Player),
+		Game: s.info(g), Name: name, Side: pl.Side, Label: label, Report: newReportView(rep.Report, "map-own"),
 		Commitment: rep.Commitment, Nav: turnNav{Label: "Reports", Up: link{Href: home, Text: "All your reports"}, Pos: n + 1, Count: len(reps)}}
 	for _, m := range rep.Missed {
 		pg.Missed = append(pg.Missed, v.playerName(m))

@@ -191,6 +191,7 @@ type roundData struct {
 
 // seatReport is one player's report on a round page.
 type seatReport struct {
+	ID     string // the section's id on the page
 	Player string
 	Name   string
 	Side   string
@@ -211,8 +212,8 @@ func (v *gameView) round(i int) *roundData {
 	rp := v.replay
 	d := &roundData{Index: i, Label: "Opening position"}
 	var scenes []sideScene
-	for _, p := range v.game.Players {
-		sr := seatReport{Player: p.Player, Name: p.Name, Side: p.Side, Bot: p.Bot, Told: true}
+	for k, p := range v.game.Players {
+		sr := seatReport{ID: fmt.Sprintf("seat-%d", k+1), Player: p.Player, Name: orID(p.Name, p.Player), Side: p.Side, Bot: p.Bot, Told: true}
 		var rep ruleset.Report
 		if i == 0 {
 			rep = rp.Start.Report(p.Player, nil)
@@ -220,7 +221,7 @@ func (v *gameView) round(i int) *roundData {
 			rep, sr.Told = rp.Report(p.Player, i-1)
 		}
 		if sr.Told {
-			sr.Report = newReportView(rep, "map-"+p.Player)
+			sr.Report = newReportView(rep, sr.ID+"-map")
 			scenes = append(scenes, sideScene{side: p.Side, scene: rep.Scene})
 		}
 		d.Reports = append(d.Reports, sr)
