@@ -146,7 +146,7 @@ func drawLabels(p *pen, f *frame, groups []*group, marks []mark) {
 }
 
 func drawBlock(p *pen, b *block) {
-	p.fill(roundRect(b.at.x0, b.at.y0, b.w, b.h, 3), labelBg)
+	p.fill(rect(b.at.x0, b.at.y0, b.w, b.h), labelBg)
 	y := b.at.y0 + labelPadY
 	for i, l := range b.lines {
 		// The baseline sits at about four fifths of the line.
