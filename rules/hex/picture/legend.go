@@ -91,19 +91,21 @@ func legendItems(p *pen, s *hex.Scene) []legendItem {
 		}
 		if found {
 			add(lineNames[k], func(p *pen, x, y float64) {
+				// A short line ending in the kind's marker, all within the swatch.
 				c := lineColour(k)
-				end := x + 8
+				tip := map[hex.LineKind]float64{hex.Fire: x + 10, hex.FlakFire: x + 5, hex.Bombing: x + 6, hex.Torpedo: x + 10}[k]
+				end := tip
 				if k == hex.Fire {
-					end = x + 4
+					end = tip - 6
 				}
 				p.stroke(polyline(canvas.Point{X: x - 11, Y: y}, canvas.Point{X: end, Y: y}), c, 2)
-				lineEnd(p, k, true, x+10, y, 1, 0, c)
+				lineEnd(p, k, true, tip, y, 1, 0, c)
 			})
 		}
 	}
 	if miss {
 		add("missed", func(p *pen, x, y float64) {
-			p.stroke(polyline(canvas.Point{X: x - 11, Y: y}, canvas.Point{X: x + 11, Y: y}), legendInk, 2, 7, 4)
+			p.stroke(polyline(canvas.Point{X: x - 11, Y: y}, canvas.Point{X: x + 11, Y: y}), legendInk, 2, 5, 3)
 		})
 	}
 	for _, k := range hex.MarkKinds {

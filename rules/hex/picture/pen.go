@@ -30,7 +30,7 @@ func (p *pen) attach(c *canvas.Canvas) {
 
 // fill fills path with c.
 func (p *pen) fill(path *canvas.Path, c color.RGBA) {
-	if path.Empty() {
+	if path == nil || path.Empty() {
 		return
 	}
 	p.ctx.SetFillColor(c)

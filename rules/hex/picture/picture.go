@@ -2,8 +2,10 @@ package picture
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tdewolff/canvas"
@@ -42,7 +44,13 @@ func SVG(s hex.Scene) ([]byte, error) {
 	if err := r.Close(); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	// One element a line, so a changed picture reads as a diff. Text is escaped, so no "<" inside it
+	// matches.
+	out := buf.Bytes()
+	for _, tag := range []string{"path", "text", "style", "/svg"} {
+		out = bytes.ReplaceAll(out, []byte("><"+tag), []byte(">\n<"+tag))
+	}
+	return append(out, '\n'), nil
 }
 
 // draw is the one drawing of a scene both formats render: it records onto a canvas, in layers from the
@@ -120,38 +128,51 @@ func drawMap(p *pen, f *frame, s *hex.Scene) {
 	visible := f.cells()
 	grid := visible != nil
 
+	// Paths are kept to a column of hexes each: the rasterizer's work grows with the square of a path's
+	// crossings on a pixel row.
+	var edges []*canvas.Path
 	if b := s.Bounds; b != nil && grid {
-		off, edge := &canvas.Path{}, &canvas.Path{}
-		for _, v := range visible {
-			h, x, y := v.h, v.x, v.y
-			if !inBounds(b, h) {
-				hexagon(off, x, y, f.side, f.hh)
+		var off []*canvas.Path
+		for i, v := range visible {
+			if i == 0 || v.h.Q != visible[i-1].h.Q {
+				off, edges = append(off, &canvas.Path{}), append(edges, &canvas.Path{})
+			}
+			if !inBounds(b, v.h) {
+				hexagon(off[len(off)-1], v.x, v.y, f.side, f.hh)
 				continue
 			}
-			for i, n := range h.Neighbors() {
+			for k, n := range v.h.Neighbors() {
 				if !inBounds(b, n) {
-					a, z := corner(x, y, f.side, f.hh, 4+i), corner(x, y, f.side, f.hh, 5+i)
-					edge.MoveTo(a.X, a.Y)
-					edge.LineTo(z.X, z.Y)
+					a, z := corner(v.x, v.y, f.side, f.hh, 4+k), corner(v.x, v.y, f.side, f.hh, 5+k)
+					edges[len(edges)-1].MoveTo(a.X, a.Y)
+					edges[len(edges)-1].LineTo(z.X, z.Y)
 				}
 			}
 		}
-		p.fill(off, offMap)
-		p.strokeCap(edge, mapEdge, 2.2, canvas.RoundCap)
+		for _, col := range off {
+			p.fill(col, offMap)
+		}
 	}
 
 	if len(s.Clouds) > 0 {
-		shade, puffs := &canvas.Path{}, &canvas.Path{}
-		seen := map[hex.Hex]bool{}
-		for _, h := range s.Clouds {
-			if seen[h] {
-				continue
+		clouds := slices.Clone(s.Clouds)
+		slices.SortFunc(clouds, func(a, b hex.Hex) int { return cmp.Or(cmp.Compare(a.Q, b.Q), cmp.Compare(a.R, b.R)) })
+		clouds = slices.Compact(clouds)
+		var shade, puffs *canvas.Path
+		k := f.side
+		for i, h := range clouds {
+			if i == 0 || h.Q != clouds[i-1].Q {
+				p.fill(shade, cloudFill)
+				p.fill(puffs, cloudPuff)
+				shade, puffs = &canvas.Path{}, &canvas.Path{}
 			}
-			seen[h] = true
 			x, y := f.centre(h)
 			hexagon(shade, x, y, f.side, f.hh)
-			k := f.side
-			puffs = puffs.Append(circle(x-0.32*k, y+0.3*k, 0.2*k), circle(x, y+0.2*k, 0.28*k), circle(x+0.32*k, y+0.3*k, 0.2*k))
+			for _, c := range [][3]float64{{-0.32, 0.3, 0.2}, {0, 0.2, 0.28}, {0.32, 0.3, 0.2}} {
+				puffs.MoveTo(x+c[0]*k+c[2]*k, y+c[1]*k)
+				puffs.Arc(c[2]*k, c[2]*k, 0, 0, 360)
+				puffs.Close()
+			}
 		}
 		p.fill(shade, cloudFill)
 		p.fill(puffs, cloudPuff)
@@ -162,6 +183,9 @@ func drawMap(p *pen, f *frame, s *hex.Scene) {
 	}
 	for _, col := range gridColumns(f, visible) {
 		p.strokeJoin(col, gridLine, 1, canvas.MiterJoin)
+	}
+	for _, col := range edges {
+		p.strokeCap(col, mapEdge, 2, canvas.RoundCap)
 	}
 
 	// Coordinates as reports print them, faint at the top of each hex; when the hexes are too small for
@@ -362,8 +386,9 @@ func drawLines(p *pen, f *frame, s *hex.Scene, groups []*group) {
 		dx, dy := bx-ax, by-ay
 		length := math.Hypot(dx, dy)
 		if length < 1 {
-			// Fire within one hex: only the marker, beside the counters.
-			lineEnd(p, l.Kind, l.Hit, bx+0.55*f.side, by+0.45*f.side, 0, 1, c)
+			// Fire within one hex: only the marker, at the counters' lower right, pointing at them.
+			r := max(reach[l.To], 0.4*f.side)
+			lineEnd(p, l.Kind, l.Hit, bx+0.75*r, by+0.75*r, -math.Sqrt2/2, -math.Sqrt2/2, c)
 			continue
 		}
 		dx, dy = dx/length, dy/length
