@@ -34,6 +34,8 @@ func everything() hex.Scene {
 	// An unfaced plane, two sharing a hex, units out of play.
 	s.Units = append(s.Units,
 		hex.SceneUnit{Hex: hex.Hex{Q: 13, R: 1}, Kind: hex.Aircraft, Side: hex.Enemy, Label: "Bogey", Notes: []string{"alt ?"}},
+		hex.SceneUnit{Hex: hex.Hex{Q: 3, R: 8}, Kind: hex.Ship, Side: hex.Enemy, Label: "Convoy", Notes: []string{"course unknown"}},
+		hex.SceneUnit{Hex: hex.Hex{Q: 5, R: 8}, Kind: hex.Squadron, Side: hex.Friendly, Label: "Yellow Sqn"},
 		hex.SceneUnit{Hex: hex.Hex{Q: 13, R: 3}, Facing: 8, Faced: true, Kind: hex.Aircraft, Side: hex.Own, Label: "Red 7", Notes: []string{"alt 6"}},
 		hex.SceneUnit{Hex: hex.Hex{Q: 13, R: 3}, Facing: 9, Faced: true, Kind: hex.Aircraft, Side: hex.Enemy, Label: "Hans 7", Notes: []string{"alt 6"}},
 		hex.SceneUnit{Hex: hex.Hex{Q: 15, R: -2}, Facing: 2, Faced: true, Kind: hex.Aircraft, Side: hex.Enemy, Label: "Hans 9", Notes: []string{"shot down"}, Out: true},
@@ -134,4 +136,36 @@ func crowd(n, lines, marks int) hex.Scene {
 		s.Clouds = append(s.Clouds, c.Add(hex.Hex{Q: r.intn(9) - 4, R: r.intn(9) - 4}))
 	}
 	return s
+}
+
+// dogfight is a typical turn of the Air Force game as the RAF player sees it: a section of Spitfires with
+// its tracks, a friendly section, a Schwarm of Bf 109s, fire, a kill and a bail-out, clouds.
+func dogfight() hex.Scene {
+	plane := func(q, r int, f hex.Dir, a hex.Allegiance, label string, notes []string, track ...hex.Hex) hex.SceneUnit {
+		return hex.SceneUnit{Hex: hex.Hex{Q: q, R: r}, Facing: f, Faced: true, Kind: hex.Aircraft, Side: a, Label: label, Notes: notes, Track: track}
+	}
+	return hex.Scene{
+		Title: "Kent 1940 · turn 3 · RAF, Red section",
+		Units: []hex.SceneUnit{
+			plane(6, 3, 1, hex.Own, "Red 1", []string{"8000 ft", "speed 5"}, hex.Hex{Q: 3, R: 5}, hex.Hex{Q: 4, R: 4}, hex.Hex{Q: 5, R: 4}, hex.Hex{Q: 5, R: 3}),
+			plane(5, 5, 2, hex.Own, "Red 2", []string{"8000 ft", "speed 5"}, hex.Hex{Q: 2, R: 7}, hex.Hex{Q: 3, R: 6}, hex.Hex{Q: 4, R: 6}, hex.Hex{Q: 4, R: 5}),
+			plane(3, 7, 0, hex.Own, "Red 3", []string{"7000 ft", "speed 4"}, hex.Hex{Q: 3, R: 10}, hex.Hex{Q: 3, R: 9}, hex.Hex{Q: 3, R: 8}),
+			plane(9, 5, 10, hex.Friendly, "Blue 1", []string{"9000 ft"}),
+			plane(10, 5, 10, hex.Friendly, "Blue 2", []string{"9000 ft"}),
+			plane(8, 1, 7, hex.Enemy, "Bf 109 E", []string{"9000 ft"}),
+			plane(9, 1, 7, hex.Enemy, "Bf 109 E", []string{"9000 ft"}),
+			plane(6, 0, 8, hex.Enemy, "Bf 109 E", []string{"10000 ft"}),
+			{Hex: hex.Hex{Q: 7, R: 3}, Facing: 6, Faced: true, Kind: hex.Aircraft, Side: hex.Enemy, Label: "Bf 109 E", Notes: []string{"shot down"}, Out: true},
+		},
+		Lines: []hex.SceneLine{
+			{From: hex.Hex{Q: 6, R: 3}, To: hex.Hex{Q: 7, R: 3}, Kind: hex.Fire, Hit: true},
+			{From: hex.Hex{Q: 5, R: 5}, To: hex.Hex{Q: 7, R: 3}, Kind: hex.Fire, Hit: false},
+			{From: hex.Hex{Q: 8, R: 1}, To: hex.Hex{Q: 6, R: 3}, Kind: hex.Fire, Hit: false},
+		},
+		Marks: []hex.SceneMark{
+			{Hex: hex.Hex{Q: 7, R: 3}, Kind: hex.ShotDown},
+			{Hex: hex.Hex{Q: 7, R: 3}, Kind: hex.BailOut, Label: "pilot baled out"},
+		},
+		Clouds: []hex.Hex{{Q: 1, R: 3}, {Q: 2, R: 3}, {Q: 1, R: 4}, {Q: 2, R: 2}, {Q: 0, R: 4}},
+	}
 }

@@ -102,18 +102,23 @@ func drawUnit(p *pen, u *hex.SceneUnit, c sideColours, x, y, r float64) {
 		}
 		for _, at := range [][2]float64{{0, -0.36}, {-0.42, 0.26}, {0.42, 0.26}} {
 			o := shape([]canvas.Point{{X: at[0], Y: at[1]}}, x, y, r, deg)[0]
-			p.fill(polygon(shape(chevron, o.X, o.Y, r, deg)...), light)
+			if u.Faced {
+				p.fill(polygon(shape(chevron, o.X, o.Y, r, deg)...), light)
+			} else {
+				p.fill(circle(o.X, o.Y, 0.16*r), light) // no heading to suggest
+			}
 		}
 	case hex.Ground:
 		p.stroke(roundRect(x-0.62*r, y-0.32*r, 1.24*r, 0.64*r, 0.32*r), c.dark, max(1.2, 0.14*r))
 		p.fill(circle(x, y, 0.15*r), c.dark)
 	case hex.Ship:
-		d := deg
+		hull := hullShape
 		if !u.Faced {
-			d = 90
+			// Pointed at both ends and lying east–west: no heading to suggest.
+			hull, deg = mirrored(canvas.Point{X: 0, Y: -1}, canvas.Point{X: 0.28, Y: -0.5}, canvas.Point{X: 0.28, Y: 0.5}, canvas.Point{X: 0, Y: 1}), 90
 		}
-		p.fill(polygon(shape(hullShape, x, y, 0.9*r, d)...), c.dark)
-		p.fill(polygon(shape(bridgeShape, x, y, 0.9*r, d)...), c.tint)
+		p.fill(polygon(shape(hull, x, y, 0.9*r, deg)...), c.dark)
+		p.fill(polygon(shape(bridgeShape, x, y, 0.9*r, deg)...), c.tint)
 	case hex.Target:
 		p.stroke(circle(x, y, 0.55*r), c.dark, max(1.2, 0.13*r))
 		p.fill(circle(x, y, 0.17*r), c.dark)
