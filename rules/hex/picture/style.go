@@ -92,12 +92,6 @@ func mix(a, b color.RGBA, t float64) color.RGBA {
 	return color.RGBA{f(a.R, b.R), f(a.G, b.G), f(a.B, b.B), 0xFF}
 }
 
-// withAlpha returns c at opacity a (premultiplied, as image/color wants it).
-func withAlpha(c color.RGBA, a float64) color.RGBA {
-	f := func(x uint8) uint8 { return uint8(float64(x)*a + 0.5) }
-	return color.RGBA{f(c.R), f(c.G), f(c.B), f(0xFF)}
-}
-
 // The type sizes in pixels. Labels keep their size whatever the scale, so a zoomed-out map stays
 // readable.
 const (
