@@ -317,7 +317,7 @@ func drawTracks(p *pen, f *frame, s *hex.Scene, groups []*group) {
 			continue
 		}
 		hs := make([]hex.Hex, 0, len(u.Track)+1)
-		for _, h := range append(u.Track, u.Hex) {
+		for _, h := range slices.Concat(u.Track, []hex.Hex{u.Hex}) { // not append: the scene is the caller's
 			if len(hs) == 0 || hs[len(hs)-1] != h {
 				hs = append(hs, h)
 			}

@@ -13,6 +13,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -472,5 +473,33 @@ func TestSVGFonts(t *testing.T) {
 		if len(b) > 40<<10 {
 			t.Errorf("%s: %d bytes, not a subset", f[1], len(b))
 		}
+	}
+}
+
+// Drawing leaves the scene as it was, even the spare capacity of its slices, which the caller may share.
+func TestSceneUntouched(t *testing.T) {
+	s := everything()
+	sentinel := hex.Hex{Q: 999, R: 999}
+	for i := range s.Units {
+		tr := make([]hex.Hex, len(s.Units[i].Track), len(s.Units[i].Track)+1)
+		copy(tr, s.Units[i].Track)
+		tr[:cap(tr)][len(tr)] = sentinel
+		s.Units[i].Track = tr
+	}
+	s.Units = slices.Grow(s.Units, 1)
+	s.Units[:cap(s.Units)][len(s.Units)] = hex.SceneUnit{Label: "spare"}
+	before := fmt.Sprintf("%#v", s)
+	mustPNG(t, s)
+	mustSVG(t, s)
+	if after := fmt.Sprintf("%#v", s); after != before {
+		t.Error("drawing changed the scene")
+	}
+	for _, u := range s.Units {
+		if u.Track[:cap(u.Track)][len(u.Track)] != sentinel {
+			t.Errorf("drawing wrote past %s's track", u.Label)
+		}
+	}
+	if s.Units[:cap(s.Units)][len(s.Units)].Label != "spare" {
+		t.Error("drawing wrote past the units")
 	}
 }
