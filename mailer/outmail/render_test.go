@@ -406,18 +406,26 @@ func TestRenderFromName(t *testing.T) {
 func TestCheck(t *testing.T) {
 	pic := []byte("\x89PNG")
 	for name, c := range map[string]func(*outmail.Mail){
-		"no date":             func(m *outmail.Mail) { m.Created = time.Time{} },
-		"no Message-ID":       func(m *outmail.Mail) { m.MessageID = "<>" },
-		"Message-ID blank":    func(m *outmail.Mail) { m.MessageID = "a b@x" },
-		"bad To":              func(m *outmail.Mail) { m.To = "not an address" },
-		"bad From":            func(m *outmail.Mail) { m.From = "" },
-		"bad Reply-To":        func(m *outmail.Mail) { m.ReplyTo = "x@" },
-		"no file name":        func(m *outmail.Mail) { m.Parts = []outmail.Part{{ContentType: "image/png", Data: pic}} },
-		"line break in name":  func(m *outmail.Mail) { m.Parts = []outmail.Part{{Filename: "a\r\nb", ContentType: "image/png", Data: pic}} },
-		"content type params": func(m *outmail.Mail) { m.Parts = []outmail.Part{{Filename: "a", ContentType: "text/plain; x=1", Data: pic}} },
-		"no data":             func(m *outmail.Mail) { m.Parts = []outmail.Part{{Filename: "a", ContentType: "image/png"}} },
-		"inline text":         func(m *outmail.Mail) { m.Parts = []outmail.Part{{Filename: "a", ContentType: "text/plain", Inline: true, Data: pic}} },
-		"attachment with cid": func(m *outmail.Mail) { m.Parts = []outmail.Part{{Filename: "a", ContentType: "image/png", ContentID: "x@y", Data: pic}} },
+		"no date":          func(m *outmail.Mail) { m.Created = time.Time{} },
+		"no Message-ID":    func(m *outmail.Mail) { m.MessageID = "<>" },
+		"Message-ID blank": func(m *outmail.Mail) { m.MessageID = "a b@x" },
+		"bad To":           func(m *outmail.Mail) { m.To = "not an address" },
+		"bad From":         func(m *outmail.Mail) { m.From = "" },
+		"bad Reply-To":     func(m *outmail.Mail) { m.ReplyTo = "x@" },
+		"no file name":     func(m *outmail.Mail) { m.Parts = []outmail.Part{{ContentType: "image/png", Data: pic}} },
+		"line break in name": func(m *outmail.Mail) {
+			m.Parts = []outmail.Part{{Filename: "a\r\nb", ContentType: "image/png", Data: pic}}
+		},
+		"content type params": func(m *outmail.Mail) {
+			m.Parts = []outmail.Part{{Filename: "a", ContentType: "text/plain; x=1", Data: pic}}
+		},
+		"no data": func(m *outmail.Mail) { m.Parts = []outmail.Part{{Filename: "a", ContentType: "image/png"}} },
+		"inline text": func(m *outmail.Mail) {
+			m.Parts = []outmail.Part{{Filename: "a", ContentType: "text/plain", Inline: true, Data: pic}}
+		},
+		"attachment with cid": func(m *outmail.Mail) {
+			m.Parts = []outmail.Part{{Filename: "a", ContentType: "image/png", ContentID: "x@y", Data: pic}}
+		},
 		"bad cid": func(m *outmail.Mail) {
 			m.Parts = []outmail.Part{{Filename: "a", ContentType: "image/png", Inline: true, ContentID: "x y", Data: pic}}
 		},
