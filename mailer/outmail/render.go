@@ -15,7 +15,8 @@ import (
 	mail "github.com/wneessen/go-mail"
 )
 
-// Render makes the bytes of m, with CRLF line ends: what the sender sends and what the archive keeps.
+// Render makes the bytes of m, with CRLF line ends (the last line too): what the sender sends, what the
+// server receives and what the archive keeps.
 // fromName is the display name in From when m has none of its own.
 //
 // The shape of the mail:
@@ -36,6 +37,11 @@ func Render(m Mail, fromName string) ([]byte, error) {
 	var buf bytes.Buffer
 	if _, err := msg.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("outmail: render %s: %w", m.MessageID, err)
+	}
+	if !bytes.HasSuffix(buf.Bytes(), []byte("\r\n")) {
+		// A text without a line end at its end: SMTP's DATA would add one, so the mail ends as it
+		// arrives.
+		buf.WriteString("\r\n")
 	}
 	return fixBoundaries(buf.Bytes(), m, levels)
 }

@@ -170,6 +170,13 @@ func TestRenderPlainText(t *testing.T) {
 	if got := text(t, e); lf(got) != lf(m.Body) {
 		t.Errorf("the text comes back as\n%q\nnot\n%q", got, m.Body)
 	}
+
+	// A text without a line end at its end gets one: SMTP adds it on the way, and the bytes sent are
+	// the bytes that arrive.
+	m.Body = "no line end"
+	if raw := render(t, m); !bytes.HasSuffix(raw, []byte("\r\n\r\nno line end\r\n")) {
+		t.Errorf("the mail ends %q", raw[max(0, len(raw)-40):])
+	}
 }
 
 func TestRenderIsDeterministic(t *testing.T) {
@@ -486,8 +493,15 @@ func FuzzRender(f *testing.F) {
 		if inline {
 			e = children(t, children(t, e)[0])[0]
 		}
-		if got := text(t, e); lf(got) != lf(body) {
+		want := lf(body)
+		if !inline && want != "" && !strings.HasSuffix(want, "\n") {
+			want += "\n" // the mail ends with a line end, as SMTP would make it
+		}
+		if got := text(t, e); lf(got) != want {
 			t.Fatalf("the text comes back as %q, not %q", got, body)
+		}
+		if !bytes.HasSuffix(raw, []byte("\r\n")) {
+			t.Fatal("the mail does not end with a line end")
 		}
 	})
 }
