@@ -173,19 +173,25 @@ func cidURL(cid string) string {
 var goMailBoundary = regexp.MustCompile(`boundary=([0-9a-f]{60})\r\n`)
 
 // fixBoundaries replaces the random boundaries go-mail drew for the multiparts of raw (levels of them)
-// by boundaries derived from the Message-ID. A derived boundary is "sortie" and 40 hex digits; one that
-// occurs anywhere in the mail (a text that quotes it) is passed over for the next, so none can be forged
-// from inside a part. go-mail offers one fixed boundary for all multiparts only (Msg.SetBoundary), which
-// nested multiparts cannot share.
+// by boundaries derived from the Message-ID, in place. A derived boundary is "sortie" and 54 hex digits
+// (as long as go-mail's, so nothing moves); one that occurs anywhere in the mail (a text that quotes it)
+// is passed over for the next, so none can be forged from inside a part. go-mail offers one fixed
+// boundary for all multiparts only (Msg.SetBoundary), which nested multiparts cannot share.
 func fixBoundaries(raw []byte, m Mail, levels int) ([]byte, error) {
 	if levels == 0 {
 		return raw, nil
 	}
+	// go-mail writes every multipart's header before the first part's content, so the search ends
+	// there. A string that only looks like a boundary (a subject folded after "…;") is in the mail's
+	// input; go-mail's are random and in none.
 	var random []string
-	for _, match := range goMailBoundary.FindAllSubmatch(raw, -1) {
-		b := string(match[1])
-		// A text can hold a string that looks like one (a subject folded after "…;"); go-mail's own are
-		// random and occur in no input.
+	for off := 0; len(random) < levels; {
+		loc := goMailBoundary.FindSubmatchIndex(raw[off:])
+		if loc == nil {
+			break
+		}
+		b := string(raw[off+loc[2] : off+loc[3]])
+		off += loc[1]
 		if !slices.Contains(random, b) && !inInput(m, b) {
 			random = append(random, b)
 		}
@@ -194,20 +200,27 @@ func fixBoundaries(raw []byte, m Mail, levels int) ([]byte, error) {
 		return nil, fmt.Errorf("outmail: render %s: found %d multipart boundaries, want %d", m.MessageID, len(random), levels)
 	}
 	id := NormalizeID(m.MessageID)
-	pairs := make([]string, 0, 2*levels)
-	var chosen []string
-	for i, old := range random {
+	derived := make([][]byte, 0, levels)
+	for i := range random {
 		for n := 0; ; n++ {
 			sum := sha256.Sum256([]byte("sortie boundary\x00" + id + "\x00" + strconv.Itoa(i) + "\x00" + strconv.Itoa(n)))
-			b := "sortie" + hex.EncodeToString(sum[:20])
-			if !bytes.Contains(raw, []byte(b)) && !slices.Contains(chosen, b) {
-				chosen = append(chosen, b)
-				pairs = append(pairs, old, b)
+			b := []byte("sortie" + hex.EncodeToString(sum[:27]))
+			if !bytes.Contains(raw, b) && !slices.ContainsFunc(derived, func(d []byte) bool { return bytes.Equal(d, b) }) {
+				derived = append(derived, b)
 				break
 			}
 		}
 	}
-	return []byte(strings.NewReplacer(pairs...).Replace(string(raw))), nil
+	for i, old := range random {
+		for at := 0; ; {
+			j := bytes.Index(raw[at:], []byte(old))
+			if j < 0 {
+				break
+			}
+			at += j + copy(raw[at+j:], derived[i])
+		}
+	}
+	return raw, nil
 }
 
 // inInput says whether s occurs in anything of m that Render writes.
