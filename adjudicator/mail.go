@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sortie/mailer/outmail"
+	"sortie/rules/hex/picture"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
@@ -196,10 +197,19 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 	return s.enqueue(tx, o)
 }
 
-// reportParts are what a player's report carries besides its text: the place for the map of what the
-// player's side sees (rep.Scene), as an inline picture. A report has no parts yet.
+// reportParts are what a player's report carries besides its text: the map of what the player's side
+// sees (Report.Picture, built by the ruleset from that side's view only), as a PNG shown inline where the
+// mail program can. A ruleset that draws no scene gives a report without a picture.
 func (s *Service) reportParts(g *Game, seat *Seat, rep ruleset.Report) ([]outmail.Part, error) {
-	return nil, nil
+	sc := rep.Picture()
+	if sc == nil {
+		return nil, nil
+	}
+	png, err := picture.PNG(*sc)
+	if err != nil {
+		return nil, fmt.Errorf("the map picture of %s's report: %w", seat.Player, err)
+	}
+	return []outmail.Part{{Filename: fmt.Sprintf("map-%d.png", rep.Round), ContentType: "image/png", Inline: true, Data: png}}, nil
 }
 
 // fillReceipt adds what the player has on file and who is still missing.

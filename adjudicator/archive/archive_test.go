@@ -506,8 +506,14 @@ func TestArchiveMbox(t *testing.T) {
 		if err != nil || from.Name != "Sortie Ü" || from.Address != "sortie@sortie.test" {
 			t.Errorf("message %d: From %q %v", i+1, m.Header.Get("From"), err)
 		}
-		if m.Header.Get("Content-Type") != "text/plain; charset=UTF-8" || m.Header.Get("X-Sortie-Game") != "g1" {
+		// A report carries its map picture inline (multipart/related); every other mail is plain text.
+		ct := m.Header.Get("Content-Type")
+		report := strings.HasPrefix(ct, "multipart/related;")
+		if ct != "text/plain; charset=UTF-8" && !report || m.Header.Get("X-Sortie-Game") != "g1" {
 			t.Errorf("message %d: %v", i+1, m.Header)
+		}
+		if report != (ar.Mails[i].Kind == "report" || ar.Mails[i].Kind == "start") || report && !bytes.Contains(raw, []byte("Content-Type: image/png")) {
+			t.Errorf("message %d (%s): %s, with or without its picture", i+1, ar.Mails[i].Kind, ct)
 		}
 		_, text, err := mailText(raw)
 		if err != nil {
