@@ -398,7 +398,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		r.Ground = append(r.Ground, unit)
 	}
 	r.Map = asciiMap(v)
-	r.Scene = sceneOf(v, player, seen)
+	r.Scene = sceneOf(v, player, seen, st.Options.Impulse)
 	return r
 }
 

@@ -157,13 +157,14 @@ func legendHeight(items []legendItem, w float64) float64 {
 	return float64(len(legendRows(items, w)))*legendRowH + 2*legendPad - 4
 }
 
-func drawLegend(p *pen, f *frame, items []legendItem) {
+// drawLegend draws the legend strip from top down to the picture's foot.
+func drawLegend(p *pen, f *frame, items []legendItem, top float64) {
 	if len(items) == 0 {
 		return
 	}
-	p.fill(rect(0, f.bottom, f.W, f.H-f.bottom), legendBg)
-	p.fill(rect(0, f.bottom, f.W, 1), gridLine)
-	y := f.bottom + legendPad - 2 + legendRowH/2
+	p.fill(rect(0, top, f.W, f.H-top), legendBg)
+	p.fill(rect(0, top, f.W, 1), gridLine)
+	y := top + legendPad - 2 + legendRowH/2
 	for _, row := range legendRows(items, f.W) {
 		x := legendPad
 		for _, it := range row {

@@ -100,6 +100,11 @@ func (p *pen) text(s string, size float64, bold bool, c color.RGBA) span {
 	return span{t: t, width: t.Width, size: size}
 }
 
+// measure is the width of s in the regular face at size, without marking its glyphs as used.
+func (p *pen) measure(s string, size float64) float64 {
+	return canvas.NewTextLine(p.fonts.regular.Face(size*ptPerPx, ink), s, canvas.Left).Width
+}
+
 // draw puts the span's baseline start at (x, y), rounded to whole pixels: text drawn at the same
 // fraction of a pixel looks the same everywhere, sharper, and compresses better.
 func (p *pen) draw(sp span, x, y float64) {

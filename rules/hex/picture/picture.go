@@ -62,7 +62,11 @@ func draw(s *hex.Scene) (*canvas.Canvas, *pen, error) {
 	}
 	p := newPen(fs)
 	legend := legendItems(p, s)
-	f := layout(s, func(w float64) float64 { return legendHeight(legend, w) })
+	var caption []string
+	f := layout(s, func(w float64) float64 {
+		caption = captionLines(p, s.Caption, w)
+		return captionHeight(caption) + legendHeight(legend, w)
+	})
 	c := canvas.New(f.W, f.H)
 	p.attach(c)
 	p.fill(rect(0, 0, f.W, f.H), paper)
@@ -87,7 +91,8 @@ func draw(s *hex.Scene) (*canvas.Canvas, *pen, error) {
 	}
 	drawLabels(p, &f, groups, marks)
 	drawTitle(p, &f, s.Title)
-	drawLegend(p, &f, legend)
+	drawCaption(p, &f, caption, f.bottom)
+	drawLegend(p, &f, legend, f.bottom+captionHeight(caption))
 	return c, p, nil
 }
 

@@ -10,7 +10,9 @@ import (
 // mark kind, clouds, the map's bounds and units out of play.
 func everything() hex.Scene {
 	s := hex.Scene{
-		Title:  "Channel 1940 · turn 4 · RAF",
+		Title: "Channel 1940 · turn 4 · RAF",
+		Caption: []string{"Red 1 fired at Hans 1: 2 hits (engine, fuselage)", "Hans 9 was shot down",
+			"Blue 2 fired at Hans 2 from 4 hexes and missed; the long line of this event wraps onto a second line when the picture is narrow enough to need it, and onto a third in a narrow one"},
 		Bounds: &hex.SceneBounds{MinQ: -1, MaxQ: 16, MinRow: -1, MaxRow: 11},
 	}
 	names := map[hex.Allegiance]string{hex.Own: "Red", hex.Friendly: "Blue", hex.Enemy: "Hans"}
