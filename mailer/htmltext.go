@@ -108,7 +108,8 @@ func (c *htmlConv) feed(src string) {
 			}
 			c.held = append(c.held, z.Raw()...)
 			if tt == html.EndTagToken {
-				if name, _ := z.TagName(); string(name) == c.hold {
+				var buf [htmlMaxName]byte
+				if string(htmlTagName(&buf, z.Raw()[2:])) == c.hold {
 					c.hold, c.held = "", c.held[:0]
 				}
 			}
@@ -120,24 +121,67 @@ func (c *htmlConv) feed(src string) {
 		case html.TextToken:
 			c.text(z.Text())
 		case html.StartTagToken, html.SelfClosingTagToken:
-			name, more := z.TagName()
+			var buf [htmlMaxName]byte
+			raw := z.Raw()
+			name := htmlTagName(&buf, raw[1:])
 			var class, id []byte
-			for more {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				switch string(k) {
-				case "class":
-					class = htmlLowerInPlace(v)
-				case "id":
-					id = htmlLowerInPlace(v)
+			if htmlMayHaveClassOrID(raw) {
+				for _, more := z.TagName(); more; {
+					var k, v []byte
+					k, v, more = z.TagAttr()
+					switch string(k) {
+					case "class":
+						class = htmlLowerInPlace(v)
+					case "id":
+						id = htmlLowerInPlace(v)
+					}
 				}
 			}
-			c.startTag(z, string(name), class, id)
+			c.startTag(z, name, class, id)
 		case html.EndTagToken:
-			name, _ := z.TagName()
-			c.endTag(string(name))
+			var buf [htmlMaxName]byte
+			c.endTag(htmlTagName(&buf, z.Raw()[2:]))
 		}
 	}
+}
+
+// htmlMaxName is longer than the name of any element HTMLToText acts on; longer names are cut to it.
+const htmlMaxName = 16
+
+// htmlTagName is the lower-case name of the tag token whose raw text, after "<" or "</", is raw: the
+// tokenizer ends a tag name at white space, '/' or '>'. It is read here into buf rather than through
+// Tokenizer.TagName, which allocates a copy for every tag.
+func htmlTagName(buf *[htmlMaxName]byte, raw []byte) []byte {
+	n := 0
+	for _, ch := range raw {
+		if isHTMLSpace(ch) || ch == '/' || ch == '>' || n == len(buf) {
+			break
+		}
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		buf[n] = ch
+		n++
+	}
+	return buf[:n]
+}
+
+// htmlMayHaveClassOrID reports whether a start tag's raw text holds "class" or "id" in any case: only
+// then are its attributes read (Tokenizer.TagAttr allocates copies of every key and value).
+func htmlMayHaveClassOrID(raw []byte) bool {
+	for i := 0; i+1 < len(raw); i++ {
+		switch raw[i] | 0x20 {
+		case 'i':
+			if raw[i+1]|0x20 == 'd' {
+				return true
+			}
+		case 'c':
+			if i+4 < len(raw) && raw[i+1]|0x20 == 'l' && raw[i+2]|0x20 == 'a' && raw[i+3]|0x20 == 's' && raw[i+4]|0x20 == 's' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // htmlLowerInPlace lower-cases ASCII letters in b (a slice of the tokenizer's buffer, valid until its next token).
@@ -164,25 +208,25 @@ func htmlHasQuoteClass(class []byte) bool {
 	return false
 }
 
-func (c *htmlConv) startTag(z *html.Tokenizer, name string, class, id []byte) {
-	if c.inHead && !htmlHeadTags[name] {
+func (c *htmlConv) startTag(z *html.Tokenizer, nameb, class, id []byte) {
+	if c.inHead && !htmlHeadTags[string(nameb)] {
 		c.inHead = false
 	}
 	if htmlReplyMarkerIDs[string(id)] {
 		c.quoteRest = true
 	}
-	if raw, hidden := htmlHidden[name]; hidden {
-		if c.noCloser[name] {
+	if raw, hidden := htmlHidden[string(nameb)]; hidden {
+		if c.noCloser[string(nameb)] {
 			if raw {
 				z.NextIsNotRawText() // no end tag follows: the content is markup and text
 			}
 			return
 		}
-		c.hold = name
+		c.hold = string(nameb)
 		c.held = c.held[:0]
 		return
 	}
-	switch name {
+	switch name := string(nameb); name {
 	case "noscript", "plaintext":
 		z.NextIsNotRawText() // a mail reader runs no scripts, and plaintext is long obsolete: read on as HTML
 	case "head":
@@ -222,8 +266,8 @@ func (c *htmlConv) paragraphGap() int {
 	return 2
 }
 
-func (c *htmlConv) endTag(name string) {
-	switch name {
+func (c *htmlConv) endTag(nameb []byte) {
+	switch name := string(nameb); name {
 	case "head":
 		c.inHead = false
 	case "br":

@@ -732,16 +732,21 @@ func (p *msgParse) decodeBody(h textproto.Header, body io.Reader) []byte {
 	var raw []byte
 	if enc == "base64" {
 		// The encoded text is kept for msgSalvageBase64: a text part is small, and read whole either way.
-		raw, _ = io.ReadAll(io.LimitReader(body, msgMaxBase64Bytes))
+		raw, _ = msgReadAtMost(body, msgMaxBase64Bytes)
 		body = bytes.NewReader(raw)
 	}
-	var eh message.Header
-	eh.Set("Content-Transfer-Encoding", enc) // the encoding alone: the charset is toUTF8's to read
-	e, err := message.New(eh, body)
-	if message.IsUnknownEncoding(err) {
-		p.warn("unknown Content-Transfer-Encoding %q read as 8bit", msgClip(enc))
+	switch enc {
+	case "", "7bit", "8bit", "binary": // nothing to undo (go-message would hand back body itself)
+	default:
+		var eh message.Header
+		eh.Set("Content-Transfer-Encoding", enc) // the encoding alone: the charset is toUTF8's to read
+		e, err := message.New(eh, body)
+		if message.IsUnknownEncoding(err) {
+			p.warn("unknown Content-Transfer-Encoding %q read as 8bit", msgClip(enc))
+		}
+		body = e.Body
 	}
-	data, err := io.ReadAll(io.LimitReader(e.Body, msgMaxPartBytes+1))
+	data, err := msgReadAtMost(body, msgMaxPartBytes+1)
 	switch {
 	case err == nil:
 	case enc == "base64" && len(raw) == msgMaxBase64Bytes: // cut here, far beyond msgMaxPartBytes
@@ -760,6 +765,30 @@ func (p *msgParse) decodeBody(h textproto.Header, body io.Reader) []byte {
 		p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
 	}
 	return data
+}
+
+// msgReadAtMost reads r to its end, or n bytes of it. A reader that knows how much is left (bytes.Reader)
+// is read into one buffer of that size.
+func msgReadAtMost(r io.Reader, n int) ([]byte, error) {
+	size := 512
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = min(l.Len(), n) + 1 // +1: room to see the end without growing
+	}
+	buf := make([]byte, 0, size)
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := r.Read(buf[len(buf):min(cap(buf), n)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
 }
 
 func isBase64Char(c byte) bool {
