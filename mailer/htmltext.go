@@ -28,6 +28,7 @@ import (
 // a newline unless it is empty.
 func HTMLToText(src string) string {
 	c := &htmlConv{atLineStart: true}
+	c.out.Grow(len(src) / 4) // mail HTML is mostly markup
 	c.feed(src)
 	return c.finish()
 }
@@ -60,9 +61,17 @@ type htmlConv struct {
 	noCloser map[string]bool
 }
 
-// htmlHidden are the elements whose content is not text; true: the tokenizer reads it as raw text.
-var htmlHidden = map[string]bool{"script": true, "style": true, "title": true, "textarea": true, "xmp": true,
-	"noembed": true, "noframes": true, "iframe": true, "template": false, "xml": false}
+// htmlHidden reports whether the element's content is not text, and whether the tokenizer reads that
+// content as raw text.
+func htmlHidden(name string) (hidden, raw bool) {
+	switch name {
+	case "script", "style", "title", "textarea", "xmp", "noembed", "noframes", "iframe":
+		return true, true
+	case "template", "xml":
+		return true, false
+	}
+	return false, false
+}
 
 // htmlDropUnclosed: hidden elements whose missing end tag hides the rest of the input.
 var htmlDropUnclosed = map[string]bool{"script": true, "style": true, "xml": true}
@@ -71,13 +80,18 @@ var htmlDropUnclosed = map[string]bool{"script": true, "style": true, "xml": tru
 var htmlHeadTags = map[string]bool{"meta": true, "link": true, "title": true, "style": true, "script": true,
 	"base": true, "head": true, "html": true, "noscript": true, "xml": true}
 
-// Block elements that start and end a line.
-var htmlBlocks = map[string]bool{"div": true, "li": true, "ul": true, "ol": true, "dl": true, "dt": true,
-	"dd": true, "table": true, "tr": true, "hr": true, "section": true, "article": true, "header": true,
-	"footer": true, "address": true, "center": true, "form": true, "fieldset": true, "nav": true,
-	"aside": true, "main": true, "figure": true, "figcaption": true, "caption": true, "tbody": true,
-	"thead": true, "tfoot": true, "body": true, "html": true, "h1": true, "h2": true, "h3": true, "h4": true,
-	"h5": true, "h6": true, "details": true, "summary": true, "legend": true}
+// htmlBlock reports whether the element starts and ends a line (div, p, pre and blockquote have their
+// own rules).
+func htmlBlock(name string) bool {
+	switch name {
+	case "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "hr", "section", "article", "header", "footer",
+		"address", "center", "form", "fieldset", "nav", "aside", "main", "figure", "figcaption", "caption",
+		"tbody", "thead", "tfoot", "body", "html", "h1", "h2", "h3", "h4", "h5", "h6", "details", "summary",
+		"legend":
+		return true
+	}
+	return false
+}
 
 // Class names of containers that hold quoted mail.
 var htmlQuoteClasses = map[string]bool{"gmail_quote": true, "gmail_quote_container": true,
@@ -126,7 +140,7 @@ func (c *htmlConv) feed(src string) {
 			name := htmlTagName(&buf, raw[1:])
 			var class, id []byte
 			if htmlMayHaveClassOrID(raw) {
-				for _, more := z.TagName(); more; {
+				for more := true; more; { // TagAttr, not TagName, says whether there are more: TagName copies
 					var k, v []byte
 					k, v, more = z.TagAttr()
 					switch string(k) {
@@ -212,10 +226,10 @@ func (c *htmlConv) startTag(z *html.Tokenizer, nameb, class, id []byte) {
 	if c.inHead && !htmlHeadTags[string(nameb)] {
 		c.inHead = false
 	}
-	if htmlReplyMarkerIDs[string(id)] {
+	if id != nil && htmlReplyMarkerIDs[string(id)] {
 		c.quoteRest = true
 	}
-	if raw, hidden := htmlHidden[string(nameb)]; hidden {
+	if hidden, raw := htmlHidden(string(nameb)); hidden {
 		if c.noCloser[string(nameb)] {
 			if raw {
 				z.NextIsNotRawText() // no end tag follows: the content is markup and text
@@ -253,7 +267,7 @@ func (c *htmlConv) startTag(z *html.Tokenizer, nameb, class, id []byte) {
 		}
 		c.block(1)
 	default:
-		if htmlBlocks[name] {
+		if htmlBlock(name) {
 			c.block(1)
 		}
 	}
@@ -296,7 +310,7 @@ func (c *htmlConv) endTag(nameb []byte) {
 			c.divDepth--
 		}
 	default:
-		if htmlBlocks[name] {
+		if htmlBlock(name) {
 			c.block(1)
 		}
 	}
@@ -319,6 +333,7 @@ func (c *htmlConv) text(s []byte) {
 	if c.inHead || len(s) == 0 {
 		return
 	}
+	nbsp := bytes.Contains(s, htmlNBSP)
 	if c.pre > 0 {
 		for len(s) > 0 {
 			i := bytes.IndexByte(s, '\n')
@@ -344,7 +359,11 @@ func (c *htmlConv) text(s []byte) {
 		for i < len(s) && !isHTMLSpace(s[i]) {
 			i++
 		}
-		c.content(htmlNBSPToSpace(s[:i]))
+		if nbsp {
+			c.content(htmlNBSPToSpace(s[:i]))
+		} else {
+			c.content(s[:i])
+		}
 		s = s[i:]
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 )
 
 func TestHTMLToText(t *testing.T) {
@@ -120,4 +122,36 @@ func FuzzHTMLToText(f *testing.F) {
 			t.Fatalf("HTMLToText(%q) = %q: more than one blank line", in, out)
 		}
 	})
+}
+
+// BenchmarkHTMLToText: the HTML parts of the corpus's HTML mails, and beside each the raw cost of the same
+// bytes: x/net/html's tokenizer reading every token and doing nothing with it.
+func BenchmarkHTMLToText(b *testing.B) {
+	for _, file := range []string{"outlook-html-only-cp1252.eml", "webmail-html-only-base64.eml", "gmail-alternative-topposted.eml"} {
+		src := corpusHTMLSource(b, readCorpusFile(b, file))
+		name := strings.TrimSuffix(file, ".eml")
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if !strings.Contains(HTMLToText(src), "RED2: 5 HOLD") {
+					b.Fatal("no orders")
+				}
+			}
+		})
+		b.Run(name+"/raw", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				z := html.NewTokenizer(strings.NewReader(src))
+				n := 0
+				for z.Next() != html.ErrorToken {
+					n++
+				}
+				if n == 0 {
+					b.Fatal("no tokens")
+				}
+			}
+		})
+	}
 }

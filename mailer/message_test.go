@@ -337,15 +337,15 @@ func TestCorpusComplete(t *testing.T) {
 	}
 }
 
-// corpusHTML returns the converted text of the first text/html leaf of raw, found and decoded
-// (transfer encoding and charset) by go-message's own walk, not ParseMessage's.
-func corpusHTML(t *testing.T, raw []byte) string {
+// corpusHTMLSource returns the first text/html leaf of raw, found and decoded (transfer encoding and
+// charset) by go-message's own walk, not ParseMessage's.
+func corpusHTMLSource(t testing.TB, raw []byte) string {
 	t.Helper()
 	e, err := message.Read(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var text string
+	var src string
 	found := errors.New("found")
 	err = e.Walk(func(_ []int, part *message.Entity, err error) error {
 		if err != nil {
@@ -358,13 +358,19 @@ func corpusHTML(t *testing.T, raw []byte) string {
 		if err != nil {
 			return err
 		}
-		text = HTMLToText(string(b))
+		src = string(b)
 		return found
 	})
 	if err != found {
 		t.Fatalf("no text/html part (%v)", err)
 	}
-	return text
+	return src
+}
+
+// corpusHTML returns the converted text of the first text/html leaf of raw.
+func corpusHTML(t *testing.T, raw []byte) string {
+	t.Helper()
+	return HTMLToText(corpusHTMLSource(t, raw))
 }
 
 // The HTML alternative of the multipart/alternative corpus messages yields the same orders as the
