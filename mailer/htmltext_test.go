@@ -110,6 +110,7 @@ func FuzzHTMLToText(f *testing.F) {
 	f.Add(`<div class="gmail_quote"><blockquote>q</blockquote></div><p class=MsoNormal>a&nbsp;b</p><pre> x </pre>`)
 	f.Add(`<!--x--><script>y</script><a href='z'>&amp;&#x41;</a><div id=appendonsend></div>`)
 	f.Add("<title>x<head><style>")
+	f.Add("<title>a<textarea>b</title><template>c<xml>d</template>e<noscript>f<plaintext>g</ x<div class=\"q")
 	f.Fuzz(func(t *testing.T, in string) {
 		out := HTMLToText(in)
 		if strings.Contains(out, "\r") {
