@@ -429,12 +429,10 @@ func (r *resolution) flakAttack(u *GroundUnit, p *Plane, f Flight, imp int, heav
 // left and even right) and adds them to the hits damage applies; it returns the locations read. label
 // is the D10's.
 func (r *resolution) flakHits(p *Plane, card *aircraft.Card, n int, label string) []string {
-	if r.hits[p.Callsign] == nil {
-		r.hits[p.Callsign] = make([]int, len(card.Systems))
-	}
+	hits := r.hitsOn(p.Callsign, len(card.Systems))
 	work := append(r.work[:0], p.Damage...)
 	r.work = work
-	for i, h := range r.hits[p.Callsign] {
+	for i, h := range hits {
 		if i < len(work) {
 			work[i] += h
 		}
@@ -448,7 +446,7 @@ func (r *resolution) flakHits(p *Plane, card *aircraft.Card, n int, label string
 	locs = append(locs, loc.String())
 	for li := 0; li < len(loc.Letters); li++ {
 		if i := chooseSystem(card, work, loc.Letters[li], d10%2 == 1); i >= 0 {
-			r.hits[p.Callsign][i]++
+			hits[i]++
 			work[i]++
 		}
 	}

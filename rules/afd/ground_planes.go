@@ -270,7 +270,7 @@ func groundDetail(st *State, env *Env, p *Plane) []string {
 		where = "on " + g.Carrier + "'s deck"
 	}
 	out := []string{where + ", " + engine}
-	if card, ok := env.Cards.Get(p.Type); ok {
+	if card, ok := env.Card(p.Type); ok {
 		out = append(out, fmt.Sprintf("takes off at speed %d", takeoffSpeed(card, st.carrierSpeed(p))))
 	}
 	return out

@@ -613,7 +613,7 @@ func (r *impulseRun) impulse() error {
 				climbs[p.Callsign] = p.Flight.Alt - p.Imp.Start.Alt
 			}
 		}
-		r.events = spotPhase(ns, r.env.Tables, climbs, r.d, r.events)
+		r.spotPhase(climbs)
 	}
 	// Planes on the ground (IV.2-7): free turns at the start of the turn, engine starts and power or
 	// brake in impulse 7.
@@ -1045,6 +1045,9 @@ func (d *impulseDice) Roll(label string, sides int) int {
 }
 
 func (d *impulseDice) Log() []dice.Roll { return d.inner.Log() }
+
+// Reserve gives the log room for n more rolls (dice.Reserve).
+func (d *impulseDice) Reserve(n int) { dice.Reserve(d.inner, n) }
 
 // release readies a plane's bombs for this impulse's bomb phase (seed 001 VIII): only in an active
 // impulse (it is flying one), and no fixed guns the turn it drops them (VIII.3): a plane that fired its

@@ -28,6 +28,36 @@ type Source interface {
 	Log() []Roll
 }
 
+// Reserve gives d's log room for n more rolls when d can be told (Seeded, Keyed and Scripted can): a
+// caller that knows about how many rolls are coming spares the log its growing, a copy of every roll
+// so far each time it fills. The log is grown once, to exactly the room asked for; it changes no roll
+// and no label. A source that cannot be told is left as it is.
+func Reserve(d Source, n int) {
+	if r, ok := d.(interface{ Reserve(n int) }); ok {
+		r.Reserve(n)
+	}
+}
+
+// logged is the log as Log hands it out: capped at its length, so that appending to it never reaches
+// the source's room, and nil while no die has been thrown, as an empty log always was (a log saved as
+// JSON says null, not []).
+func logged(log []Roll) []Roll {
+	if len(log) == 0 {
+		return nil
+	}
+	return log[:len(log):len(log)]
+}
+
+// reserve returns log with room for n more rolls: log itself when it has it.
+func reserve(log []Roll, n int) []Roll {
+	if n <= cap(log)-len(log) {
+		return log
+	}
+	out := make([]Roll, len(log), len(log)+n)
+	copy(out, log)
+	return out
+}
+
 // Seed is a game's secret seed. Its SHA-256 is published at the start of a game and the seed itself at
 // the end, so players can check every roll.
 type Seed [32]byte
@@ -98,7 +128,10 @@ func (d *Seeded) Roll(label string, sides int) int {
 
 // Log returns every roll so far, in order. The slice is shared and must not be modified; appending to it
 // never disturbs the source.
-func (d *Seeded) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
+func (d *Seeded) Log() []Roll { return logged(d.log) }
+
+// Reserve gives the log room for n more rolls (see Reserve).
+func (d *Seeded) Reserve(n int) { d.log = reserve(d.log, n) }
 
 // Keyed is a deterministic Source in which every roll has a stream of its own, named by the roll's label
 // and by how many rolls with that label came before it. Unlike Seeded, a roll does not depend on how
@@ -129,7 +162,10 @@ func (d *Keyed) Roll(label string, sides int) int {
 }
 
 // Log returns every roll so far, in order. The slice is shared and must not be modified.
-func (d *Keyed) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
+func (d *Keyed) Log() []Roll { return logged(d.log) }
+
+// Reserve gives the log room for n more rolls (see Reserve).
+func (d *Keyed) Reserve(n int) { d.log = reserve(d.log, n) }
 
 // Scripted hands out given values in order. It is for the calculator (dice given on the command line)
 // and for tests that need a particular roll. A value out of range for the die asked for, or a roll asked
@@ -169,7 +205,10 @@ func (d *Scripted) Roll(label string, sides int) int {
 }
 
 // Log returns every roll so far, in order. The slice is shared and must not be modified.
-func (d *Scripted) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
+func (d *Scripted) Log() []Roll { return logged(d.log) }
+
+// Reserve gives the log room for n more rolls (see Reserve).
+func (d *Scripted) Reserve(n int) { d.log = reserve(d.log, n) }
 
 // Err says whether the script ran out or held an impossible value.
 func (d *Scripted) Err() error { return d.err }

@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
@@ -138,4 +139,87 @@ func TestKeyedRollsDoNotShift(t *testing.T) {
 	if len(d.Log()) != 6000 || d.Log()[0].Label != "same" {
 		t.Errorf("log: %d rolls", len(d.Log()))
 	}
+}
+
+// TestKeyedFixedSequence pins the keyed streams: if this changes, archived games would no longer re-run
+// byte for byte.
+func TestKeyedFixedSequence(t *testing.T) {
+	d := NewKeyed(SeedFromUint64(1))
+	var got []int
+	for _, label := range []string{"x", "x", "y", "turn 1 A spots B: D6", "x", "y", "z", "z"} {
+		got = append(got, d.Roll(label, 6))
+	}
+	got = append(got, d.Roll("x", 10), d.Roll("x", 20))
+	want := []int{5, 4, 1, 3, 4, 4, 5, 5, 9, 19}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("keyed seed 1 rolled %v, want %v", got, want)
+	}
+}
+
+// unsized is a Source that cannot be told what is coming.
+type unsized struct{}
+
+func (unsized) Roll(string, int) int { return 1 }
+func (unsized) Log() []Roll          { return nil }
+
+// TestReserveChangesNoRollAndSpares: a log sized ahead gives the same rolls and labels, leaves the log
+// handed out before untouched, and takes the reserved rolls without growing (no allocation).
+func TestReserveChangesNoRollAndSpares(t *testing.T) {
+	sources := map[string]func() Source{
+		"seeded":   func() Source { return NewSeeded(SeedFromUint64(5)) },
+		"keyed":    func() Source { return NewKeyed(SeedFromUint64(5)) },
+		"scripted": func() Source { return NewScripted(1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2) },
+	}
+	labels := []string{"a", "b", "a", "c", "a"}
+	for name, mk := range sources {
+		plain, sized := mk(), mk()
+		for i := 0; i < 7; i++ {
+			plain.Roll(labels[i%len(labels)], 6)
+			sized.Roll(labels[i%len(labels)], 6)
+		}
+		before := sized.Log()
+		kept := append([]Roll(nil), before...)
+		Reserve(sized, 13)
+		for i := 7; i < 20; i++ {
+			plain.Roll(labels[i%len(labels)], 6)
+			sized.Roll(labels[i%len(labels)], 6)
+		}
+		if !reflect.DeepEqual(plain.Log(), sized.Log()) {
+			t.Errorf("%s: reserving changed the log:\n%v\n%v", name, plain.Log(), sized.Log())
+		}
+		if !reflect.DeepEqual(before, kept) {
+			t.Errorf("%s: the log handed out before reserving changed", name)
+		}
+	}
+	// Rolls into room reserved for them allocate nothing; without the room they grow the log (so the
+	// check can fail). AllocsPerRun calls the function twice, counting the second call.
+	for _, room := range []int{500, 0} {
+		d := NewSeeded(SeedFromUint64(6))
+		Reserve(d, room)
+		allocs := testing.AllocsPerRun(1, func() {
+			for range 250 {
+				d.Roll("a", 6)
+			}
+		})
+		switch {
+		case room > 0 && allocs != 0:
+			t.Errorf("250 rolls into room for them allocated %v times", allocs)
+		case room == 0 && allocs == 0:
+			t.Error("250 rolls without room never allocated: the test proves nothing")
+		}
+		if len(d.Log()) != 500 {
+			t.Errorf("log has %d rolls, want 500", len(d.Log()))
+		}
+	}
+	// Room reserved and never used leaves the log as it was: nil, saved as null.
+	for name, mk := range sources {
+		d := mk()
+		Reserve(d, 10)
+		if b, _ := json.Marshal(d.Log()); string(b) != "null" {
+			t.Errorf("%s: an empty log with room reserved is saved as %s", name, b)
+		}
+	}
+	// A source that cannot be told is left alone.
+	Reserve(unsized{}, 10)
+	Reserve(NewSeeded(SeedFromUint64(1)), 0)
 }
