@@ -135,10 +135,10 @@ type FlakDetail struct {
 // flak unit only if it sees it.
 func flakSeen(st *State, side string, e Event) (Event, bool) {
 	u, p := st.groundUnit(e.Plane), st.Plane(e.Target)
-	if u == nil || p == nil || e.Flak == nil {
+	if u == nil || p == nil || e.Extras().Flak == nil {
 		return Event{}, false
 	}
-	d := *e.Flak
+	d := *e.Extra.Flak
 	kind := "light"
 	if d.Heavy {
 		kind = "heavy"
@@ -147,7 +147,7 @@ func flakSeen(st *State, side string, e Event) (Event, bool) {
 	switch {
 	case u.Side == side:
 		out.Plane, out.Side = u.Callsign, side
-		out.Flak = &FlakDetail{Heavy: d.Heavy, Value: d.Value, Modifiers: d.Modifiers, Attack: d.Attack, Hits: d.Hits, From: d.From}
+		out.Extra = &Extra{Flak: &FlakDetail{Heavy: d.Heavy, Value: d.Value, Modifiers: d.Modifiers, Attack: d.Attack, Hits: d.Hits, From: d.From}}
 		if len(e.Dice) > 0 {
 			out.Dice = e.Dice[:1]
 		}
@@ -159,7 +159,7 @@ func flakSeen(st *State, side string, e Event) (Event, bool) {
 		}
 	case p.Side == side:
 		from := "the ground"
-		out.Flak = &FlakDetail{Heavy: d.Heavy, Defence: d.Defence, Roll: d.Roll, Hits: d.Hits, Locations: d.Locations}
+		out.Extra = &Extra{Flak: &FlakDetail{Heavy: d.Heavy, Defence: d.Defence, Roll: d.Roll, Hits: d.Hits, Locations: d.Locations}}
 		if groundSeen(st, side, u) {
 			from, out.Plane = u.Callsign, u.Callsign
 			out.Flak.From = d.From
@@ -358,7 +358,7 @@ func (r *resolution) flakAmmo(u *GroundUnit, imp int) bool {
 	}
 	u.Flak.Ammo--
 	if u.Flak.Ammo == 0 {
-		r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvOutOfAmmo, Plane: u.Callsign, Side: u.Side, Gun: "flak",
+		r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvOutOfAmmo, Plane: u.Callsign, Side: u.Side, Extra: &Extra{Gun: "flak"},
 			Text: fmt.Sprintf("%s's flak is out of ammunition", u.Callsign)})
 	}
 	return true
@@ -422,7 +422,7 @@ func (r *resolution) flakAttack(u *GroundUnit, p *Plane, f Flight, imp int, heav
 		detail.Modifiers = append(detail.Modifiers, text[marks[i]:marks[i+1]])
 	}
 	r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvFlak, Plane: u.Callsign, Side: u.Side, Target: p.Callsign,
-		Dice: rolls, Flak: &detail, Text: text})
+		Dice: rolls, Extra: &Extra{Flak: &detail}, Text: text})
 }
 
 // flakHits reads n flak hits on the plane's hit-location tables (blocks of up to four, a D10 each, odd

@@ -115,7 +115,7 @@ func TestLightFlakModifiers(t *testing.T) {
 	scn = strings.Replace(flakRange, "hex: [0, -3], flak", "hex: [1, -2], flak", 1)
 	_, evs = flakEvents(t, scn, map[string]string{"LOW1": "3"}, nil)
 	for _, e := range evs {
-		if strings.Contains(e.Text, "front or rear") && e.Flak != nil && strings.Contains(e.Text, "in impulse") {
+		if strings.Contains(e.Text, "front or rear") && e.Extras().Flak != nil && strings.Contains(e.Text, "in impulse") {
 			t.Errorf("front bonus from the side: %s", e.Text)
 		}
 	}

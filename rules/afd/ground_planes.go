@@ -215,7 +215,7 @@ func (r *impulseRun) groundRoll(p *Plane) {
 	p.Flight.Hex = p.Flight.Hex.Neighbor(p.Flight.Facing)
 	if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
 		p.Status, p.ExitEdge = Disengaged, edge
-		r.emit(Event{Turn: r.ns.Turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
+		r.emit(Event{Turn: r.ns.Turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Edge: edge},
 			Text: fmt.Sprintf("%s left the map by the %s edge", p.Callsign, edge)})
 	}
 }

@@ -349,7 +349,7 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			res = checkOrder(card, p.Flight, o, r.steps)
 			if !res.Legal() {
 				r.emit(Event{Turn: r.turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
-					Problems: res.Errors, Text: p.Callsign + "'s order broke the rules and it flew straight on instead"})
+					Extra: &Extra{Problems: res.Errors}, Text: r.text.start().str(p.Callsign).str("'s order broke the rules and it flew straight on instead").String()})
 				fire := o.Fire
 				fire.Guns = nil
 				f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
@@ -357,7 +357,7 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			}
 		} else {
 			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
-				Text: "no order from " + p.Player + " for " + p.Callsign + ": it flew straight on"})
+				Text: r.text.start().str("no order from ").str(p.Player).str(" for ").str(p.Callsign).str(": it flew straight on").String()})
 			f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
 			res = moveInto(card, p.Flight, f.order.Plot, r.steps)
 		}
@@ -430,13 +430,13 @@ func (r *resolution) movement() {
 		if p.Flight.Alt < 0 {
 			p.Flight.Alt = 0
 			p.Status = Crashed
-			r.emit(Event{Turn: turn, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: p.Callsign + " flew into the ground"})
+			r.emit(Event{Turn: turn, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: r.text.start().str(p.Callsign).str(" flew into the ground").String()})
 			continue
 		}
 		if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
 			p.Status, p.ExitEdge = Disengaged, edge
-			r.emit(Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
-				Text: p.Callsign + " left the map by the " + edge + " edge"})
+			r.emit(Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Edge: edge},
+				Text: r.text.start().str(p.Callsign).str(" left the map by the ").str(edge).str(" edge").String()})
 		}
 	}
 }
@@ -547,7 +547,7 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 	r.shotHits, r.work = slices.Grow(r.shotHits[:0], n)[:n], slices.Grow(r.work[:0], n)[:n]
 	clear(r.shotHits)
 	res := shotResult{hits: r.shotHits}
-	if err := readShot(r.env.Tables, tcard, tg.Damage, shot, r.d, label, r.ns.Options.SimpleCriticals, &res, r.work, false); err != nil {
+	if err := readShot(r.env.Tables, tcard, tg.Damage, shot, r.d, label, &r.text.out, r.ns.Options.SimpleCriticals, &res, r.work, false); err != nil {
 		return err
 	}
 	for i, n := range res.hits {
@@ -565,8 +565,8 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text.String()})
 	for _, g := range shot.Guns {
 		if f.p.Ammo.Spend(g) == 0 {
-			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Gun: g,
-				Text: f.p.Callsign + "'s guns " + g + " are out of ammunition"})
+			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Extra: &Extra{Gun: g},
+				Text: r.text.start().str(f.p.Callsign).str("'s guns ").str(g).str(" are out of ammunition").String()})
 		}
 	}
 	return nil
@@ -617,12 +617,12 @@ func (r *resolution) damage() {
 			r.emit(Event{Turn: turn, Kind: EvEngineOut, Plane: cs, Side: p.Side, Text: text})
 		}
 		for _, g := range res.guns {
-			r.emit(Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Gun: g,
-				Text: cs + "'s guns " + g + " were knocked out"})
+			r.emit(Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Extra: &Extra{Gun: g},
+				Text: r.text.start().str(cs).str("'s guns ").str(g).str(" were knocked out").String()})
 		}
 		if res.shotDown && p.Status == Flying {
 			p.Status, p.DownTurn = ShotDown, turn
-			r.emit(Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: cs + " was shot down"})
+			r.emit(Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: r.text.start().str(cs).str(" was shot down").String()})
 		}
 	}
 	// Marked once: the impulse game applies damage after every impulse's fire, and must not mark
@@ -659,7 +659,7 @@ func (r *resolution) bailOut() {
 		if !possible {
 			text = p.Callsign + " went down too low for anyone to bail out"
 		}
-		r.emit(Event{Turn: r.turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Saved: saved, Lost: lost, Dice: rolls, Text: text})
+		r.emit(Event{Turn: r.turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Saved: saved, Lost: lost}, Dice: rolls, Text: text})
 	}
 }
 
@@ -668,7 +668,7 @@ func (r *resolution) endTurn() {
 	r.ns.Turn++
 	if out := checkVictory(r.ns); out != nil {
 		r.ns.Over, r.ns.Outcome = true, out
-		r.emit(Event{Turn: r.turn, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
+		r.emit(Event{Turn: r.turn, Kind: EvGameOver, Extra: &Extra{Outcome: out}, Text: "the game is over: " + out.Reason})
 	}
 }
 

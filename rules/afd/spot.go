@@ -317,7 +317,7 @@ func (r *resolution) spotPhase(climbs map[string]int) {
 			case !best.found && s.Spotted:
 				s.Spotted = false
 				events = append(events, Event{Turn: st.Turn, Kind: EvLostSight, Side: side, Target: e.Callsign,
-					Text: side + " lost sight of " + e.Callsign})
+					Text: text.start().str(side).str(" lost sight of ").str(e.Callsign).String()})
 			case best.found && s.Spotted:
 				s.Turn = st.Turn
 			case best.found:
@@ -351,7 +351,7 @@ func (r *resolution) spotPhase(climbs map[string]int) {
 					if hit {
 						s.Identified = true
 						events = append(events, Event{Turn: st.Turn, Kind: EvIdentified, Side: side, Plane: best.p.Callsign, Target: e.Callsign, Dice: rolls,
-							Text: best.p.Callsign + " identified " + e.Callsign + " as a " + e.Type})
+							Text: text.start().str(best.p.Callsign).str(" identified ").str(e.Callsign).str(" as a ").str(e.Type).String()})
 					}
 				}
 			}

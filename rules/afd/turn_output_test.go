@@ -67,8 +67,9 @@ func outputCases() []outputCase {
 }
 
 // play plays a case and returns one line a turn: the SHA-256 of the new state's JSON, of the events'
-// JSON and of the turn's dice log, with how many events and rolls there were.
-func (c outputCase) play(t testing.TB, env *Env) []string {
+// JSON and of the turn's dice log, with how many events and rolls there were. each, if given, is shown
+// every turn's events.
+func (c outputCase) play(t testing.TB, env *Env, each func([]Event)) []string {
 	t.Helper()
 	digest := func(v any) string {
 		b, err := json.Marshal(v)
@@ -113,6 +114,9 @@ func (c outputCase) play(t testing.TB, env *Env) []string {
 			t.Errorf("%s turn %d: %v", c.name, turn, err)
 			return lines
 		}
+		if each != nil {
+			each(events)
+		}
 		lines = append(lines, fmt.Sprintf("%s keyed=%v turn %d: state %s events %s (%d) dice %s (%d)", c.name, c.keyed, turn,
 			digest(next), digest(events), len(events), digest(d.Log()), len(d.Log())))
 		st = next
@@ -131,7 +135,7 @@ func TestTurnOutputUnchanged(t *testing.T) {
 	cases := outputCases()
 	var want []string
 	for _, c := range cases {
-		want = append(want, c.play(t, env)...)
+		want = append(want, c.play(t, env, nil)...)
 	}
 	golden.File(t, "testdata/turn-output.golden", []byte(strings.Join(want, "\n")+"\n"), *update, "go test ./rules/afd -run TurnOutput -update")
 
@@ -141,7 +145,7 @@ func TestTurnOutputUnchanged(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i] = c.play(t, env)
+			got[i] = c.play(t, env, nil)
 		}()
 	}
 	wg.Wait()
@@ -170,7 +174,7 @@ func TestTurnsLeaveCardsAlone(t *testing.T) {
 	}
 	before := snapshot()
 	for _, c := range outputCases() {
-		c.play(t, env)
+		c.play(t, env, nil)
 	}
 	if after := snapshot(); after != before {
 		t.Error("resolving turns changed the registry's cards")
