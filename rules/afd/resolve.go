@@ -542,6 +542,9 @@ func (r *resolution) fireFlex(f *flown, cands []candidate) error {
 // ammunition. Its hits are added to the turn's, to be marked by damage.
 func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot) error {
 	turn := r.ns.Turn
+	// readShot writes the dice's labels after the label, in the buffer's room: room it must have, or
+	// each label would grow a copy of the buffer.
+	r.text.b = slices.Grow(r.text.b[:0], 256)
 	label := r.text.start().str("turn ").num(turn).str(" ").str(f.p.Callsign).str(" fires at ").str(tg.Callsign).b
 	n := len(tcard.Systems)
 	r.shotHits, r.work = slices.Grow(r.shotHits[:0], n)[:n], slices.Grow(r.work[:0], n)[:n]
@@ -599,14 +602,26 @@ func (r *resolution) damage() {
 	}
 	slices.Sort(hitPlanes)
 	r.hitPlanes = hitPlanes
+	// The events' details and their systems, one block of each for all.
+	details := make([]HitDetail, len(hitPlanes))
+	n := 0
 	for _, cs := range hitPlanes {
+		for _, h := range r.hits[cs] {
+			if h > 0 {
+				n++
+			}
+		}
+	}
+	systems := make([]SystemHit, 0, n)
+	for i, cs := range hitPlanes {
 		p := r.ns.Plane(cs)
 		card, _ := r.cardOf(p.Type)
-		res := applyDamage(card, p, r.hits[cs])
-		detail := res.detail
+		var res damageResult
+		res, systems = applyDamageTo(card, p, r.hits[cs], systems)
+		details[i] = res.detail
 		r.text.start().str(cs).str(" was hit: ")
-		writeDamage(&r.text, detail)
-		r.emit(Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &detail, Text: r.text.String()})
+		writeDamage(&r.text, res.detail)
+		r.emit(Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &details[i], Text: r.text.String()})
 		for _, side := range res.engines {
 			p.Flight.NoPower = true
 			text := cs + " lost its " + strings.TrimSpace(sideWord2(side)) + " engine: no power, flying as loaded"
