@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 )
 
 // Roll is one die thrown: what it was for, how many sides the die had, and what it showed.
@@ -142,21 +143,35 @@ type Keyed struct {
 	seed Seed
 	n    map[string]int
 	log  []Roll
+	// Reused from roll to roll: the stream's name being hashed, and the generator, seeded afresh for
+	// each roll exactly as a new one would be.
+	name []byte
+	src  rand.ChaCha8
+	rng  *rand.Rand
 }
 
 // NewKeyed returns a Source keyed by s.
-func NewKeyed(s Seed) *Keyed { return &Keyed{seed: s, n: map[string]int{}} }
+func NewKeyed(s Seed) *Keyed {
+	d := &Keyed{seed: s, n: map[string]int{}}
+	d.rng = rand.New(&d.src)
+	return d
+}
 
 // Roll throws one die with the given number of sides (at least 1), drawn from the stream of this label's
-// next roll.
+// next roll: ChaCha8 seeded with s.Stream(label + "\x00" + k) for the label's k-th roll (counting from 0).
+// The stream's seed is hashed from a reused buffer and the generator reseeded in place, so a roll
+// allocates nothing but the log's room.
 func (d *Keyed) Roll(label string, sides int) int {
 	if sides < 1 {
 		sides = 1
 	}
 	k := d.n[label]
 	d.n[label] = k + 1
-	rng := rand.New(rand.NewChaCha8(d.seed.Stream(fmt.Sprintf("%s\x00%d", label, k))))
-	v := rng.IntN(sides) + 1
+	// What Seed.Stream hashes: the seed, a zero byte, and the stream's name.
+	d.name = append(append(d.name[:0], d.seed[:]...), 0)
+	d.name = strconv.AppendInt(append(append(d.name, label...), 0), int64(k), 10)
+	d.src.Seed(sha256.Sum256(d.name))
+	v := d.rng.IntN(sides) + 1
 	d.log = append(d.log, Roll{Label: label, Sides: sides, Value: v})
 	return v
 }

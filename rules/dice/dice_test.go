@@ -3,7 +3,9 @@ package dice
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -156,6 +158,28 @@ func TestKeyedFixedSequence(t *testing.T) {
 	}
 }
 
+// TestKeyedIsItsDefinition: every roll is what a fresh ChaCha8 seeded with the stream of the label's
+// k-th roll gives (the definition, written the plain way), over labels of every shape and dice of many
+// sizes.
+func TestKeyedIsItsDefinition(t *testing.T) {
+	seed := SeedFromUint64(77)
+	d := NewKeyed(seed)
+	count := map[string]int{}
+	labels := []string{"", "x", "turn 1 P0001 fires at P0002: red D6", "é\x00ü", strings.Repeat("long ", 40)}
+	for i := 0; i < 3000; i++ {
+		label := labels[i%len(labels)]
+		if i%7 == 0 {
+			label = fmt.Sprintf("unit %d", i%113)
+		}
+		sides := []int{1, 2, 6, 10, 20, 100, 1 << 20, 0}[i%8]
+		want := rand.New(rand.NewChaCha8(seed.Stream(fmt.Sprintf("%s\x00%d", label, count[label])))).IntN(max(sides, 1)) + 1
+		count[label]++
+		if got := d.Roll(label, sides); got != want {
+			t.Fatalf("roll %d (%q, d%d): %d, want %d", i, label, sides, got, want)
+		}
+	}
+}
+
 // unsized is a Source that cannot be told what is coming.
 type unsized struct{}
 
@@ -222,4 +246,35 @@ func TestReserveChangesNoRollAndSpares(t *testing.T) {
 	// A source that cannot be told is left alone.
 	Reserve(unsized{}, 10)
 	Reserve(NewSeeded(SeedFromUint64(1)), 0)
+}
+
+// benchLabels are labels as a turn writes them: a few hundred different ones, some rolled twice.
+var benchLabels = func() []string {
+	var out []string
+	for i := 0; i < 300; i++ {
+		out = append(out, fmt.Sprintf("turn 3 P%04d fires at P%04d: red D6", i, i+1))
+	}
+	return out
+}()
+
+// BenchmarkKeyedTurn is a turn's dice from the keyed source every game now uses: a new source and 500
+// rolls of 300 labels; BenchmarkSeededTurn beside it is the same from the sequential source, the raw
+// cost of a turn of logged dice.
+func BenchmarkKeyedTurn(b *testing.B) {
+	benchmarkTurn(b, func() Source { return NewKeyed(SeedFromUint64(1)) })
+}
+
+func BenchmarkSeededTurn(b *testing.B) {
+	benchmarkTurn(b, func() Source { return NewSeeded(SeedFromUint64(1)) })
+}
+
+func benchmarkTurn(b *testing.B, source func() Source) {
+	b.ReportAllocs()
+	for b.Loop() {
+		d := source()
+		for n := range 500 {
+			d.Roll(benchLabels[n%len(benchLabels)], 6)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/500, "ns/roll")
 }
