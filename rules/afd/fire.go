@@ -227,6 +227,10 @@ func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice
 	}
 	var hitCLE []int
 	left := read.Hits
+	if left > 0 {
+		// One location for each block of up to four hits.
+		res.detail.Locations = make([]string, 0, (left+3)/4)
+	}
 	for bi := 1; left > 0; bi++ {
 		// Blocks of four hits and what is left over (tables.SplitHits). One hit-location D10 for each
 		// block. At the table a player throws one or two with the 2D6 to save time; which die is thrown

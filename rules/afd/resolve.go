@@ -120,6 +120,7 @@ type resolution struct {
 	fireGrid  grid
 	hitPlanes []string
 	spot      spotScratch
+	flak      flakScratch
 }
 
 // resolutions keeps resolutions between turns with their scratch, so a turn's working memory is
