@@ -419,7 +419,7 @@ func eventLines(r *ruleset.Report, side string, events []Event) {
 			}
 		}
 		r.Event(line)
-		for _, p := range e.Problems {
+		for _, p := range e.Extras().Problems {
 			r.Problem(p.Col, p.Message)
 		}
 		r.Roll(e.Dice...)
