@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"sortie/mailer/outmail"
+	"sortie/rules/hex/picture"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
@@ -176,12 +178,38 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 	if err != nil {
 		return err
 	}
+	parts, err := s.reportParts(g, seat, rep)
+	if err != nil {
+		return err
+	}
 	round := rep.Round
-	saved, _ := json.Marshal(savedMail{Subject: subject, Body: body})
+	o := outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: kind, Subject: subject, Body: body, Parts: parts, Token: seat.Token,
+		Key: []string{kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch)}}
+	// The whole mail is kept for RESEND (a seat the computer plays gets no mail, but its reports are
+	// kept too: a player who takes the seat over may ask for them).
+	saved, err := json.Marshal(savedMail(s.mail(o).Mail))
+	if err != nil {
+		return err
+	}
 	if err := tx.Put(reportsBucket(g.ID, seat.Player), storage.SeqKey(uint64(round)), saved); err != nil {
 		return err
 	}
-	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: kind, Subject: subject, Body: body, Token: seat.Token, Key: []string{kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch)}})
+	return s.enqueue(tx, o)
+}
+
+// reportParts are what a player's report carries besides its text: the map of what the player's side
+// sees (Report.Picture, built by the ruleset from that side's view only), as a PNG shown inline where the
+// mail program can. A ruleset that draws no scene gives a report without a picture.
+func (s *Service) reportParts(g *Game, seat *Seat, rep ruleset.Report) ([]outmail.Part, error) {
+	sc := rep.Picture()
+	if sc == nil {
+		return nil, nil
+	}
+	png, err := picture.PNG(*sc)
+	if err != nil {
+		return nil, fmt.Errorf("the map picture of %s's report: %w", seat.Player, err)
+	}
+	return []outmail.Part{{Filename: fmt.Sprintf("map-%d.png", rep.Round), ContentType: "image/png", Inline: true, Data: png}}, nil
 }
 
 // fillReceipt adds what the player has on file and who is still missing.
@@ -280,6 +308,7 @@ type outgoing struct {
 	Game          *Game // nil for mail that belongs to no game
 	Kind          string
 	Subject, Body string
+	Parts         []outmail.Part // a report's picture, say
 	InReplyTo     string
 	Token         string // the seat's reply token, for its personal Reply-To
 	Key           []string
@@ -289,8 +318,20 @@ func (s *Service) enqueue(tx *storage.Tx, o outgoing) error {
 	if o.To == "" {
 		return nil // a seat the computer plays has no address: its reports are kept, not sent
 	}
-	m := storage.OutMail{From: s.cfg.Address, To: o.To, ToName: o.ToName, Subject: o.Subject, Body: o.Body, InReplyTo: o.InReplyTo,
-		Kind: o.Kind, Created: s.now().UTC(), Headers: map[string]string{}}
+	_, err := tx.Enqueue(s.mail(o))
+	if errors.Is(err, storage.ErrDuplicateMessageID) {
+		// The same cause already queued this very mail (its Message-ID is made from the cause): it is on
+		// its way, and a second copy must never fail the mail that asked for it.
+		return nil
+	}
+	return err
+}
+
+// mail is the outbox's mail for o: from the service under its name (kept with the mail, so the archive
+// shows the name it was sent under), dated now, with a Message-ID made from its cause.
+func (s *Service) mail(o outgoing) storage.OutMail {
+	m := storage.OutMail{Mail: outmail.Mail{From: s.cfg.Address, FromName: s.cfg.Name, To: o.To, ToName: o.ToName, Subject: o.Subject,
+		Body: o.Body, Parts: o.Parts, InReplyTo: o.InReplyTo, Created: s.now().UTC(), Headers: map[string]string{}}, Kind: o.Kind}
 	m.MessageID = s.messageID(append([]string{o.Kind, o.To, o.Subject}, o.Key...)...)
 	if o.Game != nil {
 		m.Game = o.Game.ID
@@ -299,13 +340,7 @@ func (s *Service) enqueue(tx *storage.Tx, o outgoing) error {
 	if o.Token != "" {
 		m.ReplyTo = s.replyTo(&Seat{Token: o.Token})
 	}
-	_, err := tx.Enqueue(m)
-	if errors.Is(err, storage.ErrDuplicateMessageID) {
-		// The same cause already queued this very mail (its Message-ID is made from the cause): it is on
-		// its way, and a second copy must never fail the mail that asked for it.
-		return nil
-	}
-	return err
+	return m
 }
 
 // unitNouns are the game's words for its units, from its ruleset (ruleset.Vocabulary).

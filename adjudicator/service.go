@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"sortie/mailer/outmail"
 	"sortie/parser"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
@@ -1167,7 +1168,9 @@ func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inR
 	if err := json.Unmarshal(last, &m); err != nil {
 		return err
 	}
-	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: m.Body, InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo}})
+	// The same mail again, parts and all, to the seat's address now, as an answer to the request.
+	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: m.Body, Parts: m.Parts,
+		InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo}})
 }
 
 // onlyCommand says every command of the block is name.
@@ -1191,10 +1194,10 @@ func parseUint(s string) uint64 {
 	return n
 }
 
-type savedMail struct {
-	Subject string `json:"subject"`
-	Body    string `json:"body"`
-}
+// savedMail is a player's report as kept for RESEND: the whole mail as it was queued (outmail.Mail's JSON).
+// Reports kept before the mail was kept whole hold {"subject", "body"} only, the same names: they read as
+// a mail with that subject and text and no parts.
+type savedMail outmail.Mail
 
 // messageID makes a stable, unique Message-ID for an outgoing mail from what caused it.
 func (s *Service) messageID(parts ...string) string {

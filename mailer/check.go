@@ -20,7 +20,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
-	"github.com/wneessen/go-mail"
+
+	"sortie/mailer/outmail"
 )
 
 // CheckStep is one step of a check.
@@ -214,21 +215,20 @@ func checkSMTP(ctx context.Context, opts CheckOptions, probeTo, token string, re
 		auth = "AUTH as " + opts.SMTP.Username
 	}
 	report(CheckStep{Name: "smtp connect", Status: "ok", Detail: fmt.Sprintf("%s port %d, %s, %s", opts.SMTP.Host, s.port(), how, auth)})
-	m := mail.NewMsg()
-	if err := m.From(opts.Address); err != nil {
+	_, domain, _ := strings.Cut(opts.Address, "@")
+	probe := outmail.Mail{From: opts.Address, To: probeTo, Subject: "Sortie mail check " + token,
+		Body:      "This mail was sent by sortie check to see that replies to the service's +addresses reach its inbox. It is deleted when found.\n",
+		MessageID: "probe." + token + "@" + domain, Headers: map[string]string{ProbeHeader: token}, Created: time.Now()}
+	from, to, err := outmail.Envelope(probe)
+	var data []byte
+	if err == nil {
+		data, err = outmail.Render(probe, "")
+	}
+	if err != nil {
 		report(CheckStep{Name: "smtp probe", Status: "FAIL", Detail: err.Error(), Fix: "address: must be a plain mail address"})
 		return false
 	}
-	if err := m.To(probeTo); err != nil {
-		report(CheckStep{Name: "smtp probe", Status: "FAIL", Detail: err.Error(), Fix: "address: must be a plain mail address"})
-		return false
-	}
-	m.Subject("Sortie mail check " + token)
-	m.SetGenHeader(mail.Header(ProbeHeader), token)
-	m.SetGenHeader("X-Sortie", "1")
-	m.SetGenHeader("Auto-Submitted", "auto-generated")
-	m.SetBodyString(mail.TypeTextPlain, "This mail was sent by sortie check to see that replies to the service's +addresses reach its inbox. It is deleted when found.\n")
-	if err := conn.send(m); err != nil {
+	if err := conn.send(from, to, data); err != nil {
 		fix := smtpFix(err)
 		if strings.Contains(err.Error(), "RCPT") || strings.Contains(err.Error(), "550") || strings.Contains(err.Error(), "553") {
 			fix = fmt.Sprintf("the server refuses %s: Sortie needs plus-addressing (mail to %s+anything@%s delivered to %s's inbox); on Postfix set recipient_delimiter = + (and the same in Dovecot), on a hosted mailbox turn on sub-addressing (or, if it has none, set plus_addressing: false and players write their SECRET)",

@@ -9,6 +9,8 @@ package mailer
 import (
 	"context"
 	"time"
+
+	"sortie/mailer/outmail"
 )
 
 // Message is one raw message fetched from a mailbox, with where it came from.
@@ -93,18 +95,11 @@ type CursorStore interface {
 	SaveCursor(mailbox string, uidValidity, lastUID uint32) error
 }
 
-// OutgoingMail is one committed message waiting to be sent.
+// OutgoingMail is one committed message waiting to be sent: the mail as the outbox holds it, sent as
+// outmail.Render makes it (the bytes the archive keeps too), under its outbox key.
 type OutgoingMail struct {
-	ID        string // the outbox key; stable
-	From      string // address only; the sender's display name comes from SenderOptions
-	To        string // one address
-	ToName    string
-	ReplyTo   string
-	Subject   string
-	Body      string // plain text, UTF-8
-	MessageID string // without angle brackets; stable, so a resend is recognisable
-	InReplyTo string
-	Headers   map[string]string // extra headers, e.g. X-Sortie-Game
+	ID string // the outbox key; stable
+	outmail.Mail
 }
 
 // Outbox is the transactional outbox as the sender sees it (invariant 2, docs/architecture.md).

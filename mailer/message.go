@@ -1,11 +1,12 @@
 package mailer
 
 // This file turns one raw message into an Incoming: the sender, the recipients, the threading headers and
-// the text that may hold orders, whatever mail program wrote it. It walks the MIME tree itself (over the
-// raw bytes, so a missing closing boundary or a broken part costs only that part), decodes the transfer
-// encoding leniently, converts every charset the go-message charset package knows to UTF-8 and reads an
-// unknown one as windows-1252 with a warning. Nothing here fails on a bad body: only a message without a
-// single header field is refused.
+// the text that may hold orders, whatever mail program wrote it. The top-level header is read leniently
+// here (an mbox "From " line, broken lines, a missing blank line); the MIME tree is walked lazily with
+// go-message's multipart reader and its transfer decoders, so only text parts are decoded and a huge or
+// many-part message costs no more than its limits; every charset the go-message charset package knows is
+// converted to UTF-8 and an unknown one read as windows-1252 with a warning. Nothing here fails on a bad
+// body: only a message without a single header field is refused.
 
 import (
 	"bufio"
@@ -26,6 +27,7 @@ import (
 	"github.com/emersion/go-message/charset" // also registers message.CharsetReader for every charset it knows
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
+	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 )
@@ -53,10 +55,11 @@ type Incoming struct {
 
 // Limits on the work one message may cause.
 const (
-	msgMaxParts       = 50      // MIME parts looked at; later parts are ignored
-	msgMaxDepth       = 10      // MIME nesting; deeper multiparts are ignored
-	msgMaxTextBytes   = 1 << 20 // Text is truncated beyond this
-	msgMaxPartBytes   = 4 << 20 // decoded bytes of one text part considered
+	msgMaxParts       = 50                  // MIME parts looked at; later parts are ignored
+	msgMaxDepth       = 10                  // MIME nesting; deeper multiparts are ignored
+	msgMaxTextBytes   = 1 << 20             // Text is truncated beyond this
+	msgMaxPartBytes   = 4 << 20             // decoded bytes of one text part considered
+	msgMaxBase64Bytes = 2 * msgMaxPartBytes // encoded bytes of one base64 text part read (more than msgMaxPartBytes decode to)
 	msgMaxWarnings    = 20
 	msgMaxHeaderBytes = 1 << 20 // header fields beyond this are ignored
 )
@@ -82,12 +85,14 @@ type msgParse struct {
 	partsCap bool
 	depthCap bool
 	// attachment is the first text/plain attachment, used when the message has no inline text at all.
-	attachment *msgPart
+	attachment *msgAttachment
 }
 
-type msgPart struct {
-	hdr  textproto.Header
-	body []byte
+// msgAttachment is a text/plain attachment read as it streamed past, with the warnings reading it gave
+// (which count only if it is used).
+type msgAttachment struct {
+	name, text string
+	warnings   []string
 }
 
 func (p *msgParse) warn(format string, args ...any) {
@@ -108,8 +113,8 @@ func parseMessage(raw []byte) (*Incoming, error) {
 	if bytes.IndexByte(raw, '\n') < 0 && bytes.IndexByte(raw, '\r') >= 0 {
 		work = bytes.ReplaceAll(raw, []byte("\r"), []byte("\n")) // classic Mac OS line ends
 	}
-	hb, body := msgSplitHeaderBody(work, true)
-	h := p.readHeader(hb, "message")
+	hb, body := msgSplitHeaderBody(work)
+	h := p.readHeader(hb)
 	if h.Len() == 0 {
 		return nil, errMsgNoHeader
 	}
@@ -145,13 +150,13 @@ func parseMessage(raw []byte) (*Incoming, error) {
 	m.Date = p.date(mh)
 
 	// The body.
-	top := msgPart{hdr: h, body: body}
-	text, isHTML, ok := p.best(top, 0, "text/plain")
-	if (!ok || strings.TrimSpace(text) == "") && p.attachment != nil {
-		if t, _, aok := p.leafText(*p.attachment, "text/plain"); aok && strings.TrimSpace(t) != "" {
-			text, isHTML, ok = t, false, true
-			p.warn("no inline text: read the attached text file %q", msgClip(msgPartFilename(p.attachment.hdr)))
+	text, isHTML, ok := p.best(h, bytes.NewReader(body), 0, "text/plain")
+	if a := p.attachment; (!ok || strings.TrimSpace(text) == "") && a != nil && strings.TrimSpace(a.text) != "" {
+		text, isHTML, ok = a.text, false, true
+		for _, w := range a.warnings {
+			p.warn("%s", w)
 		}
+		p.warn("no inline text: read the attached text file %q", msgClip(a.name))
 	}
 	if !ok {
 		p.warn("no readable text part")
@@ -169,12 +174,12 @@ func parseMessage(raw []byte) (*Incoming, error) {
 
 // ---- header ----
 
-// msgSplitHeaderBody cuts a message or a part at the first empty line. top says raw is a whole message, whose
-// first line may be an mbox "From " line. Without an empty line, the header ends at the first line that
-// is neither a header field nor its continuation.
-func msgSplitHeaderBody(raw []byte, top bool) (hdr, body []byte) {
+// msgSplitHeaderBody cuts a message at the first empty line; its first line may be an mbox "From " line.
+// Without an empty line, the header ends at the first line that is neither a header field nor its
+// continuation.
+func msgSplitHeaderBody(raw []byte) (hdr, body []byte) {
 	start := 0
-	if top && bytes.HasPrefix(raw, []byte("From ")) {
+	if bytes.HasPrefix(raw, []byte("From ")) {
 		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
 			start = i + 1
 		} else {
@@ -225,14 +230,14 @@ func msgIsHeaderLine(line []byte) bool {
 	return true
 }
 
-// readHeader parses a header block, dropping lines that are not header fields (with a warning).
-func (p *msgParse) readHeader(b []byte, what string) textproto.Header {
+// readHeader parses the message's header block, dropping lines that are not header fields (with a warning).
+func (p *msgParse) readHeader(b []byte) textproto.Header {
 	if len(b) > msgMaxHeaderBytes {
 		b = b[:msgMaxHeaderBytes]
 		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 			b = b[:i+1]
 		}
-		p.warn("%s header over 1 MiB truncated", what)
+		p.warn("message header over 1 MiB truncated")
 	}
 	var clean bytes.Buffer
 	clean.Grow(len(b) + 4)
@@ -264,11 +269,11 @@ func (p *msgParse) readHeader(b []byte, what string) textproto.Header {
 	}
 	clean.WriteString("\r\n")
 	if dropped > 0 {
-		p.warn("%d malformed %s header line(s) ignored", dropped, what)
+		p.warn("%d malformed message header line(s) ignored", dropped)
 	}
 	h, err := textproto.ReadHeader(bufio.NewReaderSize(&clean, max(clean.Len(), 16))) // the whole header in one buffer
 	if err != nil {
-		p.warn("%s header: %v", what, err)
+		p.warn("message header: %v", err)
 	}
 	return h
 }
@@ -569,8 +574,10 @@ func msgIsAttachment(h textproto.Header, params map[string]string) bool {
 
 // best finds the text of an entity: for multipart/alternative the plain alternative (else the HTML one),
 // for every other multipart the first child with text, for a leaf its own text if it is inline text.
-func (p *msgParse) best(part msgPart, depth int, def string) (text string, isHTML, ok bool) {
-	mt, params := msgMediaType(part.hdr, def)
+// body is read lazily: a multipart is walked part by part with go-message's multipart reader, and only
+// the text parts are decoded.
+func (p *msgParse) best(h textproto.Header, body io.Reader, depth int, def string) (text string, isHTML, ok bool) {
+	mt, params := msgMediaType(h, def)
 	switch {
 	case strings.HasPrefix(mt, "multipart/"):
 		if depth >= msgMaxDepth {
@@ -585,112 +592,102 @@ func (p *msgParse) best(part msgPart, depth int, def string) (text string, isHTM
 			p.warn("%s without a boundary ignored", mt)
 			return "", false, false
 		}
-		childDef := "text/plain"
-		if mt == "multipart/digest" {
-			childDef = "message/rfc822"
-		}
-		// The first child with non-blank text wins (in an alternative, the first plain one); a blank
-		// text part is used only when nothing better follows.
-		type found struct {
-			text   string
-			isHTML bool
-		}
-		var html, blank *found
-		for _, raw := range msgSplitMultipart(part.body, boundary, msgMaxParts-p.parts+1) {
-			if p.parts >= msgMaxParts {
-				if !p.partsCap {
-					p.partsCap = true
-					p.warn("MIME parts beyond %d ignored", msgMaxParts)
-				}
-				break
-			}
-			p.parts++
-			hb, body := msgSplitHeaderBody(raw, false)
-			child := msgPart{hdr: p.readHeader(hb, "part"), body: body}
-			t, h, ok := p.best(child, depth+1, childDef)
-			switch {
-			case !ok:
-			case strings.TrimSpace(t) == "":
-				if blank == nil {
-					blank = &found{t, h}
-				}
-			case mt != "multipart/alternative" || !h:
-				return t, h, true
-			case html == nil:
-				html = &found{t, h}
-			}
-		}
-		if html != nil {
-			return html.text, html.isHTML, true
-		}
-		if blank != nil {
-			return blank.text, blank.isHTML, true
-		}
-		return "", false, false
+		return p.multipart(mt, boundary, body, depth)
 	case mt == "text/plain" || mt == "text/html":
-		if msgIsAttachment(part.hdr, params) {
+		if msgIsAttachment(h, params) {
 			if mt == "text/plain" && p.attachment == nil {
-				a := part
-				p.attachment = &a
+				// Read now, as it streams past: it is the text if the message turns out to have no other.
+				sub := &msgParse{}
+				t, _, _ := sub.leafText(params, h, body, mt)
+				p.attachment = &msgAttachment{name: msgPartFilename(h), text: t, warnings: sub.warnings}
 			}
 			return "", false, false
 		}
-		return p.leafText(part, mt)
+		return p.leafText(params, h, body, mt)
 	}
 	return "", false, false
 }
 
-// msgSplitMultipart returns the raw parts between boundary delimiter lines, at most limit of them. The
-// preamble and epilogue are dropped; a missing close delimiter ends the last part at the end of the body.
-func msgSplitMultipart(body []byte, boundary string, limit int) [][]byte {
-	delim := []byte("--" + boundary)
-	var parts [][]byte
-	partStart := -1
-	for i := 0; i < len(body); {
-		j := bytes.IndexByte(body[i:], '\n')
-		next := len(body)
-		line := body[i:]
-		if j >= 0 {
-			next = i + j + 1
-			line = body[i : i+j]
-		}
-		if bytes.HasPrefix(line, delim) {
-			rest := bytes.TrimRight(line[len(delim):], " \t\r")
-			closing := bytes.Equal(rest, []byte("--"))
-			if closing || len(rest) == 0 {
-				if partStart >= 0 {
-					end := i
-					// The line break before the delimiter belongs to the delimiter.
-					if end > partStart && body[end-1] == '\n' {
-						end--
-						if end > partStart && body[end-1] == '\r' {
-							end--
-						}
-					}
-					parts = append(parts, body[partStart:end])
-				}
-				if closing || len(parts) >= limit {
-					return parts
-				}
-				partStart = next
+// multipart walks the parts of a multipart body. The first child with non-blank text wins (in an
+// alternative, the first plain one); a blank text part is used only when nothing better follows. The
+// preamble and epilogue are skipped; a body that ends before its closing delimiter ends its last part.
+// Limits: msgMaxParts parts in the whole message, msgMaxDepth levels of nesting.
+func (p *msgParse) multipart(mt, boundary string, body io.Reader, depth int) (string, bool, bool) {
+	childDef := "text/plain"
+	if mt == "multipart/digest" {
+		childDef = "message/rfc822"
+	}
+	type found struct {
+		text   string
+		isHTML bool
+	}
+	var html, blank *found
+	mr := textproto.NewMultipartReader(body, boundary)
+	cut := false // the last part ran to the end of the input
+	for n := 0; ; n++ {
+		part, err := mr.NextPart()
+		if err != nil {
+			switch {
+			case err == io.EOF || cut:
+			case n == 0:
+				p.warn("%s: no part could be read (%s)", mt, msgErrText(err))
+			default:
+				p.warn("%s: part %d and those after it could not be read (%s)", mt, n+1, msgErrText(err))
 			}
+			break
 		}
-		i = next
+		if p.parts >= msgMaxParts {
+			if !p.partsCap {
+				p.partsCap = true
+				p.warn("MIME parts beyond %d ignored", msgMaxParts)
+			}
+			break
+		}
+		p.parts++
+		pb := &msgPartBody{r: part}
+		t, h, ok := p.best(part.Header, pb, depth+1, childDef)
+		switch {
+		case !ok:
+		case strings.TrimSpace(t) == "":
+			if blank == nil {
+				blank = &found{t, h}
+			}
+		case mt != "multipart/alternative" || !h:
+			return t, h, true
+		case html == nil:
+			html = &found{t, h}
+		}
+		_, _ = io.Copy(io.Discard, pb) // what the child left unread, through pb to see where it ends
+		cut = pb.cut
 	}
-	if partStart >= 0 && partStart < len(body) {
-		parts = append(parts, body[partStart:])
+	if html != nil {
+		return html.text, html.isHTML, true
 	}
-	return parts
+	if blank != nil {
+		return blank.text, blank.isHTML, true
+	}
+	return "", false, false
+}
+
+// msgPartBody is a part's body from go-message's multipart reader. The end of the input before the
+// part's delimiter (a message cut short, or without its closing delimiter) is the end of the part, as
+// mail programs read it, and is noted in cut.
+type msgPartBody struct {
+	r   io.Reader
+	cut bool
+}
+
+func (b *msgPartBody) Read(buf []byte) (int, error) {
+	n, err := b.r.Read(buf)
+	if err == io.ErrUnexpectedEOF {
+		b.cut, err = true, io.EOF
+	}
+	return n, err
 }
 
 // leafText decodes one text/plain or text/html part to clean UTF-8 text.
-func (p *msgParse) leafText(part msgPart, mt string) (string, bool, bool) {
-	_, params := msgMediaType(part.hdr, mt)
-	data := p.transferDecode(part.hdr, part.body)
-	if len(data) > msgMaxPartBytes {
-		data = data[:msgMaxPartBytes]
-		p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
-	}
+func (p *msgParse) leafText(params map[string]string, h textproto.Header, body io.Reader, mt string) (string, bool, bool) {
+	data := p.decodeBody(h, body)
 	cs := strings.ToLower(strings.Trim(strings.TrimSpace(params["charset"]), `"'`))
 	isHTML := mt == "text/html"
 	if isHTML && cs == "" {
@@ -727,82 +724,83 @@ func msgNormalizeNewlines(s string) string {
 	return string(b)
 }
 
-func (p *msgParse) transferDecode(h textproto.Header, body []byte) []byte {
+// decodeBody undoes a part's Content-Transfer-Encoding with go-message's decoders (mime/quotedprintable,
+// encoding/base64) and reads at most msgMaxPartBytes of the result. An unknown encoding is read as 8bit.
+// Damage stops quoted-printable there: what came before it is kept. Damaged base64 is salvaged.
+func (p *msgParse) decodeBody(h textproto.Header, body io.Reader) []byte {
 	enc := strings.ToLower(strings.Trim(strings.TrimSpace(h.Get("Content-Transfer-Encoding")), `"'`))
+	var raw []byte
+	if enc == "base64" {
+		// The encoded text is kept for msgSalvageBase64: a text part is small, and read whole either way.
+		raw, _ = msgReadAtMost(body, msgMaxBase64Bytes)
+		body = bytes.NewReader(raw)
+	}
 	switch enc {
-	case "", "7bit", "8bit", "binary":
-		return body
-	case "quoted-printable":
-		return msgDecodeQP(body)
-	case "base64":
-		out, broken := msgDecodeBase64(body)
-		if broken {
+	case "", "7bit", "8bit", "binary": // nothing to undo (go-message would hand back body itself)
+	default:
+		var eh message.Header
+		eh.Set("Content-Transfer-Encoding", enc) // the encoding alone: the charset is toUTF8's to read
+		e, err := message.New(eh, body)
+		if message.IsUnknownEncoding(err) {
+			p.warn("unknown Content-Transfer-Encoding %q read as 8bit", msgClip(enc))
+		}
+		body = e.Body
+	}
+	data, err := msgReadAtMost(body, msgMaxPartBytes+1)
+	switch {
+	case err == nil:
+	case enc == "base64" && len(raw) == msgMaxBase64Bytes: // cut here, far beyond msgMaxPartBytes
+	case enc == "base64":
+		// encoding/base64 stops at the first damaged quantum, and refuses unpadded and concatenated
+		// encodings; msgSalvageBase64 decodes what can be decoded around the damage.
+		var broken bool
+		if data, broken = msgSalvageBase64(raw); broken {
 			p.warn("broken base64 body: damaged data skipped")
 		}
-		return out
+	default:
+		p.warn("broken %s body: read up to the damage (%s)", enc, msgErrText(err))
 	}
-	p.warn("unknown Content-Transfer-Encoding %q read as 8bit", msgClip(enc))
-	return body
+	if len(data) > msgMaxPartBytes {
+		data = data[:msgMaxPartBytes]
+		p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
+	}
+	return data
 }
 
-// msgDecodeQP decodes quoted-printable leniently: an '=' that does not start a valid escape is
-// kept as it is, trailing white space is transport padding, and lower-case hex is accepted.
-func msgDecodeQP(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for len(b) > 0 {
-		var line []byte
-		eol := false
-		if j := bytes.IndexByte(b, '\n'); j >= 0 {
-			line, b, eol = b[:j], b[j+1:], true
-		} else {
-			line, b = b, nil
+// msgReadAtMost reads r to its end, or n bytes of it. A reader that knows how much is left (bytes.Reader)
+// is read into one buffer of that size.
+func msgReadAtMost(r io.Reader, n int) ([]byte, error) {
+	size := 512
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = min(l.Len(), n) + 1 // +1: room to see the end without growing
+	}
+	buf := make([]byte, 0, size)
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
 		}
-		line = bytes.TrimRight(line, " \t\r")
-		soft := false
-		if n := len(line); n > 0 && line[n-1] == '=' {
-			soft, line = true, line[:n-1]
+		m, err := r.Read(buf[len(buf):min(cap(buf), n)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
 		}
-		for i := 0; i < len(line); i++ {
-			c := line[i]
-			if c == '=' && i+2 < len(line) {
-				hi, ok1 := qpUnhex(line[i+1])
-				lo, ok2 := qpUnhex(line[i+2])
-				if ok1 && ok2 {
-					out = append(out, hi<<4|lo)
-					i += 2
-					continue
-				}
-			}
-			out = append(out, c)
-		}
-		if eol && !soft {
-			out = append(out, '\n')
+		if err != nil {
+			return buf, err
 		}
 	}
-	return out
-}
-
-func qpUnhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	return buf, nil
 }
 
 func isBase64Char(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
 }
 
-// msgDecodeBase64 decodes what can be decoded and reports whether anything was damaged: characters
-// outside the alphabet are skipped, '=' ends a group (so concatenated encodings work), a dangling
-// character is dropped, and when every line so far was a whole number of quads, a shorter line in the
-// middle is taken as damaged and decoded on its own, so the lines after it stay aligned.
-func msgDecodeBase64(b []byte) ([]byte, bool) {
+// msgSalvageBase64 decodes base64 that encoding/base64 refused, and reports whether anything was
+// damaged: characters outside the alphabet are skipped, '=' ends a group (so concatenated encodings
+// work, and a missing padding is no damage), a dangling character is dropped, and when every line so far
+// was a whole number of quads, a shorter line in the middle is taken as damaged and decoded on its own,
+// so the lines after it stay aligned.
+func msgSalvageBase64(b []byte) ([]byte, bool) {
 	out := make([]byte, 0, len(b)*3/4+3)
 	acc := make([]byte, 0, 128)
 	broken := false
@@ -865,30 +863,36 @@ func msgDecodeBase64(b []byte) ([]byte, bool) {
 	return out, broken
 }
 
-// msgSniffHTMLCharset finds <meta charset=...> or <meta http-equiv content="...; charset=..."> near the start.
+// msgSniffHTMLCharset returns the charset a <meta charset=...> or <meta http-equiv=Content-Type
+// content="...; charset=..."> element declares in the first 4 KiB of an HTML document, or "".
 func msgSniffHTMLCharset(b []byte) string {
 	if len(b) > 4096 {
 		b = b[:4096]
 	}
-	low := bytes.ToLower(b)
-	for off := 0; ; {
-		i := bytes.Index(low[off:], []byte("charset="))
-		if i < 0 {
+	z := html.NewTokenizer(bytes.NewReader(b))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
 			return ""
-		}
-		i += off + len("charset=")
-		off = i
-		if !bytes.Contains(low[:i], []byte("<meta")) {
-			continue
-		}
-		v := low[i:]
-		v = bytes.TrimLeft(v, `"' `)
-		end := bytes.IndexAny(v, `"' ;>/`)
-		if end < 0 {
-			end = len(v)
-		}
-		if cs := string(v[:end]); cs != "" {
-			return cs
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, more := z.TagName()
+			if string(name) != "meta" {
+				continue
+			}
+			for more {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				cs := ""
+				switch string(k) {
+				case "charset":
+					cs = string(v)
+				case "content":
+					cs = msgLooseParams(string(v))["charset"]
+				}
+				if cs = strings.ToLower(strings.Trim(strings.TrimSpace(cs), `"'`)); cs != "" {
+					return cs
+				}
+			}
 		}
 	}
 }
@@ -1027,6 +1031,11 @@ func msgClip(s string) string {
 		return msgTruncateUTF8(s, 60) + "…"
 	}
 	return s
+}
+
+// msgErrText is a library's error for a warning: on one line, clipped.
+func msgErrText(err error) string {
+	return msgClip(strings.Join(strings.Fields(err.Error()), " "))
 }
 
 // ---- ignoring ----

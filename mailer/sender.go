@@ -25,11 +25,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	netmail "net/mail"
 	"net/textproto"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,6 +34,8 @@ import (
 	"github.com/rs/zerolog"
 	mail "github.com/wneessen/go-mail"
 	"github.com/wneessen/go-mail/smtp"
+
+	"sortie/mailer/outmail"
 )
 
 // Defaults for SenderOptions.
@@ -345,13 +344,13 @@ func (s *Sender) pass(ctx context.Context, keep bool) (sent int, err error) {
 			return sent, ctx.Err()
 		}
 		log := s.log.With().Str("id", item.ID).Str("message_id", item.MessageID).Str("to", item.To).Logger()
-		msg, err := s.build(item, log)
+		from, to, data, err := s.build(item, log)
 		if err != nil {
 			log.Error().Err(err).Msg("cannot build message")
 			s.markFailed(item, err)
 			continue
 		}
-		if err := conn.send(msg); err != nil {
+		if err := conn.send(from, to, data); err != nil {
 			if ctx.Err() != nil {
 				return sent, ctx.Err()
 			}
@@ -403,31 +402,54 @@ func (s *Sender) failAll(items []OutgoingMail, err error) {
 	}
 }
 
-// connectionLost reports whether a Send error means the connection is unusable: the connection check
+// The stages of one mail's SMTP transaction, as a sendError names them.
+const (
+	stageConn      = "connection"
+	stageMailFrom  = "MAIL FROM"
+	stageRcptTo    = "RCPT TO"
+	stageData      = "DATA"
+	stageWrite     = "message"
+	stageDataClose = "end of DATA"
+)
+
+// sendError is a failed SMTP transaction: the stage it failed at, and what the server (or the
+// connection) said.
+type sendError struct {
+	stage string
+	err   error
+}
+
+func (e *sendError) Error() string { return "smtp " + e.stage + ": " + e.err.Error() }
+func (e *sendError) Unwrap() error { return e.err }
+
+// code is the server's reply code, 0 when there was no reply (the connection broke).
+func (e *sendError) code() int {
+	var te *textproto.Error
+	if errors.As(e.err, &te) {
+		return te.Code
+	}
+	return 0
+}
+
+// connectionLost reports whether a send error means the connection is unusable: the connection check
 // failed (the message was not attempted), the server said 421 (closing the channel), or a command of the
 // transaction got no answer at all (a broken connection, not a refusal).
 func connectionLost(err error) bool {
-	var se *mail.SendError
+	var se *sendError
 	if !errors.As(err, &se) {
 		return true
 	}
-	switch se.Reason {
-	case mail.ErrConnCheck:
-		return true
-	case mail.ErrSMTPMailFrom, mail.ErrSMTPRcptTo, mail.ErrSMTPData, mail.ErrWriteContent, mail.ErrSMTPDataClose:
-		return se.ErrorCode() == 421 || se.ErrorCode() == 0
-	}
-	return se.ErrorCode() == 421
+	return se.stage == stageConn || se.code() == 421 || se.code() == 0
 }
 
-// notAttempted reports whether a Send error came before the message was offered: the connection check
+// notAttempted reports whether a send error came before the message was offered: the connection check
 // failed, or MAIL FROM got no answer or a 421 (the server closing an idle connection).
 func notAttempted(err error) bool {
-	var se *mail.SendError
+	var se *sendError
 	if !errors.As(err, &se) {
 		return false
 	}
-	return se.Reason == mail.ErrConnCheck || se.Reason == mail.ErrSMTPMailFrom && (se.ErrorCode() == 0 || se.ErrorCode() == 421)
+	return se.stage == stageConn || se.stage == stageMailFrom && (se.code() == 0 || se.code() == 421)
 }
 
 // smtpConn is one authenticated connection.
@@ -438,10 +460,37 @@ type smtpConn struct {
 	lastUsed time.Time
 }
 
-// send sends one message.
-func (c *smtpConn) send(m *mail.Msg) error {
+var errNoConnection = errors.New("no connection")
+
+// send sends one rendered message: MAIL, RCPT, DATA, and nothing else (no NOOP before, no RSET after,
+// as go-mail's WithoutNoop and WithoutRset). After a refused MAIL or RCPT it resets the transaction.
+func (c *smtpConn) send(from, to string, data []byte) error {
 	c.lastUsed = time.Now()
-	return c.c.SendWithSMTPClient(c.sc, m)
+	if !c.sc.HasConnection() {
+		return &sendError{stageConn, errNoConnection}
+	}
+	if err := c.sc.UpdateDeadline(senderCmdTimeout); err != nil {
+		return &sendError{stageConn, err}
+	}
+	if err := c.sc.Mail("<" + from + ">"); err != nil {
+		_ = c.sc.Reset()
+		return &sendError{stageMailFrom, err}
+	}
+	if err := c.sc.Rcpt("<" + to + ">"); err != nil {
+		_ = c.sc.Reset()
+		return &sendError{stageRcptTo, err}
+	}
+	w, err := c.sc.Data()
+	if err != nil {
+		return &sendError{stageData, err}
+	}
+	if _, err := w.Write(data); err != nil {
+		return &sendError{stageWrite, err}
+	}
+	if err := w.Close(); err != nil {
+		return &sendError{stageDataClose, err}
+	}
+	return nil
 }
 
 // noop keeps an idle connection alive, and tells whether it still is.
@@ -556,88 +605,18 @@ func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
 	}}, nil
 }
 
-// reservedHeaders are set by build and cannot be overridden through OutgoingMail.Headers.
-var reservedHeaders = func() map[string]bool {
-	m := map[string]bool{}
-	for _, h := range []string{
-		"From", "Sender", "To", "Cc", "Bcc", "Reply-To", "Subject", "Date", "Message-ID",
-		"In-Reply-To", "References", "MIME-Version", "Content-Type", "Content-Transfer-Encoding",
-		"Content-Disposition", "Return-Path", "X-Sortie", "Auto-Submitted", "X-Auto-Response-Suppress",
-	} {
-		m[textproto.CanonicalMIMEHeaderKey(h)] = true
+// build renders an outbox item (outmail.Render: the bytes the archive keeps too) and its envelope.
+func (s *Sender) build(item OutgoingMail, log zerolog.Logger) (from, to string, data []byte, err error) {
+	for _, k := range outmail.IgnoredHeaders(item.Mail) {
+		log.Warn().Str("header", k).Msg("extra header ignored")
 	}
-	return m
-}()
-
-// build turns an outbox item into a go-mail message.
-func (s *Sender) build(item OutgoingMail, log zerolog.Logger) (*mail.Msg, error) {
-	id := strings.Trim(strings.TrimSpace(item.MessageID), "<>")
-	if id == "" || strings.ContainsAny(id, "<> \t\r\n") {
-		return nil, fmt.Errorf("mailer: outgoing mail %s has a bad Message-ID %q", item.ID, item.MessageID)
+	if from, to, err = outmail.Envelope(item.Mail); err != nil {
+		return "", "", nil, fmt.Errorf("mailer: outgoing mail %s: %w", item.ID, err)
 	}
-	from, err := netmail.ParseAddress(item.From)
-	if err != nil {
-		return nil, fmt.Errorf("mailer: bad From address %q: %w", item.From, err)
+	if data, err = outmail.Render(item.Mail, s.opts.FromName); err != nil {
+		return "", "", nil, fmt.Errorf("mailer: outgoing mail %s: %w", item.ID, err)
 	}
-	to, err := netmail.ParseAddress(item.To)
-	if err != nil {
-		return nil, fmt.Errorf("mailer: bad To address %q: %w", item.To, err)
-	}
-
-	m := mail.NewMsg(mail.WithNoDefaultUserAgent()) // UTF-8, quoted-printable by default
-	m.FromMailAddress(&netmail.Address{Name: oneLine(s.opts.FromName), Address: from.Address})
-	m.ToMailAddress(&netmail.Address{Name: oneLine(item.ToName), Address: to.Address})
-	if item.ReplyTo != "" {
-		if err := m.ReplyTo(item.ReplyTo); err != nil {
-			return nil, fmt.Errorf("mailer: bad Reply-To address %q: %w", item.ReplyTo, err)
-		}
-	}
-	m.Subject(oneLine(item.Subject))
-	m.SetMessageIDWithValue(id)
-	if irt := strings.Trim(strings.TrimSpace(item.InReplyTo), "<>"); irt != "" && !strings.ContainsAny(irt, "<> \t\r\n") {
-		m.SetGenHeader(mail.HeaderInReplyTo, "<"+irt+">")
-		m.SetGenHeader(mail.HeaderReferences, "<"+irt+">")
-	}
-
-	keys := make([]string, 0, len(item.Headers))
-	for k := range item.Headers {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !validHeaderName(k) || reservedHeaders[textproto.CanonicalMIMEHeaderKey(k)] {
-			log.Warn().Str("header", k).Msg("extra header ignored")
-			continue
-		}
-		m.SetGenHeader(mail.Header(k), oneLine(item.Headers[k]))
-	}
-	// Mark the mail as automatic, so that auto-responders (ours included) leave it alone.
-	m.SetGenHeader("X-Sortie", "1")
-	m.SetGenHeader("Auto-Submitted", "auto-generated")
-	m.SetGenHeader("X-Auto-Response-Suppress", "OOF, AutoReply")
-	m.SetBodyString(mail.TypeTextPlain, item.Body)
-	return m, nil
-}
-
-// oneLine keeps a header value on one line (no header injection).
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
-		return s
-	}
-	return strings.Join(strings.Fields(strings.NewReplacer("\r", " ", "\n", " ").Replace(s)), " ")
-}
-
-// validHeaderName accepts RFC 5322 field names: printable ASCII without ':'.
-func validHeaderName(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		if c := k[i]; c < 33 || c > 126 || c == ':' {
-			return false
-		}
-	}
-	return true
+	return from, to, data, nil
 }
 
 // marker records sent mails: through a background goroutine with group commits when the outbox is a

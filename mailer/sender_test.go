@@ -21,6 +21,7 @@ import (
 
 	"sortie/mailer"
 	"sortie/mailer/localmail"
+	"sortie/mailer/outmail"
 )
 
 // senderOutbox is an in-memory Outbox. Pending ignores failures (no store-side backoff).
@@ -84,14 +85,14 @@ func (o *senderOutbox) snapshot() (sent map[string]int, failed map[string][]erro
 }
 
 func senderItem(n int) mailer.OutgoingMail {
-	return mailer.OutgoingMail{
-		ID:        fmt.Sprintf("out-%d", n),
+	return mailer.OutgoingMail{ID: fmt.Sprintf("out-%d", n), Mail: outmail.Mail{
 		From:      "gm@sortie.test",
 		To:        fmt.Sprintf("p%d@example.test", n),
 		Subject:   fmt.Sprintf("Report %d", n),
 		Body:      fmt.Sprintf("Turn %d resolved.\n", n),
 		MessageID: fmt.Sprintf("report-%d@sortie.test", n),
-	}
+		Created:   time.Date(2026, 3, 1, 12, 0, n, 0, time.UTC),
+	}}
 }
 
 func startSenderSMTP(t *testing.T, opts localmail.SMTPOptions) *localmail.SMTPServer {
@@ -161,8 +162,7 @@ func senderWaitFor(t *testing.T, what string, d time.Duration, cond func() bool)
 
 func TestSenderHeadersAndAuth(t *testing.T) {
 	srv := startSenderSMTP(t, localmail.SMTPOptions{Username: "sortie", Password: "smtp-secret"})
-	rich := mailer.OutgoingMail{
-		ID:        "out-rich",
+	rich := mailer.OutgoingMail{ID: "out-rich", Mail: outmail.Mail{
 		From:      "gm@sortie.test",
 		To:        "juergen@example.test",
 		ToName:    "Jürgen Müller",
@@ -172,7 +172,8 @@ func TestSenderHeadersAndAuth(t *testing.T) {
 		MessageID: "<report-g1-3-juergen@sortie.test>",
 		InReplyTo: "orders-42@example.test",
 		Headers:   map[string]string{"X-Sortie-Game": "g1", "Subject": "overridden?", "X-Bad\nName": "v", "X-Sortie-Turn": "3\r\nBcc: evil@example.test"},
-	}
+		Created:   time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC),
+	}}
 	box := newSenderOutbox(rich, senderItem(2))
 	opts := senderOptions(t, srv)
 	opts.Username, opts.Password = "sortie", "smtp-secret"
@@ -481,5 +482,43 @@ func TestSenderStopFinishesTheMessageOnTheWire(t *testing.T) {
 	}
 	if ids["<report-2@sortie.test>"] != 0 || marked["out-2"] != 0 {
 		t.Errorf("report 2 was sent after the stop: received %d, recorded %d", ids["<report-2@sortie.test>"], marked["out-2"])
+	}
+}
+
+// What the server receives is what outmail.Render makes of the item (the bytes the archive keeps), a
+// mail with an inline picture and an attachment as much as a plain one; the envelope is the bare
+// addresses.
+func TestSenderSendsTheRenderedBytes(t *testing.T) {
+	srv := startSenderSMTP(t, localmail.SMTPOptions{})
+	pic := senderItem(1)
+	pic.ToName = "Zoë"
+	pic.Parts = []outmail.Part{
+		{Filename: "map.png", ContentType: "image/png", Inline: true, Data: bytes.Repeat([]byte("\x89PNG\r\n\x1a\n"), 4000)},
+		{Filename: "orders.txt", ContentType: "text/plain", Data: []byte("RED1: 2L1\n")},
+	}
+	items := []mailer.OutgoingMail{pic, senderItem(2)}
+	box := newSenderOutbox(items...)
+	opts := senderOptions(t, srv)
+	if sent, err := mailer.NewSender(opts, box).SendOnce(context.Background()); sent != 2 || err != nil {
+		t.Fatalf("SendOnce = %d, %v", sent, err)
+	}
+	got := srv.Received()
+	if len(got) != 2 {
+		t.Fatalf("received %d", len(got))
+	}
+	for i, it := range items {
+		want, err := outmail.Render(it.Mail, opts.FromName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got[i].Raw, want) {
+			t.Errorf("mail %d: the server got %d bytes that are not the %d Render makes:\n%.600s", i+1, len(got[i].Raw), len(want), got[i].Raw)
+		}
+		if got[i].From != it.From || len(got[i].To) != 1 || got[i].To[0] != it.To {
+			t.Errorf("mail %d: envelope %s -> %v", i+1, got[i].From, got[i].To)
+		}
+	}
+	if !bytes.Contains(got[0].Raw, []byte("Content-Type: multipart/mixed")) || !bytes.Contains(got[0].Raw, []byte("Content-Id: <part1.report-1@sortie.test>")) {
+		t.Errorf("the picture mail is not multipart:\n%.600s", got[0].Raw)
 	}
 }

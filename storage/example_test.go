@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"sortie/mailer/outmail"
 	"sortie/storage"
 )
 
@@ -33,10 +34,10 @@ func Example() {
 			if err := tx.Put([]string{"orders", "dunkirk", storage.SeqKey(3)}, "alice", []byte("3L2 C1")); err != nil {
 				return err
 			}
-			if _, err := tx.Enqueue(storage.OutMail{
+			if _, err := tx.Enqueue(storage.OutMail{Mail: outmail.Mail{
 				From: "gm@sortie.test", To: "alice@example.test", Subject: "Dunkirk turn 3: orders received",
-				Body: "3L2 C1\n", MessageID: "receipt." + msgID, InReplyTo: msgID, Game: "dunkirk", Kind: "receipt",
-			}); err != nil {
+				Body: "3L2 C1\n", MessageID: "receipt." + msgID, InReplyTo: msgID,
+			}, Game: "dunkirk", Kind: "receipt"}); err != nil {
 				return err
 			}
 			outcome = "accepted"

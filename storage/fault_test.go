@@ -11,6 +11,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"sortie/mailer/outmail"
 )
 
 func TestTransient(t *testing.T) {
@@ -83,7 +85,7 @@ func TestPruneSeenAndOutbox(t *testing.T) {
 			if i%2 == 0 {
 				game = "g1"
 			}
-			if _, err := tx.Enqueue(OutMail{To: "x@y.test", MessageID: fmt.Sprintf("o%03d", i), Game: game, Created: at}); err != nil {
+			if _, err := tx.Enqueue(OutMail{Mail: outmail.Mail{To: "x@y.test", MessageID: fmt.Sprintf("o%03d", i), Created: at}, Game: game}); err != nil {
 				return err
 			}
 		}

@@ -9,20 +9,29 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"sortie/mailer/outmail"
 )
 
 // The transactional outbox (invariant 2, docs/architecture.md). Mail is written here in the same transaction as the state
 // change that caused it; the sender only ever sees committed mail. Layout under the reserved bucket outbox:
 //
-//	outbox/mail/<id>           → Outgoing (JSON); id = SeqKey(n), so key order is enqueue order
+//	outbox/mail/<id>           → Outgoing (JSON) without the bytes of its parts; id = SeqKey(n), so key
+//	                             order is enqueue order
+//	outbox/data/<id>/<nnnn>    → the bytes of part nnnn (from 0000) of mail id, written once at Enqueue;
+//	                             a file from before parts lacks the bucket until it is opened read-write
 //	outbox/pending/<id>        → next attempt, 8 bytes big-endian Unix nanoseconds (0: due now)
 //	outbox/failed/<id>         → "" (gave up: failed-permanently)
 //	outbox/msgid/<Message-ID>  → id
 //	outbox/game/<game>/<id>    → ""
 //
 // The pending index holds only what still has to go, so Pending costs the size of the queue, not of the
-// history; mail that is sent leaves it in the same transaction that records the sending.
+// history; mail that is sent leaves it in the same transaction that records the sending. The bytes of a
+// mail's parts (a report's map picture, ~100 KB) live apart from its record, so that recording an attempt
+// or a sending rewrites a record of a few hundred bytes, not the picture, and the JSON never carries it as
+// base64.
 const (
+	outboxData    = "data"
 	outboxMail    = "mail"
 	outboxPending = "pending"
 	outboxFailed  = "failed"
@@ -48,21 +57,13 @@ const (
 	OutFailed  OutStatus = "failed-permanently"
 )
 
-// OutMail is a mail to enqueue. From, To, Subject, Body and MessageID are what mailer.OutgoingMail carries;
-// Game and Kind are for the archive and for moderators.
+// OutMail is a mail to enqueue: the mail itself (outmail.Mail: what is sent, and what the archive shows, both
+// made by outmail.Render) and, for the archive and for moderators, the game it belongs to and its kind.
+// MessageID is required and stable; Enqueue fills in Created (the mail's Date) with now if it is zero.
 type OutMail struct {
-	From      string            `json:"from"`
-	To        string            `json:"to"` // one address
-	ToName    string            `json:"to_name,omitempty"`
-	ReplyTo   string            `json:"reply_to,omitempty"`
-	Subject   string            `json:"subject"`
-	Body      string            `json:"body"`       // plain text, UTF-8
-	MessageID string            `json:"message_id"` // required and stable, without angle brackets
-	InReplyTo string            `json:"in_reply_to,omitempty"`
-	Headers   map[string]string `json:"headers,omitempty"` // extra headers, e.g. X-Sortie-Game
-	Game      string            `json:"game,omitempty"`    // the game it belongs to; indexed for OutboxByGame
-	Kind      string            `json:"kind,omitempty"`    // receipt, report, error, reminder, …
-	Created   time.Time         `json:"created,omitzero"`  // Enqueue fills in now if zero
+	outmail.Mail
+	Game string `json:"game,omitempty"` // the game it belongs to; indexed for OutboxByGame
+	Kind string `json:"kind,omitempty"` // receipt, report, error, reminder, …
 }
 
 // Outgoing is an outbox entry: the mail plus its delivery state.
@@ -108,7 +109,7 @@ func isPermanent(err error) bool {
 
 func createOutboxBuckets(btx *bolt.Tx) error {
 	out := btx.Bucket([]byte(BucketOutbox))
-	for _, name := range []string{outboxMail, outboxPending, outboxFailed, outboxMsgID, outboxGame} {
+	for _, name := range []string{outboxMail, outboxData, outboxPending, outboxFailed, outboxMsgID, outboxGame} {
 		if _, err := out.CreateBucketIfNotExists([]byte(name)); err != nil {
 			return fmt.Errorf("create bucket %s/%s: %w", BucketOutbox, name, err)
 		}
@@ -119,7 +120,7 @@ func createOutboxBuckets(btx *bolt.Tx) error {
 // outbox gives the outbox's sub-buckets for this transaction, with the append-only fill factor set on those
 // whose keys are ids. A nil result means the file has no outbox (only possible read-only on a foreign file).
 type outboxBuckets struct {
-	mail, pending, failed, msgid, game *bolt.Bucket
+	mail, data, pending, failed, msgid, game *bolt.Bucket
 }
 
 func (tx *Tx) outbox() (outboxBuckets, error) {
@@ -129,6 +130,7 @@ func (tx *Tx) outbox() (outboxBuckets, error) {
 	}
 	ob := outboxBuckets{
 		mail:    out.Bucket([]byte(outboxMail)),
+		data:    out.Bucket([]byte(outboxData)),
 		pending: out.Bucket([]byte(outboxPending)),
 		failed:  out.Bucket([]byte(outboxFailed)),
 		msgid:   out.Bucket([]byte(outboxMsgID)),
@@ -139,6 +141,10 @@ func (tx *Tx) outbox() (outboxBuckets, error) {
 	}
 	if tx.tx.Writable() {
 		ob.mail.FillPercent = appendFillPercent
+		if ob.data == nil { // Open creates it in every file it opens read-write
+			return outboxBuckets{}, fmt.Errorf("storage: %w: incomplete %s bucket", ErrNotSortie, BucketOutbox)
+		}
+		ob.data.FillPercent = appendFillPercent
 		ob.pending.FillPercent = appendFillPercent
 		ob.failed.FillPercent = appendFillPercent
 	}
@@ -172,6 +178,11 @@ func (tx *Tx) Enqueue(m OutMail) (string, error) {
 	rec := Outgoing{ID: SeqKey(n), OutMail: m, Status: OutPending}
 	if err := putOutgoing(ob, rec); err != nil {
 		return "", err
+	}
+	for i, p := range m.Parts {
+		if err := ob.data.Put(partKey(rec.ID, i), p.Data); err != nil {
+			return "", fmt.Errorf("storage: enqueue: part %d: %w", i+1, err)
+		}
 	}
 	id := []byte(rec.ID)
 	if err := ob.pending.Put(id, nanos(time.Time{})); err != nil {
@@ -209,7 +220,7 @@ func validateMail(m OutMail) error {
 	}
 	// A line break in a header field would let text (a player's, say) add headers of its own.
 	for name, v := range map[string]string{
-		"From": m.From, "To": m.To, "ToName": m.ToName, "ReplyTo": m.ReplyTo, "Subject": m.Subject,
+		"From": m.From, "FromName": m.FromName, "To": m.To, "ToName": m.ToName, "ReplyTo": m.ReplyTo, "Subject": m.Subject,
 		"MessageID": m.MessageID, "InReplyTo": m.InReplyTo,
 	} {
 		if strings.ContainsAny(v, "\r\n") {
@@ -224,19 +235,23 @@ func validateMail(m OutMail) error {
 			return bad("line break in header %s", k)
 		}
 	}
+	if err := outmail.CheckParts(m.Mail); err != nil {
+		return bad("%v", err)
+	}
 	return nil
 }
 
-// OutboxItem returns one outbox entry by id.
+// OutboxItem returns one outbox entry by id, with its parts.
 func (tx *Tx) OutboxItem(id string) (Outgoing, bool, error) {
 	ob, err := tx.outbox()
 	if err != nil {
 		return Outgoing{}, false, err
 	}
-	return getOutgoing(ob, id)
+	return getMail(ob, id)
 }
 
-// OutboxByGame lists every outbox entry of a game, whatever its status, in enqueue order (for the archive).
+// OutboxByGame lists every outbox entry of a game with its parts, whatever its status, in enqueue order (for
+// the archive).
 func (tx *Tx) OutboxByGame(game string) ([]Outgoing, error) {
 	ob, err := tx.outbox()
 	if err != nil {
@@ -249,7 +264,7 @@ func (tx *Tx) OutboxByGame(game string) ([]Outgoing, error) {
 	var list []Outgoing
 	c := g.Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		rec, ok, err := getOutgoing(ob, string(k))
+		rec, ok, err := getMail(ob, string(k))
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +275,7 @@ func (tx *Tx) OutboxByGame(game string) ([]Outgoing, error) {
 	return list, nil
 }
 
-// Pending returns up to limit mails due at now (limit <= 0: all), oldest first. Mail waiting for a retry
+// Pending returns up to limit mails due at now (limit <= 0: all), oldest first, with their parts. Mail waiting for a retry
 // whose time has not come is left out; sent and failed-permanently mail never appears.
 func (db *DB) Pending(now time.Time, limit int) ([]Outgoing, error) {
 	var list []Outgoing
@@ -275,7 +290,7 @@ func (db *DB) Pending(now time.Time, limit int) ([]Outgoing, error) {
 			if next := int64(binary.BigEndian.Uint64(v)); next != 0 && next > due {
 				continue
 			}
-			rec, ok, err := getOutgoing(ob, string(k))
+			rec, ok, err := getMail(ob, string(k))
 			if err != nil {
 				return err
 			}
@@ -463,6 +478,8 @@ func (db *DB) OutboxStats() (OutboxStats, error) {
 	return st, err
 }
 
+// getOutgoing reads an outbox record: the mail and its delivery state, its parts without their bytes
+// (enough to record an attempt and put it back with putOutgoing). getMail adds the bytes.
 func getOutgoing(ob outboxBuckets, id string) (Outgoing, bool, error) {
 	var rec Outgoing
 	v := ob.mail.Get([]byte(id))
@@ -475,13 +492,60 @@ func getOutgoing(ob outboxBuckets, id string) (Outgoing, bool, error) {
 	return rec, true, nil
 }
 
+// getMail reads an outbox record whole: getOutgoing and the bytes of every part.
+func getMail(ob outboxBuckets, id string) (Outgoing, bool, error) {
+	rec, ok, err := getOutgoing(ob, id)
+	if err != nil || !ok || len(rec.Parts) == 0 {
+		return rec, ok, err
+	}
+	parts := make([]outmail.Part, len(rec.Parts))
+	for i, p := range rec.Parts {
+		var v []byte
+		if ob.data != nil {
+			v = ob.data.Get(partKey(id, i))
+		}
+		if v == nil {
+			return rec, true, fmt.Errorf("storage: outbox %s: part %d has no data", id, i+1)
+		}
+		p.Data = append([]byte(nil), v...) // bbolt's slice is only valid in the transaction
+		parts[i] = p
+	}
+	rec.Parts = parts
+	return rec, true, nil
+}
+
+// putOutgoing writes an outbox record, without the bytes of its parts (Enqueue writes those once).
 func putOutgoing(ob outboxBuckets, rec Outgoing) error {
+	if len(rec.Parts) > 0 {
+		parts := make([]outmail.Part, len(rec.Parts))
+		for i, p := range rec.Parts {
+			p.Data = nil
+			parts[i] = p
+		}
+		rec.Parts = parts
+	}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("storage: outbox %s: %w", rec.ID, err)
 	}
 	if err := ob.mail.Put([]byte(rec.ID), data); err != nil {
 		return fmt.Errorf("storage: outbox %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// partKey is where the bytes of part i of mail id are: under the mail's id, in part order.
+func partKey(id string, i int) []byte { return fmt.Appendf(nil, "%s/%04d", id, i) }
+
+// deleteParts removes the bytes of a mail's parts (PruneOutbox).
+func deleteParts(ob outboxBuckets, rec Outgoing) error {
+	if ob.data == nil {
+		return nil
+	}
+	for i := range rec.Parts {
+		if err := ob.data.Delete(partKey(rec.ID, i)); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sortie/mailer/outmail"
 )
 
 var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 // mail is a receipt for game with Message-ID <name>@sortie.test.
 func mail(name, game string) OutMail {
-	return OutMail{
+	return OutMail{Mail: outmail.Mail{
 		From:      "gm@sortie.test",
 		To:        "alice@example.test",
 		ToName:    "Alice",
@@ -25,10 +27,8 @@ func mail(name, game string) OutMail {
 		MessageID: "<" + name + "@sortie.test>",
 		InReplyTo: "orders-" + name + "@example.test",
 		Headers:   map[string]string{"X-Sortie-Game": game},
-		Game:      game,
-		Kind:      "receipt",
 		Created:   t0,
-	}
+	}, Game: game, Kind: "receipt"}
 }
 
 func enqueue(t *testing.T, db *DB, msgs ...OutMail) []string {
@@ -105,6 +105,11 @@ func TestEnqueueRefusesBadMail(t *testing.T) {
 		"LF in ToName":       func(m *OutMail) { m.ToName = "Alice\nX-Evil: 1" },
 		"bad header name":    func(m *OutMail) { m.Headers = map[string]string{"X-A: b": "c"} },
 		"LF in header value": func(m *OutMail) { m.Headers = map[string]string{"X-A": "b\nc"} },
+		"LF in FromName":     func(m *OutMail) { m.FromName = "Sortie\nBcc: x@y" },
+		"part without data":  func(m *OutMail) { m.Parts = []outmail.Part{{Filename: "a.png", ContentType: "image/png"}} },
+		"inline text part": func(m *OutMail) {
+			m.Parts = []outmail.Part{{Filename: "a.txt", ContentType: "text/plain", Inline: true, Data: []byte("x")}}
+		},
 	}
 	for name, mutate := range cases {
 		m := mail("bad", "g1")
@@ -400,23 +405,169 @@ func TestOutboxReady(t *testing.T) {
 	}
 }
 
-// The daemon's adapter turns Outgoing into mailer.OutgoingMail field by field; every field it needs is here
-// under the same name and type.
-func TestOutgoingHasTheMailerFields(t *testing.T) {
-	typ := reflect.TypeFor[Outgoing]()
-	for name, kind := range map[string]reflect.Kind{
-		"ID": reflect.String, "From": reflect.String, "To": reflect.String, "ToName": reflect.String,
-		"ReplyTo": reflect.String, "Subject": reflect.String, "Body": reflect.String, "MessageID": reflect.String,
-		"InReplyTo": reflect.String, "Headers": reflect.Map,
-	} {
-		f, ok := typ.FieldByName(name)
-		if !ok || f.Type.Kind() != kind {
-			t.Errorf("Outgoing.%s missing or not a %v", name, kind)
-		}
+// The daemon's adapter hands the sender the mail as it is stored: Outgoing carries the whole
+// outmail.Mail, nothing copied field by field.
+func TestOutgoingCarriesTheMail(t *testing.T) {
+	f, ok := reflect.TypeFor[Outgoing]().FieldByName("Mail")
+	if !ok || f.Type != reflect.TypeFor[outmail.Mail]() || !f.Anonymous {
+		t.Errorf("Outgoing does not embed outmail.Mail: %+v", f)
 	}
 }
 
-// docs/architecture.md: storage imports nothing of the project.
+// bigPart is a part of the size of a report's map picture.
+func bigPart(name string, n int) outmail.Part {
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(i*7 + i>>8)
+	}
+	return outmail.Part{Filename: name, ContentType: "image/png", Inline: true, Data: data}
+}
+
+// A mail's parts come back whole wherever the mail is read, while its record stays small: recording an
+// attempt or the sending rewrites the record, never the picture.
+func TestOutboxParts(t *testing.T) {
+	db := openTemp(t)
+	m := mail("pic", "g1")
+	m.Parts = []outmail.Part{bigPart("map.png", 100<<10), {Filename: "orders.txt", ContentType: "text/plain", Data: []byte("RED1: 2L1\n")}}
+	plain := mail("plain", "g1")
+	ids := enqueue(t, db, m, plain)
+	same := func(what string, got Outgoing) {
+		t.Helper()
+		if len(got.Parts) != 2 || !reflect.DeepEqual(got.Parts, m.Parts) {
+			t.Errorf("%s: the parts come back as %d parts, not as queued", what, len(got.Parts))
+		}
+	}
+	same("OutboxItem", item(t, db, ids[0]))
+	if list := mustPending(t, db, t0, 0); len(list) != 2 || len(list[1].Parts) != 0 {
+		t.Fatalf("Pending: %d mails", len(list))
+	} else {
+		same("Pending", list[0])
+	}
+	recordSize := func() int {
+		n := 0
+		mustView(t, db, func(tx *Tx) error {
+			n = len(tx.tx.Bucket([]byte(BucketOutbox)).Bucket([]byte(outboxMail)).Get([]byte(ids[0])))
+			return nil
+		})
+		return n
+	}
+	if n := recordSize(); n > 2048 {
+		t.Errorf("the record of a mail with a 100 KB part is %d bytes: the part is in it", n)
+	}
+	if err := db.MarkFailed(ids[0], errors.New("421 try later"), t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkSent(ids[0], t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if n := recordSize(); n > 2048 {
+		t.Errorf("after MarkSent the record is %d bytes", n)
+	}
+	mustView(t, db, func(tx *Tx) error {
+		got, ok, err := tx.OutboxByMessageID("<pic@sortie.test>")
+		if !ok || err != nil {
+			t.Fatalf("OutboxByMessageID: %v %v", ok, err)
+		}
+		same("OutboxByMessageID", got)
+		all, err := tx.OutboxByGame("g1")
+		if err != nil || len(all) != 2 {
+			t.Fatalf("OutboxByGame: %d %v", len(all), err)
+		}
+		same("OutboxByGame", all[0])
+		if all[0].Status != OutSent || all[0].Attempts != 1 {
+			t.Errorf("delivery state: %+v", all[0])
+		}
+		return nil
+	})
+
+	// Pruning a mail (one of no game) removes its parts' bytes too.
+	stray := mail("stray", "")
+	stray.Parts = []outmail.Part{bigPart("map.png", 1000)}
+	sid := enqueue(t, db, stray)[0]
+	if err := db.MarkSent(sid, t0); err != nil {
+		t.Fatal(err)
+	}
+	mustUpdate(t, db, func(tx *Tx) error {
+		n, err := tx.PruneOutbox(t0.Add(time.Hour))
+		if n != 1 || err != nil {
+			t.Errorf("PruneOutbox = %d, %v", n, err)
+		}
+		ob, _ := tx.outbox()
+		if v := ob.data.Get(partKey(sid, 0)); v != nil {
+			t.Error("the pruned mail's part is still stored")
+		}
+		if v := ob.data.Get(partKey(ids[0], 0)); v == nil {
+			t.Error("pruning took a game's part")
+		}
+		return nil
+	})
+}
+
+// Mail queued before parts existed reads as it did: the stored record of an older build, and a file
+// without outbox/data opened read-only.
+func TestOutboxOlderRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `{"id":"00000000000000000001","from":"gm@sortie.test","to":"alice@example.test","to_name":"Alice",` +
+		`"subject":"Receipt","body":"Your plot is in.\n","message_id":"old@sortie.test","headers":{"X-Sortie-Game":"g1"},` +
+		`"game":"g1","kind":"receipt","created":"2026-11-21T12:00:00Z","status":"sent","sent_at":"2026-11-21T12:01:00Z"}`
+	mustUpdate(t, db, func(tx *Tx) error {
+		ob, err := tx.outbox()
+		if err != nil {
+			return err
+		}
+		if _, err := ob.mail.NextSequence(); err != nil {
+			return err
+		}
+		if err := ob.mail.Put([]byte(SeqKey(1)), []byte(old)); err != nil {
+			return err
+		}
+		g, err := ob.game.CreateBucketIfNotExists([]byte("g1"))
+		if err != nil {
+			return err
+		}
+		if err := g.Put([]byte(SeqKey(1)), nil); err != nil {
+			return err
+		}
+		return tx.tx.Bucket([]byte(BucketOutbox)).DeleteBucket([]byte(outboxData))
+	})
+	db.Close()
+
+	db, err = Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustView(t, db, func(tx *Tx) error {
+		all, err := tx.OutboxByGame("g1")
+		if err != nil || len(all) != 1 {
+			t.Fatalf("OutboxByGame: %d %v", len(all), err)
+		}
+		got := all[0]
+		if got.To != "alice@example.test" || got.Body != "Your plot is in.\n" || got.Kind != "receipt" || got.Status != OutSent ||
+			!got.Created.Equal(t0) || got.Headers["X-Sortie-Game"] != "g1" || got.Parts != nil || got.FromName != "" {
+			t.Errorf("an older record reads as %+v", got)
+		}
+		return nil
+	})
+	db.Close()
+	// Opened read-write, the file gets outbox/data and takes mail with parts.
+	db, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m := mail("new", "g1")
+	m.Parts = []outmail.Part{bigPart("map.png", 10)}
+	ids := enqueue(t, db, m)
+	if got := item(t, db, ids[0]); len(got.Parts) != 1 || len(got.Parts[0].Data) != 10 {
+		t.Errorf("new mail in an older file: %+v", got.Parts)
+	}
+}
+
+// docs/architecture.md: storage imports nothing of the project but the leaf package of the mail it stores.
 func TestImportsNothingOfTheProject(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -429,7 +580,7 @@ func TestImportsNothingOfTheProject(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, imp := range f.Imports {
-			if path := strings.Trim(imp.Path.Value, `"`); path != "sortie/storage" && (path == "sortie" || strings.HasPrefix(path, "sortie/")) {
+			if path := strings.Trim(imp.Path.Value, `"`); path != "sortie/storage" && path != "sortie/mailer/outmail" && (path == "sortie" || strings.HasPrefix(path, "sortie/")) {
 				t.Errorf("%s imports %s", name, path)
 			}
 		}

@@ -71,6 +71,9 @@ func (tx *Tx) PruneOutbox(cutoff time.Time) (int, error) {
 		if err := ob.failed.Delete(id); err != nil {
 			return 0, err
 		}
+		if err := deleteParts(ob, rec); err != nil {
+			return 0, err
+		}
 		if got := ob.msgid.Get([]byte(rec.MessageID)); got != nil && string(got) == rec.ID {
 			if err := ob.msgid.Delete([]byte(rec.MessageID)); err != nil {
 				return 0, err
@@ -95,5 +98,5 @@ func (tx *Tx) OutboxByMessageID(messageID string) (Outgoing, bool, error) {
 	if key == nil {
 		return Outgoing{}, false, nil
 	}
-	return getOutgoing(ob, string(key))
+	return getMail(ob, string(key))
 }

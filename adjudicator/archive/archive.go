@@ -32,9 +32,12 @@ import (
 
 // Format names the layout WriteDir writes and Verify reads; FormatVersion is its version.
 // A change that an older Verify could misread gets a new version.
+//
+// Version 2: mail.mbox holds each mail as it was sent (MIME, quoted-printable text, parts), and
+// mail.json says where each mail stands. Verify reads versions 1 and 2.
 const (
 	Format        = "sortie-archive"
-	FormatVersion = 1
+	FormatVersion = 2
 )
 
 // The files of an archive folder.
@@ -44,6 +47,7 @@ const (
 	fileScenario = "scenario.yaml"
 	fileState    = "state.json"
 	fileMbox     = "mail.mbox"
+	fileMails    = "mail.json"
 	fileDice     = "dice.log"
 	fileSums     = "SHA256SUMS"
 	dirRounds    = "rounds"
@@ -79,7 +83,9 @@ type Manifest struct {
 	// present only when the game is over.
 	Commitment string `json:"commitment"`
 	Seed       string `json:"seed,omitempty"`
-	Mails      int    `json:"mails"`
+	// Mails is how many mails the game queued: the entries of mail.json, and of mail.mbox but for any
+	// that could not be made into a mail (mail.json says which).
+	Mails int `json:"mails"`
 }
 
 // ArchivedRound is one resolved round as the archive keeps it (rounds/NNNN.json).
@@ -184,7 +190,8 @@ func New(rec *adjudicator.GameRecord) (*Archive, error) {
 func roundFile(n int) string { return fmt.Sprintf("%s/%04d.json", dirRounds, n) }
 
 // WriteDir writes the archive into dir, which must not exist or be empty: manifest.json, game.json,
-// scenario.yaml, rounds/NNNN.json, state.json, mail.mbox, dice.log and SHA256SUMS over all of them.
+// scenario.yaml, rounds/NNNN.json, state.json, mail.mbox, mail.json, dice.log and SHA256SUMS over all of
+// them.
 func (a *Archive) WriteDir(dir string) error {
 	files, err := a.files()
 	if err != nil {
@@ -251,6 +258,10 @@ func (a *Archive) files() (map[string][]byte, error) {
 	}
 	files[fileScenario] = []byte(scenario)
 	files[fileDice] = diceLog(a.Rounds)
-	files[fileMbox] = mbox(a.Mails, a.FromName)
+	var entries []MailEntry
+	files[fileMbox], entries = mbox(a.Mails, a.FromName)
+	if err := put(fileMails, entries); err != nil {
+		return nil, err
+	}
 	return files, nil
 }

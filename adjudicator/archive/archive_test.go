@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/mail"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"sortie/adjudicator"
+	"sortie/mailer/outmail"
 	"sortie/rules/afd"
 	"sortie/rules/dice"
 	"sortie/storage"
@@ -205,14 +206,14 @@ func TestArchiveExportAndVerify(t *testing.T) {
 	if len(ar.Rounds) != 3 || ar.Manifest.Round != 4 || ar.Manifest.Status != adjudicator.StatusRunning {
 		t.Fatalf("archive: %d rounds, manifest %+v", len(ar.Rounds), ar.Manifest)
 	}
-	for _, name := range []string{fileManifest, fileGame, fileScenario, fileState, fileMbox, fileDice, fileSums,
+	for _, name := range []string{fileManifest, fileGame, fileScenario, fileState, fileMbox, fileMails, fileDice, fileSums,
 		roundFile(1), roundFile(2), roundFile(3)} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("the archive lacks %s", name)
 		}
 	}
 	rep := mustVerify(t, dir)
-	if len(rep.Rounds) != 3 || rep.SeedRevealed || rep.SeedVerified || rep.Files != 9 {
+	if len(rep.Rounds) != 3 || rep.SeedRevealed || rep.SeedVerified || rep.Files != 10 {
 		t.Errorf("report: %+v", rep)
 	}
 	dice := 0
@@ -251,7 +252,7 @@ func TestArchiveExportAndVerify(t *testing.T) {
 	var m Manifest
 	b, _ := os.ReadFile(filepath.Join(dir, fileManifest))
 	if err := json.Unmarshal(b, &m); err != nil || m.Seed != "" || m.Commitment != a.seedCommitment() ||
-		m.FormatVersion != 1 || !strings.HasPrefix(m.RulesVersion, "afd@sha256:") || len(m.Rounds) != 3 {
+		m.FormatVersion != 2 || !strings.HasPrefix(m.RulesVersion, "afd@sha256:") || len(m.Rounds) != 3 {
 		t.Errorf("manifest: %+v %v", m, err)
 	}
 
@@ -505,28 +506,49 @@ func TestArchiveMbox(t *testing.T) {
 		if err != nil || from.Name != "Sortie Ü" || from.Address != "sortie@sortie.test" {
 			t.Errorf("message %d: From %q %v", i+1, m.Header.Get("From"), err)
 		}
-		if m.Header.Get("Content-Type") != "text/plain; charset=utf-8" || m.Header.Get("X-Sortie-Game") != "g1" {
+		// A report carries its map picture inline (multipart/related); every other mail is plain text.
+		ct := m.Header.Get("Content-Type")
+		report := strings.HasPrefix(ct, "multipart/related;")
+		if ct != "text/plain; charset=UTF-8" && !report || m.Header.Get("X-Sortie-Game") != "g1" {
 			t.Errorf("message %d: %v", i+1, m.Header)
 		}
-		body, _ := io.ReadAll(m.Body)
-		want := strings.ReplaceAll(ar.Mails[i].Body, "\r\n", "\n")
-		if !strings.HasSuffix(want, "\n") {
-			want += "\n"
+		if report != (ar.Mails[i].Kind == "report" || ar.Mails[i].Kind == "start") || report && !bytes.Contains(raw, []byte("Content-Type: image/png")) {
+			t.Errorf("message %d (%s): %s, with or without its picture", i+1, ar.Mails[i].Kind, ct)
 		}
-		if string(body) != want {
-			t.Errorf("message %d: the body does not come back as it was", i+1)
+		_, text, err := mailText(raw)
+		if err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+		if want := strings.ReplaceAll(ar.Mails[i].Body, "\r\n", "\n"); text != want {
+			t.Errorf("message %d: the text does not come back as it was:\n%q\n%q", i+1, text, want)
+		}
+	}
+	var entries []MailEntry
+	if err := json.Unmarshal(mustRead(t, dir, fileMails), &entries); err != nil || len(entries) != len(ids) {
+		t.Fatalf("%s: %d entries, %v", fileMails, len(entries), err)
+	}
+	for i, e := range entries {
+		if "<"+e.MessageID+">" != ids[i] || e.Mbox != i+1 || e.Status != ar.Mails[i].Status || e.Kind == "" || e.To == "" || e.Created.IsZero() {
+			t.Errorf("%s entry %d: %+v", fileMails, i+1, e)
 		}
 	}
 }
 
+// The mbox holds each mail as Render makes it (the bytes that were sent), quoted for mboxrd; mail.json
+// says where each stands; a mail Render refuses is left out of the mbox and listed with the reason.
 func TestArchiveMboxQuotingAndEncoding(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	mails := []storage.Outgoing{
-		{ID: "1", OutMail: storage.OutMail{From: "sortie@sortie.test", To: "a@x.test", ToName: "Zoë", Subject: "Tour 3 — résultat",
-			Body: "From here on\n>From there\nplain\r\n\nFrom the top", MessageID: "one@sortie.test", InReplyTo: "in@x.test", Created: at}, Status: storage.OutSent, SentAt: at.Add(time.Minute)},
-		{ID: "2", OutMail: storage.OutMail{From: "sortie@sortie.test", To: "b@x.test", Subject: "plain", Body: "two\n", MessageID: "two@sortie.test", Created: at}, Status: storage.OutPending},
+		{ID: "1", OutMail: storage.OutMail{Mail: outmail.Mail{From: "sortie@sortie.test", To: "a@x.test", ToName: "Zoë", Subject: "Tour 3 — résultat",
+			Body: "From here on\n>From there\nplain\r\n\nFrom the top", MessageID: "one@sortie.test", InReplyTo: "in@x.test", Created: at}, Kind: "report"},
+			Status: storage.OutSent, SentAt: at.Add(time.Minute)},
+		{ID: "2", OutMail: storage.OutMail{Mail: outmail.Mail{From: "sortie@sortie.test", To: "not an address", Subject: "lost", Body: "x\n",
+			MessageID: "lost@sortie.test", Created: at}}, Status: storage.OutFailed, Attempts: 3, LastError: "bad address"},
+		{ID: "3", OutMail: storage.OutMail{Mail: outmail.Mail{From: "sortie@sortie.test", FromName: "Sortie at Hornchurch", To: "b@x.test", Subject: "plain",
+			Body: "two\n", MessageID: "two@sortie.test", Created: at, Parts: []outmail.Part{{Filename: "map.png", ContentType: "image/png", Inline: true, Data: []byte("\x89PNG\r\n")}}}},
+			Status: storage.OutPending},
 	}
-	data := mbox(mails, "Sortie")
+	data, entries := mbox(mails, "Sortie")
 	if !bytes.HasPrefix(data, []byte("From sortie@sortie.test Fri Jan  2 03:05:05 2026\n")) {
 		t.Errorf("From_ line: %q", data[:60])
 	}
@@ -539,13 +561,21 @@ func TestArchiveMboxQuotingAndEncoding(t *testing.T) {
 	if err != nil || len(msgs) != 2 {
 		t.Fatalf("%d messages, %v", len(msgs), err)
 	}
+	for i, k := range []int{0, 2} {
+		sent, err := outmail.Render(mails[k].Mail, "Sortie")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := bytes.ReplaceAll(sent, []byte("\r\n"), []byte("\n")); !bytes.Equal(msgs[i], want) {
+			t.Errorf("message %d is not the mail as sent:\n%s\n---\n%s", i+1, msgs[i], want)
+		}
+	}
 	m, err := mail.ReadMessage(bytes.NewReader(msgs[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(m.Body)
-	if string(body) != "From here on\n>From there\nplain\n\nFrom the top\n" {
-		t.Errorf("body: %q", body)
+	if _, text, _ := mailText(msgs[0]); text != "From here on\n>From there\nplain\n\nFrom the top\n" {
+		t.Errorf("text: %q", text)
 	}
 	raw := m.Header.Get("Subject")
 	if strings.ContainsFunc(raw, func(r rune) bool { return r > 127 }) {
@@ -557,15 +587,27 @@ func TestArchiveMboxQuotingAndEncoding(t *testing.T) {
 	if to, err := mail.ParseAddress(m.Header.Get("To")); err != nil || to.Name != "Zoë" {
 		t.Errorf("To: %q %v", m.Header.Get("To"), err)
 	}
-	if d, _ := m.Header.Date(); !d.Equal(at.Add(time.Minute)) {
-		t.Errorf("Date is when it was sent: %v", d)
+	if d, _ := m.Header.Date(); !d.Equal(at) {
+		t.Errorf("Date is when the mail was made, as sent: %v", d)
 	}
-	if m.Header.Get("In-Reply-To") != "<in@x.test>" || m.Header.Get("X-Sortie-Delivery") != "sent" {
+	if m.Header.Get("In-Reply-To") != "<in@x.test>" || m.Header.Get("X-Sortie-Delivery") != "" {
 		t.Errorf("headers: %v", m.Header)
 	}
-	m2, _ := mail.ReadMessage(bytes.NewReader(msgs[1]))
-	if d, _ := m2.Header.Date(); !d.Equal(at) || m2.Header.Get("X-Sortie-Delivery") != "pending" {
-		t.Errorf("an unsent mail is dated when it was queued: %v %v", d, m2.Header)
+	m3, _ := mail.ReadMessage(bytes.NewReader(msgs[1]))
+	if from, _ := mail.ParseAddress(m3.Header.Get("From")); from == nil || from.Name != "Sortie at Hornchurch" {
+		t.Errorf("a mail keeps the name it was sent under: %q", m3.Header.Get("From"))
+	}
+	want := []MailEntry{
+		{MessageID: "one@sortie.test", Kind: "report", To: "a@x.test", Created: at, Status: storage.OutSent, SentAt: at.Add(time.Minute), Mbox: 1},
+		{MessageID: "lost@sortie.test", To: "not an address", Created: at, Status: storage.OutFailed, Attempts: 3, LastError: "bad address"},
+		{MessageID: "two@sortie.test", To: "b@x.test", Created: at, Status: storage.OutPending, Mbox: 2},
+	}
+	if entries[1].Problem == "" {
+		t.Error("the mail left out of the mbox does not say why")
+	}
+	entries[1].Problem = ""
+	if !reflect.DeepEqual(entries, want) {
+		t.Errorf("mail.json:\n%+v\nwant\n%+v", entries, want)
 	}
 }
 

@@ -1,21 +1,20 @@
 package archive
 
-// The archive's mail.mbox and dice.log: written by Export, read back by Verify.
+// The archive's mail.mbox, mail.json and dice.log: written by Export, read back by Verify.
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"mime"
-	"net/mail"
 	"regexp"
-	"sort"
-	"sortie/rules/dice"
-	"sortie/storage"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"sortie/mailer/outmail"
+	"sortie/rules/dice"
+	"sortie/storage"
 )
 
 // diceLog is dice.log: a comment saying what the columns are, then one roll per line, tab-separated:
@@ -67,11 +66,27 @@ func parseDiceLog(data []byte) (map[int][]dice.Roll, error) {
 	return out, nil
 }
 
-// mbox writes mails as an mboxrd file (RFC 4155): each a From_ line, a complete RFC 5322 message with
-// LF line ends and lines that start with ">*From " quoted with one more ">", and a blank line.
-func mbox(mails []storage.Outgoing, fromName string) []byte {
+// mbox writes mails as an mboxrd file (RFC 4155): each a From_ line, the mail as outmail.Render makes
+// it — the bytes the sender sent, or would send — with LF line ends and lines that start with ">*From "
+// quoted with one more ">", and a blank line. It returns mail.json's entries beside it: where each mail
+// stands, and its place in the mbox. A mail Render refuses (an address that is no address: the sender
+// could not send it either) has no place in the mbox, and its entry says why.
+func mbox(mails []storage.Outgoing, fromName string) ([]byte, []MailEntry) {
 	var b bytes.Buffer
+	entries := make([]MailEntry, 0, len(mails))
+	n := 0
 	for _, m := range mails {
+		e := MailEntry{MessageID: m.MessageID, Kind: m.Kind, To: m.To, Created: m.Created, Status: m.Status, SentAt: m.SentAt,
+			Attempts: m.Attempts, LastError: m.LastError}
+		raw, err := outmail.Render(m.Mail, fromName)
+		if err != nil {
+			e.Problem = err.Error()
+			entries = append(entries, e)
+			continue
+		}
+		n++
+		e.Mbox = n
+		entries = append(entries, e)
 		date := m.SentAt
 		if date.IsZero() {
 			date = m.Created
@@ -81,7 +96,7 @@ func mbox(mails []storage.Outgoing, fromName string) []byte {
 			sender = "MAILER-DAEMON"
 		}
 		fmt.Fprintf(&b, "From %s %s\n", sender, date.UTC().Format("Mon Jan _2 15:04:05 2006"))
-		for _, line := range strings.SplitAfter(message(m, fromName, date), "\n") {
+		for _, line := range strings.SplitAfter(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\n") {
 			if line == "" {
 				continue
 			}
@@ -90,83 +105,29 @@ func mbox(mails []storage.Outgoing, fromName string) []byte {
 			}
 			b.WriteString(line)
 		}
+		if !bytes.HasSuffix(raw, []byte("\n")) {
+			b.WriteByte('\n')
+		}
 		b.WriteByte('\n')
 	}
-	return b.Bytes()
+	return b.Bytes(), entries
 }
 
 var fromLine = regexp.MustCompile(`^>*From `)
 
-// message renders one outgoing mail as the sender builds it (mailer/sender.go), with LF line ends and
-// the body as 8-bit UTF-8. X-Sortie-Delivery says whether it was sent.
-func message(m storage.Outgoing, fromName string, date time.Time) string {
-	var b strings.Builder
-	h := func(name, value string) { fmt.Fprintf(&b, "%s: %s\n", name, value) }
-	h("Date", date.UTC().Format(time.RFC1123Z))
-	h("From", addressHeader(fromName, m.From))
-	h("To", addressHeader(m.ToName, m.To))
-	if m.ReplyTo != "" {
-		h("Reply-To", addressHeader("", m.ReplyTo))
-	}
-	h("Subject", encodeWord(m.Subject))
-	h("Message-ID", "<"+strings.Trim(m.MessageID, "<>")+">")
-	if irt := strings.Trim(m.InReplyTo, "<> "); irt != "" {
-		h("In-Reply-To", "<"+irt+">")
-		h("References", "<"+irt+">")
-	}
-	keys := make([]string, 0, len(m.Headers))
-	for k := range m.Headers {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if validField(k) {
-			h(k, encodeWord(m.Headers[k]))
-		}
-	}
-	h("X-Sortie", "1")
-	h("Auto-Submitted", "auto-generated")
-	h("X-Auto-Response-Suppress", "OOF, AutoReply")
-	h("X-Sortie-Delivery", string(m.Status))
-	h("MIME-Version", "1.0")
-	h("Content-Type", "text/plain; charset=utf-8")
-	h("Content-Transfer-Encoding", "8bit")
-	b.WriteString("\n")
-	body := strings.ReplaceAll(strings.ReplaceAll(m.Body, "\r\n", "\n"), "\r", "\n")
-	b.WriteString(body)
-	if !strings.HasSuffix(body, "\n") {
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-func addressHeader(name, addr string) string {
-	if a, err := mail.ParseAddress(addr); err == nil {
-		addr = a.Address
-	}
-	return (&mail.Address{Name: oneLine(name), Address: oneLine(addr)}).String()
-}
-
-// encodeWord keeps a header value on one line and encodes it (RFC 2047) if it is not plain ASCII.
-func encodeWord(s string) string { return mime.QEncoding.Encode("utf-8", oneLine(s)) }
-
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-func validField(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		if c := k[i]; c < 33 || c > 126 || c == ':' {
-			return false
-		}
-	}
-	return true
+// MailEntry is one mail of the game in mail.json, in outbox order: what it is, where it stands, and its
+// place in mail.mbox (1 for the first; 0 when it is not there, Problem says why).
+type MailEntry struct {
+	MessageID string            `json:"message_id"`
+	Kind      string            `json:"kind,omitempty"`
+	To        string            `json:"to"`
+	Created   time.Time         `json:"created"`          // the mail's Date
+	Status    storage.OutStatus `json:"status"`           // sent, pending or failed-permanently
+	SentAt    time.Time         `json:"sent_at,omitzero"` // when the server accepted it
+	Attempts  int               `json:"attempts,omitempty"`
+	LastError string            `json:"last_error,omitempty"`
+	Mbox      int               `json:"mbox"`
+	Problem   string            `json:"problem,omitempty"`
 }
 
 // readMbox splits an mboxrd file into its messages, undoing the >From quoting.

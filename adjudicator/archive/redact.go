@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"sortie/adjudicator"
+	"sortie/mailer/outmail"
 	"sortie/storage"
 	"strings"
 	"unicode/utf8"
@@ -53,8 +54,22 @@ func (r *redactor) text(s string) string {
 	return s
 }
 
+// mail withholds secrets in a mail: its text (and so the HTML alternative, which Render makes from the
+// text), its headers, the names of its parts and every text part. A picture is kept as it is: Sortie
+// draws no secret into one.
 func (r *redactor) mail(m *storage.Outgoing) {
 	m.Subject, m.Body, m.ReplyTo = r.text(m.Subject), r.text(m.Body), r.text(m.ReplyTo)
+	if len(m.Parts) > 0 {
+		parts := make([]outmail.Part, len(m.Parts))
+		for i, p := range m.Parts {
+			p.Filename, p.ContentID = r.text(p.Filename), r.text(p.ContentID)
+			if strings.HasPrefix(strings.ToLower(p.ContentType), "text/") {
+				p.Data = []byte(r.text(string(p.Data)))
+			}
+			parts[i] = p
+		}
+		m.Parts = parts
+	}
 	if len(m.Headers) > 0 {
 		h := make(map[string]string, len(m.Headers))
 		for k, v := range m.Headers {

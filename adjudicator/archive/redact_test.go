@@ -3,6 +3,7 @@ package archive
 import (
 	"path/filepath"
 	"regexp"
+	"sortie/mailer/outmail"
 	"sortie/storage"
 	"strings"
 	"testing"
@@ -26,9 +27,11 @@ func TestArchiveRedactsShortSecrets(t *testing.T) {
 	rec.Scenario = strings.Replace(rec.Scenario, `secret: "lark-kite-wren-41"`, `secret: "zq"`, 1)
 	rec.Scenario = strings.Replace(rec.Scenario, `secret: wren-owl-raven-17`, `secret: Q7`, 1)
 	rec.Scenario += "# alice plays with zq, bob with q7; the moderator signs with m9\n"
-	rec.Mails = append(rec.Mails, storage.Outgoing{OutMail: storage.OutMail{From: "sortie@sortie.test", To: "alice@players.test", Game: "g1", Kind: "report",
-		MessageID: "old@sortie.test", Subject: "[g1] turn 1 report for Alice (zq)",
-		Body: "GAME g1 TURN 2 SECRET zq\nRED1: 6\nEND\nyour secret is zq. Moderator: GAME g1 SECRET m9\nmistyped: SECRET: zqx9\nbob: Q7.\n"}})
+	rec.Mails = append(rec.Mails, storage.Outgoing{OutMail: storage.OutMail{Mail: outmail.Mail{From: "sortie@sortie.test", To: "alice@players.test",
+		MessageID: "old@sortie.test", Subject: "[g1] turn 1 report for Alice (zq)", Created: rec.Read,
+		Body: "GAME g1 TURN 2 SECRET zq\nRED1: 6\nEND\nyour secret is zq. Moderator: GAME g1 SECRET m9\nmistyped: SECRET: zqx9\nbob: Q7.\n",
+		Parts: []outmail.Part{{Filename: "orders zq.txt", ContentType: "text/plain", Data: []byte("GAME g1 SECRET zq\n")},
+			{Filename: "map.png", ContentType: "image/png", Inline: true, Data: []byte("\x89PNG")}}}, Game: "g1", Kind: "report"}})
 	ar, err := New(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +45,16 @@ func TestArchiveRedactsShortSecrets(t *testing.T) {
 		if loc := word.FindStringIndex(m.Subject + "\n" + m.Body); loc != nil {
 			t.Errorf("mail %q shows a secret at %v:\n%s", m.Subject, loc, m.Body)
 		}
+		for _, p := range m.Parts {
+			if p.ContentType == "text/plain" && word.Match(p.Data) || word.MatchString(p.Filename) {
+				t.Errorf("mail %q: part %s shows a secret: %q", m.Subject, p.Filename, p.Data)
+			}
+		}
+	}
+	// The HTML alternative is made from the text as withheld.
+	last := ar.Mails[len(ar.Mails)-1]
+	if html, err := outmail.HTML(last.Mail); err != nil || word.MatchString(html) || !strings.Contains(html, "secret-withheld") {
+		t.Errorf("the HTML shows a secret (%v):\n%s", err, html)
 	}
 	if word.MatchString(ar.Scenario) {
 		t.Errorf("the scenario shows a secret:\n%s", ar.Scenario)

@@ -13,12 +13,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/emersion/go-message"
+
 	"sortie/adjudicator"
 	"sortie/rules/dice"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
-	"strconv"
-	"strings"
 )
 
 // VerifyReport is what Verify found, archive-wide and round by round.
@@ -196,8 +199,8 @@ func Verify(dir string) (*VerifyReport, error) {
 		fail("%s: format %q is not %q", fileManifest, m.Format, Format)
 		return done()
 	}
-	if m.FormatVersion != FormatVersion {
-		fail("%s: archive format version %d; this sortie reads version %d", fileManifest, m.FormatVersion, FormatVersion)
+	if m.FormatVersion < 1 || m.FormatVersion > FormatVersion {
+		fail("%s: archive format version %d; this sortie reads versions 1 to %d", fileManifest, m.FormatVersion, FormatVersion)
 		return done()
 	}
 	rs, err := registry.Get(m.Ruleset)
@@ -558,24 +561,23 @@ func verifyMail(read func(string) ([]byte, error), g *adjudicator.Game, m Manife
 		fail("%s: %v", fileMbox, err)
 		return
 	}
-	if len(raw) != m.Mails {
-		fail("%s holds %d mails, the manifest says %d", fileMbox, len(raw), m.Mails)
+	inMbox := m.Mails
+	if m.FormatVersion >= 2 {
+		inMbox = verifyMailIndex(read, m, raw, fail)
+	}
+	if len(raw) != inMbox {
+		fail("%s holds %d mails, the manifest says %d", fileMbox, len(raw), inMbox)
 	}
 	type letter struct{ to, text string }
 	var mails []letter
 	var all strings.Builder
 	for i, b := range raw {
-		msg, err := mail.ReadMessage(bytes.NewReader(b))
+		to, text, err := mailText(b)
 		if err != nil {
 			fail("%s: mail %d: %v", fileMbox, i+1, err)
 			continue
 		}
-		body, _ := io.ReadAll(msg.Body)
-		to := ""
-		if a, err := mail.ParseAddress(msg.Header.Get("To")); err == nil {
-			to = strings.ToLower(a.Address)
-		}
-		l := letter{to: to, text: string(body)}
+		l := letter{to: strings.ToLower(to), text: text}
 		mails = append(mails, l)
 		all.WriteString(l.text)
 		all.WriteByte('\n')
@@ -631,6 +633,73 @@ func verifyMail(read func(string) ([]byte, error), g *adjudicator.Game, m Manife
 	if m.Seed != "" && !strings.Contains(text, m.Seed) {
 		note("no mail in %s reveals the seed", fileMbox)
 	}
+}
+
+// verifyMailIndex checks mail.json against the manifest and the mbox: one entry per mail of the game,
+// and the mails it places in the mbox there in order, under their Message-IDs. It returns how many mails
+// the mbox should hold.
+func verifyMailIndex(read func(string) ([]byte, error), m Manifest, raw [][]byte, fail func(string, ...any)) int {
+	data, err := read(fileMails)
+	if err != nil {
+		fail("%v", err)
+		return m.Mails
+	}
+	var entries []MailEntry
+	if err := json.Unmarshal(data, &entries); err != nil {
+		fail("%s: %v", fileMails, err)
+		return m.Mails
+	}
+	if len(entries) != m.Mails {
+		fail("%s lists %d mails, the manifest says %d", fileMails, len(entries), m.Mails)
+	}
+	n := 0
+	for i, e := range entries {
+		if e.Mbox == 0 {
+			continue
+		}
+		n++
+		if e.Mbox != n {
+			fail("%s: mail %d is number %d in %s, want %d", fileMails, i+1, e.Mbox, fileMbox, n)
+			continue
+		}
+		if n <= len(raw) {
+			if msg, err := mail.ReadMessage(bytes.NewReader(raw[n-1])); err == nil && strings.Trim(msg.Header.Get("Message-ID"), "<>") != e.MessageID {
+				fail("%s: mail %d is %s, but mail %d of %s is %s", fileMails, i+1, e.MessageID, n, fileMbox, msg.Header.Get("Message-ID"))
+			}
+		}
+	}
+	return n
+}
+
+// mailText is the recipient of a mail of the mbox and its text: every text/plain part that is not an
+// attachment, decoded, one after the other. An HTML alternative and pictures add nothing: the HTML is
+// made from the same text.
+func mailText(raw []byte) (to, text string, err error) {
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil && !message.IsUnknownCharset(err) && !message.IsUnknownEncoding(err) {
+		return "", "", err
+	}
+	if a, err := mail.ParseAddress(e.Header.Get("To")); err == nil {
+		to = a.Address
+	}
+	var b strings.Builder
+	err = e.Walk(func(_ []int, part *message.Entity, err error) error {
+		if err != nil {
+			return err
+		}
+		mt, _, _ := part.Header.ContentType()
+		disp, _, _ := part.Header.ContentDisposition()
+		if mt != "text/plain" && mt != "" || disp == "attachment" {
+			return nil
+		}
+		body, err := io.ReadAll(part.Body)
+		if err != nil {
+			return err
+		}
+		b.Write(body)
+		return nil
+	})
+	return to, strings.ReplaceAll(b.String(), "\r\n", "\n"), err
 }
 
 // verifyScenario checks that the scenario gives the first round's starting state.

@@ -63,6 +63,7 @@ import (
 	"sortie/cmd/sortie/internal/demo"
 	"sortie/mailer"
 	"sortie/mailer/localmail"
+	"sortie/mailer/outmail"
 	"sortie/mailer/realmail"
 	"sortie/rules/afd"
 	"sortie/storage"
@@ -656,9 +657,9 @@ func benchOutbox(b *testing.B, env *benchEnv) {
 		items := make([]storage.OutMail, n)
 		for i := range items {
 			to := []string{benchAlice, benchBob}[i%2]
-			items[i] = storage.OutMail{From: benchService, To: to, ToName: strings.Split(to, "@")[0], ReplyTo: fmt.Sprintf("sortie+%016x@sortie.test", i),
+			items[i] = storage.OutMail{Mail: outmail.Mail{From: benchService, To: to, ToName: strings.Split(to, "@")[0], ReplyTo: fmt.Sprintf("sortie+%016x@sortie.test", i),
 				Subject: fmt.Sprintf("[g%d] turn %d report", i, iter), Body: body, MessageID: fmt.Sprintf("report.g%d.%d.%s@sortie.test", i, iter, to),
-				Headers: map[string]string{"X-Sortie-Game": fmt.Sprintf("g%d", i)}, Game: fmt.Sprintf("g%d", i), Kind: "report"}
+				Headers: map[string]string{"X-Sortie-Game": fmt.Sprintf("g%d", i)}}, Game: fmt.Sprintf("g%d", i), Kind: "report"}
 		}
 		if err := db.Update(func(tx *storage.Tx) error {
 			for _, it := range items {

@@ -1,6 +1,8 @@
 // Package golden is the test helper behind Sortie's golden tests: it compares what a test produced with
 // the expected text kept in a file and, when they differ, says where, as a line diff of the first
 // differing lines with their context, so a failing golden test can be read without running diff by hand.
+// For images, PNG does the same with pictures: a failing test leaves the image it made and a diff image
+// highlighting the pixels that changed.
 package golden
 
 import (

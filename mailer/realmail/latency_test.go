@@ -16,6 +16,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"sortie/mailer"
+	"sortie/mailer/outmail"
 	"sortie/mailer/realmail"
 )
 
@@ -149,8 +150,8 @@ func TestSenderKeepsItsPostfixConnection(t *testing.T) {
 		}
 	}()
 	for n := 1; n <= 2; n++ {
-		box.add(mailer.OutgoingMail{ID: fmt.Sprint(n), From: user, To: "bob@example.test", Subject: fmt.Sprintf("report %d", n),
-			Body: "Turn resolved.\n", MessageID: fmt.Sprintf("report-%d@example.test", n)})
+		box.add(mailer.OutgoingMail{ID: fmt.Sprint(n), Mail: outmail.Mail{From: user, To: "bob@example.test", Subject: fmt.Sprintf("report %d", n),
+			Body: "Turn resolved.\n", MessageID: fmt.Sprintf("report-%d@example.test", n), Created: time.Now()}})
 		snd.Kick()
 		if _, err := s.WaitFetch("bob@example.test", "INBOX", 10*time.Second, func(m []realmail.Message) bool { return len(m) == n }); err != nil {
 			t.Fatal(err)

@@ -191,7 +191,7 @@ func (r *resolution) strafe(p *Plane, card *aircraft.Card, at notation.GroundTar
 	p.Attacked = r.turn
 	for _, g := range guns {
 		if p.Ammo.Spend(g) == 0 {
-			r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvOutOfAmmo, Plane: p.Callsign, Side: p.Side, Gun: g,
+			r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvOutOfAmmo, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Gun: g},
 				Text: fmt.Sprintf("%s's guns %s are out of ammunition", p.Callsign, g)})
 		}
 	}
@@ -260,7 +260,7 @@ func (r *resolution) hitGround(p *Plane, u *GroundUnit, attack, dv int, weapon, 
 		weapon = map[string]string{"FLAK": "strafing of its light flak", "HEAVY": "strafing of its heavy flak"}[part]
 	}
 	r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvGroundDamage, Plane: u.Callsign, Side: u.Side, Target: p.Callsign,
-		Dice: r.d.Log()[len(r.d.Log())-2:], Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: weapon},
+		Dice: r.d.Log()[len(r.d.Log())-2:], Extra: &Extra{Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: weapon}},
 		Text: fmt.Sprintf("%s's %s on %s (%s): attack %d + %d against defence %d + %d: %s", p.Callsign, weapon, what, u.Kind, attack, ad, dv, dd, dmg)})
 }
 

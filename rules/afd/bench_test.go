@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sortie/parser"
+	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 )
 
@@ -70,4 +71,37 @@ func BenchmarkMoveOnly(b *testing.B) {
 		Move(card, Flight{Speed: benchPlots[i].speed, Alt: 10000, Bank: benchPlots[i].bank, Straight: Plenty}, plots[i])
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "plots/s")
+}
+
+// BenchmarkOrderCheck is an order checked as the mail intake checks it: the order line parsed, the
+// plane's card looked up, the plot flown and the guns checked (CheckOrder). "copied card" looks the card
+// up with Cards.Get, which copies it, "shared card" with Env.Card, which reads the registry's own: the
+// difference is what the copy costs each order.
+func BenchmarkOrderCheck(b *testing.B) {
+	env := testEnv(b)
+	for _, lookup := range []struct {
+		name string
+		card func(string) (*aircraft.Card, bool)
+	}{{"copied card", env.Cards.Get}, {"shared card", env.Card}} {
+		b.Run(lookup.name, func(b *testing.B) {
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				p := benchPlots[n%len(benchPlots)]
+				n++
+				o, ds := notation.ParseOrder(p.plot + " FIRE ANY")
+				if parser.HasErrors(ds) {
+					b.Fatal(ds)
+				}
+				card, ok := lookup.card("spitfire-i")
+				if !ok {
+					b.Fatal("no card")
+				}
+				r := CheckOrder(card, Flight{Speed: p.speed, Alt: 10000, Bank: p.bank, Straight: Plenty}, o)
+				if len(r.Steps) == 0 {
+					b.Fatal("no steps")
+				}
+			}
+		})
+	}
 }

@@ -165,7 +165,7 @@ func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDi
 		dmg := strike.DamageOf(av+ad, dv+dd)
 		u.Damage = strike.Worse(u.Damage, dmg)
 		r.emit(Event{Turn: r.turn, Kind: EvGroundDamage, Plane: u.Callsign, Side: u.Side, Target: p.Callsign,
-			Dice: r.d.Log()[len(r.d.Log())-2:], Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: "bombs"},
+			Dice: r.d.Log()[len(r.d.Log())-2:], Extra: &Extra{Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: "bombs"}},
 			Text: fmt.Sprintf("%s's bombs on %s (%s): attack %d + %d against defence %d + %d: %s", p.Callsign, u.Callsign, u.Kind, av, ad, dv, dd, dmg)})
 	}
 }

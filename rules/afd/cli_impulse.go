@@ -195,7 +195,7 @@ func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Mano
 			rows = append(rows, row)
 			for _, e := range r.events[events:] {
 				if e.Kind == EvIllegalOrder {
-					return rows, e.Problems, warnings
+					return rows, e.Extras().Problems, warnings
 				}
 			}
 		}
@@ -206,7 +206,7 @@ func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Mano
 			}
 			for _, e := range r.events[events:] {
 				if e.Kind == EvIllegalOrder {
-					return rows, e.Problems, warnings
+					return rows, e.Extras().Problems, warnings
 				}
 			}
 			st.Over = false

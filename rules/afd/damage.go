@@ -92,6 +92,13 @@ type damageResult struct {
 // one-engine plane, shoots it down; an engine lost on a multi-engine plane means jettison, no power,
 // flying as loaded (and the last engine lost shoots it down); a destroyed gun position cannot fire.
 func applyDamage(card *aircraft.Card, p *Plane, hits []int) damageResult {
+	r, _ := applyDamageTo(card, p, hits, nil)
+	return r
+}
+
+// applyDamageTo is applyDamage writing the detail's systems into systems' room when it has enough
+// (the turn gives one block for every plane hit); it returns systems past them.
+func applyDamageTo(card *aircraft.Card, p *Plane, hits []int, systems []SystemHit) (damageResult, []SystemHit) {
 	var r damageResult
 	var buf [16]int
 	before := append(buf[:0], p.Damage...)
@@ -100,11 +107,30 @@ func applyDamage(card *aircraft.Card, p *Plane, hits []int) damageResult {
 			p.Damage[i] += n
 		}
 	}
-	enginesLeft := 0
+	enginesLeft, hit, lost := 0, 0, 0
 	for i, s := range card.Systems {
 		if s.Letter == "E" && !destroyed(card, p.Damage, i) {
 			enginesLeft++
 		}
+		if hits[i] > 0 {
+			hit++
+			if destroyed(card, p.Damage, i) && before[i] < s.Boxes {
+				lost++
+			}
+		}
+	}
+	// The detail's lists at their size (and nil when empty, as JSON has them): a system line for each
+	// system hit, and up to two effects for each system lost and one for being shot down.
+	switch {
+	case hit == 0:
+	case cap(systems)-len(systems) >= hit:
+		r.detail.Systems = systems[len(systems) : len(systems) : len(systems)+hit]
+		systems = systems[:len(systems)+hit]
+	default:
+		r.detail.Systems = make([]SystemHit, 0, hit)
+	}
+	if lost > 0 {
+		r.detail.Effects = make([]string, 0, 2*lost+1)
 	}
 	for i, s := range card.Systems {
 		if hits[i] == 0 {
@@ -140,7 +166,7 @@ func applyDamage(card *aircraft.Card, p *Plane, hits []int) damageResult {
 	if r.shotDown {
 		r.detail.Effects = append(r.detail.Effects, "shot down")
 	}
-	return r
+	return r, systems
 }
 
 func sideWord2(s string) string {

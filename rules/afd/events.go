@@ -50,6 +50,16 @@ type Event struct {
 	Move *MoveDetail `json:"move,omitempty"`
 	Fire *FireDetail `json:"fire,omitempty"`
 	Hit  *HitDetail  `json:"hit,omitempty"`
+	// Extra holds what only a few kinds of event carry; nil when the event has none of it. Its fields
+	// are saved as the event's own (JSON flattens an embedded struct), after Hit as they always were,
+	// and an event without them is 96 bytes smaller: a turn of a hundred aircraft makes some four
+	// hundred events, and most have none. Read them through Extras, which gives zeros for nil: a
+	// promoted field read through a nil Extra panics.
+	*Extra
+}
+
+// Extra is the part of an event that only a few kinds of event carry (Event.Extra).
+type Extra struct {
 	// Problems are the broken rules of an illegal order.
 	Problems []Problem     `json:"problems,omitempty"`
 	Outcome  *Outcome      `json:"outcome,omitempty"`
@@ -59,6 +69,14 @@ type Event struct {
 	Ground   *GroundDetail `json:"ground,omitempty"`
 	Gun      string        `json:"gun,omitempty"`
 	Flak     *FlakDetail   `json:"flak,omitempty"`
+}
+
+// Extras is the event's Extra, zero when it has none.
+func (e *Event) Extras() Extra {
+	if e.Extra == nil {
+		return Extra{}
+	}
+	return *e.Extra
 }
 
 // MoveDetail is a plane's movement this turn.

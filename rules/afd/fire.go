@@ -188,7 +188,7 @@ type shotResult struct {
 // calculator's damage report.
 func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label string, simple bool) (shotResult, error) {
 	res := shotResult{hits: make([]int, len(target.Systems))}
-	err := readShot(t, target, dmg, s, d, []byte(label), simple, &res, make([]int, len(dmg)), true)
+	err := readShot(t, target, dmg, s, d, []byte(label), nil, simple, &res, make([]int, len(dmg)), true)
 	return res, err
 }
 
@@ -199,13 +199,14 @@ func resolveShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d d
 // adds to the hit C, L or E system closest to destruction instead.
 //
 // The dice are labelled label followed by what each die is for; label's spare capacity is used to
-// write them. The hits are added to res.hits, which the caller gives zeroed, one per system; work is
-// scratch of the same length; the applied systems are listed only when applied is set.
-func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label []byte, simple bool, res *shotResult, work []int, applied bool) error {
+// write them, and the labels are made in arena (nil: strings of their own). The hits are added to
+// res.hits, which the caller gives zeroed, one per system; work is scratch of the same length; the
+// applied systems are listed only when applied is set.
+func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice.Source, label []byte, arena *textArena, simple bool, res *shotResult, work []int, applied bool) error {
 	before := len(d.Log())
 	// The red and white dice's labels are written one after the other and share one string.
 	split := len(label) + len(": red D6")
-	labels := string(append(append(append(label, ": red D6"...), label...), ": white D6"...))
+	labels := arena.string(append(append(append(label, ": red D6"...), label...), ": white D6"...))
 	red := d.Roll(labels[:split], 6)
 	white := d.Roll(labels[split:], 6)
 	read, err := t.Fire(s.Chart, s.Range, red+white, s.DRM)
@@ -226,6 +227,10 @@ func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice
 	}
 	var hitCLE []int
 	left := read.Hits
+	if left > 0 {
+		// One location for each block of up to four hits.
+		res.detail.Locations = make([]string, 0, (left+3)/4)
+	}
 	for bi := 1; left > 0; bi++ {
 		// Blocks of four hits and what is left over (tables.SplitHits). One hit-location D10 for each
 		// block. At the table a player throws one or two with the 2D6 to save time; which die is thrown
@@ -233,7 +238,7 @@ func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice
 		// (docs/rulings.md).
 		n := min(left, 4)
 		left -= n
-		d10 := d.Roll(string(strconv.AppendInt(append(label, ": hit-location D10 "...), int64(bi), 10)), 10)
+		d10 := d.Roll(arena.string(strconv.AppendInt(append(label, ": hit-location D10 "...), int64(bi), 10)), 10)
 		loc, err := t.Location(me, n, d10)
 		if err != nil {
 			return err

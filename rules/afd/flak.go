@@ -9,12 +9,14 @@ package afd
 // impulse game flak fires after air-to-air fire and before bombs, with results at once.
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/strike"
-	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 )
 
@@ -135,10 +137,10 @@ type FlakDetail struct {
 // flak unit only if it sees it.
 func flakSeen(st *State, side string, e Event) (Event, bool) {
 	u, p := st.groundUnit(e.Plane), st.Plane(e.Target)
-	if u == nil || p == nil || e.Flak == nil {
+	if u == nil || p == nil || e.Extras().Flak == nil {
 		return Event{}, false
 	}
-	d := *e.Flak
+	d := *e.Extra.Flak
 	kind := "light"
 	if d.Heavy {
 		kind = "heavy"
@@ -147,7 +149,7 @@ func flakSeen(st *State, side string, e Event) (Event, bool) {
 	switch {
 	case u.Side == side:
 		out.Plane, out.Side = u.Callsign, side
-		out.Flak = &FlakDetail{Heavy: d.Heavy, Value: d.Value, Modifiers: d.Modifiers, Attack: d.Attack, Hits: d.Hits, From: d.From}
+		out.Extra = &Extra{Flak: &FlakDetail{Heavy: d.Heavy, Value: d.Value, Modifiers: d.Modifiers, Attack: d.Attack, Hits: d.Hits, From: d.From}}
 		if len(e.Dice) > 0 {
 			out.Dice = e.Dice[:1]
 		}
@@ -159,7 +161,7 @@ func flakSeen(st *State, side string, e Event) (Event, bool) {
 		}
 	case p.Side == side:
 		from := "the ground"
-		out.Flak = &FlakDetail{Heavy: d.Heavy, Defence: d.Defence, Roll: d.Roll, Hits: d.Hits, Locations: d.Locations}
+		out.Extra = &Extra{Flak: &FlakDetail{Heavy: d.Heavy, Defence: d.Defence, Roll: d.Roll, Hits: d.Hits, Locations: d.Locations}}
 		if groundSeen(st, side, u) {
 			from, out.Plane = u.Callsign, u.Callsign
 			out.Flak.From = d.From
@@ -207,7 +209,10 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 	if now.lightPerSide+now.lightTotal == 0 {
 		return
 	}
-	var cands []flakCandidate
+	// The candidates, a ship's side's and the attacks' lists are the turn's scratch (flakScratch).
+	sc := &r.flak
+	defer sc.drop()
+	cands := sc.cands[:0]
 	for i := range r.ns.Planes {
 		p := &r.ns.Planes[i]
 		if p.Side == u.Side {
@@ -223,6 +228,7 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 		}
 		cands = append(cands, flakCandidate{p: p, f: f, dist: d, level: lv, clock: hexmap.Clock(u.Hex, u.Facing, f.Hex)})
 	}
+	sc.cands = cands
 	if len(cands) == 0 {
 		return
 	}
@@ -230,23 +236,26 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 	if u.Flak.Order != nil {
 		target = u.Flak.Order.Target
 	}
-	sort.SliceStable(cands, func(a, b int) bool {
-		ca, cb := cands[a], cands[b]
+	slices.SortStableFunc(cands, func(ca, cb flakCandidate) int {
 		if (ca.p.Callsign == target) != (cb.p.Callsign == target) {
-			return ca.p.Callsign == target
+			if ca.p.Callsign == target {
+				return -1
+			}
+			return 1
 		}
 		if ca.dist != cb.dist {
-			return ca.dist < cb.dist
+			return cmp.Compare(ca.dist, cb.dist)
 		}
 		if ca.level != cb.level {
-			return ca.level < cb.level
+			return cmp.Compare(ca.level, cb.level)
 		}
-		return ca.p.Callsign < cb.p.Callsign
+		return strings.Compare(ca.p.Callsign, cb.p.Callsign)
 	})
-	var shots []flakCandidate
+	shots := sc.shots[:0]
+	defer func() { sc.shots = shots }()
 	if now.lightPerSide > 0 {
 		for _, starboard := range []bool{true, false} {
-			var side []flakCandidate
+			side := sc.side[:0]
 			for _, c := range cands {
 				bowStern := c.clock == 0 || c.clock == 12 || c.clock == 6
 				if bowStern || (c.clock < 6) == starboard {
@@ -256,6 +265,7 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 			for k := 0; k < now.lightPerSide && len(side) > 0; k++ {
 				shots = append(shots, side[k%len(side)])
 			}
+			sc.side = side
 		}
 	} else {
 		for k := 0; k < now.lightTotal; k++ {
@@ -273,6 +283,19 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 		mods := lf.Modifiers()
 		r.flakAttack(u, c.p, c.f, imp, false, now.light, mods)
 	}
+}
+
+// flakScratch is what light flak reuses from attack to attack: the planes in reach, those on one side
+// of a ship, and the attacks to fire.
+type flakScratch struct {
+	cands, side, shots []flakCandidate
+}
+
+// drop forgets the planes the lists point to; they keep their room.
+func (sc *flakScratch) drop() {
+	clear(sc.cands)
+	clear(sc.side)
+	clear(sc.shots)
 }
 
 // heavyFlak fires a unit's heavy attacks of this even impulse, each at its aim: the order's, else the
@@ -358,7 +381,7 @@ func (r *resolution) flakAmmo(u *GroundUnit, imp int) bool {
 	}
 	u.Flak.Ammo--
 	if u.Flak.Ammo == 0 {
-		r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvOutOfAmmo, Plane: u.Callsign, Side: u.Side, Gun: "flak",
+		r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvOutOfAmmo, Plane: u.Callsign, Side: u.Side, Extra: &Extra{Gun: "flak"},
 			Text: fmt.Sprintf("%s's flak is out of ammunition", u.Callsign)})
 	}
 	return true
@@ -394,12 +417,18 @@ func (r *resolution) flakAttack(u *GroundUnit, p *Plane, f Flight, imp int, heav
 	dv := strike.PlaneDefence(card.MultiEngine())
 	attack := value + mods.Sum()
 	n := strike.FlakHits(attack+ad, dv+dd)
-	detail := FlakDetail{Heavy: heavy, Value: value, Attack: ad, Defence: dv, Roll: dd, Hits: n, From: u.Hex}
+	// The event's Extra and its flak detail are one allocation.
+	x := &struct {
+		extra  Extra
+		detail FlakDetail
+	}{detail: FlakDetail{Heavy: heavy, Value: value, Attack: ad, Defence: dv, Roll: dd, Hits: n, From: u.Hex}}
+	detail := &x.detail
+	x.extra.Flak = detail
 	if n > 0 {
 		detail.Locations = r.flakHits(p, card, n, t.start().str("turn ").num(r.turn).str(" ").str(p.Callsign).str(" hit by flak in impulse ").num(imp).
 			str(": hit-location D10").String())
 	}
-	rolls := append([]dice.Roll(nil), r.d.Log()[before:]...)
+	rolls := r.d.Log()[before:]
 	// The text lists the modifiers as modsSum does; each is also a string of the detail's, the same
 	// characters of the text.
 	t.start().str(u.Callsign).str("'s ").str(kind).str(" flak fired at ").str(p.Callsign).str(" (value ").num(value).str(" ")
@@ -418,23 +447,24 @@ func (r *resolution) flakAttack(u *GroundUnit, p *Plane, f Flight, imp int, heav
 	}
 	t.str("): d10 ").num(ad).str(" against ").num(dv).str(" + d10 ").num(dd).str(": ").num(n).str(" hit").str(plural(n))
 	text := t.String()
+	if len(marks) > 0 {
+		detail.Modifiers = make([]string, 0, len(marks)/2)
+	}
 	for i := 0; i < len(marks); i += 2 {
 		detail.Modifiers = append(detail.Modifiers, text[marks[i]:marks[i+1]])
 	}
 	r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvFlak, Plane: u.Callsign, Side: u.Side, Target: p.Callsign,
-		Dice: rolls, Flak: &detail, Text: text})
+		Dice: rolls, Extra: &x.extra, Text: text})
 }
 
 // flakHits reads n flak hits on the plane's hit-location tables (blocks of up to four, a D10 each, odd
 // left and even right) and adds them to the hits damage applies; it returns the locations read. label
 // is the D10's.
 func (r *resolution) flakHits(p *Plane, card *aircraft.Card, n int, label string) []string {
-	if r.hits[p.Callsign] == nil {
-		r.hits[p.Callsign] = make([]int, len(card.Systems))
-	}
+	hits := r.hitsOn(p.Callsign, len(card.Systems))
 	work := append(r.work[:0], p.Damage...)
 	r.work = work
-	for i, h := range r.hits[p.Callsign] {
+	for i, h := range hits {
 		if i < len(work) {
 			work[i] += h
 		}
@@ -448,7 +478,7 @@ func (r *resolution) flakHits(p *Plane, card *aircraft.Card, n int, label string
 	locs = append(locs, loc.String())
 	for li := 0; li < len(loc.Letters); li++ {
 		if i := chooseSystem(card, work, loc.Letters[li], d10%2 == 1); i >= 0 {
-			r.hits[p.Callsign][i]++
+			hits[i]++
 			work[i]++
 		}
 	}

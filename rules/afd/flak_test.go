@@ -115,7 +115,7 @@ func TestLightFlakModifiers(t *testing.T) {
 	scn = strings.Replace(flakRange, "hex: [0, -3], flak", "hex: [1, -2], flak", 1)
 	_, evs = flakEvents(t, scn, map[string]string{"LOW1": "3"}, nil)
 	for _, e := range evs {
-		if strings.Contains(e.Text, "front or rear") && e.Flak != nil && strings.Contains(e.Text, "in impulse") {
+		if strings.Contains(e.Text, "front or rear") && e.Extras().Flak != nil && strings.Contains(e.Text, "in impulse") {
 			t.Errorf("front bonus from the side: %s", e.Text)
 		}
 	}
@@ -470,7 +470,7 @@ func FuzzParseFlakOrder(f *testing.F) {
 // benchStrikeGame is benchGame's lattice of 40 fighters at 2,000 ft (in light flak's reach) with 20 flak
 // sites, one beside each pair's path (half of them with a heavy battery too), and 6 destroyers with the
 // seed's naval flak among them, the sites and ships alternating between the sides.
-func benchStrikeGame(b *testing.B, ground bool) (*State, map[string]notation.Order) {
+func benchStrikeGame(b testing.TB, ground bool) (*State, map[string]notation.Order) {
 	env := testEnv(b)
 	st, orders := benchGame(40)
 	for i := range st.Planes {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"unsafe"
 
 	"sortie/internal/golden"
 	"sortie/rules/afd/notation"
@@ -113,15 +114,7 @@ func benchDenseGame(n int) (*State, map[string]notation.Order) {
 func benchmarkResolve(b *testing.B, n int, layout func(int) (*State, map[string]notation.Order)) {
 	env := testEnv(b)
 	st, orders := layout(n)
-	// Fill damage boxes and ammunition from the cards.
-	for i := range st.Planes {
-		c, _ := env.Cards.Get(st.Planes[i].Type)
-		st.Planes[i].Damage = make([]int, len(c.Systems))
-		st.Planes[i].Ammo = Ammo{}
-		for _, g := range c.Guns {
-			st.Planes[i].Ammo.Set(g.ID, g.Ammo)
-		}
-	}
+	armed(b, env, st)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -141,3 +134,118 @@ func BenchmarkResolveTurn1000(b *testing.B) { benchmarkResolve(b, 1000, benchGam
 func BenchmarkResolveTurnDense10(b *testing.B)   { benchmarkResolve(b, 10, benchDenseGame) }
 func BenchmarkResolveTurnDense100(b *testing.B)  { benchmarkResolve(b, 100, benchDenseGame) }
 func BenchmarkResolveTurnDense1000(b *testing.B) { benchmarkResolve(b, 1000, benchDenseGame) }
+
+// benchmarkOutput is the raw cost beside benchmarkResolve: the same turn's output (the new state, the
+// events with their details and texts, the dice log with its labels) copied, with no rules run. It is
+// the least a turn can allocate and take while it returns a fresh state, events and dice of these
+// types, packed as the turn packs them (texts and labels in blocks, each phase's details in one
+// block, the events' dice pointing into the log).
+func benchmarkOutput(b *testing.B, n int, layout func(int) (*State, map[string]notation.Order)) {
+	env := testEnv(b)
+	st, orders := layout(n)
+	armed(b, env, st)
+	d := dice.NewSeeded(dice.SeedFromUint64(1))
+	ns, events, err := Resolve(env, st, orders, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rolls := d.Log()
+	for _, e := range events {
+		if len(e.Dice) > 0 {
+			if k := rollIndex(rolls, e.Dice); k < 0 || k+len(e.Dice) > len(rolls) || &rolls[k] != &e.Dice[0] {
+				b.Fatalf("the dice of %+v are not in the turn's log", e)
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		copyOutput(ns, events, rolls)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(n), "µs/aircraft")
+}
+
+func BenchmarkResolveTurnOutput10(b *testing.B)        { benchmarkOutput(b, 10, benchGame) }
+func BenchmarkResolveTurnOutput100(b *testing.B)       { benchmarkOutput(b, 100, benchGame) }
+func BenchmarkResolveTurnOutput1000(b *testing.B)      { benchmarkOutput(b, 1000, benchGame) }
+func BenchmarkResolveTurnDenseOutput10(b *testing.B)   { benchmarkOutput(b, 10, benchDenseGame) }
+func BenchmarkResolveTurnDenseOutput100(b *testing.B)  { benchmarkOutput(b, 100, benchDenseGame) }
+func BenchmarkResolveTurnDenseOutput1000(b *testing.B) { benchmarkOutput(b, 1000, benchDenseGame) }
+
+// rollIndex is where in the log an event's dice are: they point into it.
+func rollIndex(log, rolls []dice.Roll) int {
+	return int((uintptr(unsafe.Pointer(&rolls[0])) - uintptr(unsafe.Pointer(&log[0]))) / unsafe.Sizeof(log[0]))
+}
+
+// copyOutput deep-copies a turn's output: the state, the dice log (labels in a text arena) and the
+// events (texts in the arena, dice pointing into the copied log, details and their lists in blocks).
+func copyOutput(ns *State, events []Event, rolls []dice.Roll) (*State, []Event, []dice.Roll) {
+	st := ns.Clone()
+	var text textArena
+	str := func(s string) string { return text.string(unsafe.Slice(unsafe.StringData(s), len(s))) }
+	log := make([]dice.Roll, len(rolls))
+	for i, r := range rolls {
+		log[i] = dice.Roll{Label: str(r.Label), Sides: r.Sides, Value: r.Value}
+	}
+	nMove, nFire, nHit, nHex, nLoc, nSys, nEff := 0, 0, 0, 0, 0, 0, 0
+	for _, e := range events {
+		if e.Move != nil {
+			nMove++
+			nHex += len(e.Move.Path)
+		}
+		if e.Fire != nil {
+			nFire++
+			nLoc += len(e.Fire.Locations)
+		}
+		if e.Hit != nil {
+			nHit++
+			nSys += len(e.Hit.Systems)
+			nEff += len(e.Hit.Effects)
+		}
+	}
+	moves, fires, hits := make([]MoveDetail, 0, nMove), make([]FireDetail, 0, nFire), make([]HitDetail, 0, nHit)
+	hexes, locs := make([]hex.Hex, 0, nHex), make([]string, 0, nLoc)
+	systems, effects := make([]SystemHit, 0, nSys), make([]string, 0, nEff)
+	out := make([]Event, len(events))
+	for i, e := range events {
+		e.Text = str(e.Text)
+		if len(e.Dice) > 0 {
+			k := rollIndex(rolls, e.Dice)
+			e.Dice = log[k : k+len(e.Dice) : k+len(e.Dice)]
+		}
+		if m := e.Move; m != nil {
+			c := *m
+			c.Plot = str(m.Plot)
+			hexes = append(hexes, m.Path...)
+			c.Path = hexes[len(hexes)-len(m.Path):]
+			moves = append(moves, c)
+			e.Move = &moves[len(moves)-1]
+		}
+		if f := e.Fire; f != nil {
+			c := *f
+			for _, l := range f.Locations {
+				locs = append(locs, str(l))
+			}
+			c.Locations = locs[len(locs)-len(f.Locations):]
+			fires = append(fires, c)
+			e.Fire = &fires[len(fires)-1]
+		}
+		if h := e.Hit; h != nil {
+			c := *h
+			systems = append(systems, h.Systems...)
+			c.Systems = systems[len(systems)-len(h.Systems):]
+			for _, x := range h.Effects {
+				effects = append(effects, str(x))
+			}
+			c.Effects = effects[len(effects)-len(h.Effects):]
+			hits = append(hits, c)
+			e.Hit = &hits[len(hits)-1]
+		}
+		if x := e.Extra; x != nil {
+			c := *x
+			e.Extra = &c
+		}
+		out[i] = e
+	}
+	return st, out, log
+}

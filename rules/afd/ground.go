@@ -178,7 +178,7 @@ func moveGround(st *State, imp int) []Event {
 				text += ", the end of its route"
 			}
 			events = append(events, Event{Turn: st.Turn, Impulse: imp, Kind: EvGroundMove, Plane: u.Callsign, Side: u.Side, Text: text,
-				Ground: &GroundDetail{Kind: u.Kind, From: from, To: u.Hex, Facing: u.Facing}})
+				Extra: &Extra{Ground: &GroundDetail{Kind: u.Kind, From: from, To: u.Hex, Facing: u.Facing}}})
 		}
 	}
 	return events

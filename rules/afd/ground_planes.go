@@ -215,7 +215,7 @@ func (r *impulseRun) groundRoll(p *Plane) {
 	p.Flight.Hex = p.Flight.Hex.Neighbor(p.Flight.Facing)
 	if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
 		p.Status, p.ExitEdge = Disengaged, edge
-		r.emit(Event{Turn: r.ns.Turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
+		r.emit(Event{Turn: r.ns.Turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Edge: edge},
 			Text: fmt.Sprintf("%s left the map by the %s edge", p.Callsign, edge)})
 	}
 }
@@ -270,7 +270,7 @@ func groundDetail(st *State, env *Env, p *Plane) []string {
 		where = "on " + g.Carrier + "'s deck"
 	}
 	out := []string{where + ", " + engine}
-	if card, ok := env.Cards.Get(p.Type); ok {
+	if card, ok := env.Card(p.Type); ok {
 		out = append(out, fmt.Sprintf("takes off at speed %d", takeoffSpeed(card, st.carrierSpeed(p))))
 	}
 	return out

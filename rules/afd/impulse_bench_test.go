@@ -11,7 +11,7 @@ import (
 // 3 5 8 10 12) has its whole turn queued, the same path as the plain game's orders (` ` TR; 1; 1 for a
 // third of them, forwards manoeuvres for the rest), so one run of the engine is one full turn of twelve
 // impulses and stops at its end.
-func benchImpulseGame(b *testing.B, n int) (*State, map[string]notation.ImpulseOrder) {
+func benchImpulseGame(b testing.TB, n int) (*State, map[string]notation.ImpulseOrder) {
 	env := testEnv(b)
 	st, _ := benchGame(n)
 	st.Options.Impulse = true

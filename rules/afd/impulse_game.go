@@ -559,7 +559,7 @@ func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 		p.Imp.Done = 0
 		if probs := r.checkCurrent(p, card); len(probs) > 0 {
 			r.emit(Event{Turn: ns.Turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player, Impulse: ns.Clock.Impulse,
-				Problems: probs, Text: fmt.Sprintf("%s's manoeuvre broke the rules and it flew the forwards manoeuvre instead", p.Callsign)})
+				Extra: &Extra{Problems: probs}, Text: fmt.Sprintf("%s's manoeuvre broke the rules and it flew the forwards manoeuvre instead", p.Callsign)})
 			p.Imp.Queue = []notation.Manoeuvre{forwards()}
 		}
 	}
@@ -613,7 +613,7 @@ func (r *impulseRun) impulse() error {
 				climbs[p.Callsign] = p.Flight.Alt - p.Imp.Start.Alt
 			}
 		}
-		r.events = spotPhase(ns, r.env.Tables, climbs, r.d, r.events)
+		r.spotPhase(climbs)
 	}
 	// Planes on the ground (IV.2-7): free turns at the start of the turn, engine starts and power or
 	// brake in impulse 7.
@@ -700,7 +700,7 @@ func (r *impulseRun) impulse() error {
 	if flyingSides(ns) < 2 && !crewsWaiting(ns) {
 		if out := checkVictory(ns); out != nil {
 			ns.Over, ns.Outcome = true, out
-			r.emit(Event{Turn: ns.Turn, Impulse: imp, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
+			r.emit(Event{Turn: ns.Turn, Impulse: imp, Kind: EvGameOver, Extra: &Extra{Outcome: out}, Text: "the game is over: " + out.Reason})
 			return nil
 		}
 	}
@@ -784,7 +784,7 @@ func (r *impulseRun) fly(p *Plane) error {
 	}
 	if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
 		p.Status, p.ExitEdge = Disengaged, edge
-		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
+		r.emit(Event{Turn: r.ns.Turn, Impulse: r.ns.Clock.Impulse, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Edge: edge},
 			Text: fmt.Sprintf("%s left the map by the %s edge", p.Callsign, edge)})
 	}
 	return nil
@@ -813,7 +813,7 @@ func (r *impulseRun) dropIllegal(p *Plane, probs []Problem, saved int) {
 	for _, pr := range probs {
 		why = append(why, pr.Message)
 	}
-	r.emit(Event{Turn: r.ns.Turn, Impulse: saved, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player, Problems: probs,
+	r.emit(Event{Turn: r.ns.Turn, Impulse: saved, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player, Extra: &Extra{Problems: probs},
 		Text: fmt.Sprintf("%s's queued manoeuvre %s can no longer be flown (%s): its queue was cleared and a new order is needed", p.Callsign, p.Imp.Queue[0].String(), strings.Join(why, "; "))})
 	p.Imp.Queue = nil
 }
@@ -1045,6 +1045,9 @@ func (d *impulseDice) Roll(label string, sides int) int {
 }
 
 func (d *impulseDice) Log() []dice.Roll { return d.inner.Log() }
+
+// Reserve gives the log room for n more rolls (dice.Reserve).
+func (d *impulseDice) Reserve(n int) { dice.Reserve(d.inner, n) }
 
 // release readies a plane's bombs for this impulse's bomb phase (seed 001 VIII): only in an active
 // impulse (it is flying one), and no fixed guns the turn it drops them (VIII.3): a plane that fired its

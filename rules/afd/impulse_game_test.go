@@ -362,7 +362,7 @@ func TestImpulseQueuedManoeuvreThatBecomesIllegal(t *testing.T) {
 	}
 	found := false
 	for _, e := range events {
-		if e.Kind == EvIllegalOrder && e.Plane == "RED1" && strings.Contains(e.Text, "can no longer be flown") && len(e.Problems) > 0 && e.Problems[0].Code == "turn-mode" {
+		if e.Kind == EvIllegalOrder && e.Plane == "RED1" && strings.Contains(e.Text, "can no longer be flown") && len(e.Extras().Problems) > 0 && e.Extra.Problems[0].Code == "turn-mode" {
 			found = true
 		}
 	}

@@ -57,7 +57,7 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 	if !out.Diagnosed(ds) {
 		return out
 	}
-	card, ok := g.env.Cards.Get(p.Type)
+	card, ok := g.env.Card(p.Type)
 	if !ok {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "card", Message: "no card for " + p.Type})
 		return out
@@ -145,7 +145,7 @@ func (g *game) groundCheck(p *Plane, text string, out ruleset.OrderCheck) rulese
 		speed--
 		out.Preview = append(out.Preview, fmt.Sprintf("a brake factor in impulse 7: speed %d next turn", speed))
 	}
-	if card, ok := g.env.Cards.Get(p.Type); ok {
+	if card, ok := g.env.Card(p.Type); ok {
 		if need := takeoffSpeed(card, g.st.carrierSpeed(p)); speed >= need {
 			out.Preview = append(out.Preview, fmt.Sprintf("leaves the ground at the end of the turn (speed %d, %d needed) and flies from next turn", speed, need))
 		} else {

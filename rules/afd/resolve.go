@@ -108,12 +108,62 @@ type resolution struct {
 	cands          []candidate
 	text           textBuf
 	charts         gunCharts
+
+	// Scratch a plain turn reuses from turn to turn (Resolve keeps resolutions in a pool): the flight
+	// records and their lock-step positions, the boxes of the hits, the fire phase's shooters, their
+	// positions and index, the planes hit, and the spotting phase's.
+	flights   []flown
+	lockSteps []lockStep
+	hitBoxes  []int
+	shooters  []*flown
+	targets   []hexmap.Hex
+	fireGrid  grid
+	hitPlanes []string
+	spot      spotScratch
+	flak      flakScratch
 }
 
-// eventBufs holds the slices turns collect their events in. A turn's events are copied out at the end
-// into a slice of exactly their number, and the collecting slice, grown to the largest turn so far, is
-// kept for the next turn.
-var eventBufs = sync.Pool{New: func() any { return new([]Event) }}
+// resolutions keeps resolutions between turns with their scratch, so a turn's working memory is
+// allocated once, not every turn; the slice the events are collected in is kept there too, grown to
+// the largest turn so far. Only what the turn returns (the new state, the events with their details
+// and texts, the dice) is allocated each turn.
+var resolutions = sync.Pool{New: func() any { return new(resolution) }}
+
+// begin readies a resolution from the pool for a turn of ns.
+func (r *resolution) begin(env *Env, ns *State, d dice.Source) {
+	r.env, r.ns, r.d, r.turn = env, ns, d, ns.Turn
+	if r.cards == nil {
+		r.cards = map[string]*aircraft.Card{}
+		r.hits = map[string][]int{}
+		r.climbs = make(map[string]int, len(ns.Planes))
+	}
+	r.events = r.events[:0]
+}
+
+// end drops everything the turn's scratch points to, so a resolution waiting in the pool holds on to
+// no state, card or event; the buffers keep their room.
+func (r *resolution) end() {
+	r.env, r.ns, r.d = nil, nil, nil
+	clear(r.cards)
+	clear(r.events)
+	r.events = r.events[:0]
+	clear(r.moved)
+	r.moved = r.moved[:0]
+	clear(r.climbs)
+	clear(r.hits)
+	r.byCallsign = nil
+	r.hexes = hexArena{}
+	clear(r.cands[:cap(r.cands)])
+	clear(r.charts.known)
+	r.charts.t = nil
+	clear(r.flights)
+	r.flights = r.flights[:0]
+	r.lockSteps = r.lockSteps[:0]
+	clear(r.shooters)
+	r.shooters = r.shooters[:0]
+	r.hitPlanes = r.hitPlanes[:0]
+	r.spot.end()
+}
 
 // Resolve plays one turn (docs/rulings.md; invariant 3, docs/architecture.md): every plane flies its order (or the default)
 // in lock step, sides spot from the final positions, then every gun fires at once from those positions,
@@ -123,29 +173,30 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	if st.Over {
 		return nil, nil, ErrGameOver
 	}
-	ns := st.Clone()
 	for key := range orders {
-		if p := ns.Plane(key); p == nil || !p.InPlay() {
+		if p := st.Plane(key); p == nil || !p.InPlay() {
 			return nil, nil, fmt.Errorf("afd: an order for %s, which is not a plane in play", key)
 		}
 	}
-	buf := eventBufs.Get().(*[]Event)
-	r := &resolution{env: env, ns: ns, d: d, turn: ns.Turn, cards: map[string]*aircraft.Card{},
-		events: (*buf)[:0], climbs: make(map[string]int, len(ns.Planes)), hits: map[string][]int{}}
+	// Every plane in play flies this turn and gets a new track: the old ones are not copied.
+	ns := st.clone(true)
+	r := resolutions.Get().(*resolution)
+	defer resolutions.Put(r)
+	defer r.end()
+	r.begin(env, ns, d)
 	if err := r.resolve(orders); err != nil {
 		return nil, nil, err
 	}
+	// The events are returned at their exact number; the slice they were collected in stays with the
+	// resolution.
 	events := make([]Event, len(r.events))
 	copy(events, r.events)
-	clear(r.events)
-	*buf = r.events[:0]
-	eventBufs.Put(buf)
 	return ns, events, nil
 }
 
 // resolve plays the turn's phases in order.
 func (r *resolution) resolve(orders map[string]notation.Order) error {
-	ns, env, d := r.ns, r.env, r.d
+	ns := r.ns
 	r.forgetGone()
 	if err := r.orders(orders); err != nil {
 		return err
@@ -191,7 +242,17 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 			r.strafe(f.p, f.card, f.order.At, 0)
 		}
 	}
-	r.events = spotPhase(ns, env.Tables, r.climbs, d, r.events)
+	// The dice log is sized ahead for the rest of the turn: every roll spotting may make, and two a
+	// plane for the fire phase (a burst rolls two dice and a D10 for every four hits, and not every
+	// plane fires), so that it is seldom copied as it grows.
+	inPlay := 0
+	for i := range ns.Planes {
+		if ns.Planes[i].InPlay() {
+			inPlay++
+		}
+	}
+	dice.Reserve(r.d, spotRolls(ns)+2*inPlay)
+	r.spotPhase(r.climbs)
 	if err := r.fire(); err != nil {
 		return err
 	}
@@ -208,7 +269,7 @@ func (r *resolution) cardOf(key string) (*aircraft.Card, error) {
 	if c, ok := r.cards[key]; ok {
 		return c, nil
 	}
-	c, ok := r.env.Cards.Get(key)
+	c, ok := r.env.Card(key)
 	if !ok {
 		return nil, fmt.Errorf("afd: no card for aircraft type %q", key)
 	}
@@ -250,12 +311,17 @@ func (r *resolution) forgetGone() {
 // replaced by the default plot, with an event saying so.
 func (r *resolution) orders(orders map[string]notation.Order) error {
 	ns := r.ns
-	flights := make([]flown, 0, len(ns.Planes))
-	r.moved = make([]*flown, 0, len(ns.Planes))
-	r.steps = make([]Step, 0, 16)
+	// Room for every plane: the moved list points into flights, which must not move.
+	flights := slices.Grow(r.flights[:0], len(ns.Planes))
+	r.moved = slices.Grow(r.moved[:0], len(ns.Planes))
+	r.steps = slices.Grow(r.steps[:0], 16)
 	flak := false
 	for i := range ns.Ground {
 		flak = flak || ns.Ground[i].Flak != nil
+	}
+	if flak {
+		// The flights point into lockSteps too.
+		r.lockSteps = slices.Grow(r.lockSteps[:0], len(ns.Planes))
 	}
 	// Room for every plane's track and path: twelve sub-steps, and a step for each point of its speed
 	// (a legal plot records exactly that many, and so does the default).
@@ -284,7 +350,7 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			res = checkOrder(card, p.Flight, o, r.steps)
 			if !res.Legal() {
 				r.emit(Event{Turn: r.turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
-					Problems: res.Errors, Text: p.Callsign + "'s order broke the rules and it flew straight on instead"})
+					Extra: &Extra{Problems: res.Errors}, Text: r.text.start().str(p.Callsign).str("'s order broke the rules and it flew straight on instead").String()})
 				fire := o.Fire
 				fire.Guns = nil
 				f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
@@ -292,21 +358,26 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			}
 		} else {
 			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
-				Text: "no order from " + p.Player + " for " + p.Callsign + ": it flew straight on"})
+				Text: r.text.start().str("no order from ").str(p.Player).str(" for ").str(p.Callsign).str(": it flew straight on").String()})
 			f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
 			res = moveInto(card, p.Flight, f.order.Plot, r.steps)
 		}
 		r.steps = res.Steps
-		f.flew(p.Flight, &res, &r.hexes, flak)
+		subs := f.flew(p.Flight, &res, &r.hexes)
+		if flak {
+			r.lockSteps = append(r.lockSteps, lockStep{from: p.Flight, subs: subs})
+			f.flak = &r.lockSteps[len(r.lockSteps)-1]
+		}
 		r.moved = append(r.moved, f)
 	}
+	r.flights = flights
 	return nil
 }
 
 // flew keeps what the turn needs of the plot's flight res from start: its end and legality, its path
-// and track (in hexes from a), and with flak its lock-step positions. res.Steps is scratch, reused
-// after this.
-func (f *flown) flew(start Flight, res *Result, a *hexArena, flak bool) {
+// and track (in hexes from a); it returns where the plane was at each sub-step. res.Steps is scratch,
+// reused after this.
+func (f *flown) flew(start Flight, res *Result, a *hexArena) [12]Step {
 	f.end, f.legal, f.diveBombing = res.End, res.Legal(), res.DiveBombing
 	f.climb = res.End.Alt - start.Alt
 	f.path = a.take(len(res.Steps))
@@ -318,9 +389,7 @@ func (f *flown) flew(start Flight, res *Result, a *hexArena, flak bool) {
 	for i, s := range subs {
 		f.track[i] = s.Hex
 	}
-	if flak {
-		f.flak = &lockStep{from: start, subs: subs}
-	}
+	return subs
 }
 
 // hexArena hands out slices of hexes carved from larger blocks, so that the paths and tracks of a
@@ -362,13 +431,13 @@ func (r *resolution) movement() {
 		if p.Flight.Alt < 0 {
 			p.Flight.Alt = 0
 			p.Status = Crashed
-			r.emit(Event{Turn: turn, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: p.Callsign + " flew into the ground"})
+			r.emit(Event{Turn: turn, Kind: EvCrash, Plane: p.Callsign, Side: p.Side, Text: r.text.start().str(p.Callsign).str(" flew into the ground").String()})
 			continue
 		}
 		if edge := r.ns.Map.Outside(p.Flight.Hex); edge != "" {
 			p.Status, p.ExitEdge = Disengaged, edge
-			r.emit(Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Edge: edge,
-				Text: p.Callsign + " left the map by the " + edge + " edge"})
+			r.emit(Event{Turn: turn, Kind: EvDisengaged, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Edge: edge},
+				Text: r.text.start().str(p.Callsign).str(" left the map by the ").str(edge).str(" edge").String()})
 		}
 	}
 }
@@ -377,17 +446,19 @@ func (r *resolution) movement() {
 // guns at the nearest spotted enemy it can bear on, then its flexible guns at every enemy they reach.
 // Hits are only counted here; damage applies them.
 func (r *resolution) fire() error {
-	shooters := make([]*flown, 0, len(r.moved))
+	shooters := r.shooters[:0]
 	for _, f := range r.moved {
 		if f.p.InPlay() {
 			shooters = append(shooters, f)
 		}
 	}
-	targets := make([]hexmap.Hex, len(shooters))
-	for i, f := range shooters {
-		targets[i] = f.p.Flight.Hex
+	targets := r.targets[:0]
+	for _, f := range shooters {
+		targets = append(targets, f.p.Flight.Hex)
 	}
-	idx := newGrid(targets, MaxFireRange)
+	r.shooters, r.targets = shooters, targets
+	idx := &r.fireGrid
+	idx.build(targets, MaxFireRange)
 	for _, f := range shooters {
 		if f.order.Fire.Mode == parser.FireHold {
 			continue
@@ -472,22 +543,22 @@ func (r *resolution) fireFlex(f *flown, cands []candidate) error {
 // ammunition. Its hits are added to the turn's, to be marked by damage.
 func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot) error {
 	turn := r.ns.Turn
+	// readShot writes the dice's labels after the label, in the buffer's room: room it must have, or
+	// each label would grow a copy of the buffer.
+	r.text.b = slices.Grow(r.text.b[:0], 256)
 	label := r.text.start().str("turn ").num(turn).str(" ").str(f.p.Callsign).str(" fires at ").str(tg.Callsign).b
 	n := len(tcard.Systems)
 	r.shotHits, r.work = slices.Grow(r.shotHits[:0], n)[:n], slices.Grow(r.work[:0], n)[:n]
 	clear(r.shotHits)
 	res := shotResult{hits: r.shotHits}
-	if err := readShot(r.env.Tables, tcard, tg.Damage, shot, r.d, label, r.ns.Options.SimpleCriticals, &res, r.work, false); err != nil {
+	if err := readShot(r.env.Tables, tcard, tg.Damage, shot, r.d, label, &r.text.out, r.ns.Options.SimpleCriticals, &res, r.work, false); err != nil {
 		return err
 	}
 	for i, n := range res.hits {
 		if n == 0 {
 			continue
 		}
-		if r.hits[tg.Callsign] == nil {
-			r.hits[tg.Callsign] = make([]int, len(tcard.Systems))
-		}
-		r.hits[tg.Callsign][i] += n
+		r.hitsOn(tg.Callsign, len(tcard.Systems))[i] += n
 	}
 	detail := res.detail
 	text := r.text.start().str(f.p.Callsign).str(" fired at ").str(tg.Callsign).str(" at range ").num(shot.Range).
@@ -498,30 +569,60 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text.String()})
 	for _, g := range shot.Guns {
 		if f.p.Ammo.Spend(g) == 0 {
-			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Gun: g,
-				Text: f.p.Callsign + "'s guns " + g + " are out of ammunition"})
+			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Extra: &Extra{Gun: g},
+				Text: r.text.start().str(f.p.Callsign).str("'s guns ").str(g).str(" are out of ammunition").String()})
 		}
 	}
 	return nil
+}
+
+// hitsOn is the hits a plane has taken so far, by system, to be marked by damage: n zeros when it
+// takes its first. The lists are carved from one block, reused until damage has marked them.
+func (r *resolution) hitsOn(callsign string, n int) []int {
+	if h, ok := r.hits[callsign]; ok {
+		return h
+	}
+	if cap(r.hitBoxes)-len(r.hitBoxes) < n {
+		r.hitBoxes = make([]int, 0, max(n, 2*cap(r.hitBoxes), 64))
+	}
+	at := len(r.hitBoxes)
+	r.hitBoxes = r.hitBoxes[:at+n]
+	h := r.hitBoxes[at : at+n : at+n]
+	clear(h)
+	r.hits[callsign] = h
+	return h
 }
 
 // damage applies the turn's hits simultaneously, plane by plane in callsign order: systems hit, engines
 // and guns knocked out, planes shot down (a plane shot down this turn still fired).
 func (r *resolution) damage() {
 	turn := r.turn
-	hitPlanes := make([]string, 0, len(r.hits))
+	hitPlanes := r.hitPlanes[:0]
 	for cs := range r.hits {
 		hitPlanes = append(hitPlanes, cs)
 	}
 	slices.Sort(hitPlanes)
+	r.hitPlanes = hitPlanes
+	// The events' details and their systems, one block of each for all.
+	details := make([]HitDetail, len(hitPlanes))
+	n := 0
 	for _, cs := range hitPlanes {
+		for _, h := range r.hits[cs] {
+			if h > 0 {
+				n++
+			}
+		}
+	}
+	systems := make([]SystemHit, 0, n)
+	for i, cs := range hitPlanes {
 		p := r.ns.Plane(cs)
 		card, _ := r.cardOf(p.Type)
-		res := applyDamage(card, p, r.hits[cs])
-		detail := res.detail
+		var res damageResult
+		res, systems = applyDamageTo(card, p, r.hits[cs], systems)
+		details[i] = res.detail
 		r.text.start().str(cs).str(" was hit: ")
-		writeDamage(&r.text, detail)
-		r.emit(Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &detail, Text: r.text.String()})
+		writeDamage(&r.text, res.detail)
+		r.emit(Event{Turn: turn, Kind: EvDamage, Plane: cs, Side: p.Side, Hit: &details[i], Text: r.text.String()})
 		for _, side := range res.engines {
 			p.Flight.NoPower = true
 			text := cs + " lost its " + strings.TrimSpace(sideWord2(side)) + " engine: no power, flying as loaded"
@@ -532,17 +633,18 @@ func (r *resolution) damage() {
 			r.emit(Event{Turn: turn, Kind: EvEngineOut, Plane: cs, Side: p.Side, Text: text})
 		}
 		for _, g := range res.guns {
-			r.emit(Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Gun: g,
-				Text: cs + "'s guns " + g + " were knocked out"})
+			r.emit(Event{Turn: turn, Kind: EvGunsOut, Plane: cs, Side: p.Side, Extra: &Extra{Gun: g},
+				Text: r.text.start().str(cs).str("'s guns ").str(g).str(" were knocked out").String()})
 		}
 		if res.shotDown && p.Status == Flying {
 			p.Status, p.DownTurn = ShotDown, turn
-			r.emit(Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: cs + " was shot down"})
+			r.emit(Event{Turn: turn, Kind: EvShotDown, Plane: cs, Side: p.Side, Text: r.text.start().str(cs).str(" was shot down").String()})
 		}
 	}
 	// Marked once: the impulse game applies damage after every impulse's fire, and must not mark
 	// earlier impulses' hits again.
 	clear(r.hits)
+	r.hitBoxes = r.hitBoxes[:0]
 }
 
 // bailOut rolls for the crews of planes shot down, at their first chance (docs/rulings.md: house roll, none
@@ -573,7 +675,7 @@ func (r *resolution) bailOut() {
 		if !possible {
 			text = p.Callsign + " went down too low for anyone to bail out"
 		}
-		r.emit(Event{Turn: r.turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Saved: saved, Lost: lost, Dice: rolls, Text: text})
+		r.emit(Event{Turn: r.turn, Kind: EvBailOut, Plane: p.Callsign, Side: p.Side, Extra: &Extra{Saved: saved, Lost: lost}, Dice: rolls, Text: text})
 	}
 }
 
@@ -582,7 +684,7 @@ func (r *resolution) endTurn() {
 	r.ns.Turn++
 	if out := checkVictory(r.ns); out != nil {
 		r.ns.Over, r.ns.Outcome = true, out
-		r.emit(Event{Turn: r.turn, Kind: EvGameOver, Outcome: out, Text: "the game is over: " + out.Reason})
+		r.emit(Event{Turn: r.turn, Kind: EvGameOver, Extra: &Extra{Outcome: out}, Text: "the game is over: " + out.Reason})
 	}
 }
 

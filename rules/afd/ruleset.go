@@ -398,7 +398,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		r.Ground = append(r.Ground, unit)
 	}
 	r.Map = asciiMap(v)
-	r.Scene = sceneOf(v, player, seen)
+	r.Scene = sceneOf(v, player, seen, st.Options.Impulse)
 	return r
 }
 
@@ -419,7 +419,7 @@ func eventLines(r *ruleset.Report, side string, events []Event) {
 			}
 		}
 		r.Event(line)
-		for _, p := range e.Problems {
+		for _, p := range e.Extras().Problems {
 			r.Problem(p.Col, p.Message)
 		}
 		r.Roll(e.Dice...)

@@ -1,6 +1,8 @@
 package afd
 
 import (
+	"slices"
+
 	"sortie/rules/afd/tables"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
@@ -29,9 +31,17 @@ func floorDiv(a, b int) int {
 // (2r/cell+2)² cells, so the cell is best about the radius the index is asked for. Planes spread so far
 // apart that such cells would far outnumber them are filed in larger cells.
 func newGrid(hexes []hexmap.Hex, cell int) *grid {
-	g := &grid{cell: cell}
+	g := &grid{}
+	g.build(hexes, cell)
+	return g
+}
+
+// build indexes hexes as newGrid does, reusing the grid's lists.
+func (g *grid) build(hexes []hexmap.Hex, cell int) {
+	g.cell = cell
+	g.start, g.items = g.start[:0], g.items[:0]
 	if len(hexes) == 0 {
-		return g
+		return
 	}
 	minQ, maxQ, minR, maxR := hexes[0].Q, hexes[0].Q, hexes[0].R, hexes[0].R
 	for _, h := range hexes[1:] {
@@ -49,7 +59,8 @@ func newGrid(hexes []hexmap.Hex, cell int) *grid {
 	// Count the planes of each cell, turn the counts into where each cell's planes begin, file the
 	// planes (moving each cell's mark to its end, the next cell's beginning), and move the marks back.
 	cells := g.cols * g.rows
-	g.start = make([]int, cells+1)
+	g.start = slices.Grow(g.start[:0], cells+1)[:cells+1]
+	clear(g.start)
 	for _, h := range hexes {
 		g.start[g.cellOf(h)]++
 	}
@@ -58,7 +69,7 @@ func newGrid(hexes []hexmap.Hex, cell int) *grid {
 		at, g.start[c] = at+g.start[c], at
 	}
 	g.start[cells] = at
-	g.items = make([]int, len(hexes))
+	g.items = slices.Grow(g.items[:0], len(hexes))[:len(hexes)]
 	for i, h := range hexes {
 		c := g.cellOf(h)
 		g.items[g.start[c]] = i
@@ -66,7 +77,6 @@ func newGrid(hexes []hexmap.Hex, cell int) *grid {
 	}
 	copy(g.start[1:], g.start[:cells])
 	g.start[0] = 0
-	return g
 }
 
 // cellOf is the index of the cell of an indexed hex.
@@ -178,17 +188,57 @@ type spotter struct {
 	found bool
 }
 
+// spotRolls is the most dice spotting can roll this turn: two to spot and two to identify each enemy
+// in play that a side has not yet both spotted and identified (none without fog of war).
+func spotRolls(st *State) int {
+	if !st.Options.FogOfWar {
+		return 0
+	}
+	n := 0
+	for _, side := range st.Sides {
+		known := st.Sight[side]
+		for i := range st.Planes {
+			e := &st.Planes[i]
+			if s := known[e.Callsign]; e.InPlay() && e.Side != side && !(s.Spotted && s.Identified) {
+				n += 4
+			}
+		}
+	}
+	return n
+}
+
+// spotScratch is what the spotting phase reuses from side to side and turn to turn: the planes in
+// play, a side's lookouts, their hexes and their index.
+type spotScratch struct {
+	inPlay []*Plane
+	own    []lookout
+	hexes  []hexmap.Hex
+	idx    grid
+}
+
+// end drops the planes the scratch points to.
+func (sc *spotScratch) end() {
+	clear(sc.inPlay)
+	sc.inPlay = sc.inPlay[:0]
+	clear(sc.own)
+	sc.own = sc.own[:0]
+}
+
 // spotPhase is the house spotting rule (docs/rulings.md: spotting and fog of war; docs/tables.md): each side
 // makes one attempt a turn at each enemy in sight that it has not spotted, with its best placed plane;
 // a spotted plane stays spotted while it is in sight; identification of the type is a second roll.
-// Without fog of war every plane is spotted and identified.
-func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source, events []Event) []Event {
-	inPlay := make([]*Plane, 0, len(st.Planes))
+// Without fog of war every plane is spotted and identified. climbs holds how much each plane climbed
+// this turn; the events are added to the turn's.
+func (r *resolution) spotPhase(climbs map[string]int) {
+	st, t, d, sc := r.ns, r.env.Tables, r.d, &r.spot
+	defer sc.end()
+	inPlay := sc.inPlay[:0]
 	for i := range st.Planes {
 		if st.Planes[i].InPlay() {
 			inPlay = append(inPlay, &st.Planes[i])
 		}
 	}
+	sc.inPlay = inPlay
 	if !st.Options.FogOfWar {
 		for _, side := range st.Sides {
 			for _, e := range inPlay {
@@ -197,21 +247,22 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 				}
 			}
 		}
-		return events
+		return
 	}
-	own := make([]lookout, 0, len(inPlay))
-	hexes := make([]hexmap.Hex, 0, len(inPlay))
-	var text textBuf
+	events := r.events
+	text := &r.text
 	for _, side := range st.Sides {
 		// Index this side's planes only: the lookouts.
-		own, hexes = own[:0], hexes[:0]
+		own, hexes := sc.own[:0], sc.hexes[:0]
 		for _, p := range inPlay {
 			if p.Side == side {
 				own = append(own, newLookout(p, climbs[p.Callsign]))
 				hexes = append(hexes, p.Flight.Hex)
 			}
 		}
-		idx := newGrid(hexes, MaxSpotRange)
+		sc.own, sc.hexes = own, hexes
+		idx := &sc.idx
+		idx.build(hexes, MaxSpotRange)
 		known := st.Sight[side]
 		if known != nil && len(known) == 0 {
 			// A side that knows of no enemy yet (the first turn) will soon know of most of them.
@@ -266,7 +317,7 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 			case !best.found && s.Spotted:
 				s.Spotted = false
 				events = append(events, Event{Turn: st.Turn, Kind: EvLostSight, Side: side, Target: e.Callsign,
-					Text: side + " lost sight of " + e.Callsign})
+					Text: text.start().str(side).str(" lost sight of ").str(e.Callsign).String()})
 			case best.found && s.Spotted:
 				s.Turn = st.Turn
 			case best.found:
@@ -300,7 +351,7 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 					if hit {
 						s.Identified = true
 						events = append(events, Event{Turn: st.Turn, Kind: EvIdentified, Side: side, Plane: best.p.Callsign, Target: e.Callsign, Dice: rolls,
-							Text: best.p.Callsign + " identified " + e.Callsign + " as a " + e.Type})
+							Text: text.start().str(best.p.Callsign).str(" identified ").str(e.Callsign).str(" as a ").str(e.Type).String()})
 					}
 				}
 			}
@@ -309,7 +360,7 @@ func spotPhase(st *State, t *tables.Tables, climbs map[string]int, d dice.Source
 			}
 		}
 	}
-	return events
+	r.events = events
 }
 
 // crewSees is the side's flak unit that sees an enemy plane, and at what distance: flak crews watch the

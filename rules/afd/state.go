@@ -193,7 +193,11 @@ func (s *State) JSON() ([]byte, error) { return json.Marshal(s) }
 func (s *State) Hash() string { return ruleset.HashJSON(s) }
 
 // Clone returns a deep copy.
-func (s *State) Clone() *State {
+func (s *State) Clone() *State { return s.clone(false) }
+
+// clone is Clone; with flying set it leaves out the tracks of the planes in play, which the turn being
+// resolved replaces.
+func (s *State) clone(flying bool) *State {
 	c := *s
 	if s.Map != nil {
 		m := *s.Map
@@ -215,7 +219,9 @@ func (s *State) Clone() *State {
 	for i := range s.Planes {
 		nDamage += len(s.Planes[i].Damage)
 		nAmmo += len(s.Planes[i].Ammo)
-		nTrack += len(s.Planes[i].Track)
+		if keepsTrack(&s.Planes[i], flying) {
+			nTrack += len(s.Planes[i].Track)
+		}
 	}
 	damage, ammo, track := make([]int, 0, nDamage), make(Ammo, 0, nAmmo), make([]hexmap.Hex, 0, nTrack)
 	for i, p := range s.Planes {
@@ -231,7 +237,7 @@ func (s *State) Clone() *State {
 			b := *p.Bombed
 			p.Bombed = &b
 		}
-		if len(p.Track) > 0 {
+		if keepsTrack(&p, flying) {
 			track = append(track, p.Track...)
 			p.Track = track[len(track)-len(p.Track) : len(track) : len(track)]
 		} else {
@@ -286,7 +292,27 @@ func (s *State) Clone() *State {
 	return &c
 }
 
-// Cards finds aircraft cards by key.
+// keepsTrack says whether a clone copies a plane's track: every one it has, but with flying those of
+// planes in play.
+func keepsTrack(p *Plane, flying bool) bool { return len(p.Track) > 0 && !(flying && p.InPlay()) }
+
+// Cards finds aircraft cards by key. Get hands out a card the caller may change.
 type Cards interface {
 	Get(key string) (*aircraft.Card, bool)
+}
+
+// sharedCards is Cards that can also hand out a card without copying it, read only
+// (aircraft.Registry.Card).
+type sharedCards interface {
+	Card(key string) (*aircraft.Card, bool)
+}
+
+// Card is the card of an aircraft type for reading only: the registry's own when the cards can share
+// it (aircraft.Registry), a copy otherwise. Resolving a turn and checking an order read cards and never
+// change them, so they use this rather than Cards.Get, which copies the card every call.
+func (e *Env) Card(key string) (*aircraft.Card, bool) {
+	if s, ok := e.Cards.(sharedCards); ok {
+		return s.Card(key)
+	}
+	return e.Cards.Get(key)
 }

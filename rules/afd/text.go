@@ -1,12 +1,18 @@
 package afd
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
-// textBuf builds dice labels and event texts in one buffer reused from string to string, so each
-// finished string costs a single allocation, the string itself. The labels must read exactly as they
-// always have: the keyed dice draw each roll from its label's stream (rules/dice), and archives re-run
-// turns and compare them.
-type textBuf struct{ b []byte }
+// textBuf builds dice labels and event texts in one buffer reused from string to string; each
+// finished string is copied into the arena. The labels must read exactly as they always have: the
+// keyed dice draw each roll from its label's stream (rules/dice), and archives re-run turns and compare
+// them.
+type textBuf struct {
+	b   []byte
+	out textArena
+}
 
 // start empties the buffer for a new string.
 func (t *textBuf) start() *textBuf {
@@ -34,5 +40,30 @@ func (t *textBuf) signed(n int) *textBuf {
 	return t.num(n)
 }
 
-// String is the text so far.
-func (t *textBuf) String() string { return string(t.b) }
+// String is the text so far, as a string of its own in the arena.
+func (t *textBuf) String() string { return t.out.string(t.b) }
+
+// textBlock is the size of the blocks a textArena fills: some fifty labels or texts.
+const textBlock = 4096
+
+// textArena makes strings of many byte slices in a few allocations: each string is written after the
+// last into a block, and a new block is begun when one is full. A string's bytes are never written
+// again, so strings handed out stay as they are; a block lives as long as any of its strings. A turn's
+// events and dice labels (a few hundred strings of some forty bytes) so cost a handful of allocations
+// and no rounding up to the allocator's size classes. A nil arena makes each string on its own.
+type textArena struct{ block strings.Builder }
+
+// string returns b as a string in the arena.
+func (a *textArena) string(b []byte) string {
+	if a == nil || len(b) == 0 {
+		return string(b)
+	}
+	if a.block.Cap()-a.block.Len() < len(b) {
+		// A new block: the old one stays with the strings made from it.
+		a.block = strings.Builder{}
+		a.block.Grow(max(len(b), textBlock))
+	}
+	at := a.block.Len()
+	a.block.Write(b)
+	return a.block.String()[at:]
+}

@@ -161,7 +161,7 @@ func (r *resolution) torpedoHit(t *Torpedo, u *GroundUnit, atImpulse int) bool {
 		where = "on the bow or stern"
 	}
 	r.emit(Event{Turn: r.turn, Impulse: atImpulse, Kind: EvGroundDamage, Plane: u.Callsign, Side: u.Side, Target: t.Owner,
-		Dice: r.d.Log()[len(r.d.Log())-2:], Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: "torpedo"},
+		Dice: r.d.Log()[len(r.d.Log())-2:], Extra: &Extra{Ground: &GroundDetail{Kind: u.Kind, To: u.Hex, Result: dmg.String(), Weapon: "torpedo"}},
 		Text: fmt.Sprintf("%s's torpedo hit %s %s (d10 %d %s): attack %d + %d against defence %d + %d: %s", t.Owner, u.Callsign, where, die, modsSum(mods), attack, ad, dv, dd, dmg)})
 	return true
 }

@@ -193,7 +193,7 @@ func TestIllegalOrderIsFlownAsDefaultAndSaysWhy(t *testing.T) {
 	}
 	var found bool
 	for _, e := range events {
-		if e.Kind == EvIllegalOrder && e.Plane == "RED1" && len(e.Problems) > 0 && e.Problems[0].Code == "plot-length" {
+		if e.Kind == EvIllegalOrder && e.Plane == "RED1" && len(e.Extras().Problems) > 0 && e.Extra.Problems[0].Code == "plot-length" {
 			found = true
 		}
 	}
@@ -532,7 +532,7 @@ func TestBailOut(t *testing.T) {
 		if ev == nil || next.Plane("RED1").Status != Destroyed {
 			t.Fatalf("alt %d: no bail-out event", alt)
 		}
-		if alt < 500 && (len(ev.Dice) != 0 || ev.Saved != 0 || ev.Lost != 1) {
+		if alt < 500 && (len(ev.Dice) != 0 || ev.Extras().Saved != 0 || ev.Extras().Lost != 1) {
 			t.Errorf("below 500 ft nobody gets out and nothing is rolled: %+v", ev)
 		}
 		if alt >= 500 && len(ev.Dice) != 1 {

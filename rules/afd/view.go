@@ -139,26 +139,29 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			if own {
 				out = append(out, e)
 			} else if sawPlane(st, side, e.Plane) {
-				r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: e.Kind, Plane: e.Plane, Edge: e.Edge, Text: e.Text}
+				r := Event{Turn: e.Turn, Impulse: e.Impulse, Kind: e.Kind, Plane: e.Plane, Text: e.Text}
+				if edge := e.Extras().Edge; edge != "" {
+					r.Extra = &Extra{Edge: edge}
+				}
 				if e.Kind == EvBailOut {
 					r.Text = fmt.Sprintf("parachutes seen from %s", e.Plane)
-					if e.Saved == 0 {
+					if e.Extras().Saved == 0 {
 						r.Text = fmt.Sprintf("no parachutes seen from %s", e.Plane)
 					}
 				}
 				out = append(out, r)
 			}
 		case EvGameOver:
-			out = append(out, Event{Turn: e.Turn, Impulse: e.Impulse, Kind: EvGameOver, Outcome: e.Outcome, Text: e.Text})
+			out = append(out, Event{Turn: e.Turn, Impulse: e.Impulse, Kind: EvGameOver, Extra: &Extra{Outcome: e.Extras().Outcome}, Text: e.Text})
 		case EvGroundDamage:
 			// The target's side sees its unit hit, and by whom if it has the bomber in sight, with its own
 			// defence roll; the bomber's side sees what its bombs did to a unit it sees, with its attack
 			// roll. Neither sees the other's die.
 			u, bomber := st.groundUnit(e.Plane), st.Plane(e.Target)
-			if u == nil || bomber == nil || e.Ground == nil {
+			d := e.Extras().Ground
+			if u == nil || bomber == nil || d == nil {
 				continue
 			}
-			d := e.Ground
 			switch {
 			case own:
 				who := "an unseen bomber"

@@ -21,7 +21,7 @@ func checkEventForSide(t *testing.T, st *State, side string, e Event) {
 	}
 	if owner != "" && owner != side {
 		// Another side's plane: only what could be seen from outside.
-		if e.Move != nil || e.Hit != nil || len(e.Problems) > 0 || len(e.Dice) > 0 || e.Saved != 0 || e.Lost != 0 || e.Gun != "" {
+		if x := e.Extras(); e.Move != nil || e.Hit != nil || len(x.Problems) > 0 || len(e.Dice) > 0 || x.Saved != 0 || x.Lost != 0 || x.Gun != "" {
 			t.Errorf("%s sees inside an enemy event: %+v", side, e)
 		}
 		if e.Fire != nil && (e.Fire.Chart != "" || e.Fire.Red != 0 || e.Fire.White != 0 || len(e.Fire.Guns) > 0) {
@@ -45,11 +45,11 @@ func TestEventsForWalksEveryKind(t *testing.T) {
 	st.Sight["A"] = map[string]Sighting{}
 	full := func(kind string) Event {
 		return Event{Turn: 1, Kind: kind, Plane: "BLUE1", Side: "B", Target: "RED1", Player: "ben", Text: "secret text",
-			Dice: []dice.Roll{{Label: "x", Sides: 6, Value: 3}},
-			Move: &MoveDetail{Plot: "3 STEEP", Speed: 42},
-			Fire: &FireDetail{Guns: []string{"nose"}, Chart: "2x30M+2x20C", Red: 5, White: 6, Hits: 3, Locations: []string{"FWE*"}},
-			Hit:  &HitDetail{Systems: []SystemHit{{Letter: "E", Hits: 2}}}, Problems: []Problem{{Code: "x"}},
-			Saved: 1, Lost: 1, Gun: "nose", Outcome: &Outcome{Winner: "B"}}
+			Dice:  []dice.Roll{{Label: "x", Sides: 6, Value: 3}},
+			Move:  &MoveDetail{Plot: "3 STEEP", Speed: 42},
+			Fire:  &FireDetail{Guns: []string{"nose"}, Chart: "2x30M+2x20C", Red: 5, White: 6, Hits: 3, Locations: []string{"FWE*"}},
+			Hit:   &HitDetail{Systems: []SystemHit{{Letter: "E", Hits: 2}}},
+			Extra: &Extra{Problems: []Problem{{Code: "x"}}, Saved: 1, Lost: 1, Gun: "nose", Outcome: &Outcome{Winner: "B"}}}
 	}
 	covered := map[string]bool{}
 	for _, spotted := range []bool{false, true} {

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 )
 
 // Roll is one die thrown: what it was for, how many sides the die had, and what it showed.
@@ -26,6 +27,36 @@ func (r Roll) String() string { return fmt.Sprintf("%s: d%d=%d", r.Label, r.Side
 type Source interface {
 	Roll(label string, sides int) int
 	Log() []Roll
+}
+
+// Reserve gives d's log room for n more rolls when d can be told (Seeded, Keyed and Scripted can): a
+// caller that knows about how many rolls are coming spares the log its growing, a copy of every roll
+// so far each time it fills. The log is grown once, to exactly the room asked for; it changes no roll
+// and no label. A source that cannot be told is left as it is.
+func Reserve(d Source, n int) {
+	if r, ok := d.(interface{ Reserve(n int) }); ok {
+		r.Reserve(n)
+	}
+}
+
+// logged is the log as Log hands it out: capped at its length, so that appending to it never reaches
+// the source's room, and nil while no die has been thrown, as an empty log always was (a log saved as
+// JSON says null, not []).
+func logged(log []Roll) []Roll {
+	if len(log) == 0 {
+		return nil
+	}
+	return log[:len(log):len(log)]
+}
+
+// reserve returns log with room for n more rolls: log itself when it has it.
+func reserve(log []Roll, n int) []Roll {
+	if n <= cap(log)-len(log) {
+		return log
+	}
+	out := make([]Roll, len(log), len(log)+n)
+	copy(out, log)
+	return out
 }
 
 // Seed is a game's secret seed. Its SHA-256 is published at the start of a game and the seed itself at
@@ -98,7 +129,10 @@ func (d *Seeded) Roll(label string, sides int) int {
 
 // Log returns every roll so far, in order. The slice is shared and must not be modified; appending to it
 // never disturbs the source.
-func (d *Seeded) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
+func (d *Seeded) Log() []Roll { return logged(d.log) }
+
+// Reserve gives the log room for n more rolls (see Reserve).
+func (d *Seeded) Reserve(n int) { d.log = reserve(d.log, n) }
 
 // Keyed is a deterministic Source in which every roll has a stream of its own, named by the roll's label
 // and by how many rolls with that label came before it. Unlike Seeded, a roll does not depend on how
@@ -109,27 +143,44 @@ type Keyed struct {
 	seed Seed
 	n    map[string]int
 	log  []Roll
+	// Reused from roll to roll: the stream's name being hashed, and the generator, seeded afresh for
+	// each roll exactly as a new one would be.
+	name []byte
+	src  rand.ChaCha8
+	rng  *rand.Rand
 }
 
 // NewKeyed returns a Source keyed by s.
-func NewKeyed(s Seed) *Keyed { return &Keyed{seed: s, n: map[string]int{}} }
+func NewKeyed(s Seed) *Keyed {
+	d := &Keyed{seed: s, n: map[string]int{}}
+	d.rng = rand.New(&d.src)
+	return d
+}
 
 // Roll throws one die with the given number of sides (at least 1), drawn from the stream of this label's
-// next roll.
+// next roll: ChaCha8 seeded with s.Stream(label + "\x00" + k) for the label's k-th roll (counting from 0).
+// The stream's seed is hashed from a reused buffer and the generator reseeded in place, so a roll
+// allocates nothing but the log's room.
 func (d *Keyed) Roll(label string, sides int) int {
 	if sides < 1 {
 		sides = 1
 	}
 	k := d.n[label]
 	d.n[label] = k + 1
-	rng := rand.New(rand.NewChaCha8(d.seed.Stream(fmt.Sprintf("%s\x00%d", label, k))))
-	v := rng.IntN(sides) + 1
+	// What Seed.Stream hashes: the seed, a zero byte, and the stream's name.
+	d.name = append(append(d.name[:0], d.seed[:]...), 0)
+	d.name = strconv.AppendInt(append(append(d.name, label...), 0), int64(k), 10)
+	d.src.Seed(sha256.Sum256(d.name))
+	v := d.rng.IntN(sides) + 1
 	d.log = append(d.log, Roll{Label: label, Sides: sides, Value: v})
 	return v
 }
 
 // Log returns every roll so far, in order. The slice is shared and must not be modified.
-func (d *Keyed) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
+func (d *Keyed) Log() []Roll { return logged(d.log) }
+
+// Reserve gives the log room for n more rolls (see Reserve).
+func (d *Keyed) Reserve(n int) { d.log = reserve(d.log, n) }
 
 // Scripted hands out given values in order. It is for the calculator (dice given on the command line)
 // and for tests that need a particular roll. A value out of range for the die asked for, or a roll asked
@@ -169,7 +220,10 @@ func (d *Scripted) Roll(label string, sides int) int {
 }
 
 // Log returns every roll so far, in order. The slice is shared and must not be modified.
-func (d *Scripted) Log() []Roll { return d.log[:len(d.log):len(d.log)] }
+func (d *Scripted) Log() []Roll { return logged(d.log) }
+
+// Reserve gives the log room for n more rolls (see Reserve).
+func (d *Scripted) Reserve(n int) { d.log = reserve(d.log, n) }
 
 // Err says whether the script ran out or held an impossible value.
 func (d *Scripted) Err() error { return d.err }

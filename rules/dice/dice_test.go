@@ -1,8 +1,11 @@
 package dice
 
 import (
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -138,4 +141,140 @@ func TestKeyedRollsDoNotShift(t *testing.T) {
 	if len(d.Log()) != 6000 || d.Log()[0].Label != "same" {
 		t.Errorf("log: %d rolls", len(d.Log()))
 	}
+}
+
+// TestKeyedFixedSequence pins the keyed streams: if this changes, archived games would no longer re-run
+// byte for byte.
+func TestKeyedFixedSequence(t *testing.T) {
+	d := NewKeyed(SeedFromUint64(1))
+	var got []int
+	for _, label := range []string{"x", "x", "y", "turn 1 A spots B: D6", "x", "y", "z", "z"} {
+		got = append(got, d.Roll(label, 6))
+	}
+	got = append(got, d.Roll("x", 10), d.Roll("x", 20))
+	want := []int{5, 4, 1, 3, 4, 4, 5, 5, 9, 19}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("keyed seed 1 rolled %v, want %v", got, want)
+	}
+}
+
+// TestKeyedIsItsDefinition: every roll is what a fresh ChaCha8 seeded with the stream of the label's
+// k-th roll gives (the definition, written the plain way), over labels of every shape and dice of many
+// sizes.
+func TestKeyedIsItsDefinition(t *testing.T) {
+	seed := SeedFromUint64(77)
+	d := NewKeyed(seed)
+	count := map[string]int{}
+	labels := []string{"", "x", "turn 1 P0001 fires at P0002: red D6", "é\x00ü", strings.Repeat("long ", 40)}
+	for i := 0; i < 3000; i++ {
+		label := labels[i%len(labels)]
+		if i%7 == 0 {
+			label = fmt.Sprintf("unit %d", i%113)
+		}
+		sides := []int{1, 2, 6, 10, 20, 100, 1 << 20, 0}[i%8]
+		want := rand.New(rand.NewChaCha8(seed.Stream(fmt.Sprintf("%s\x00%d", label, count[label])))).IntN(max(sides, 1)) + 1
+		count[label]++
+		if got := d.Roll(label, sides); got != want {
+			t.Fatalf("roll %d (%q, d%d): %d, want %d", i, label, sides, got, want)
+		}
+	}
+}
+
+// unsized is a Source that cannot be told what is coming.
+type unsized struct{}
+
+func (unsized) Roll(string, int) int { return 1 }
+func (unsized) Log() []Roll          { return nil }
+
+// TestReserveChangesNoRollAndSpares: a log sized ahead gives the same rolls and labels, leaves the log
+// handed out before untouched, and takes the reserved rolls without growing (no allocation).
+func TestReserveChangesNoRollAndSpares(t *testing.T) {
+	sources := map[string]func() Source{
+		"seeded":   func() Source { return NewSeeded(SeedFromUint64(5)) },
+		"keyed":    func() Source { return NewKeyed(SeedFromUint64(5)) },
+		"scripted": func() Source { return NewScripted(1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2) },
+	}
+	labels := []string{"a", "b", "a", "c", "a"}
+	for name, mk := range sources {
+		plain, sized := mk(), mk()
+		for i := 0; i < 7; i++ {
+			plain.Roll(labels[i%len(labels)], 6)
+			sized.Roll(labels[i%len(labels)], 6)
+		}
+		before := sized.Log()
+		kept := append([]Roll(nil), before...)
+		Reserve(sized, 13)
+		for i := 7; i < 20; i++ {
+			plain.Roll(labels[i%len(labels)], 6)
+			sized.Roll(labels[i%len(labels)], 6)
+		}
+		if !reflect.DeepEqual(plain.Log(), sized.Log()) {
+			t.Errorf("%s: reserving changed the log:\n%v\n%v", name, plain.Log(), sized.Log())
+		}
+		if !reflect.DeepEqual(before, kept) {
+			t.Errorf("%s: the log handed out before reserving changed", name)
+		}
+	}
+	// Rolls into room reserved for them allocate nothing; without the room they grow the log (so the
+	// check can fail). AllocsPerRun calls the function twice, counting the second call.
+	for _, room := range []int{500, 0} {
+		d := NewSeeded(SeedFromUint64(6))
+		Reserve(d, room)
+		allocs := testing.AllocsPerRun(1, func() {
+			for range 250 {
+				d.Roll("a", 6)
+			}
+		})
+		switch {
+		case room > 0 && allocs != 0:
+			t.Errorf("250 rolls into room for them allocated %v times", allocs)
+		case room == 0 && allocs == 0:
+			t.Error("250 rolls without room never allocated: the test proves nothing")
+		}
+		if len(d.Log()) != 500 {
+			t.Errorf("log has %d rolls, want 500", len(d.Log()))
+		}
+	}
+	// Room reserved and never used leaves the log as it was: nil, saved as null.
+	for name, mk := range sources {
+		d := mk()
+		Reserve(d, 10)
+		if b, _ := json.Marshal(d.Log()); string(b) != "null" {
+			t.Errorf("%s: an empty log with room reserved is saved as %s", name, b)
+		}
+	}
+	// A source that cannot be told is left alone.
+	Reserve(unsized{}, 10)
+	Reserve(NewSeeded(SeedFromUint64(1)), 0)
+}
+
+// benchLabels are labels as a turn writes them: a few hundred different ones, some rolled twice.
+var benchLabels = func() []string {
+	var out []string
+	for i := 0; i < 300; i++ {
+		out = append(out, fmt.Sprintf("turn 3 P%04d fires at P%04d: red D6", i, i+1))
+	}
+	return out
+}()
+
+// BenchmarkKeyedTurn is a turn's dice from the keyed source every game now uses: a new source and 500
+// rolls of 300 labels; BenchmarkSeededTurn beside it is the same from the sequential source, the raw
+// cost of a turn of logged dice.
+func BenchmarkKeyedTurn(b *testing.B) {
+	benchmarkTurn(b, func() Source { return NewKeyed(SeedFromUint64(1)) })
+}
+
+func BenchmarkSeededTurn(b *testing.B) {
+	benchmarkTurn(b, func() Source { return NewSeeded(SeedFromUint64(1)) })
+}
+
+func benchmarkTurn(b *testing.B, source func() Source) {
+	b.ReportAllocs()
+	for b.Loop() {
+		d := source()
+		for n := range 500 {
+			d.Roll(benchLabels[n%len(benchLabels)], 6)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/500, "ns/roll")
 }

@@ -1,6 +1,9 @@
 package hex
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Scene is what a map picture of one side's view shows, as plain data: the units the side knows of, the
 // tracks its own units flew, the clouds, the fire it saw and the marks left by what happened. A ruleset
@@ -118,6 +121,15 @@ type SceneMark struct {
 	Hex   Hex      `json:"hex"`
 	Kind  MarkKind `json:"kind"`
 	Label string   `json:"label,omitempty"`
+}
+
+// After names the moment a picture shows in its title, from the turn to be played next: "opening
+// positions" before the first, else "after turn n".
+func After(next int) string {
+	if next <= 1 {
+		return "opening positions"
+	}
+	return fmt.Sprintf("after turn %d", next-1)
 }
 
 // Hexes are every hex the scene draws something in: units, their tracks, line ends, marks and clouds.

@@ -11,7 +11,7 @@ import (
 // knows, and the fire, AA, bombs and losses the side was told of. It reads only the View and the side's
 // own events (EventsFor), so the picture shows nothing the report does not.
 func sceneOf(v View, player string, events []Event) *hexmap.Scene {
-	sc := &hexmap.Scene{Title: fmt.Sprintf("%s · turn %d · %s", v.Scenario, v.Turn, v.Side)}
+	sc := &hexmap.Scene{Title: fmt.Sprintf("%s · %s · %s", v.Scenario, hexmap.After(v.Turn), v.Side)}
 	where := map[string]hexmap.Hex{}
 	tracks := map[string][]hexmap.Hex{}
 	for _, e := range events {

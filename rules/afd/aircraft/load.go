@@ -25,7 +25,8 @@ import (
 var dataFS embed.FS
 
 // Registry is a set of aircraft cards by key. It is read-only once built: Get and All hand out copies,
-// so a caller may change what it gets without touching the registry.
+// so a caller may change what it gets without touching the registry; Card hands out the registry's own
+// card, for callers that only read it.
 type Registry struct {
 	cards map[string]*Card
 	files map[string]*File // the historical data behind each card, when it came from a file
@@ -95,6 +96,14 @@ func (r *Registry) Get(key string) (*Card, bool) {
 		return nil, false
 	}
 	return c.Clone(), true
+}
+
+// Card returns the registry's own card with the given key, without copying it: a card is some 4 KB of
+// bands, guns and systems, and a turn or an order check that only reads it need not pay for a copy.
+// The card is shared by every caller and must not be changed; use Get for a card to change.
+func (r *Registry) Card(key string) (*Card, bool) {
+	c, ok := r.cards[key]
+	return c, ok
 }
 
 // Keys returns the keys in sorted order.

@@ -2,6 +2,7 @@ package aircraft
 
 import (
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +59,33 @@ func TestGetHandsOutCopies(t *testing.T) {
 	b, _ := r.Get("a6m2")
 	if b.Bands[0].Maneuver.Max == 99 || b.Guns[0].Mix == "junk" || b.Systems[0].Boxes == 99 {
 		t.Error("changing a card from Get changed the registry")
+	}
+}
+
+// TestCardIsSharedAndEqual: Card hands out the registry's own card, the same every call and equal to
+// what Get copies, and nothing for an unknown key; a copy from Get is not it.
+func TestCardIsSharedAndEqual(t *testing.T) {
+	r, _ := Default()
+	for _, k := range r.Keys() {
+		a, ok := r.Card(k)
+		b, _ := r.Card(k)
+		c, _ := r.Get(k)
+		if !ok || a != b || a == c || !reflect.DeepEqual(a, c) {
+			t.Errorf("%s: Card gave %p and %p, Get %p (equal %v)", k, a, b, c, reflect.DeepEqual(a, c))
+		}
+	}
+	if c, ok := r.Card("spitfire"); ok || c != nil {
+		t.Error("an unknown key gave a card")
+	}
+	// With keeps the cards it is given as copies: the caller's card is not the registry's.
+	mine, _ := r.Get("a6m2")
+	mine.Name = "printed"
+	r2, err := r.With(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r2.Card("a6m2"); got == mine || got.Name != "printed" {
+		t.Errorf("With: Card gave %p %q for the caller's %p", got, got.Name, mine)
 	}
 }
 

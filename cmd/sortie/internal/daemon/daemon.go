@@ -290,10 +290,11 @@ func (d *Daemon) backup(now time.Time) error {
 	return nil
 }
 
-// outbox adapts the storage outbox to the mailer's view of it.
-// Outbox adapts the database's outbox to the mail sender.
+// Outbox adapts the database's outbox to the mail sender: the stored mail goes over whole, so the
+// sender renders exactly what the archive renders.
 type Outbox struct{ DB *storage.DB }
 
+// Pending returns the mails due at now, oldest first (storage.DB.Pending).
 func (o Outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
 	items, err := o.DB.Pending(now, limit)
 	if err != nil {
@@ -301,11 +302,12 @@ func (o Outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error)
 	}
 	out := make([]mailer.OutgoingMail, 0, len(items))
 	for _, it := range items {
-		out = append(out, mailer.OutgoingMail{ID: it.ID, From: it.From, To: it.To, ToName: it.ToName, ReplyTo: it.ReplyTo,
-			Subject: it.Subject, Body: it.Body, MessageID: it.MessageID, InReplyTo: it.InReplyTo, Headers: it.Headers})
+		out = append(out, mailer.OutgoingMail{ID: it.ID, Mail: it.Mail})
 	}
 	return out, nil
 }
+
+// MarkSent records that the server accepted a mail.
 func (o Outbox) MarkSent(id string, at time.Time) error { return o.DB.MarkSent(id, at) }
 
 // MarkSentMany records several sent mails in one commit (mailer.BatchMarker).

@@ -1,0 +1,147 @@
+package picture
+
+import (
+	"bytes"
+	"encoding/binary"
+	"image"
+	"image/color"
+	"image/png"
+	"sync"
+)
+
+// A picture is drawn in a few dozen colours; only the anti-aliased edges between them blend. The PNG is
+// therefore paletted, one byte a pixel, against one fixed palette: the drawing's colours, their blends
+// with the paper and a few other grounds they are drawn on, and a grey ramp. Each pixel takes the
+// nearest palette colour, so the same drawing gives the same bytes, and flat colours stay exact.
+
+var (
+	paletteOnce sync.Once
+	thePalette  color.Palette
+	paletteIdx  map[color.RGBA]uint8
+	paletteRGB  [][3]int32
+)
+
+// basePalette lists the colours the drawing uses, most important first.
+func baseColours() []color.RGBA {
+	cs := []color.RGBA{paper, gridLine, coordInk, offMap, mapEdge, cloudFill, cloudPuff, ink, noteInk, outInk,
+		white, titleBg, legendBg, legendInk, labelBg, yellow, orange}
+	for _, s := range sides {
+		f := s.faded()
+		cs = append(cs, s.main, s.dark, s.tint, s.track, f.main, f.dark, f.tint, f.track)
+	}
+	cs = append(cs, lineColours[:]...)
+	cs = append(cs, neutral.main, neutral.dark, neutral.tint, neutral.track, fade(white))
+	return cs
+}
+
+func buildPalette() {
+	var pal []color.RGBA
+	seen := map[color.RGBA]bool{}
+	add := func(c color.RGBA) {
+		if !seen[c] && len(pal) < 256 {
+			seen[c] = true
+			pal = append(pal, c)
+		}
+	}
+	base := baseColours()
+	for _, c := range base {
+		add(c)
+	}
+	// Edges on the paper, the commonest ground.
+	for _, t := range []float64{0.25, 0.5, 0.75} {
+		for _, c := range base {
+			add(mix(c, paper, t))
+		}
+	}
+	// Edges inside counters and on the bars: symbols on their tints, white on the side colours and the title
+	// bar, ink on white badges.
+	for _, s := range append(sides[:], neutral) {
+		for _, t := range []float64{0.33, 0.67} {
+			add(mix(s.dark, s.tint, t))
+			add(mix(s.main, s.tint, t))
+			add(mix(white, s.main, t))
+		}
+	}
+	for _, t := range []float64{0.25, 0.5, 0.75} {
+		add(mix(white, titleBg, t))
+		add(mix(ink, white, t))
+		add(mix(yellow, ink, t))
+		add(mix(gridLine, cloudFill, t))
+		add(mix(offMap, gridLine, t))
+		add(mix(mapEdge, offMap, t))
+		add(mix(coordInk, cloudFill, t))
+		add(mix(coordInk, offMap, t))
+	}
+	// Whatever else: a grey ramp.
+	for g := 0; g < 256; g += 8 {
+		add(rgb(uint8(g), uint8(g), uint8(g)))
+	}
+	thePalette = make(color.Palette, len(pal))
+	paletteIdx = make(map[color.RGBA]uint8, len(pal))
+	for i, c := range pal {
+		thePalette[i] = c
+		paletteIdx[c] = uint8(i)
+		paletteRGB = append(paletteRGB, [3]int32{int32(c.R), int32(c.G), int32(c.B)})
+	}
+}
+
+func palette() color.Palette {
+	paletteOnce.Do(buildPalette)
+	return thePalette
+}
+
+// nearest returns the index of the palette colour nearest to c, weighting green most as the eye does.
+func nearest(c color.RGBA) uint8 {
+	if i, ok := paletteIdx[c]; ok {
+		return i
+	}
+	best, bestD := 0, int32(1<<31-1)
+	for i, q := range paletteRGB {
+		dr, dg, db := int32(c.R)-q[0], int32(c.G)-q[1], int32(c.B)-q[2]
+		if d := 3*dr*dr + 4*dg*dg + 2*db*db; d < bestD {
+			best, bestD = i, d
+		}
+	}
+	return uint8(best)
+}
+
+// toPaletted maps an opaque RGBA image onto the palette. Runs of one colour cost a comparison; other
+// colours go through a small direct-mapped cache before the search.
+func toPaletted(img *image.RGBA) *image.Paletted {
+	pal := palette()
+	out := image.NewPaletted(img.Bounds(), pal)
+	type entry struct {
+		key uint32
+		idx uint8
+		ok  bool
+	}
+	cache := make([]entry, 1<<15) // a picture has a few thousand colours; few collide
+	var last uint32 = 1           // no opaque pixel packs to 1
+	var lastIdx uint8
+	b := img.Bounds()
+	for y := 0; y < b.Dy(); y++ {
+		src := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
+		dst := out.Pix[y*out.Stride : y*out.Stride+b.Dx()]
+		for x := range dst {
+			key := binary.LittleEndian.Uint32(src[4*x:])
+			if key != last {
+				e := &cache[(key*2654435761)>>17]
+				if !e.ok || e.key != key {
+					*e = entry{key: key, idx: nearest(color.RGBA{uint8(key), uint8(key >> 8), uint8(key >> 16), 0xFF}), ok: true}
+				}
+				last, lastIdx = key, e.idx
+			}
+			dst[x] = lastIdx
+		}
+	}
+	return out
+}
+
+func encodePNG(img *image.RGBA) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
+	if err := enc.Encode(&buf, toPaletted(img)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
