@@ -187,7 +187,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	if !out.Diagnosed(ds) {
 		return out
 	}
-	card, ok := g.env.Cards.Get(p.Type)
+	card, ok := g.env.Card(p.Type)
 	if !ok {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "card", Message: "no card for " + p.Type})
 		return out
@@ -232,7 +232,7 @@ func (g *game) DefaultOrder(unit string) string {
 	if g.st.Options.Impulse {
 		return g.impulseDefault(p)
 	}
-	card, ok := g.env.Cards.Get(p.Type)
+	card, ok := g.env.Card(p.Type)
 	if !ok {
 		return ""
 	}
@@ -278,7 +278,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	}
 	eventLines(&r, side, seen)
 	for _, p := range v.Own {
-		card, _ := g.env.Cards.Get(p.Type)
+		card, _ := g.env.Card(p.Type)
 		f := p.Flight
 		u := ruleset.Unit{Name: p.Callsign, Type: p.Type}
 		if p.InPlay() {

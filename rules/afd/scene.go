@@ -118,20 +118,21 @@ func sceneEvent(sc *hexmap.Scene, where map[string]hexmap.Hex, e *Event) {
 			sc.Marks = append(sc.Marks, hexmap.SceneMark{Hex: h, Kind: kind, Label: who})
 		}
 	}
+	x := e.Extras() // the detail few kinds carry (a nil Extra reads as zeros)
 	switch e.Kind {
 	case EvFire:
 		line(e.Plane, e.Target, hexmap.Fire, e.Fire != nil && e.Fire.Hits > 0)
 	case EvFlak:
-		hit := e.Flak != nil && e.Flak.Hits > 0
+		hit := x.Flak != nil && x.Flak.Hits > 0
 		if _, ok := where[e.Plane]; ok {
 			line(e.Plane, e.Target, hexmap.FlakFire, hit)
-		} else if to, ok := where[e.Target]; ok && e.Flak != nil && e.Flak.From != to {
-			sc.Lines = append(sc.Lines, hexmap.SceneLine{From: e.Flak.From, To: to, Kind: hexmap.FlakFire, Hit: hit})
+		} else if to, ok := where[e.Target]; ok && x.Flak != nil && x.Flak.From != to {
+			sc.Lines = append(sc.Lines, hexmap.SceneLine{From: x.Flak.From, To: to, Kind: hexmap.FlakFire, Hit: hit})
 		}
 	case EvGroundDamage:
 		// Plane is the ground unit hit, Target the attacker; a torpedo's hit is ground damage too.
 		kind := hexmap.Bombing
-		if e.Ground != nil && e.Ground.Weapon == "torpedo" {
+		if x.Ground != nil && x.Ground.Weapon == "torpedo" {
 			kind = hexmap.Torpedo
 		}
 		line(e.Target, e.Plane, kind, true)
@@ -145,7 +146,7 @@ func sceneEvent(sc *hexmap.Scene, where map[string]hexmap.Hex, e *Event) {
 	case EvShotDown:
 		mark(e.Plane, hexmap.ShotDown)
 	case EvBailOut:
-		if e.Saved > 0 || e.Side == "" {
+		if x.Saved > 0 || e.Side == "" {
 			mark(e.Plane, hexmap.BailOut)
 		}
 	case EvCrash:
