@@ -57,7 +57,18 @@ func (a *Archive) WriteTarGz(w io.Writer) error {
 	}
 	tw := tar.NewWriter(zw)
 	root := bundleDir(a.Manifest.Game)
-	dirs := []string{root, path.Join(root, dirRounds)}
+	// Every folder before the files in it.
+	dirs := []string{root}
+	seen := map[string]bool{root: true}
+	for _, name := range names {
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			if p := path.Join(root, d); !seen[p] {
+				seen[p] = true
+				dirs = append(dirs, p)
+			}
+		}
+	}
+	sort.Strings(dirs)
 	for _, d := range dirs {
 		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d + "/", Mode: 0o700, ModTime: when, Format: tar.FormatPAX}); err != nil {
 			return err
