@@ -159,7 +159,7 @@ func BenchmarkGameView(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			v.round(2)
+			v.round(2, s.roundHref("big", 2))
 		}
 	})
 	b.Run("record", func(b *testing.B) {

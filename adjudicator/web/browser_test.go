@@ -246,9 +246,20 @@ func TestBrowserWithoutScripts(t *testing.T) {
 
 // --- screenshots ---------------------------------------------------------------------------------
 
-// capture is the browser's viewport as an image.
+// capture is the browser's viewport as an image, once every picture on the page has loaded.
 func capture(t *testing.T, ctx context.Context) image.Image {
 	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)`))
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pictures did not load: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	b := run(t, ctx, chromedp.CaptureScreenshot())
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {

@@ -4,10 +4,13 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 )
+
+var reportPath = regexp.MustCompile(`/report/\d+$`)
 
 // crawl fetches every page and asset reachable from start by following the links of the pages (all of
 // the site's own: the script and the style sheet too, the bundle unpacked), and returns them by path.
@@ -61,11 +64,17 @@ func TestPlayerLinkShowsOnlyThePlayersView(t *testing.T) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	reports := 0
+	reports, pictures := 0, 0
 	for _, p := range paths {
 		body := pages[p]
-		if strings.Contains(p, "/report/") {
+		switch {
+		case reportPath.MatchString(p):
 			reports++
+		case strings.HasSuffix(p, "/map.svg"):
+			pictures++
+			if !strings.Contains(body, "<svg") || !strings.Contains(body, ">RED1</tspan>") {
+				t.Errorf("%s is not alice's map picture", p)
+			}
 		}
 		for _, secret := range []string{ghost, bobKey, secrets["alice"], secrets["bob"]} {
 			if strings.Contains(body, secret) {
@@ -73,20 +82,20 @@ func TestPlayerLinkShowsOnlyThePlayersView(t *testing.T) {
 			}
 		}
 	}
-	if reports != 4 || pages["/"] == "" || pages["/g/g1/"] == "" {
-		t.Errorf("the crawl from alice's link reached %d reports and %v", reports, paths)
+	if reports != 4 || pictures != 4 || pages["/"] == "" || pages["/g/g1/"] == "" {
+		t.Errorf("the crawl from alice's link reached %d reports, %d pictures: %v", reports, pictures, paths)
 	}
 	// Every report alice reached holds her own view: her aircraft, and after the first turn the enemies
 	// she saw.
 	for _, p := range paths {
-		if strings.Contains(p, "/report/") && (!strings.Contains(pages[p], "RED1") || !strings.HasSuffix(p, "/0") && !strings.Contains(pages[p], "KURT")) {
+		if reportPath.MatchString(p) && (!strings.Contains(pages[p], "RED1") || !strings.HasSuffix(p, "/0") && !strings.Contains(pages[p], "KURT")) {
 			t.Errorf("%s does not show alice's view", p)
 		}
 	}
 
-	// bob's link shows GHOST on each of his reports.
+	// bob's link shows GHOST on each of his reports and their pictures.
 	for p, body := range crawl(t, s, bob) {
-		if strings.Contains(p, "/report/") && !strings.Contains(body, ghost) {
+		if (reportPath.MatchString(p) || strings.HasSuffix(p, "/map.svg")) && !strings.Contains(body, ghost) {
 			t.Errorf("bob's %s does not show his own GHOST", p)
 		}
 	}

@@ -272,7 +272,7 @@ func (s *Server) roundPage(g *adjudicator.WebGame, n int) (roundPage, bool, erro
 	if err != nil || n >= v.pages() {
 		return roundPage{}, false, err
 	}
-	d := v.round(n)
+	d := v.round(n, s.roundHref(g.ID, n))
 	gi := s.info(g)
 	p := roundPage{pageBase: s.base(d.Label+" · "+g.Name, false, link{Href: s.href(), Text: "Games"}, link{Href: gi.Href, Text: g.Name}, link{Text: d.Label}),
 		Game: gi, R: d, Nav: turnNav{Label: "Turns", Up: link{Href: gi.Href, Text: "All turns"}, Pos: n + 1, Count: v.pages()}}
@@ -309,7 +309,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	b := v.round(n).Events
+	b := v.round(n, s.roundHref(g.ID, n)).Events
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
@@ -459,6 +459,9 @@ func (s *Server) reportPage(g *adjudicator.WebGame, pl adjudicator.WebPlayer, v 
 	pg := reportPage{pageBase: s.base(label+" · "+name+" · "+g.Name, true, link{Href: s.href(), Text: "Games"}, link{Href: home, Text: g.Name + ": " + name}, link{Text: label}),
 		Game: s.info(g), Name: name, Side: pl.Side, Label: label, Report: newReportView(rep.Report, "map-own"),
 		Commitment: rep.Commitment, Nav: turnNav{Label: "Reports", Up: link{Href: home, Text: "All your reports"}, Pos: n + 1, Count: len(reps)}}
+	if m := pg.Report.Map; m != nil && m.scene != nil {
+		m.Src = s.reportHref(g, pl, n) + "/map.svg"
+	}
 	for _, m := range rep.Missed {
 		pg.Missed = append(pg.Missed, v.playerName(m))
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"html/template"
 	"sort"
 	"strings"
 
@@ -27,14 +26,15 @@ type reportView struct {
 // diceRow is one die: what it was thrown for, the die, what it showed.
 type diceRow struct{ What, Die, Value string }
 
-// mapView is a map on a page: the picture when there is one, and the ASCII map of the mail, which is
-// also the picture's text alternative.
+// mapView is a map on a page: the picture (an SVG of its own, Src) when the ruleset draws one, and the
+// ASCII map of the mail, which is also the picture's text alternative.
 type mapView struct {
 	ID      string // the id of the figure's caption, for aria-labelledby
 	Caption string
 	ASCII   string
-	SVG     template.HTML
-	scene   *hex.Scene
+	// Src is the picture's address, set by the page that shows it; scene is what it draws.
+	Src   string
+	scene *hex.Scene
 }
 
 func newReportView(rep ruleset.Report, id string) reportView {
@@ -44,7 +44,8 @@ func newReportView(rep ruleset.Report, id string) reportView {
 		v.Dice = append(v.Dice, diceLine(line))
 	}
 	if rep.Map != "" || rep.Scene != nil {
-		v.Map = &mapView{ID: id, Caption: "What " + rep.Side + " could see", ASCII: strings.TrimRight(rep.Map, "\n"), scene: rep.Scene}
+		// The picture is the one the player's mail carried: the side's scene with the round's events.
+		v.Map = &mapView{ID: id, Caption: "What " + rep.Side + " could see", ASCII: strings.TrimRight(rep.Map, "\n"), scene: rep.Picture()}
 	}
 	return v
 }
@@ -73,7 +74,7 @@ type sideScene struct {
 // clouds, and the fire and events any side saw, merged from the players' scenes. The first side's units
 // are drawn as own, every other side's as enemy. Nil when no scene shows a unit (a ruleset that draws
 // no scenes).
-func truthMap(scenes []sideScene, sides []string, id, caption string) *mapView {
+func truthMap(scenes []sideScene, sides []string, id, caption, title string) *mapView {
 	var merged hex.Scene
 	seenUnit := map[string]bool{}
 	seenHex := map[hex.Hex]bool{}
@@ -133,7 +134,7 @@ func truthMap(scenes []sideScene, sides []string, id, caption string) *mapView {
 		}
 		return a.Label < b.Label
 	})
-	merged.Title = caption
+	merged.Title = title
 	var marks []hex.Mark
 	letter, digit := byte('A'), byte('1')
 	for _, u := range merged.Units {

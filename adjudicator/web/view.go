@@ -203,7 +203,8 @@ type seatReport struct {
 
 type orderRow struct{ Unit, Order string }
 
-func (v *gameView) round(i int) *roundData {
+// round is round page i's data; base is the page's own address, under which its pictures are.
+func (v *gameView) round(i int, base string) *roundData {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if d, ok := v.rounds[i]; ok {
@@ -222,6 +223,9 @@ func (v *gameView) round(i int) *roundData {
 		}
 		if sr.Told {
 			sr.Report = newReportView(rep, sr.ID+"-map")
+			if m := sr.Report.Map; m != nil && m.scene != nil {
+				m.Src = fmt.Sprintf("%s/map/%d.svg", base, k+1)
+			}
 			scenes = append(scenes, sideScene{side: p.Side, scene: rep.Scene})
 		}
 		d.Reports = append(d.Reports, sr)
@@ -247,7 +251,15 @@ func (v *gameView) round(i int) *roundData {
 			d.Events = rr.Events
 		}
 	}
-	d.Truth = truthMap(scenes, sidesInOrder(v.game.Players), "map-truth", fmt.Sprintf("%s: %s, every unit", v.game.Name, strings.ToLower(d.Label)))
+	when := "opening positions"
+	if i > 0 {
+		when = "after " + strings.ToLower(d.Label)
+	}
+	d.Truth = truthMap(scenes, sidesInOrder(v.game.Players), "map-truth", fmt.Sprintf("%s: %s, every unit", v.game.Name, strings.ToLower(d.Label)),
+		fmt.Sprintf("%s · %s · every unit", v.game.Name, when))
+	if d.Truth != nil {
+		d.Truth.Src = base + "/map/all.svg"
+	}
 	v.rounds[i] = d
 	return d
 }

@@ -67,6 +67,7 @@ type Server struct {
 	mu    sync.Mutex
 	views map[string]*slot // by game id: the game's rounds, rebuilt when the game moves on
 	asks  map[string]bool  // by game id: adjudicator.Service.AsksOnly, which never changes in a game
+	svgs  svgCache         // map pictures drawn (maps.go)
 }
 
 // asset is an embedded file with its content type and a version for cache busting.
@@ -106,6 +107,8 @@ func New(svc *adjudicator.Service, opts Options) (*Server, error) {
 	mux.HandleFunc("GET "+p+"/g/{game}/{$}", s.game)
 	mux.HandleFunc("GET "+p+"/g/{game}/round/{n}", s.round)
 	mux.HandleFunc("GET "+p+"/g/{game}/round/{n}/events.json", s.events)
+	mux.HandleFunc("GET "+p+"/g/{game}/round/{n}/map/{file}", s.roundMap)
+	mux.HandleFunc("GET "+p+"/p/{game}/{key}/report/{n}/map.svg", s.playerMap)
 	mux.HandleFunc("GET "+p+"/g/{game}/archive.tar.gz", s.bundle)
 	mux.HandleFunc("GET "+p+"/p/{game}/{key}/{$}", s.player)
 	mux.HandleFunc("GET "+p+"/p/{game}/{key}/report/{n}", s.playerReport)
@@ -123,12 +126,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	// Nothing but this site's own files, never in a frame; and no link on these pages tells another site
 	// where the reader came from (a player's link is a secret).
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", pagePolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	s.mux.ServeHTTP(w, r)
 }
+
+// pagePolicy lets a page use nothing but the archive's own files (the style sheet, the script, the map
+// pictures); a map picture's answer replaces it with its own (maps.go).
+const pagePolicy = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // buffers hold rendered pages: a turn page of a big game is hundreds of KiB, grown anew for every
 // request without them.

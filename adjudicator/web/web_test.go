@@ -441,3 +441,60 @@ func TestPrefix(t *testing.T) {
 		}
 	}
 }
+
+// The map pictures: an SVG of their own beside the ASCII map, with their own narrow policy; a player's
+// is theirs alone, the public ones revalidate by ETag; a picture not on the page is 404.
+func TestMapPictures(t *testing.T) {
+	g := newTestGame(t, "g1", 3)
+	g.play("g1", 3)
+	s := g.server(Options{})
+	page := mustGet(t, s, "/g/g1/round/2")
+	for _, want := range []string{`<img class="picture" src="/g/g1/round/2/map/all.svg" alt="Channel, August 1940: turn 2, every unit: the map as a picture. The same map follows as text.">`,
+		`src="/g/g1/round/2/map/1.svg"`, `src="/g/g1/round/2/map/2.svg"`, `<pre class="ascii"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("round 2 does not show %q", want)
+		}
+	}
+	res, all := get(t, s, "/g/g1/round/2/map/all.svg")
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || res.Header.Get("Content-Security-Policy") != svgPolicy ||
+		!strings.HasPrefix(all, "<svg") || !strings.Contains(all, ">"+ghost+"</tspan>") || !strings.Contains(all, ">RED1</tspan>") {
+		t.Fatalf("the map of every unit: %d %v", res.StatusCode, res.Header)
+	}
+	_, alice := get(t, s, "/g/g1/round/2/map/1.svg")
+	if strings.Contains(alice, ghost) || !strings.Contains(alice, ">RED1</tspan>") {
+		t.Error("alice's picture on the round page is not her view")
+	}
+	req := httptest.NewRequest(http.MethodGet, "/g/g1/round/2/map/all.svg", nil)
+	req.Header.Set("If-None-Match", res.Header.Get("ETag"))
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusNotModified || rec.Body.Len() != 0 {
+		t.Errorf("a picture the browser has: %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+	for _, p := range []string{"/g/g1/round/2/map/3.svg", "/g/g1/round/2/map/0.svg", "/g/g1/round/2/map/01.svg", "/g/g1/round/2/map/1",
+		"/g/g1/round/2/map/x.svg", "/g/g1/round/9/map/all.svg", "/g/nope/round/2/map/all.svg"} {
+		if res, body := get(t, s, p); res.StatusCode != 404 || body != notFoundBody {
+			t.Errorf("%s: %d", p, res.StatusCode)
+		}
+	}
+	link := g.link("g1", "alice")
+	res, mine := get(t, s, link+"report/2/map.svg")
+	if res.StatusCode != 200 || res.Header.Get("Cache-Control") != "private, no-store" || res.Header.Get("ETag") != "" || mine != alice {
+		t.Errorf("alice's own picture: %d %v; the same as on the round page: %v", res.StatusCode, res.Header, mine == alice)
+	}
+	if !strings.Contains(mustGet(t, s, link+"report/2"), `src="`+link+`report/2/map.svg"`) {
+		t.Error("alice's report does not show her picture")
+	}
+	wrong := strings.Replace(link, link[len(link)-3:len(link)-1], "zz", 1)
+	for _, p := range []string{wrong + "report/2/map.svg", link + "report/4/map.svg", link + "report/02/map.svg"} {
+		if res, body := get(t, s, p); res.StatusCode != 404 || body != notFoundBody {
+			t.Errorf("%s: %d", p, res.StatusCode)
+		}
+	}
+	// A running game's pictures are its rounds: not shown.
+	g.add("g2", 12)
+	g.play("g2", 1)
+	if res, _ := get(t, s, "/g/g2/round/1/map/all.svg"); res.StatusCode != 404 {
+		t.Errorf("a running game's picture: %d", res.StatusCode)
+	}
+}
