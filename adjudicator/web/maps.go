@@ -118,12 +118,12 @@ func (s *Server) roundMap(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	v, err := s.view(&g)
+	v, ok, err := s.publicView(&g)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if n >= v.pages() {
+	if !ok || n >= v.pages() {
 		notFound(w)
 		return
 	}

@@ -184,14 +184,17 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	p.Viewable = s.viewable(&g)
-	if p.Viewable {
-		p.Public = !g.Over()
-		v, err := s.view(&g)
+	if s.viewable(&g) {
+		v, ok, err := s.publicView(&g)
 		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
+		if !ok { // it was reopened (a rollback) between the two reads: shown as it now stands
+			s.render(w, r, "game", p, false)
+			return
+		}
+		p.Viewable, p.Public = true, !v.game.Over()
 		for _, pl := range v.game.Players {
 			p.Players = append(p.Players, playerRow{Name: orID(pl.Name, pl.Player), Side: pl.Side, Bot: pl.Bot})
 		}
@@ -268,8 +271,8 @@ func (s *Server) round(w http.ResponseWriter, r *http.Request) {
 
 // roundPage is round page n of a viewable game; false when the game has no such round.
 func (s *Server) roundPage(g *adjudicator.WebGame, n int) (roundPage, bool, error) {
-	v, err := s.view(g)
-	if err != nil || n >= v.pages() {
+	v, ok, err := s.publicView(g)
+	if err != nil || !ok || n >= v.pages() {
 		return roundPage{}, false, err
 	}
 	d := v.round(n, s.roundHref(g.ID, n))
@@ -300,12 +303,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	v, err := s.view(&g)
+	v, ok, err := s.publicView(&g)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if n >= v.pages() {
+	if !ok || n >= v.pages() {
 		notFound(w)
 		return
 	}
@@ -318,6 +321,22 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Write(b)
+}
+
+// publicView is a viewable game's view, and whether the game is still viewable as the view read it: the
+// handlers decide on the game record they read first, but a rollback may reopen a finished game before
+// its record is read again, and then none of the rounds may show.
+func (s *Server) publicView(g *adjudicator.WebGame) (*gameView, bool, error) {
+	v, err := s.view(g)
+	if err != nil {
+		return nil, false, err
+	}
+	return v, s.viewable(&v.game), nil
+}
+
+// viewableArchive says an exported archive is of a game whose rounds anyone may see.
+func (s *Server) viewableArchive(a *archive.Archive) bool {
+	return a.Manifest.Status == adjudicator.StatusOver || s.public[strings.ToLower(a.Manifest.Game)]
 }
 
 // --- the export bundle --------------------------------------------------------------------------
@@ -335,6 +354,10 @@ func (s *Server) bundle(w http.ResponseWriter, r *http.Request) {
 	a, err := archive.Export(s.svc, g.ID)
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if !s.viewableArchive(a) { // reopened between the two reads
+		notFound(w)
 		return
 	}
 	var b bytes.Buffer

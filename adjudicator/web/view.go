@@ -145,15 +145,18 @@ func (s *Server) verify(g *adjudicator.WebGame) *checked {
 		return sl.check
 	}
 	c := &checked{key: key}
-	c.report, c.err = verifyGame(s.svc, g.ID)
+	c.report, c.err = s.verifyGame(g.ID)
 	sl.check = c
 	return c
 }
 
-func verifyGame(svc *adjudicator.Service, id string) (*archive.VerifyReport, error) {
-	a, err := archive.Export(svc, id)
+func (s *Server) verifyGame(id string) (*archive.VerifyReport, error) {
+	a, err := archive.Export(s.svc, id)
 	if err != nil {
 		return nil, err
+	}
+	if !s.viewableArchive(a) {
+		return nil, fmt.Errorf("the game is running again")
 	}
 	dir, err := os.MkdirTemp("", "sortie-web-verify-")
 	if err != nil {

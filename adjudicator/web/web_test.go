@@ -17,6 +17,7 @@ import (
 
 	"sortie/adjudicator"
 	"sortie/adjudicator/archive"
+	"sortie/parser"
 )
 
 // hrefs are the links and asset addresses of a page, as written (entities undone).
@@ -497,4 +498,31 @@ func TestMapPictures(t *testing.T) {
 	if res, _ := get(t, s, "/g/g2/round/1/map/all.svg"); res.StatusCode != 404 {
 		t.Errorf("a running game's picture: %d", res.StatusCode)
 	}
+}
+
+// A finished game the moderator rolls back runs again: its rounds stop showing at once, cached or not,
+// and a player's pages hold only the rounds that still stand.
+func TestRolledBackGameHidesItsRoundsAgain(t *testing.T) {
+	g := newTestGame(t, "g1", 3)
+	g.play("g1", 3)
+	s := g.server(Options{})
+	mustGet(t, s, "/g/g1/round/2")
+	mustGet(t, s, "/g/g1/round/2/map/all.svg")
+	alice := g.link("g1", "alice")
+	mustGet(t, s, alice+"report/3")
+	if _, err := g.svc.Moderate("g1", parser.Command{Name: "ROLLBACK", Args: []string{"2"}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := g.status("g1"); st.Status != adjudicator.StatusRunning || st.Round != 2 {
+		t.Fatalf("after the rollback: %s, round %d", st.Status, st.Round)
+	}
+	for _, p := range []string{"/g/g1/round/0", "/g/g1/round/1", "/g/g1/round/1/events.json", "/g/g1/round/1/map/all.svg", "/g/g1/archive.tar.gz", alice + "report/2"} {
+		if res, body := get(t, s, p); res.StatusCode != 404 || body != notFoundBody {
+			t.Errorf("%s after the rollback: %d", p, res.StatusCode)
+		}
+	}
+	if game := mustGet(t, s, "/g/g1/"); strings.Contains(game, "round/") || !strings.Contains(game, "This game is running") {
+		t.Error("the game's page still shows its rounds")
+	}
+	mustGet(t, s, alice+"report/1")
 }
