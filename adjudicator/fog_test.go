@@ -2,7 +2,9 @@ package adjudicator
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"image/png"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -188,7 +190,7 @@ var (
 	sortieTok = regexp.MustCompile(`sortie\+[0-9a-f]{16}@`)
 )
 
-// TestFogHiddenEnemyCount: every mail alice gets — welcome, reminders, receipts, STATUS, pause and
+// TestFogHiddenEnemyCount: every mail alice gets (and the map picture of every report, byte for byte) — welcome, reminders, receipts, STATUS, pause and
 // resume notices, reports with the enemy's missed orders, the game-over mail — is the same whether bob
 // has one or four aircraft she never sees, and none names them. The state commitments differ (the
 // states do) and are masked; so are the reply tokens. It used to fail: a missed order was announced
@@ -204,6 +206,21 @@ func TestFogHiddenEnemyCount(t *testing.T) {
 					if name := fmt.Sprintf("FAR%d", i); strings.Contains(m.Subject+m.Body, name) {
 						t.Errorf("a %s mail to alice names the unseen %s:\n%s", m.Kind, name, m.Body)
 					}
+				}
+			}
+			for _, m := range four {
+				if m.Kind != "start" && m.Kind != "report" && m.Kind != "over" {
+					if len(m.Parts) > 0 {
+						t.Errorf("a %s mail carries parts: %+v", m.Kind, m.Parts)
+					}
+					continue
+				}
+				if len(m.Parts) != 1 || m.Parts[0].ContentType != "image/png" || !m.Parts[0].Inline {
+					t.Errorf("a %s mail does not carry its map picture inline: %d parts", m.Kind, len(m.Parts))
+					continue
+				}
+				if _, err := png.Decode(bytes.NewReader(m.Parts[0].Data)); err != nil {
+					t.Errorf("the %s mail's picture is not a PNG: %v", m.Kind, err)
 				}
 			}
 			for _, k := range []string{"start", "reminder", "receipt", "announce", "report", "over"} {
@@ -237,5 +254,9 @@ func mailTexts(ms []storage.Outgoing) []string {
 
 func maskFog(m storage.Outgoing) string {
 	s := m.Kind + "\n" + m.Subject + "\n" + m.Body
+	// The map picture must be the very same bytes whatever alice cannot see.
+	for _, p := range m.Parts {
+		s += fmt.Sprintf("\npart %s %s %x", p.Filename, p.ContentType, sha256.Sum256(p.Data))
+	}
 	return sortieTok.ReplaceAllString(hex64RE.ReplaceAllString(s, "HEX"), "sortie+TOKEN@")
 }

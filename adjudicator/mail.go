@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"sortie/mailer/outmail"
-	"sortie/rules/hex/picture"
+	mappicture "sortie/rules/hex/picture"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
@@ -140,6 +142,12 @@ func (s *Service) queueReport(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 }
 
 func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string) error {
+	return s.queueReportPictured(tx, g, rg, seat, log, kind, notes, nil)
+}
+
+// queueReportPictured is queueReportNotes with the players' map pictures drawn ahead (renderPictures);
+// a player missing from pics has theirs drawn here.
+func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string, pics map[string]picture) error {
 	rep := rg.Report(seat.Player, log)
 	if asksOnly(rg) {
 		// The seat's own round numbers (Seat.Asks): asked now for round Asks, after its round Asks-1.
@@ -178,7 +186,7 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 	if err != nil {
 		return err
 	}
-	parts, err := s.reportParts(g, seat, rep)
+	parts, err := reportParts(seat, rep, pics)
 	if err != nil {
 		return err
 	}
@@ -200,16 +208,60 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 // reportParts are what a player's report carries besides its text: the map of what the player's side
 // sees (Report.Picture, built by the ruleset from that side's view only), as a PNG shown inline where the
 // mail program can. A ruleset that draws no scene gives a report without a picture.
-func (s *Service) reportParts(g *Game, seat *Seat, rep ruleset.Report) ([]outmail.Part, error) {
-	sc := rep.Picture()
-	if sc == nil {
+func reportParts(seat *Seat, rep ruleset.Report, pics map[string]picture) ([]outmail.Part, error) {
+	pic, ok := pics[seat.Player]
+	if !ok {
+		pic = drawPicture(rep)
+	}
+	if pic.err != nil {
+		return nil, fmt.Errorf("the map picture of %s's report: %w", seat.Player, pic.err)
+	}
+	if pic.png == nil {
 		return nil, nil
 	}
-	png, err := picture.PNG(*sc)
-	if err != nil {
-		return nil, fmt.Errorf("the map picture of %s's report: %w", seat.Player, err)
+	return []outmail.Part{{Filename: fmt.Sprintf("map-%d.png", rep.Round), ContentType: "image/png", Inline: true, Data: pic.png}}, nil
+}
+
+// picture is a report's map drawn as a PNG (nil when the ruleset draws none), or why it could not be.
+type picture struct {
+	png []byte
+	err error
+}
+
+func drawPicture(rep ruleset.Report) picture {
+	sc := rep.Picture()
+	if sc == nil {
+		return picture{}
 	}
-	return []outmail.Part{{Filename: fmt.Sprintf("map-%d.png", rep.Round), ContentType: "image/png", Inline: true, Data: png}}, nil
+	png, err := mappicture.PNG(*sc)
+	return picture{png, err}
+}
+
+// renderPictures draws the map pictures of the players told of a round, on every core at once: drawing
+// is pure (the same report gives the same bytes), and it is most of a round's time in its transaction.
+func renderPictures(rg ruleset.Game, log *ruleset.Log, players []string) map[string]picture {
+	out := make([]picture, len(players))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(players)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				out[i] = drawPicture(rg.Report(players[i], log))
+			}
+		}()
+	}
+	for i := range players {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	pics := make(map[string]picture, len(players))
+	for i, p := range players {
+		pics[p] = out[i]
+	}
+	return pics
 }
 
 // fillReceipt adds what the player has on file and who is still missing.

@@ -1122,6 +1122,13 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		kind = "over"
 	}
 	t0 = time.Now()
+	var told []string
+	for i := range g.Seats {
+		if ruleset.ReportsTo(next, g.Seats[i].Player) {
+			told = append(told, g.Seats[i].Player)
+		}
+	}
+	pics := renderPictures(next, log, told)
 	for i := range g.Seats {
 		if !ruleset.ReportsTo(next, g.Seats[i].Player) {
 			continue // a game that asks only some players this round (ruleset.Selective)
@@ -1129,7 +1136,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 		if kind != "over" {
 			askSeat(next, &g.Seats[i])
 		}
-		if err := s.queueReportNotes(tx, g, next, &g.Seats[i], log, kind, notes); err != nil {
+		if err := s.queueReportPictured(tx, g, next, &g.Seats[i], log, kind, notes, pics); err != nil {
 			return err
 		}
 	}

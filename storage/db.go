@@ -20,8 +20,9 @@
 //		return tx.MarkSeen(msgID, storage.SeenRecord{Mailbox: "INBOX", UIDValidity: v, UID: uid, Outcome: "accepted"})
 //	})
 //
-// The package imports nothing of the project; the daemon adapts *DB to mailer.CursorStore (the signatures match)
-// and to mailer.Outbox (Outgoing carries the fields of mailer.OutgoingMail).
+// The package imports nothing of the project but mailer/outmail, the leaf package of the mail its outbox
+// stores; the daemon adapts *DB to mailer.CursorStore (the signatures match) and to mailer.Outbox (an
+// Outgoing carries its outmail.Mail whole).
 package storage
 
 import (

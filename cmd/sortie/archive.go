@@ -26,7 +26,7 @@ import (
 const exportHelp = `sortie export GAME --config FILE --out DIR: write a game's archive into a new folder (docs/archives.md).
 
 The archive holds every turn's state, orders, events and dice, the current state, every mail the game
-sent (mail.mbox), the dice log, the rules version, a manifest and SHA256SUMS. Player secrets and reply
+sent as it was sent (mail.mbox) and where each stands (mail.json), the dice log, the rules version, a manifest and SHA256SUMS. Player secrets and reply
 tokens are withheld; the dice seed is included only once the game is over. Check it with sortie verify.
 Works while the daemon runs (through its socket) and when it does not.
 `

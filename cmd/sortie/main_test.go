@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image/png"
 	"io"
 	"mime/quotedprintable"
 	netmail "net/mail"
@@ -231,6 +232,27 @@ func TestDemoPlaysAGameToTheEnd(t *testing.T) {
 		if err != nil || len(entries) < 3 {
 			t.Errorf("%s: %d mails (%v)", p, len(entries), err)
 		}
+	}
+	// Every report (and the welcome, the opening positions) has its map picture written beside it.
+	reports := 0
+	entries, _ := os.ReadDir(filepath.Join(dir, "mails", "alice"))
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".eml") || !strings.Contains(name, "report-for-Alice") && !strings.Contains(name, "welcome") {
+			continue
+		}
+		reports++
+		b, err := os.ReadFile(filepath.Join(dir, "mails", "alice", strings.TrimSuffix(name, ".eml")+".png"))
+		if err != nil {
+			t.Errorf("%s has no picture beside it: %v", name, err)
+			continue
+		}
+		if img, err := png.Decode(bytes.NewReader(b)); err != nil || img.Bounds().Dx() < 400 {
+			t.Errorf("%s's picture does not read as a map: %v", name, err)
+		}
+	}
+	if reports < 3 {
+		t.Errorf("alice got %d reports", reports)
 	}
 }
 
