@@ -81,6 +81,8 @@ type reportData struct {
 	// NeedSecret says replies carry no identity (the mailbox has no plus-addressing): the block needs
 	// the player's SECRET.
 	NeedSecret bool
+	// WebLink is the player's own secret link to their reports in the web archive, when it is served.
+	WebLink string
 }
 
 func (s *Service) deadlineText(g *Game, seat *Seat) string {
@@ -165,6 +167,9 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes, NeedSecret: s.cfg.NoPlusAddressing}
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
+	if s.cfg.WebBase != "" {
+		data.WebLink = strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, seat.Player))
+	}
 	if log != nil {
 		for _, p := range log.Missed {
 			name := p

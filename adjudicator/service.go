@@ -54,6 +54,10 @@ type Config struct {
 	// NoPlusAddressing says the mailbox does not deliver Address's plus-addresses: mail goes out with
 	// the bare address as Reply-To, and players identify themselves by the SECRET on the GAME line.
 	NoPlusAddressing bool
+	// WebBase is the web archive's address as players reach it (web.base_url), e.g.
+	// https://games.example.org/sortie/. Set, every report carries the player's own secret link to their
+	// pages there (PlayerLink); empty, reports carry none.
+	WebBase string
 }
 
 // Service is the adjudicator.

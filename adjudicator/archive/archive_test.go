@@ -42,6 +42,12 @@ func newArchiveGame(t *testing.T, turns int) *archiveGame { return newArchiveGam
 // newArchiveGameWith adds lines (indented two spaces) to the scenario's service section.
 func newArchiveGameWith(t *testing.T, turns int, extra string) *archiveGame {
 	t.Helper()
+	return newArchiveGameConfig(t, turns, extra, adjudicator.Config{Address: "sortie@sortie.test", Name: "Sortie Ü", TurnLength: 48 * time.Hour})
+}
+
+// newArchiveGameConfig is newArchiveGameWith on a service with the configuration given.
+func newArchiveGameConfig(t *testing.T, turns int, extra string, cfg adjudicator.Config) *archiveGame {
+	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +58,7 @@ func newArchiveGameWith(t *testing.T, turns int, extra string) *archiveGame {
 		t.Fatal(err)
 	}
 	a := &archiveGame{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	a.s = adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", Name: "Sortie Ü", TurnLength: 48 * time.Hour}, zerolog.Nop())
+	a.s = adjudicator.New(db, tmpl, cfg, zerolog.Nop())
 	a.s.Now = func() time.Time { return a.now }
 	scn, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
@@ -744,4 +750,36 @@ service:
 	writeRound(t, dir, r)
 	rewriteSums(t, dir)
 	mustFail(t, dir, fmt.Sprintf("round %d: dice differ", k))
+}
+
+// A running game's archive withholds the keys of the players' web links that its reports carry: whoever
+// holds one reads that player's reports while the game runs.
+func TestArchiveWithholdsWebLinks(t *testing.T) {
+	a := newArchiveGameConfig(t, 4, "", adjudicator.Config{Address: "sortie@sortie.test", Name: "Sortie", TurnLength: 48 * time.Hour,
+		WebBase: "https://games.example.org/sortie/"})
+	a.play(1)
+	var keys []string
+	for _, p := range []string{"alice", "bob"} {
+		path, err := a.s.PlayerLink("g1", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, strings.Split(strings.Trim(path, "/"), "/")[2])
+	}
+	ar, dir := a.export()
+	sent := 0
+	for _, m := range ar.Mails {
+		sent += strings.Count(m.Body, "https://games.example.org/sortie/p/g1/key-withheld/")
+	}
+	if sent == 0 {
+		t.Fatal("no archived report shows where its web link was")
+	}
+	for _, name := range []string{fileMbox, fileMails} {
+		b := mustRead(t, dir, name)
+		for _, k := range keys {
+			if bytes.Contains(b, []byte(k)) {
+				t.Errorf("%s holds a player's web link key", name)
+			}
+		}
+	}
 }

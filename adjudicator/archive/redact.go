@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sortie/adjudicator"
 	"sortie/mailer/outmail"
+	"sortie/rules/dice"
 	"sortie/storage"
 	"strings"
 	"unicode/utf8"
@@ -23,10 +24,14 @@ func newRedactor(g *adjudicator.Game) *redactor {
 	var pairs []string
 	r := &redactor{}
 	secrets := []string{g.ModSecret}
+	seed, _ := dice.ParseSeed(g.Seed)
 	for _, st := range g.Seats {
 		if st.Token != "" {
 			pairs = append(pairs, st.Token, "token-"+withheld)
 		}
+		// The key of the player's web link (in reports when the web archive is served): whoever holds
+		// it reads that player's reports while the game runs.
+		pairs = append(pairs, adjudicator.PlayerKey(seed, g.ID, st.Player), "key-"+withheld)
 		secrets = append(secrets, st.Secret)
 	}
 	// Whatever word follows a SECRET keyword, known secret or not (a mistyped one is nearly right).

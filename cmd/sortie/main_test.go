@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"image/png"
-	"io"
-	"mime/quotedprintable"
-	netmail "net/mail"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +12,7 @@ import (
 	"testing"
 
 	"sortie/cmd/sortie/internal/daemon"
+	"sortie/mailer"
 )
 
 // The calculator is a contract other tools rely on, so these tests run the real binary.
@@ -311,16 +309,18 @@ func TestDemoPlaysTheStrike(t *testing.T) {
 		var all strings.Builder
 		entries, _ := os.ReadDir(filepath.Join(dir, "mails", who))
 		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".eml") {
+				continue // a report's picture, written beside it
+			}
 			b, err := os.ReadFile(filepath.Join(dir, "mails", who, e.Name()))
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := netmail.ReadMessage(bytes.NewReader(b))
+			m, err := mailer.ParseMessage(b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			body, _ := io.ReadAll(quotedprintable.NewReader(m.Body))
-			all.Write(body)
+			all.WriteString(m.Text)
 		}
 		return all.String()
 	}

@@ -189,6 +189,7 @@ func (c *Config) AdjudicatorConfig() adjudicator.Config {
 		ac.ResolveDelay, _ = time.ParseDuration(c.ResolveDelay)
 	}
 	ac.NoPlusAddressing = c.PlusAddressing != nil && !*c.PlusAddressing
+	ac.WebBase = c.Web.BaseURL
 	ac.DigestHour = DefaultDigestHour
 	if c.DigestHour != nil {
 		ac.DigestHour = *c.DigestHour

@@ -1,0 +1,65 @@
+package adjudicator
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// With the web archive's address configured, every report carries its player's own link, and only that
+// player's: the links differ per player and are the ones PlayerLink gives.
+func TestReportsCarryTheirPlayersWebLink(t *testing.T) {
+	f := newFogGame(t, "afd", 1)
+	base := "https://games.example.org/sortie/"
+	f.s.cfg.WebBase = base
+	play(f)
+	links := map[string]string{}
+	for _, p := range []string{"alice", "bob"} {
+		path, err := f.s.PlayerLink("g1", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		links[p] = base + path
+	}
+	if links["alice"] == links["bob"] {
+		t.Fatal("alice and bob have the same link")
+	}
+	for p, other := range map[string]string{"alice": "bob", "bob": "alice"} {
+		reports := 0
+		for _, m := range f.mails(p + "@players.test") {
+			if m.Kind != "report" {
+				continue
+			}
+			reports++
+			if !strings.Contains(m.Body, links[p]) {
+				t.Errorf("%s's report lacks their link %s:\n%s", p, links[p], m.Body)
+			}
+			if strings.Contains(m.Body, links[other]) {
+				t.Errorf("%s's report carries %s's link", p, other)
+			}
+		}
+		if reports == 0 {
+			t.Fatalf("%s got no report", p)
+		}
+	}
+	// Without the address, no link.
+	g := newFogGame(t, "afd", 1)
+	play(g)
+	for _, m := range g.mails("alice@players.test") {
+		if strings.Contains(m.Body, "/p/g1/") {
+			t.Errorf("a %s mail carries a web link with no web archive configured", m.Kind)
+		}
+	}
+}
+
+// play has alice send her default orders and bob none, and lets the deadline pass: turn 1 resolves.
+func play(f *fogGame) {
+	f.t.Helper()
+	lines := orderLines(f.mails("alice@players.test")[0].Body)
+	f.mail("alice@players.test", "GAME g1 TURN 1 SECRET lark-swift-0001\n"+strings.Join(lines, "\n")+"\nEND")
+	f.now = f.now.Add(49 * time.Hour)
+	f.tick()
+	if st, err := f.s.Status("g1"); err != nil || st.Round != 2 {
+		f.t.Fatalf("turn 1 did not resolve: %+v %v", st, err)
+	}
+}
