@@ -119,3 +119,19 @@ func BenchmarkRawSVGGrid(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPNGDogfight draws a small report's picture (a few aircraft, tracks, fire and a caption): the
+// common case, what a two-player turn draws twice in its transaction.
+func BenchmarkPNGDogfight(b *testing.B) {
+	s := dogfight()
+	s.Caption = []string{"RED1 fired at KURT: 2 hits", "KURT was shot down", "parachutes seen from KURT"}
+	var n int
+	for b.Loop() {
+		out, err := PNG(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(out)
+	}
+	b.ReportMetric(float64(n), "bytes")
+}

@@ -503,3 +503,33 @@ func TestSceneUntouched(t *testing.T) {
 		t.Error("drawing wrote past the units")
 	}
 }
+
+// Writing an SVG subsets the embedded fonts; that must leave the fonts every picture is drawn with as
+// they were: the same PNG before and after, and the font's glyph count unchanged.
+func TestSVGLeavesTheFontsAlone(t *testing.T) {
+	s := everything()
+	before, err := PNG(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := loadFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	glyphs := fs.regular.SFNT.NumGlyphs()
+	for range 3 {
+		if _, err := SVG(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, err := PNG(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("the PNG changed after SVGs were written")
+	}
+	if n := fs.regular.SFNT.NumGlyphs(); n != glyphs {
+		t.Errorf("the regular font had %d glyphs, now %d", glyphs, n)
+	}
+}

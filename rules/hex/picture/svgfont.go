@@ -29,7 +29,7 @@ func fontCSS(p *pen) (string, error) {
 		}
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
-		sub, err := f.SFNT.Subset(ids, font.SubsetOptions{Tables: font.KeepMinTables})
+		sub, err := subset(f.SFNT, ids)
 		if err != nil {
 			return "", fmt.Errorf("picture: subsetting font %s: %w", f.Name(), err)
 		}
@@ -44,6 +44,31 @@ func fontCSS(p *pen) (string, error) {
 		fmt.Fprintf(&css, ";src:url(data:font/ttf;base64,%s)}", base64.StdEncoding.EncodeToString(b))
 	}
 	return css.String(), nil
+}
+
+// subset is the font with only the glyphs ids. SFNT.Subset writes into tables it shares with the font it
+// is given (the glyph count, the index format, the metrics count, the Unicode ranges), which would change
+// the font every picture is drawn with, and race with any other picture being drawn: it is given a copy
+// with those tables of its own.
+func subset(f *font.SFNT, ids []uint16) (*font.SFNT, error) {
+	cp := *f
+	if f.Maxp != nil {
+		t := *f.Maxp
+		cp.Maxp = &t
+	}
+	if f.Head != nil {
+		t := *f.Head
+		cp.Head = &t
+	}
+	if f.Hhea != nil {
+		t := *f.Hhea
+		cp.Hhea = &t
+	}
+	if f.OS2 != nil {
+		t := *f.OS2
+		cp.OS2 = &t
+	}
+	return cp.Subset(ids, font.SubsetOptions{Tables: font.KeepMinTables})
 }
 
 // unstamp sets the modified time that SFNT.Write stamps into a font's head table back to the font's
