@@ -106,6 +106,16 @@ func TestTheLastOrderIsWatchedFor(t *testing.T) {
 			accepted++
 		}
 	}
+	// Drawing the reports' map pictures is work the turn must do whatever the daemon watches; under the
+	// race detector it takes several times as long, so it is measured and left out of the bound.
+	var drawing time.Duration
+	d.Svc.Timed = func(part string, took time.Duration) {
+		if part == "reports" {
+			mu.Lock()
+			drawing += took
+			mu.Unlock()
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx) }()
@@ -161,9 +171,11 @@ func TestTheLastOrderIsWatchedFor(t *testing.T) {
 	took := time.Since(t0)
 	mu.Lock()
 	detect := fetched.Sub(t0)
+	reports := drawing
 	mu.Unlock()
-	t.Logf("in Dovecot's inbox → in the handler %v, → the turn's 3 mails accepted by Postfix %v", detect.Round(time.Millisecond/10), took.Round(time.Millisecond/10))
-	if detect > 250*time.Millisecond || took > 400*time.Millisecond {
+	t.Logf("in Dovecot's inbox → in the handler %v, → the turn's 3 mails accepted by Postfix %v (of which the reports and their pictures %v)",
+		detect.Round(time.Millisecond/10), took.Round(time.Millisecond/10), reports.Round(time.Millisecond/10))
+	if detect > 250*time.Millisecond || took-reports > 400*time.Millisecond {
 		t.Errorf("the last order took %v to reach the handler and %v to the reports: the daemon did not watch for it", detect, took)
 	}
 }
