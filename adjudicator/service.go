@@ -326,7 +326,7 @@ func (s *Service) refuseBlock(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		}
 	}
 	rec.BlockErrors = append(rec.BlockErrors, "Because of the problems above nothing in this mail was used; fix them and send the block again.")
-	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
+	if err := s.fillReceipt(tx, g, rg, seat, rec, nil); err != nil {
 		return "", err
 	}
 	subject, body, err := s.tmpl.Render("receipt", *rec)
@@ -457,7 +457,7 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		id := g.ID
 		tx.OnCommit(func() { s.Awaiting(id) })
 	}
-	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
+	if err := s.fillReceipt(tx, g, rg, seat, rec, miss); err != nil {
 		return "", err
 	}
 	if from := strings.ToLower(env.From); from != "" && from != strings.ToLower(seat.Email) {
@@ -730,6 +730,19 @@ func (s *Service) orders(tx *storage.Tx, g *Game) (map[string]storedOrder, error
 		return nil
 	})
 	return out, err
+}
+
+// order is the stored order of one unit this round, if any.
+func (s *Service) order(tx *storage.Tx, g *Game, unit string) (storedOrder, bool, error) {
+	var o storedOrder
+	v, err := tx.Get(ordersBucket(g.ID, g.Round), unit)
+	if err != nil || v == nil {
+		return o, false, err
+	}
+	if err := json.Unmarshal(v, &o); err != nil {
+		return o, false, err
+	}
+	return o, true, nil
 }
 
 func (s *Service) clear(tx *storage.Tx, g *Game, player string, units []string) (int, error) {

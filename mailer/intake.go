@@ -784,18 +784,12 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		got[f.uid] = f
 	}
 	for next := 0; next < len(group); {
-		// A batch is handed over once it is whole, min(Batch, what is left of the group), or the stream has
-		// ended: every commit costs a disk sync, so the handler does not start on a few messages while the
-		// rest of the batch is a moment away.
-		want, ready := min(in.opts.Batch, len(group)-next), 0
-		for ready < want {
-			if _, ok := got[uids[next+ready]]; !ok {
-				break
-			}
-			ready++
-		}
+		// Whenever the handler is free it takes everything that has arrived in order, at most Batch: it never
+		// waits for a batch to fill while messages are ready, so its work overlaps the stream, and the batches
+		// grow to what arrives while one is handled and committed (a commit's disk syncs cost about a
+		// millisecond, less than waiting for messages that are still on the wire).
 		var batch []Message
-		for (ready == want || streamDone) && next < len(group) && len(batch) < in.opts.Batch {
+		for next < len(group) && len(batch) < in.opts.Batch {
 			f, ok := got[uids[next]]
 			if !ok {
 				break
