@@ -37,6 +37,8 @@ type receipt struct {
 	Help        bool
 	Stored      []string // the player's orders on file this round, canonical
 	Exempt      string   // why the round does not wait for this player, if it does not
+	// fresh is what this mail stored, by unit (canonical text): fillReceipt need not read those back.
+	fresh map[string]string
 }
 
 type orderEcho struct {
@@ -264,6 +266,10 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	}
 	// The player's own orders only, each read by its key: the round's other orders are not decoded.
 	for _, u := range ruleset.OrderableUnits(rg, seat.Player) {
+		if text, ok := rec.fresh[u]; ok {
+			rec.Stored = append(rec.Stored, u+": "+text)
+			continue
+		}
 		o, ok, err := s.order(tx, g, u)
 		if err != nil {
 			return err

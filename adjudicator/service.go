@@ -434,6 +434,10 @@ func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *S
 						return err
 					}
 					echo.Stored = true
+					if rec.fresh == nil {
+						rec.fresh = map[string]string{}
+					}
+					rec.fresh[o.Callsign] = chk.Canonical
 					if seat.Autopilot {
 						seat.Autopilot = false
 						rec.Notes = append(rec.Notes, "You are back from autopilot: the turns wait for your orders again.")
