@@ -135,6 +135,32 @@ type Envelope struct {
 	IgnoreWhy  string // set when the mailer found mail that must not be answered
 	FromHTML   bool
 	ReceivedAt time.Time
+
+	// ahead is the order block read from Text by ReadAhead, if it ran.
+	ahead *aheadBlock
+}
+
+// aheadBlock is an order block read ahead of Submit, with the text it was read from.
+type aheadBlock struct {
+	text  string
+	block parser.Block
+	diags []parser.LineDiagnostic
+}
+
+// ReadAhead reads the order block of env's Text now, so that Submit and SubmitBatch find it read: the
+// intake calls it as a mail arrives, on its own goroutine, while the handler commits the mails before
+// it. It needs nothing of the database; a Text changed afterwards is read again.
+func (env *Envelope) ReadAhead() {
+	block, diags := parser.ParseBlock(env.Text)
+	env.ahead = &aheadBlock{text: env.Text, block: block, diags: diags}
+}
+
+// readBlock is parser.ParseBlock(env.Text), or what ReadAhead read of that very text.
+func (env *Envelope) readBlock() (parser.Block, []parser.LineDiagnostic) {
+	if a := env.ahead; a != nil && a.text == env.Text {
+		return a.block, a.diags
+	}
+	return parser.ParseBlock(env.Text)
 }
 
 // Outcome is what became of a mail.
@@ -221,7 +247,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		})
 	}
 	// The block keeps each order line as text: the game's ruleset reads it in its own notation.
-	block, diags := parser.ParseBlock(env.Text)
+	block, diags := env.readBlock()
 	var below belowQuote
 	if !block.Found && !block.HelpOnly {
 		if below = s.blockBelowQuote(tx, env); below.line > 0 {
