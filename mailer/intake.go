@@ -88,9 +88,10 @@ type IntakeOptions struct {
 	// 10 ms; a negative value never polls hot (IDLE, or Poll, always).
 	HotPoll time.Duration
 	// Batch is the most messages handed to the handler at once (one commit for a BatchHandler); default
-	// 250. The batches follow the mailbox: a batch is min(Batch, the new messages not yet handled), handed
-	// over as soon as it has arrived while the rest still streams in, and moved while the handler works
-	// on the next.
+	// 250. The batches follow the mailbox: whenever the handler is free it gets every message that has
+	// arrived (at most Batch) while the rest still streams in, so one message when mail trickles in and
+	// larger batches as a backlog streams. Handled messages are moved Batch at a time while the handler
+	// works on the next ones, and the rest once the fetched group is done.
 	Batch int
 	// MaxSize in bytes: larger messages are handed over with their header only, see IsOversize.
 	// 0 means DefaultIntakeMaxSize; a negative value means no limit.
@@ -939,7 +940,7 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 }
 
 // mover files handled messages in the background, one command at a time in the order given, while the
-// handler works on the next batch: the IMAP client takes a MOVE while the FETCH is still streaming.
+// handler works on the next batch: a batch's worth of messages at once, and the rest when the group is done.
 type mover struct {
 	in   *Intake
 	ic   *intakeConn
@@ -959,11 +960,22 @@ func (in *Intake) newMover(ic *intakeConn) *mover {
 	mv := &mover{in: in, ic: ic, jobs: make(chan moveJob, 64), done: make(chan struct{})}
 	go func() {
 		defer close(mv.done)
+		// A MOVE costs the server about the same for one message as for a hundred (it syncs the folders:
+		// about 10 ms on Dovecot), and the commands run one after the other. So the mover keeps what is
+		// filed until it holds a batch's worth (Batch messages) or the group is done: one command for a
+		// group of up to Batch messages, as few as the group's size allows for a backlog, the first ones
+		// running while the handler works on the rest. Whatever else was filed while a command ran goes
+		// along with the next.
+		var res groupResult
+		flush := func() {
+			for _, d := range res.byFolder() {
+				if mv.err == nil {
+					mv.err = in.dispose(ic, d.uids, d.disp, in.log)
+				}
+			}
+			res = groupResult{}
+		}
 		for j := range mv.jobs {
-			// Whatever else was filed while the last command ran goes along: a MOVE costs the server
-			// about the same for one message as for a hundred (it syncs the folders), so the commands
-			// follow the handler, few and large when it is fast.
-			var res groupResult
 			res.addAll(j)
 		more:
 			for {
@@ -977,12 +989,11 @@ func (in *Intake) newMover(ic *intakeConn) *mover {
 					break more
 				}
 			}
-			for _, d := range res.byFolder() {
-				if mv.err == nil {
-					mv.err = in.dispose(ic, d.uids, d.disp, in.log)
-				}
+			if res.count() >= in.opts.Batch {
+				flush()
 			}
 		}
+		flush() // the group is done (wait closed the jobs)
 	}()
 	return mv
 }
