@@ -90,8 +90,8 @@ type IntakeOptions struct {
 	// Batch is the most messages handed to the handler at once (one commit for a BatchHandler); default
 	// 250. The batches follow the mailbox: whenever the handler is free it gets every message that has
 	// arrived (at most Batch) while the rest still streams in, so one message when mail trickles in and
-	// larger batches as a backlog streams. Handled messages are moved Batch at a time while the handler
-	// works on the next ones, and the rest once the fetched group is done.
+	// larger batches as a backlog streams. Handled messages are moved while the handler works on the
+	// next ones, once the server has sent the fetched group.
 	Batch int
 	// MaxSize in bytes: larger messages are handed over with their header only, see IsOversize.
 	// 0 means DefaultIntakeMaxSize; a negative value means no limit.
@@ -764,6 +764,7 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		if err := cmd.Close(); err != nil {
 			fetchErr <- fmt.Errorf("mailer: imap fetch: %w", err)
 		}
+		mv.streamEnded()
 		close(fetchErr)
 	}()
 	// However the group ends, the FETCH is read to its end before another command is sent.
@@ -940,7 +941,7 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 }
 
 // mover files handled messages in the background, one command at a time in the order given, while the
-// handler works on the next batch: a batch's worth of messages at once, and the rest when the group is done.
+// handler works on the next batch, from the end of the group's FETCH on.
 type mover struct {
 	in   *Intake
 	ic   *intakeConn
@@ -949,7 +950,13 @@ type mover struct {
 	err  error // the first connection error; later jobs are dropped
 	// handled counts the messages handed over (by the group's goroutine, not the mover's).
 	handled int
+	// streamed is closed once the group's FETCH has ended (streamEnded): no MOVE is sent before.
+	streamed     chan struct{}
+	streamedOnce sync.Once
 }
+
+// streamEnded tells the mover that the server has sent the group's messages.
+func (mv *mover) streamEnded() { mv.streamedOnce.Do(func() { close(mv.streamed) }) }
 
 type moveJob struct {
 	uids []imap.UID
@@ -957,15 +964,14 @@ type moveJob struct {
 }
 
 func (in *Intake) newMover(ic *intakeConn) *mover {
-	mv := &mover{in: in, ic: ic, jobs: make(chan moveJob, 64), done: make(chan struct{})}
+	mv := &mover{in: in, ic: ic, jobs: make(chan moveJob, 64), done: make(chan struct{}), streamed: make(chan struct{})}
 	go func() {
 		defer close(mv.done)
-		// A MOVE costs the server about the same for one message as for a hundred (it syncs the folders:
-		// about 10 ms on Dovecot), and the commands run one after the other. So the mover keeps what is
-		// filed until it holds a batch's worth (Batch messages) or the group is done: one command for a
-		// group of up to Batch messages, as few as the group's size allows for a backlog, the first ones
-		// running while the handler works on the rest. Whatever else was filed while a command ran goes
-		// along with the next.
+		// While the group's FETCH streams, the server would only queue a MOVE behind it: what is filed is
+		// kept. Once the stream has ended, each MOVE goes as soon as the one before has finished, with
+		// everything filed meanwhile (a MOVE costs the server little more for a hundred messages than for
+		// one), so the server moves the first batches while the handler works on the last and the MOVE
+		// after the last commit is small.
 		var res groupResult
 		flush := func() {
 			for _, d := range res.byFolder() {
@@ -975,25 +981,35 @@ func (in *Intake) newMover(ic *intakeConn) *mover {
 			}
 			res = groupResult{}
 		}
-		for j := range mv.jobs {
-			res.addAll(j)
-		more:
-			for {
-				select {
-				case j, ok := <-mv.jobs:
-					if !ok {
+		streamed := mv.streamed
+		for {
+			select {
+			case j, ok := <-mv.jobs:
+				if !ok {
+					flush() // the group is done (wait closed the jobs)
+					return
+				}
+				res.addAll(j)
+			more:
+				for {
+					select {
+					case j, ok := <-mv.jobs:
+						if !ok {
+							flush()
+							return
+						}
+						res.addAll(j)
+					default:
 						break more
 					}
-					res.addAll(j)
-				default:
-					break more
 				}
+			case <-streamed:
+				streamed = nil
 			}
-			if res.count() >= in.opts.Batch {
+			if streamed == nil {
 				flush()
 			}
 		}
-		flush() // the group is done (wait closed the jobs)
 	}()
 	return mv
 }
@@ -1007,6 +1023,7 @@ func (mv *mover) file(res *groupResult) {
 
 // wait waits until everything handed over is filed and returns the first error.
 func (mv *mover) wait() error {
+	mv.streamEnded()
 	close(mv.jobs)
 	<-mv.done
 	return mv.err
