@@ -38,6 +38,8 @@ type receipt struct {
 	Help        bool
 	Stored      []string // the player's orders on file this round, canonical
 	Exempt      string   // why the round does not wait for this player, if it does not
+	// fresh is what this mail stored, by unit (canonical text): fillReceipt need not read those back.
+	fresh map[string]string
 }
 
 type orderEcho struct {
@@ -89,11 +91,27 @@ func (s *Service) deadlineText(g *Game, seat *Seat) string {
 	d := g.Deadline.UTC()
 	text := d.Format("Mon 2 Jan 2006 15:04 UTC")
 	if seat != nil && seat.TZ != "" {
-		if loc, err := time.LoadLocation(seat.TZ); err == nil {
+		if loc, err := loadLocation(seat.TZ); err == nil {
 			text += fmt.Sprintf(" (%s %s)", d.In(loc).Format("Mon 15:04"), seat.TZ)
 		}
 	}
 	return text
+}
+
+// locations caches time.LoadLocation by name: it reads the zone file each time, and every receipt to a
+// seat with a time zone asks for it. A zone that fails to load is not cached (asked again next time).
+var locations sync.Map // name -> *time.Location
+
+func loadLocation(name string) (*time.Location, error) {
+	if loc, ok := locations.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	locations.Store(name, loc)
+	return loc, nil
 }
 
 func (s *Service) replyTo(seat *Seat) string {
@@ -269,11 +287,14 @@ func renderPictures(rg ruleset.Game, log *ruleset.Log, players []string) map[str
 	return pics
 }
 
-// fillReceipt adds what the player has on file and who is still missing.
-func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, rec *receipt) error {
-	miss, err := s.missing(tx, g, rg)
-	if err != nil {
-		return err
+// fillReceipt adds what the player has on file and who is still missing; miss is what s.missing says, or
+// nil to have it asked.
+func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, rec *receipt, miss map[string][]string) error {
+	if miss == nil {
+		var err error
+		if miss, err = s.missing(tx, g, rg); err != nil {
+			return err
+		}
 	}
 	rec.Missing = miss[seat.Player]
 	if seat.exempt(s.now().UTC()) {
@@ -299,12 +320,17 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		}
 		rec.Outstanding = append(rec.Outstanding, name)
 	}
-	have, err := s.orders(tx, g)
-	if err != nil {
-		return err
-	}
+	// The player's own orders only, each read by its key: the round's other orders are not decoded.
 	for _, u := range ruleset.OrderableUnits(rg, seat.Player) {
-		if o, ok := have[u]; ok {
+		if text, ok := rec.fresh[u]; ok {
+			rec.Stored = append(rec.Stored, u+": "+text)
+			continue
+		}
+		o, ok, err := s.order(tx, g, u)
+		if err != nil {
+			return err
+		}
+		if ok {
 			rec.Stored = append(rec.Stored, u+": "+o.Text)
 		}
 	}

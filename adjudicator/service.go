@@ -139,6 +139,32 @@ type Envelope struct {
 	IgnoreWhy  string // set when the mailer found mail that must not be answered
 	FromHTML   bool
 	ReceivedAt time.Time
+
+	// ahead is the order block read from Text by ReadAhead, if it ran.
+	ahead *aheadBlock
+}
+
+// aheadBlock is an order block read ahead of Submit, with the text it was read from.
+type aheadBlock struct {
+	text  string
+	block parser.Block
+	diags []parser.LineDiagnostic
+}
+
+// ReadAhead reads the order block of env's Text now, so that Submit and SubmitBatch find it read: the
+// intake calls it as a mail arrives, on its own goroutine, while the handler commits the mails before
+// it. It needs nothing of the database; a Text changed afterwards is read again.
+func (env *Envelope) ReadAhead() {
+	block, diags := parser.ParseBlock(env.Text)
+	env.ahead = &aheadBlock{text: env.Text, block: block, diags: diags}
+}
+
+// readBlock is parser.ParseBlock(env.Text), or what ReadAhead read of that very text.
+func (env *Envelope) readBlock() (parser.Block, []parser.LineDiagnostic) {
+	if a := env.ahead; a != nil && a.text == env.Text {
+		return a.block, a.diags
+	}
+	return parser.ParseBlock(env.Text)
 }
 
 // Outcome is what became of a mail.
@@ -225,7 +251,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		})
 	}
 	// The block keeps each order line as text: the game's ruleset reads it in its own notation.
-	block, diags := parser.ParseBlock(env.Text)
+	block, diags := env.readBlock()
 	var below belowQuote
 	if !block.Found && !block.HelpOnly {
 		if below = s.blockBelowQuote(tx, env); below.line > 0 {
@@ -330,7 +356,7 @@ func (s *Service) refuseBlock(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		}
 	}
 	rec.BlockErrors = append(rec.BlockErrors, "Because of the problems above nothing in this mail was used; fix them and send the block again.")
-	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
+	if err := s.fillReceipt(tx, g, rg, seat, rec, nil); err != nil {
 		return "", err
 	}
 	subject, body, err := s.tmpl.Render("receipt", *rec)
@@ -438,6 +464,10 @@ func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *S
 						return err
 					}
 					echo.Stored = true
+					if rec.fresh == nil {
+						rec.fresh = map[string]string{}
+					}
+					rec.fresh[o.Callsign] = chk.Canonical
 					if seat.Autopilot {
 						seat.Autopilot = false
 						rec.Notes = append(rec.Notes, "You are back from autopilot: the turns wait for your orders again.")
@@ -461,7 +491,7 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		id := g.ID
 		tx.OnCommit(func() { s.Awaiting(id) })
 	}
-	if err := s.fillReceipt(tx, g, rg, seat, rec); err != nil {
+	if err := s.fillReceipt(tx, g, rg, seat, rec, miss); err != nil {
 		return "", err
 	}
 	if from := strings.ToLower(env.From); from != "" && from != strings.ToLower(seat.Email) {
@@ -734,6 +764,19 @@ func (s *Service) orders(tx *storage.Tx, g *Game) (map[string]storedOrder, error
 		return nil
 	})
 	return out, err
+}
+
+// order is the stored order of one unit this round, if any.
+func (s *Service) order(tx *storage.Tx, g *Game, unit string) (storedOrder, bool, error) {
+	var o storedOrder
+	v, err := tx.Get(ordersBucket(g.ID, g.Round), unit)
+	if err != nil || v == nil {
+		return o, false, err
+	}
+	if err := json.Unmarshal(v, &o); err != nil {
+		return o, false, err
+	}
+	return o, true, nil
 }
 
 func (s *Service) clear(tx *storage.Tx, g *Game, player string, units []string) (int, error) {

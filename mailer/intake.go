@@ -88,9 +88,10 @@ type IntakeOptions struct {
 	// 10 ms; a negative value never polls hot (IDLE, or Poll, always).
 	HotPoll time.Duration
 	// Batch is the most messages handed to the handler at once (one commit for a BatchHandler); default
-	// 250. The batches follow the mailbox: a batch is min(Batch, the new messages not yet handled), handed
-	// over as soon as it has arrived while the rest still streams in, and moved while the handler works
-	// on the next.
+	// 250. The batches follow the mailbox: whenever the handler is free it gets every message that has
+	// arrived (at most Batch) while the rest still streams in, so one message when mail trickles in and
+	// larger batches as a backlog streams. Handled messages are moved while the handler works on the
+	// next ones, once the server has sent the fetched group.
 	Batch int
 	// MaxSize in bytes: larger messages are handed over with their header only, see IsOversize.
 	// 0 means DefaultIntakeMaxSize; a negative value means no limit.
@@ -763,6 +764,7 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		if err := cmd.Close(); err != nil {
 			fetchErr <- fmt.Errorf("mailer: imap fetch: %w", err)
 		}
+		mv.streamEnded()
 		close(fetchErr)
 	}()
 	// However the group ends, the FETCH is read to its end before another command is sent.
@@ -784,18 +786,12 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		got[f.uid] = f
 	}
 	for next := 0; next < len(group); {
-		// A batch is handed over once it is whole, min(Batch, what is left of the group), or the stream has
-		// ended: every commit costs a disk sync, so the handler does not start on a few messages while the
-		// rest of the batch is a moment away.
-		want, ready := min(in.opts.Batch, len(group)-next), 0
-		for ready < want {
-			if _, ok := got[uids[next+ready]]; !ok {
-				break
-			}
-			ready++
-		}
+		// Whenever the handler is free it takes everything that has arrived in order, at most Batch: it never
+		// waits for a batch to fill while messages are ready, so its work overlaps the stream, and the batches
+		// grow to what arrives while one is handled and committed (a commit's disk syncs cost about a
+		// millisecond, less than waiting for messages that are still on the wire).
 		var batch []Message
-		for (ready == want || streamDone) && next < len(group) && len(batch) < in.opts.Batch {
+		for next < len(group) && len(batch) < in.opts.Batch {
 			f, ok := got[uids[next]]
 			if !ok {
 				break
@@ -945,7 +941,7 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 }
 
 // mover files handled messages in the background, one command at a time in the order given, while the
-// handler works on the next batch: the IMAP client takes a MOVE while the FETCH is still streaming.
+// handler works on the next batch, from the end of the group's FETCH on.
 type mover struct {
 	in   *Intake
 	ic   *intakeConn
@@ -954,7 +950,13 @@ type mover struct {
 	err  error // the first connection error; later jobs are dropped
 	// handled counts the messages handed over (by the group's goroutine, not the mover's).
 	handled int
+	// streamed is closed once the group's FETCH has ended (streamEnded): no MOVE is sent before.
+	streamed     chan struct{}
+	streamedOnce sync.Once
 }
+
+// streamEnded tells the mover that the server has sent the group's messages.
+func (mv *mover) streamEnded() { mv.streamedOnce.Do(func() { close(mv.streamed) }) }
 
 type moveJob struct {
 	uids []imap.UID
@@ -962,31 +964,50 @@ type moveJob struct {
 }
 
 func (in *Intake) newMover(ic *intakeConn) *mover {
-	mv := &mover{in: in, ic: ic, jobs: make(chan moveJob, 64), done: make(chan struct{})}
+	mv := &mover{in: in, ic: ic, jobs: make(chan moveJob, 64), done: make(chan struct{}), streamed: make(chan struct{})}
 	go func() {
 		defer close(mv.done)
-		for j := range mv.jobs {
-			// Whatever else was filed while the last command ran goes along: a MOVE costs the server
-			// about the same for one message as for a hundred (it syncs the folders), so the commands
-			// follow the handler, few and large when it is fast.
-			var res groupResult
-			res.addAll(j)
-		more:
-			for {
-				select {
-				case j, ok := <-mv.jobs:
-					if !ok {
-						break more
-					}
-					res.addAll(j)
-				default:
-					break more
-				}
-			}
+		// While the group's FETCH streams, a MOVE would wait behind it (Dovecot: measured) and split the
+		// moves into more commands, each with a fixed cost of a few milliseconds: what is filed is kept.
+		// Once the stream has ended, each MOVE goes as soon as the one before has finished, with everything
+		// filed meanwhile, so the server moves the first batches while the handler works on the last, and
+		// the MOVE after the last commit is small.
+		var res groupResult
+		flush := func() {
 			for _, d := range res.byFolder() {
 				if mv.err == nil {
 					mv.err = in.dispose(ic, d.uids, d.disp, in.log)
 				}
+			}
+			res = groupResult{}
+		}
+		streamed := mv.streamed
+		for {
+			select {
+			case j, ok := <-mv.jobs:
+				if !ok {
+					flush() // the group is done (wait closed the jobs)
+					return
+				}
+				res.addAll(j)
+			more:
+				for {
+					select {
+					case j, ok := <-mv.jobs:
+						if !ok {
+							flush()
+							return
+						}
+						res.addAll(j)
+					default:
+						break more
+					}
+				}
+			case <-streamed:
+				streamed = nil
+			}
+			if streamed == nil {
+				flush()
 			}
 		}
 	}()
@@ -1002,6 +1023,7 @@ func (mv *mover) file(res *groupResult) {
 
 // wait waits until everything handed over is filed and returns the first error.
 func (mv *mover) wait() error {
+	mv.streamEnded()
 	close(mv.jobs)
 	<-mv.done
 	return mv.err

@@ -219,12 +219,12 @@ func validateMail(m OutMail) error {
 		return bad("no Message-ID (the outbox needs a stable one)")
 	}
 	// A line break in a header field would let text (a player's, say) add headers of its own.
-	for name, v := range map[string]string{
-		"From": m.From, "FromName": m.FromName, "To": m.To, "ToName": m.ToName, "ReplyTo": m.ReplyTo, "Subject": m.Subject,
-		"MessageID": m.MessageID, "InReplyTo": m.InReplyTo,
+	for _, f := range [...]struct{ name, v string }{
+		{"From", m.From}, {"FromName", m.FromName}, {"To", m.To}, {"ToName", m.ToName}, {"ReplyTo", m.ReplyTo}, {"Subject", m.Subject},
+		{"MessageID", m.MessageID}, {"InReplyTo", m.InReplyTo},
 	} {
-		if strings.ContainsAny(v, "\r\n") {
-			return bad("line break in %s", name)
+		if strings.ContainsAny(f.v, "\r\n") {
+			return bad("line break in %s", f.name)
 		}
 	}
 	for k, v := range m.Headers {

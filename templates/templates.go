@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 )
@@ -105,19 +106,44 @@ func (s *Set) Render(name string, data any) (subject, body string, err error) {
 	if !ok {
 		return "", "", fmt.Errorf("templates: no template %q", name)
 	}
-	var sb, b bytes.Buffer
-	if err := s.subject[name].Execute(&sb, data); err != nil {
+	b := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		b.Reset()
+		buffers.Put(b)
+	}()
+	if err := s.subject[name].Execute(b, data); err != nil {
 		return "", "", fmt.Errorf("templates: %s: %w", name, err)
 	}
-	if err := t.Execute(&b, data); err != nil {
+	subject = OneLine(b.String())
+	b.Reset()
+	if err := t.Execute(b, data); err != nil {
 		return "", "", fmt.Errorf("templates: %s: %w", name, err)
 	}
-	lines := strings.Split(strings.TrimLeft(b.String(), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
+	return subject, trimBody(b.Bytes()), nil
+}
+
+// buffers are Render's output buffers, kept between calls (a receipt is rendered for every order mail).
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// trimBody is the body as Render gives it: leading line breaks removed, trailing spaces and tabs trimmed
+// from every line, trailing line breaks removed, and one line break at the end. One pass, one allocation.
+func trimBody(text []byte) string {
+	text = bytes.TrimLeft(text, "\n")
+	var out strings.Builder
+	out.Grow(len(text) + 1)
+	for len(text) > 0 {
+		line, rest, found := bytes.Cut(text, []byte{'\n'})
+		out.Write(bytes.TrimRight(line, " \t"))
+		if found {
+			out.WriteByte('\n')
+		}
+		text = rest
 	}
-	body = strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
-	return OneLine(sb.String()), body, nil
+	body := out.String()
+	if trimmed := strings.TrimRight(body, "\n"); len(trimmed) < len(body) {
+		return body[:len(trimmed)+1] // the first of the line breaks trimmed
+	}
+	return body + "\n"
 }
 
 // OneLine makes text fit for a mail header: every control character (a line break, a tab, an escape)

@@ -73,3 +73,30 @@ func TestSubjectStaysOneLine(t *testing.T) {
 		t.Errorf("the name spilt into the body:\n%s", body)
 	}
 }
+
+// trimBodyByLines is how Render trimmed a body before trimBody: split, trim each line, join.
+func trimBodyByLines(s string) string {
+	lines := strings.Split(strings.TrimLeft(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n") + "\n"
+}
+
+// TestTrimBodyMatchesLineByLine: the one-pass trim gives what trimming line by line gives.
+func TestTrimBodyMatchesLineByLine(t *testing.T) {
+	for _, s := range []string{"", "\n", "\n\n\n", " ", "a", "a\n", "a  \n", "\n\na \t\n b\t\n\n", "x\r\n y \r\n", "a\n\n\nb  ", "\t\n  \n"} {
+		if got, want := trimBody([]byte(s)), trimBodyByLines(s); got != want {
+			t.Errorf("trimBody(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzTrimBody(f *testing.F) {
+	f.Add("\n\na \t\n b\t\n\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := trimBody([]byte(s)), trimBodyByLines(s); got != want {
+			t.Errorf("trimBody(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

@@ -356,6 +356,9 @@ type prepared struct {
 // of the database.
 func (h mailHandler) Prepare(m mailer.Message) any {
 	env, ok := h.read(m)
+	if ok {
+		env.ReadAhead() // the order block too: the handler's work is one goroutine, this one is another
+	}
 	return prepared{env, ok}
 }
 
