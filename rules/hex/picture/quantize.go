@@ -107,7 +107,7 @@ func nearest(c color.RGBA) uint8 {
 // toPaletted maps an opaque RGBA image onto the palette in one pass.
 func toPaletted(img *image.RGBA) *image.Paletted {
 	out := image.NewPaletted(img.Bounds(), palette())
-	newMapper().band(img, out, 0, img.Rect.Dy())
+	mapRows(img, out, 0, img.Rect.Dy())
 	return out
 }
 

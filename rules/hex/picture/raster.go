@@ -12,12 +12,13 @@ import (
 	"github.com/tdewolff/canvas/renderers/rasterizer"
 )
 
-// The PNG is rasterized in horizontal bands, a few for each processor, each band by the library's own
-// rasterizer on the rows of the one image it owns, and mapped onto the palette as soon as it is drawn.
-// Every band is given the whole drawing in the picture's own coordinates, moved up by a whole number of
-// pixels, so an edge's coverage in a band is the coverage the whole image would give it; what lies wholly
-// outside a band is passed over before it is stroked or its glyphs are looked up. The bands split what
-// costs most in one pass: the rasterizer clears and walks every row of the image for every path it draws.
+// The PNG is rasterized in horizontal bands, one for each processor, each band by the library's own
+// rasterizer on an image of its own, and mapped onto the palette as soon as it is drawn. Every band is
+// given the whole drawing in the picture's own coordinates, moved up by a whole number of pixels, so an
+// edge's coverage in a band is the coverage the whole image would give it; what lies wholly outside a band
+// is passed over before it is stroked or its glyphs are looked up. More bands than processors cost more
+// than they save: a band's image runs from the picture's top, and the paths across its top are drawn
+// there too.
 
 // bandRows is the least height of a band: below it, walking the drawing once a band costs more than the
 // rows save.
@@ -26,20 +27,20 @@ const bandRows = 48
 // rasterize draws c at one pixel a unit and maps it onto the palette.
 func rasterize(c *canvas.Canvas) *image.Paletted {
 	procs := runtime.GOMAXPROCS(0)
-	return rasterizeBands(c, 2*procs, procs)
+	return rasterizeBands(c, procs, procs)
 }
 
 // rasterizeBands draws c in at most bands bands on workers goroutines; the pixels do not depend on either.
 func rasterizeBands(c *canvas.Canvas, bands, workers int) *image.Paletted {
 	w, h := int(c.W+0.5), int(c.H+0.5)
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	out := image.NewPaletted(img.Bounds(), palette())
+	out := image.NewPaletted(image.Rect(0, 0, w, h), palette())
 	n := min(bands, h/bandRows)
 	if n <= 1 {
+		img := image.NewRGBA(out.Rect)
 		ras := rasterizer.FromImage(img, canvas.DPMM(1), canvas.DefaultColorSpace)
 		c.RenderTo(ras)
 		ras.Close()
-		newMapper().band(img, out, 0, h)
+		mapRows(img, out, 0, h)
 		return out
 	}
 	var next atomic.Int32
@@ -48,7 +49,6 @@ func rasterizeBands(c *canvas.Canvas, bands, workers int) *image.Paletted {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m := newMapper()
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= n {
@@ -69,7 +69,7 @@ func rasterizeBands(c *canvas.Canvas, bands, workers int) *image.Paletted {
 				}
 				c.RenderTo(r)
 				r.ras.Close()
-				m.band(scratch, out, y0, y1)
+				mapRows(scratch, out, y0, y1)
 			}
 		}()
 	}
@@ -119,40 +119,36 @@ func (r *bandRenderer) RenderImage(img image.Image, m canvas.Matrix) {
 	r.ras.RenderImage(img, r.shift.Mul(m))
 }
 
-// mapper maps opaque RGBA pixels onto the palette. Runs of one colour cost a comparison; other colours
-// go through a small direct-mapped cache before the search.
-type mapper struct {
-	cache []mapEntry
+// colourCache remembers, for every picture drawn, which palette colour a pixel's colour maps to: the
+// anti-aliased blends recur from picture to picture. It is direct-mapped; an entry holds the colour's
+// 24 bits, its index and a bit saying it is set, and is read and written whole, so any number of pictures
+// may share it. What it holds does not change a picture: nearest is a function of the colour.
+var colourCache [1 << 16]atomic.Uint64
+
+func mapColour(rgb uint32) uint8 {
+	e := &colourCache[(rgb*2654435761)>>16]
+	if v := e.Load(); v>>32 == uint64(rgb)|1<<24 {
+		return uint8(v)
+	}
+	i := nearest(color.RGBA{uint8(rgb), uint8(rgb >> 8), uint8(rgb >> 16), 0xFF})
+	e.Store((uint64(rgb)|1<<24)<<32 | uint64(i))
+	return i
 }
 
-type mapEntry struct {
-	key uint32
-	idx uint8
-	ok  bool
-}
-
-func newMapper() *mapper {
+// mapRows maps rows [y0, y1) of the opaque img into out. Runs of one colour cost a comparison.
+func mapRows(img *image.RGBA, out *image.Paletted, y0, y1 int) {
 	palette()
-	return &mapper{cache: make([]mapEntry, 1<<15)} // a picture has a few thousand colours; few collide
-}
-
-// band maps rows [y0, y1) of img into out.
-func (mp *mapper) band(img *image.RGBA, out *image.Paletted, y0, y1 int) {
-	var last uint32 = 1 // no opaque pixel packs to 1
+	last := uint32(1 << 31) // no colour has that bit
 	var lastIdx uint8
 	w := img.Rect.Dx()
 	for y := y0; y < y1; y++ {
 		src := img.Pix[y*img.Stride : y*img.Stride+4*w]
 		dst := out.Pix[y*out.Stride : y*out.Stride+w]
 		for x := range dst {
-			p := src[4*x : 4*x+4 : 4*x+4]
-			key := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
-			if key != last {
-				e := &mp.cache[(key*2654435761)>>17]
-				if !e.ok || e.key != key {
-					*e = mapEntry{key: key, idx: nearest(color.RGBA{uint8(key), uint8(key >> 8), uint8(key >> 16), 0xFF}), ok: true}
-				}
-				last, lastIdx = key, e.idx
+			p := src[4*x : 4*x+3 : 4*x+3]
+			rgb := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16
+			if rgb != last {
+				last, lastIdx = rgb, mapColour(rgb)
 			}
 			dst[x] = lastIdx
 		}
