@@ -10,6 +10,8 @@ import (
 
 	"github.com/tdewolff/canvas"
 	"github.com/tdewolff/canvas/renderers/rasterizer"
+	"github.com/tdewolff/canvas/text"
+	"github.com/tdewolff/font"
 )
 
 // The PNG is rasterized in horizontal bands, one for each processor, each band by the library's own
@@ -37,9 +39,14 @@ func rasterizeBands(c *canvas.Canvas, bands, workers int) *image.Paletted {
 	n := min(bands, h/bandRows)
 	if n <= 1 {
 		img := image.NewRGBA(out.Rect)
-		ras := rasterizer.FromImage(img, canvas.DPMM(1), canvas.DefaultColorSpace)
-		c.RenderTo(ras)
-		ras.Close()
+		r := &bandRenderer{
+			ras:   rasterizer.FromImage(img, canvas.DPMM(1), canvas.DefaultColorSpace),
+			shift: canvas.Identity,
+			lo:    0,
+			hi:    float64(h),
+		}
+		c.RenderTo(r)
+		r.ras.Close()
 		mapRows(img, out, 0, h)
 		return out
 	}
@@ -82,6 +89,8 @@ type bandRenderer struct {
 	ras    *rasterizer.Rasterizer
 	shift  canvas.Matrix
 	lo, hi float64
+
+	outlines map[glyphKey]*canvas.Path // glyph outlines at the origin
 }
 
 func (r *bandRenderer) Size() (float64, float64) { return r.ras.Size() }
@@ -105,14 +114,78 @@ func (r *bandRenderer) RenderPath(path *canvas.Path, style canvas.Style, m canva
 	r.ras.RenderPath(path, style, r.shift.Mul(m))
 }
 
-// RenderText sends the glyphs back through RenderPath with the picture's own matrix, so they are aligned
-// on the pixel grid as the whole image aligns them, and shifted with everything else.
-func (r *bandRenderer) RenderText(text *canvas.Text, m canvas.Matrix) {
-	b := text.Bounds()
+// RenderText draws the glyphs as the library does, through RenderPath with the picture's own matrix (so
+// they are aligned on the pixel grid as the whole image aligns them, and shifted with everything else),
+// but reads each glyph's outline from the font once a band: a map's coordinates are a handful of digits
+// over and over.
+func (r *bandRenderer) RenderText(t *canvas.Text, m canvas.Matrix) {
+	b := t.Bounds()
 	if r.misses(b.Transform(m), b.Y1-b.Y0) {
 		return
 	}
-	text.RenderAsPath(r, m, canvas.DPMM(1))
+	if t.WritingMode != canvas.HorizontalTB {
+		t.RenderAsPath(r, m, canvas.DPMM(1))
+		return
+	}
+	t.WalkDecorations(func(paint canvas.Paint, p *canvas.Path) {
+		style := canvas.DefaultStyle
+		style.Fill = paint
+		r.RenderPath(p, style, m)
+	})
+	t.WalkLines(func(y float64, spans []canvas.TextSpan) {
+		for _, span := range spans {
+			x, y := span.X, y
+			if !span.IsText() {
+				for _, obj := range span.Objects {
+					obj.RenderViewTo(r, m.Mul(obj.View(x, y, span.Face)))
+				}
+				continue
+			}
+			style := canvas.DefaultStyle
+			style.Fill = span.Face.Fill
+			p := r.glyphs(span.Face, span.Glyphs)
+			if span.Face.Hinting != font.NoHinting && span.Rotation == text.NoRotation {
+				_, dy := m.Pos()
+				dy += y
+				y += float64(int(dy+0.5)) - dy
+			}
+			r.RenderPath(p, style, m.Translate(x, y).Rotate(float64(span.Rotation)))
+		}
+	})
+}
+
+type glyphKey struct {
+	font *canvas.Font
+	id   uint16
+	ppem uint16
+	f    float64
+}
+
+// glyphs is the outline of a run of glyphs, as FontFace's own path of them: each glyph's outline at the
+// origin, moved to its place (x + f·gx is the same number either way round).
+func (r *bandRenderer) glyphs(face *canvas.FontFace, gs []text.Glyph) *canvas.Path {
+	if r.outlines == nil {
+		r.outlines = map[glyphKey]*canvas.Path{}
+	}
+	ppem := face.PPEM(canvas.DPMM(1))
+	f := face.MmPerEm
+	x, y := face.XOffset, face.YOffset
+	p := &canvas.Path{}
+	for _, g := range gs {
+		k := glyphKey{face.Font, g.ID, ppem, f}
+		q, ok := r.outlines[k]
+		if !ok {
+			q = &canvas.Path{}
+			if err := face.Font.GlyphPath(q, g.ID, ppem, 0, 0, f, font.NoHinting); err != nil {
+				panic(err) // as the library's own rendering of text does
+			}
+			r.outlines[k] = q
+		}
+		p = p.Append(q.Copy().Translate(f*float64(x+g.XOffset), f*float64(y+g.YOffset)))
+		x += g.XAdvance
+		y += g.YAdvance
+	}
+	return p
 }
 
 func (r *bandRenderer) RenderImage(img image.Image, m canvas.Matrix) {
