@@ -51,6 +51,7 @@ func rasterizeBands(c *canvas.Canvas, bands, workers int) *image.Paletted {
 		return out
 	}
 	var next atomic.Int32
+	shared := &strokes{m: map[strokeKey]*strokeEntry{}}
 	var wg sync.WaitGroup
 	for range min(workers, n) {
 		wg.Add(1)
@@ -70,9 +71,10 @@ func rasterizeBands(c *canvas.Canvas, bands, workers int) *image.Paletted {
 					ras: rasterizer.FromImage(scratch, canvas.DPMM(1), canvas.DefaultColorSpace),
 					// Canvas y grows upwards: row y of the image is at height h-y, and the rasterizer
 					// counts heights from the foot of its image.
-					shift: canvas.Identity.Translate(0, float64(y1-h)),
-					lo:    float64(h - y1),
-					hi:    float64(h - y0),
+					shift:   canvas.Identity.Translate(0, float64(y1-h)),
+					lo:      float64(h - y1),
+					hi:      float64(h - y0),
+					strokes: shared,
 				}
 				c.RenderTo(r)
 				r.ras.Close()
@@ -91,6 +93,7 @@ type bandRenderer struct {
 	lo, hi float64
 
 	outlines map[glyphKey]*canvas.Path // glyph outlines at the origin
+	strokes  *strokes                  // outlines of stroked paths, shared with the other bands
 }
 
 func (r *bandRenderer) Size() (float64, float64) { return r.ras.Size() }
@@ -111,7 +114,54 @@ func (r *bandRenderer) RenderPath(path *canvas.Path, style canvas.Style, m canva
 	if r.misses(path.FastBounds().Transform(m), margin) {
 		return
 	}
-	r.ras.RenderPath(path, style, r.shift.Mul(m))
+	if r.strokes == nil || !style.HasStroke() || len(style.Dashes) > 0 {
+		r.ras.RenderPath(path, style, r.shift.Mul(m))
+		return
+	}
+	// The rasterizer strokes a path, then fills the outline: the outline is worked out once for all the
+	// bands a path crosses, and filled in each.
+	if style.HasFill() {
+		fill := style
+		fill.StrokeWidth = 0
+		r.ras.RenderPath(path, fill, r.shift.Mul(m))
+	}
+	outline := r.strokes.outline(path, style)
+	style.Fill, style.StrokeWidth = style.Stroke, 0
+	r.ras.RenderPath(outline, style, r.shift.Mul(m))
+}
+
+// strokes keeps the outlines of the stroked paths of one picture, shared by its bands.
+type strokes struct {
+	mu sync.Mutex
+	m  map[strokeKey]*strokeEntry
+}
+
+type strokeKey struct {
+	path  *canvas.Path
+	width float64
+	cap   canvas.Capper
+	join  canvas.Joiner
+}
+
+type strokeEntry struct {
+	once sync.Once
+	p    *canvas.Path
+}
+
+// outline is the outline the rasterizer strokes path into at one pixel a unit.
+func (s *strokes) outline(path *canvas.Path, style canvas.Style) *canvas.Path {
+	k := strokeKey{path, style.StrokeWidth, style.StrokeCapper, style.StrokeJoiner}
+	s.mu.Lock()
+	e := s.m[k]
+	if e == nil {
+		e = &strokeEntry{}
+		s.m[k] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() {
+		e.p = path.Stroke(style.StrokeWidth, style.StrokeCapper, style.StrokeJoiner, canvas.PixelTolerance)
+	})
+	return e.p
 }
 
 // RenderText draws the glyphs as the library does, through RenderPath with the picture's own matrix (so
