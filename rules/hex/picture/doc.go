@@ -45,8 +45,8 @@
 //     this package embeds the subset of glyphs it uses itself (fontCSS);
 //   - the price is speed and weight. gg rasterized 1160 hexagons with a coordinate each in 25 ms where
 //     canvas took 72 ms (58 ms with canvas.FastStroke) in the same run; this package arranges its drawing
-//     for canvas (a path a column of hexes, FastStroke, whole-pixel text) and draws the 100-unit benchmark
-//     picture in about 55 ms. canvas brings some 150 packages (its LaTeX support pulls star-tex, the Latin
+//     for canvas (a path a column of hexes, FastStroke, whole-pixel text) and rasterizes in bands, one a
+//     processor (raster.go), drawing the 100-unit benchmark picture in about 33 ms on two. canvas brings some 150 packages (its LaTeX support pulls star-tex, the Latin
 //     Modern fonts and an X11 library; text pulls a Go port of FriBidi under the LGPL 2.1) and adds about
 //     3 MB to the sortie binary.
 //
@@ -58,7 +58,8 @@
 // The PNG is paletted, one byte a pixel, against one fixed palette (the drawing's colours, their blends
 // with the grounds they are drawn on, a grey ramp); each pixel takes the nearest palette colour, so flat
 // colours stay exact and the same drawing gives the same bytes. A 100-unit raid comes to about 100 KB.
-// The same Scene gives the same bytes, PNG and SVG: nothing is drawn in map order, the SVG's numbers are
+// The same Scene gives the same bytes, PNG and SVG, on any number of processors (a band's pixels are
+// those of the whole image drawn in one pass): nothing is drawn in map order, the SVG's numbers are
 // canvas's fixed formatting, its fonts carry no time stamp. Floating-point arithmetic is the same on
 // every machine of one architecture; where the compiler fuses multiply-adds (as on arm64), anti-aliased
 // edges may differ by a shade, so the golden pictures are made on amd64.

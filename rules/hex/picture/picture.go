@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tdewolff/canvas"
-	"github.com/tdewolff/canvas/renderers/rasterizer"
 	"github.com/tdewolff/canvas/renderers/svg"
 
 	"sortie/rules/hex"
@@ -21,8 +20,7 @@ func PNG(s hex.Scene) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := rasterizer.Draw(c, canvas.DPMM(1), canvas.DefaultColorSpace)
-	return encodePNG(img)
+	return encodePNG(rasterize(c))
 }
 
 // SVG draws the scene as an SVG document: the same drawing as PNG, with its text as text (in the glyphs

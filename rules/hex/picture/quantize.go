@@ -2,7 +2,6 @@ package picture
 
 import (
 	"bytes"
-	"encoding/binary"
 	"image"
 	"image/color"
 	"image/png"
@@ -105,42 +104,28 @@ func nearest(c color.RGBA) uint8 {
 	return uint8(best)
 }
 
-// toPaletted maps an opaque RGBA image onto the palette. Runs of one colour cost a comparison; other
-// colours go through a small direct-mapped cache before the search.
+// toPaletted maps an opaque RGBA image onto the palette in one pass.
 func toPaletted(img *image.RGBA) *image.Paletted {
-	pal := palette()
-	out := image.NewPaletted(img.Bounds(), pal)
-	type entry struct {
-		key uint32
-		idx uint8
-		ok  bool
-	}
-	cache := make([]entry, 1<<15) // a picture has a few thousand colours; few collide
-	var last uint32 = 1           // no opaque pixel packs to 1
-	var lastIdx uint8
-	b := img.Bounds()
-	for y := 0; y < b.Dy(); y++ {
-		src := img.Pix[y*img.Stride : y*img.Stride+4*b.Dx()]
-		dst := out.Pix[y*out.Stride : y*out.Stride+b.Dx()]
-		for x := range dst {
-			key := binary.LittleEndian.Uint32(src[4*x:])
-			if key != last {
-				e := &cache[(key*2654435761)>>17]
-				if !e.ok || e.key != key {
-					*e = entry{key: key, idx: nearest(color.RGBA{uint8(key), uint8(key >> 8), uint8(key >> 16), 0xFF}), ok: true}
-				}
-				last, lastIdx = key, e.idx
-			}
-			dst[x] = lastIdx
-		}
-	}
+	out := image.NewPaletted(img.Bounds(), palette())
+	mapRows(img, out, 0, img.Rect.Dy())
 	return out
 }
 
-func encodePNG(img *image.RGBA) ([]byte, error) {
+// encoders keeps the PNG encoder's compressor and row buffers between pictures.
+var encoders = &png.Encoder{CompressionLevel: png.DefaultCompression, BufferPool: &encoderPool{}}
+
+type encoderPool struct{ p sync.Pool }
+
+func (e *encoderPool) Get() *png.EncoderBuffer {
+	b, _ := e.p.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
+
+func encodePNG(img *image.Paletted) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
-	if err := enc.Encode(&buf, toPaletted(img)); err != nil {
+	if err := encoders.Encode(&buf, img); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
