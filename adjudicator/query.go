@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"sortie/storage"
@@ -63,6 +64,9 @@ type SeatStatus struct {
 	Bot       bool     `json:"bot,omitempty"` // the computer plays the seat
 	Dropped   bool     `json:"dropped"`
 	AwayUntil string   `json:"away_until,omitempty"`
+	// WebLink is the player's own link to their reports in the web archive, when it is served
+	// (Config.WebBase): for a moderator to pass on to a player who lost it.
+	WebLink string `json:"web_link,omitempty"`
 }
 
 // GameStatus is a game as a moderator sees it.
@@ -141,6 +145,9 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 				Missing: append([]string{}, miss[seat.Player]...), Waiting: g.waiting(seat.Player), Misses: seat.Misses, Autopilot: seat.Autopilot, Dropped: seat.Dropped, Bot: seat.Bot}
 			if !seat.AwayUntil.IsZero() {
 				ss.AwayUntil = seat.AwayUntil.Format("2006-01-02")
+			}
+			if s.cfg.WebBase != "" && !seat.Bot {
+				ss.WebLink = strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, seat.Player))
 			}
 			st.Seats = append(st.Seats, ss)
 		}

@@ -24,6 +24,16 @@ func TestReportsCarryTheirPlayersWebLink(t *testing.T) {
 	if links["alice"] == links["bob"] {
 		t.Fatal("alice and bob have the same link")
 	}
+	// The moderator's status gives each player's link, to pass on to one who lost it.
+	st, err := f.s.Status("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range st.Seats {
+		if seat.WebLink != links[seat.Player] {
+			t.Errorf("status gives %s the link %q, want %q", seat.Player, seat.WebLink, links[seat.Player])
+		}
+	}
 	for p, other := range map[string]string{"alice": "bob", "bob": "alice"} {
 		reports := 0
 		for _, m := range f.mails(p + "@players.test") {

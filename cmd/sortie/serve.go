@@ -455,6 +455,9 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 				wait += fmt.Sprintf(" (%d missed)", s.Misses)
 			}
 			fmt.Fprintf(w, "  %-10s %-10s %-28s %s%s\n", s.Player, s.Side, s.Email, missing, wait)
+			if s.WebLink != "" {
+				fmt.Fprintf(w, "  %-10s web archive link (for this player only): %s\n", "", s.WebLink)
+			}
 		}
 		return nil
 	case "pause", "resume", "extend", "process", "rollback", "replace", "away", "back", "digest":
