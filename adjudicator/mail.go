@@ -166,9 +166,14 @@ func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, sea
 }
 
 // queueReportPictured is queueReportNotes with the players' map pictures drawn ahead (renderPictures);
-// a player missing from pics has theirs drawn here.
-func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string, pics map[string]picture) error {
-	rep := rg.Report(seat.Player, log)
+// a player missing from pics has their report built and drawn here.
+func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string, pics map[string]drawn) error {
+	d, ok := pics[seat.Player]
+	if !ok {
+		d.rep = rg.Report(seat.Player, log)
+		d.pic = drawPicture(d.rep)
+	}
+	rep := d.rep
 	if asksOnly(rg) {
 		// The seat's own round numbers (Seat.Asks): asked now for round Asks, after its round Asks-1.
 		rep.NextRound, rep.Round = seat.Asks, seat.Asks-1
@@ -209,7 +214,7 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 	if err != nil {
 		return err
 	}
-	parts, err := reportParts(seat, rep, pics)
+	parts, err := reportParts(seat, rep, d.pic)
 	if err != nil {
 		return err
 	}
@@ -231,11 +236,7 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 // reportParts are what a player's report carries besides its text: the map of what the player's side
 // sees (Report.Picture, built by the ruleset from that side's view only), as a PNG shown inline where the
 // mail program can. A ruleset that draws no scene gives a report without a picture.
-func reportParts(seat *Seat, rep ruleset.Report, pics map[string]picture) ([]outmail.Part, error) {
-	pic, ok := pics[seat.Player]
-	if !ok {
-		pic = drawPicture(rep)
-	}
+func reportParts(seat *Seat, rep ruleset.Report, pic picture) ([]outmail.Part, error) {
 	if pic.err != nil {
 		return nil, fmt.Errorf("the map picture of %s's report: %w", seat.Player, pic.err)
 	}
@@ -260,10 +261,17 @@ func drawPicture(rep ruleset.Report) picture {
 	return picture{png, err}
 }
 
-// renderPictures draws the map pictures of the players told of a round, on every core at once: drawing
-// is pure (the same report gives the same bytes), and it is most of a round's time in its transaction.
-func renderPictures(rg ruleset.Game, log *ruleset.Log, players []string) map[string]picture {
-	out := make([]picture, len(players))
+// drawn is a player's report and its picture, built ahead of queueing (renderPictures).
+type drawn struct {
+	rep ruleset.Report
+	pic picture
+}
+
+// renderPictures builds the reports of the players told of a round and draws their map pictures, on every
+// core at once: both are pure (the same round gives the same bytes), and drawing is most of a round's
+// time in its transaction.
+func renderPictures(rg ruleset.Game, log *ruleset.Log, players []string) map[string]drawn {
+	out := make([]drawn, len(players))
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(players)) {
@@ -271,7 +279,8 @@ func renderPictures(rg ruleset.Game, log *ruleset.Log, players []string) map[str
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				out[i] = drawPicture(rg.Report(players[i], log))
+				rep := rg.Report(players[i], log)
+				out[i] = drawn{rep, drawPicture(rep)}
 			}
 		}()
 	}
@@ -280,7 +289,7 @@ func renderPictures(rg ruleset.Game, log *ruleset.Log, players []string) map[str
 	}
 	close(work)
 	wg.Wait()
-	pics := make(map[string]picture, len(players))
+	pics := make(map[string]drawn, len(players))
 	for i, p := range players {
 		pics[p] = out[i]
 	}

@@ -87,15 +87,7 @@ func trackOf(track []hexmap.Hex, end hexmap.Hex) []hexmap.Hex {
 	if len(track) < 2 {
 		return nil
 	}
-	out := []hexmap.Hex{track[0]}
-	for _, h := range track[1:] {
-		if h != out[len(out)-1] {
-			out = append(out, h)
-		}
-	}
-	if out[len(out)-1] != end {
-		out = append(out, end)
-	}
+	out := hexmap.AppendTrack(hexmap.AppendTrack(nil, track...), end)
 	if len(out) < 2 {
 		return nil
 	}

@@ -243,3 +243,14 @@ func TestOffsetFromTheLineOfFlight(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendTrackLeavesOutRepeats(t *testing.T) {
+	a, b, c := Hex{0, 0}, Hex{0, 1}, Hex{1, 1}
+	got := AppendTrack(AppendTrack(nil, a, a, b), b, c, c)
+	if len(got) != 3 || got[0] != a || got[1] != b || got[2] != c {
+		t.Errorf("AppendTrack: %v", got)
+	}
+	if got := AppendTrack(nil); got != nil {
+		t.Errorf("nothing appended to nil: %v", got)
+	}
+}

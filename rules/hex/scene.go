@@ -132,6 +132,17 @@ func After(next int) string {
 	return fmt.Sprintf("after turn %d", next-1)
 }
 
+// AppendTrack adds hexes to a track, leaving out each that repeats the one before it (a unit stays in
+// a hex for several steps), so a track is the hexes entered, in order.
+func AppendTrack(track []Hex, hexes ...Hex) []Hex {
+	for _, h := range hexes {
+		if len(track) == 0 || track[len(track)-1] != h {
+			track = append(track, h)
+		}
+	}
+	return track
+}
+
 // Hexes are every hex the scene draws something in: units, their tracks, line ends, marks and clouds.
 // A picture frames at least these.
 func (s *Scene) Hexes() []Hex {

@@ -16,16 +16,7 @@ func sceneOf(v View, player string, events []Event) *hexmap.Scene {
 	tracks := map[string][]hexmap.Hex{}
 	for _, e := range events {
 		if (e.Kind == EvMove || e.Kind == EvCourse) && e.Move != nil && e.Side == v.Side {
-			t := tracks[e.Unit]
-			if len(t) == 0 {
-				t = append(t, e.Move.From.Hex)
-			}
-			for _, h := range e.Move.Path {
-				if h != t[len(t)-1] {
-					t = append(t, h)
-				}
-			}
-			tracks[e.Unit] = t
+			tracks[e.Unit] = hexmap.AppendTrack(hexmap.AppendTrack(tracks[e.Unit], e.Move.From.Hex), e.Move.Path...)
 		}
 	}
 	for i := range v.Own {
@@ -37,10 +28,7 @@ func sceneOf(v View, player string, events []Event) *hexmap.Scene {
 			u.Side = hexmap.Friendly
 		}
 		if t := tracks[q.Callsign]; len(t) > 1 && q.InPlay() {
-			if t[len(t)-1] != q.Pos.Hex {
-				t = append(t, q.Pos.Hex)
-			}
-			u.Track = t
+			u.Track = hexmap.AppendTrack(t, q.Pos.Hex)
 		}
 		sc.Units = append(sc.Units, u)
 	}

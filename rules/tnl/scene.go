@@ -16,16 +16,7 @@ func sceneOf(v View, player string, events []Event) *hexmap.Scene {
 	tracks := map[string][]hexmap.Hex{}
 	for _, e := range events {
 		if e.Kind == EvMove && e.Move != nil && e.Side == v.Side {
-			t := tracks[e.Unit]
-			if len(t) == 0 {
-				t = append(t, e.Move.From.Hex)
-			}
-			for _, h := range e.Move.Path {
-				if h != t[len(t)-1] {
-					t = append(t, h)
-				}
-			}
-			tracks[e.Unit] = t
+			tracks[e.Unit] = hexmap.AppendTrack(hexmap.AppendTrack(tracks[e.Unit], e.Move.From.Hex), e.Move.Path...)
 		}
 	}
 	for i := range v.Own {
@@ -39,10 +30,7 @@ func sceneOf(v View, player string, events []Event) *hexmap.Scene {
 		if a.InPlay() {
 			u.Notes = []string{a.Level.String(), fmt.Sprintf("speed %d", a.Speed)}
 			if t := tracks[a.Callsign]; len(t) > 1 {
-				if t[len(t)-1] != a.Hex {
-					t = append(t, a.Hex)
-				}
-				u.Track = t
+				u.Track = hexmap.AppendTrack(t, a.Hex)
 			}
 		} else {
 			u.Notes = []string{string(a.Status)}

@@ -343,12 +343,12 @@ func checkFog(t *testing.T, prev, g ruleset.Game, log *ruleset.Log, o Oracle) {
 		}
 		type text struct{ where, all, noPreview string }
 		var texts []text
-		rep, err := json.Marshal(g.Report(p.ID, log))
+		r := g.Report(p.ID, log)
+		rep, err := json.Marshal(r)
 		if err != nil {
 			t.Fatalf("the report for %s does not marshal: %v", p.ID, err)
 		}
 		texts = append(texts, text{"report", string(rep), string(rep)})
-		r := g.Report(p.ID, log)
 		if sc := sceneText(r.Picture()); sc != "" {
 			texts = append(texts, text{"map picture", sc, sc})
 		}
