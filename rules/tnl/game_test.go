@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
 )
 
 // sixes throws a 6 every time.
@@ -76,6 +77,29 @@ func TestShipAttacksInTheGame(t *testing.T) {
 		if !strings.Contains(e.Text, "from 5 hexes (stern side on): needs 3, modifier -1, rolled 6: a hit, 30 damage points") {
 			t.Errorf("a torpedo from each side: %s", e.Text)
 		}
+	}
+	for _, e := range append(bombs, torps...) {
+		if !e.Hit {
+			t.Errorf("a hit is marked as one for the map picture: %+v", e)
+		}
+	}
+	// The attackers' side sees each attack on its picture as a solid line from the aircraft to the ship.
+	side := next.Plane("SBD1").Side
+	player := ""
+	for _, p := range next.Players {
+		if p.Side == side {
+			player = p.ID
+		}
+	}
+	sc := sceneOf(ViewOf(next, side), player, EventsFor(next, side, evs))
+	hits := 0
+	for _, l := range sc.Lines {
+		if (l.Kind == hexmap.Bombing || l.Kind == hexmap.Torpedo) && l.Hit && l.To == next.GroundNamed("KAGA").Hex {
+			hits++
+		}
+	}
+	if hits != 3 {
+		t.Errorf("the attackers' picture shows %d hitting attacks on KAGA, want 3: %+v", hits, sc.Lines)
 	}
 	if k := next.GroundNamed("KAGA"); !k.Sunk() || len(eventsOf(evs, EvSunk)) != 1 {
 		t.Errorf("85 points sink the 80-point carrier: %+v", k)
