@@ -33,7 +33,7 @@ const decodeCacheGames = 256
 type decodeCache struct {
 	off   bool // for tests: every lookup decodes
 	mu    sync.Mutex
-	games map[string]cachedGame
+	games map[string]*cachedGame
 	rules map[string]cachedRules
 }
 
@@ -53,8 +53,22 @@ func (s *Service) cachedGameRecord(tx *storage.Tx, id string) (*Game, error) {
 	if !tx.Writable() || s.decoded.off {
 		return getGame(tx, id)
 	}
+	g, err := s.gameView(tx, id)
+	if err != nil || g == nil {
+		return nil, err
+	}
+	return cloneGame(g), nil
+}
+
+// gameView is cachedGameRecord without the copy, for a caller that only reads the record and keeps
+// nothing of it: the cache's own decoding, which must not be changed (in a read transaction, or with the
+// cache off, a fresh decoding).
+func (s *Service) gameView(tx *storage.Tx, id string) (*Game, error) {
+	if !tx.Writable() || s.decoded.off {
+		return getGame(tx, id)
+	}
 	key := strings.ToLower(id)
-	b, err := tx.Get(bucketGames, key)
+	b, err := tx.Peek(bucketGames, key) // compared or decoded here, never kept
 	if err != nil || b == nil {
 		return nil, err
 	}
@@ -62,17 +76,17 @@ func (s *Service) cachedGameRecord(tx *storage.Tx, id string) (*Game, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.games[key]; ok && bytes.Equal(e.raw, b) {
-		return cloneGame(&e.g), nil
+		return &e.g, nil
 	}
-	var g Game
-	if err := json.Unmarshal(b, &g); err != nil {
+	e := &cachedGame{raw: bytes.Clone(b)}
+	if err := json.Unmarshal(e.raw, &e.g); err != nil {
 		return nil, err
 	}
 	if c.games == nil || len(c.games) >= decodeCacheGames {
-		c.games = map[string]cachedGame{}
+		c.games = map[string]*cachedGame{}
 	}
-	c.games[key] = cachedGame{raw: b, g: g}
-	return cloneGame(&g), nil
+	c.games[key] = e
+	return &e.g, nil
 }
 
 // cachedRules is loadRules through the cache (in a write transaction; a read one goes to loadRules).
@@ -80,7 +94,7 @@ func (s *Service) cachedRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
 	if !tx.Writable() || s.decoded.off {
 		return loadRules(tx, g)
 	}
-	b, err := tx.Get(bucketState, g.ID)
+	b, err := tx.Peek(bucketState, g.ID) // compared here; the cache keeps a copy
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +111,7 @@ func (s *Service) cachedRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = bytes.Clone(b)
 	rg, err := rs.Load(b)
 	if err != nil {
 		return nil, err
@@ -114,7 +129,7 @@ func (s *Service) cachedRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
 func (s *Service) putGameIfChanged(tx *storage.Tx, g *Game) error {
 	if tx.Writable() && !s.decoded.off && g.Scenario == "" {
 		key := strings.ToLower(g.ID)
-		b, err := tx.Get(bucketGames, key)
+		b, err := tx.Peek(bucketGames, key)
 		if err != nil {
 			return err
 		}

@@ -372,7 +372,7 @@ func (s *Service) queueSimple(tx *storage.Tx, name, to, inReplyTo, game string, 
 	}
 	var g *Game
 	if game != "" {
-		g, _ = s.cachedGameRecord(tx, game)
+		g, _ = s.gameView(tx, game) // read for its name and threading only
 	}
 	return s.enqueue(tx, outgoing{To: to, Game: g, Kind: name, Subject: subject, Body: body, InReplyTo: inReplyTo, Key: []string{name, inReplyTo, to}})
 }

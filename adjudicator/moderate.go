@@ -367,14 +367,14 @@ func (s *Service) moderatorOf(tx *storage.Tx, env Envelope, b parser.Block) (*Ga
 	if !b.Found || b.Game == "" || b.Secret == "" {
 		return nil, false
 	}
-	g, err := s.cachedGameRecord(tx, b.Game)
+	g, err := s.gameView(tx, b.Game) // copied only when it is the moderator's mail
 	if err != nil || g == nil || g.Moderator == "" || g.ModSecret == "" {
 		return nil, false
 	}
 	if strings.ToLower(env.From) != g.Moderator || !secretMatches(b.Secret, g.ModSecret) {
 		return nil, false
 	}
-	return g, true
+	return cloneGame(g), true
 }
 
 // moderatorMail runs a moderator's command mail: each command in order; a mistake stops nothing else

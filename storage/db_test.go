@@ -882,3 +882,34 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Peek gives the stored bytes, nil for a missing key or bucket, and refuses what Get refuses.
+func TestPeek(t *testing.T) {
+	db := openTemp(t)
+	mustUpdate(t, db, func(tx *Tx) error {
+		if err := tx.Put([]string{"games"}, "g1", []byte("stored")); err != nil {
+			return err
+		}
+		if v, err := tx.Peek([]string{"games"}, "g1"); err != nil || string(v) != "stored" {
+			t.Errorf("Peek in the writing transaction: %q, %v", v, err)
+		}
+		return nil
+	})
+	mustView(t, db, func(tx *Tx) error {
+		if v, err := tx.Peek([]string{"games"}, "g1"); err != nil || string(v) != "stored" {
+			t.Errorf("Peek: %q, %v", v, err)
+		}
+		if v, err := tx.Peek([]string{"games"}, "nope"); err != nil || v != nil {
+			t.Errorf("Peek of a missing key: %q, %v", v, err)
+		}
+		if v, err := tx.Peek([]string{"nobucket"}, "g1"); err != nil || v != nil {
+			t.Errorf("Peek in a missing bucket: %q, %v", v, err)
+		}
+		_, gerr := tx.Get(nil, "g1")
+		_, perr := tx.Peek(nil, "g1")
+		if gerr == nil || perr == nil {
+			t.Errorf("an empty path: Get %v, Peek %v; both must refuse it", gerr, perr)
+		}
+		return nil
+	})
+}

@@ -52,6 +52,23 @@ func (tx *Tx) Put(path []string, key string, value []byte) error {
 	return nil
 }
 
+// Peek is Get without the copy: the stored bytes themselves, for a caller that only compares or decodes
+// them at once. They must not be changed, and they are valid only until the transaction's next write
+// and never after it ends (bbolt's own rule for the values it returns).
+func (tx *Tx) Peek(path []string, key string) ([]byte, error) {
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	if err := checkKey(path, key); err != nil {
+		return nil, err
+	}
+	b, err := tx.bucket(path, false)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	return b.Get([]byte(key)), nil
+}
+
 // Get returns a copy of the value under key, or nil if there is none (a present but empty value is a non-nil
 // empty slice). A missing bucket is the same as a missing key.
 func (tx *Tx) Get(path []string, key string) ([]byte, error) {
