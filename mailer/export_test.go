@@ -9,3 +9,11 @@ func SetSenderFreshConn(d time.Duration) (restore func()) {
 	senderFreshConn = d
 	return func() { senderFreshConn = old }
 }
+
+// SetIntakeLinger changes how long the first batch of a streamed group may wait to fill, and returns a
+// function that puts it back.
+func SetIntakeLinger(d time.Duration) (restore func()) {
+	old := intakeLinger
+	intakeLinger = d
+	return func() { intakeLinger = old }
+}

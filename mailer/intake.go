@@ -51,6 +51,9 @@ const (
 	// intakeFetchBudget bounds how many bytes of message bodies one UID FETCH brings in (a single
 	// message up to MaxSize may exceed it on its own).
 	intakeFetchBudget = 16 << 20
+	// intakeFirstBatch: the first batch of a streamed group waits for this many messages (or all the group
+	// has, or Batch, if fewer), but no longer than intakeLinger, before the handler starts.
+	intakeFirstBatch = 32
 	intakeDialTimeout = 30 * time.Second
 )
 
@@ -785,11 +788,36 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		}
 		got[f.uid] = f
 	}
+	var linger *time.Timer // running while the handler waits for a first batch to fill
+	defer func() {
+		if linger != nil {
+			linger.Stop()
+		}
+	}()
+	lingered := false
 	for next := 0; next < len(group); {
-		// Whenever the handler is free it takes everything that has arrived in order, at most Batch: it never
-		// waits for a batch to fill while messages are ready, so its work overlaps the stream, and the batches
-		// grow to what arrives while one is handled and committed (a commit's disk syncs cost about a
-		// millisecond, less than waiting for messages that are still on the wire).
+		// Whenever the handler is free it takes everything that has arrived in order, at most Batch, so its
+		// work overlaps the stream and the batches grow to what arrives while one is handled and committed.
+		// Only the first batch of a long group waits, and briefly: the stream brings a message every few
+		// tens of microseconds, while each commit costs its disk syncs (about a millisecond), so a first
+		// batch of the first one or two arrivals would spend more on its commit than it saves.
+		if !lingered && !streamDone {
+			want := min(intakeFirstBatch, in.opts.Batch, len(group)-next)
+			if ready := readyRun(got, uids[next:], want); ready < want {
+				if linger == nil {
+					linger = time.NewTimer(intakeLinger)
+				}
+				select {
+				case f, ok := <-arrivals:
+					receive(f, ok)
+					continue
+				case <-linger.C:
+				case <-ctx.Done():
+					return true, ctx.Err()
+				}
+			}
+			lingered = true
+		}
 		var batch []Message
 		for next < len(group) && len(batch) < in.opts.Batch {
 			f, ok := got[uids[next]]
@@ -866,6 +894,21 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		}
 	}
 	return false, nil
+}
+
+// intakeLinger is how long the first batch of a group may wait to fill (a variable for tests).
+var intakeLinger = 2 * time.Millisecond
+
+// readyRun counts how many of uids, from the first and in order, have arrived, up to limit.
+func readyRun(got map[imap.UID]fetched, uids []imap.UID, limit int) int {
+	n := 0
+	for n < limit && n < len(uids) {
+		if _, ok := got[uids[n]]; !ok {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // handleAll hands a batch of messages to the handler: at once when it is a BatchHandler, else one by one,

@@ -132,6 +132,36 @@ func TestIntakeBatchesFollowTheMailbox(t *testing.T) {
 	}
 }
 
+// TestIntakeFirstBatchFills: the first batch of a long group is not the first message or two that came
+// off the wire (each batch is a commit, with its disk syncs) but waits for 32 of them, or the whole group
+// when it is smaller; after it, batches take whatever has arrived.
+func TestIntakeFirstBatchFills(t *testing.T) {
+	defer mailer.SetIntakeLinger(time.Minute)() // only the messages' arrival may end the wait here
+	for _, tc := range []struct{ mails, batch, first int }{{100, 250, 32}, {10, 250, 10}, {100, 8, 8}} {
+		srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+		for n := 1; n <= tc.mails; n++ {
+			srv.Deliver("gm", intakeMail(n))
+		}
+		opts := intakeOptions(t, srv)
+		opts.Batch = tc.batch
+		h := &batchRecorder{}
+		in := mailer.NewIntake(opts, newIntakeCursor(), h)
+		if n, err := in.PollOnce(context.Background()); err != nil || n != tc.mails {
+			t.Fatalf("%d, %v", n, err)
+		}
+		if len(h.batches) == 0 || len(h.batches[0]) < tc.first {
+			t.Errorf("%d mails, Batch %d: first batch %v, want at least %d", tc.mails, tc.batch, h.batches, tc.first)
+		}
+		total := 0
+		for _, b := range h.batches {
+			total += len(b)
+		}
+		if total != tc.mails {
+			t.Errorf("%d handled, want %d", total, tc.mails)
+		}
+	}
+}
+
 // batchRecorder is a BatchHandler and Preparer that records its batches and checks that every message
 // comes with what Prepare made of it.
 type batchRecorder struct {
