@@ -45,6 +45,7 @@ import (
 	netmail "net/mail"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -361,6 +362,7 @@ func benchIntake(b *testing.B, env *benchEnv, noHandler bool) {
 	plots := []string{benchAliceOrders, "RED1: 3 TR 2 FIRE KURT\nRED2: 2 TL 3 HOLD"}
 	var tIntake, tIMAP, tBolt, cpu, rawCPU time.Duration
 	var size int
+	var allocated uint64 // bytes the process allocated during the passes
 	iter := 0
 	for b.Loop() {
 		b.StopTimer()
@@ -377,6 +379,8 @@ func benchIntake(b *testing.B, env *benchEnv, noHandler bool) {
 		}
 		processed = 0
 
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
 		b.StartTimer()
 		c0 := benchCPU()
 		t0 := time.Now()
@@ -387,6 +391,8 @@ func benchIntake(b *testing.B, env *benchEnv, noHandler bool) {
 		d := time.Since(t0)
 		cpu += benchCPU() - c0
 		b.StopTimer()
+		runtime.ReadMemStats(&ms1)
+		allocated += ms1.TotalAlloc - ms0.TotalAlloc
 		if err != nil || handled != n || processed != n {
 			b.Fatalf("PollOnce: %d handled, %d processed of %d: %v", handled, processed, n, err)
 		}
@@ -430,6 +436,7 @@ func benchIntake(b *testing.B, env *benchEnv, noHandler bool) {
 	// too), which the machine's other work does not inflate as it does the wall-clock figures.
 	b.ReportMetric(us(cpu), "cpu-us/mail")
 	b.ReportMetric(us(rawCPU), "raw-cpu-us/mail")
+	b.ReportMetric(float64(allocated)/total, "alloc-B/mail")
 	b.ReportMetric(us(tIntake-tHandler-cursor.spent), "imap-us/mail")
 	benchReportLoad(b)
 }
