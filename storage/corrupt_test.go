@@ -45,15 +45,13 @@ func corrupt(t *testing.T, path, how string) {
 	}
 	switch how {
 	case "truncated":
-		data = data[:len(data)/3]
+		// A third of the pages the database uses (the file has room to spare beyond them: bbolt grows it
+		// ahead, by as much as 16 MiB).
+		ps, hw := usedPages(data)
+		data = data[:hw*ps/3]
 	case "tail":
-		// Cut the last page the database uses (the file may have room to spare beyond it).
-		ps := int(binary.LittleEndian.Uint32(data[16+8:]))
-		m := 0
-		if binary.LittleEndian.Uint64(data[ps+16+48:]) > binary.LittleEndian.Uint64(data[16+48:]) {
-			m = 1
-		}
-		hw := int(binary.LittleEndian.Uint64(data[m*ps+16+40:]))
+		// Cut the last page the database uses.
+		ps, hw := usedPages(data)
 		data = data[:(hw-1)*ps]
 	case "random":
 		r := rand.New(rand.NewSource(7))
@@ -73,6 +71,16 @@ func corrupt(t *testing.T, path, how string) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// usedPages reads a bbolt file's page size and high-water mark (the pages in use) from its newer meta page.
+func usedPages(data []byte) (pageSize, hw int) {
+	ps := int(binary.LittleEndian.Uint32(data[16+8:]))
+	m := 0
+	if binary.LittleEndian.Uint64(data[ps+16+48:]) > binary.LittleEndian.Uint64(data[16+48:]) {
+		m = 1
+	}
+	return ps, int(binary.LittleEndian.Uint64(data[m*ps+16+40:]))
 }
 
 func TestOpenDamagedFiles(t *testing.T) {

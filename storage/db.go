@@ -32,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,8 +81,11 @@ type Options struct {
 	// ReadOnly opens with a shared lock and refuses every write. It does not migrate: an older schema
 	// gives ErrNeedsMigration. Useful to inspect a backup.
 	ReadOnly bool
-	// InitialMmapSize, if set, maps this many bytes up front. A long read transaction (a Backup) then does not
-	// hold up writers that would otherwise wait to grow the mapping.
+	// InitialMmapSize maps this many bytes of address space up front; 0 means DefaultMmapSize, a negative
+	// value bbolt's own start (32 KiB, doubled as the file grows). While the file fits in the mapping, a
+	// long read transaction (a Backup, a web page) never holds up a writer that would otherwise wait to
+	// grow it, and no commit copies its pages out of the old mapping to remap. Address space only: the
+	// resident memory is what is read, as before.
 	InitialMmapSize int
 	// InitEmpty lets Open make a new database in an existing zero-length file. A path that does not
 	// exist is always created.
@@ -101,6 +105,10 @@ type DB struct {
 	outboxReady chan struct{}
 }
 
+// DefaultMmapSize is the address space Open maps for a database unless told otherwise: 1 GiB on 64-bit
+// systems, far more than a year of a busy daemon's games, and bbolt's growing mapping on 32-bit ones.
+const DefaultMmapSize = (1 << 30) * (strconv.IntSize / 64)
+
 // Open opens (creating if needed) the database at path, creates the top-level buckets and brings the schema
 // up to date: a fresh file is stamped with the current version, an older one runs the registered migrations
 // in one transaction, a newer one is refused with ErrSchemaTooNew.
@@ -112,6 +120,13 @@ func Open(path string, opts Options) (*DB, error) {
 	mode := opts.Mode
 	if mode == 0 {
 		mode = 0o600
+	}
+	mmap := opts.InitialMmapSize
+	switch {
+	case mmap == 0:
+		mmap = DefaultMmapSize
+	case mmap < 0:
+		mmap = 0
 	}
 	sc := &current
 	if opts.schema != nil {
@@ -130,7 +145,7 @@ func Open(path string, opts Options) (*DB, error) {
 		bdb, err = bolt.Open(path, mode, &bolt.Options{
 			Timeout:         timeout,
 			ReadOnly:        opts.ReadOnly,
-			InitialMmapSize: opts.InitialMmapSize,
+			InitialMmapSize: mmap,
 			// NoSync stays false: an order acknowledged to a player must be on disk.
 		})
 		return err
