@@ -1,0 +1,169 @@
+package templates
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// renderBoth renders a template of s through the compiled form and through text/template; compiled
+// is false when the compiled form handed the render back.
+func renderBoth(t testing.TB, s *Set, name string, d any) (fastSubject, fastBody, subject, body string, compiled bool, err error) {
+	t.Helper()
+	e := s.t[name]
+	fastSubject, fastBody, compiled = e.renderCompiled(d)
+	subject, body, err = e.renderText(name, d)
+	return
+}
+
+// Every embedded template compiles, and gives text/template's bytes for every variant of the data the
+// adjudicator gives it, without handing a render back.
+func TestCompiledMatchesTextTemplate(t *testing.T) {
+	s, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Names {
+		e := s.t[name]
+		if e.notCompiled != nil || e.fastBody == nil || e.fastSubject == nil {
+			t.Errorf("%s is not compiled: %v", name, e.notCompiled)
+			continue
+		}
+		bodies := map[string]bool{}
+		for v := range 1 << 12 {
+			d := data(name, v)
+			fs, fb, subject, body, compiled, err := renderBoth(t, s, name, d)
+			if err != nil {
+				t.Fatalf("%s variant %d: text/template: %v", name, v, err)
+			}
+			if !compiled {
+				t.Fatalf("%s variant %d: the compiled form handed the render back", name, v)
+			}
+			if fs != subject || fb != body {
+				t.Fatalf("%s variant %d differs:\ncompiled subject %q\ntext/template    %q\ncompiled body:\n%s\ntext/template body:\n%s", name, v, fs, subject, fb, body)
+			}
+			bodies[subject+"\n"+body] = true
+			// Render itself takes the compiled path and answers the same.
+			if rs, rb, err := s.Render(name, d); err != nil || rs != subject || rb != body {
+				t.Fatalf("%s variant %d: Render %q %v", name, v, rs, err)
+			}
+		}
+		// The variants reach every branch that the data can choose: this test would not notice a
+		// wrong else if every variant took the same path.
+		t.Logf("%s: %d different mails", name, len(bodies))
+		if len(bodies) < 2 && name != "status" {
+			t.Errorf("%s: the variants gave only %d different mails", name, len(bodies))
+		}
+	}
+}
+
+// Errors are text/template's: a missing key, a nil map, data of the wrong shape.
+func TestCompiledErrorsAreTextTemplates(t *testing.T) {
+	s, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		data any
+	}{
+		{"announce", map[string]any{"Game": "g1"}},
+		{"announce", nil},
+		{"announce", map[string]any(nil)},
+		{"help", map[string]int{"Name": 1}},
+		{"receipt", map[string]any{"Game": "g1"}},
+		{"receipt", &struct{ Game, GameName string }{}},
+		{"receipt", (*tReceipt)(nil)},
+		{"report", tReceipt{}},
+		{"error", map[string]any{"Subject": "x", "Problems": 3.5}},
+		{"error", map[string]any{"Subject": "x", "Problems": []any{1, func() {}}}},
+		{"error", map[string]any{"Subject": "x", "Problems": func() {}}},
+	}
+	for _, c := range cases {
+		_, _, wantErr := s.t[c.name].renderText(c.name, c.data)
+		_, _, gotErr := s.Render(c.name, c.data)
+		if wantErr == nil || gotErr == nil || wantErr.Error() != gotErr.Error() {
+			t.Errorf("%s with %#v: Render error %v, text/template's %v", c.name, c.data, gotErr, wantErr)
+		}
+		if _, _, ok := s.t[c.name].renderCompiled(c.data); ok {
+			t.Errorf("%s with %#v: the compiled form finished a render text/template refuses", c.name, c.data)
+		}
+	}
+	// Data by pointer renders as by value.
+	d := receiptData(0xfff)
+	fs, fb, subject, body, compiled, err := renderBoth(t, s, "receipt", &d)
+	if err != nil || !compiled || fs != subject || fb != body {
+		t.Errorf("receipt by pointer: compiled %v, %v", compiled, err)
+	}
+}
+
+// A moderator's template may use anything text/template offers: what the compiled form does not
+// compile, or cannot finish for the data, text/template renders.
+func TestOverridesNotCompiledStillRender(t *testing.T) {
+	type withF struct {
+		tReceipt
+		F func(int) int
+	}
+	rec := withF{receiptData(1 << 3), func(i int) int { return i * 2 }}
+	rec.Orders = append(rec.Orders, tOrderEcho{Unit: "RED2"}, tOrderEcho{Unit: "RED3", Stored: true})
+	rep := struct {
+		tReportData
+		M map[string]int
+	}{reportData("report", 0), map[string]int{"b": 2, "a": 1}}
+	rep.Report.Scene = &tScene{}
+	overrides := []struct {
+		name, text string
+		data       any
+		want       string
+		compiled   bool // whether the compiled form finishes the render
+	}{
+		// the slice and call builtins are not compiled; define and template, continue, variables are
+		{"receipt", "Subject: {{slice .Game 0 1}} receipt\n{{define \"o\"}}[{{.Unit}}{{if .Stored}}*{{end}}]{{end}}" +
+			"{{range $i, $o := .Orders}}{{if eq $i 1}}{{continue}}{{end}}{{template \"o\" $o}}{{end}} {{len .Orders}} {{call .F 2}}\n",
+			rec, "g receipt|[RED1][RED3*] 3 4\n", false},
+		// a method of the data's (.Report.Picture) is text/template's to call
+		{"report", "Subject: {{.Report.Picture}}\n{{block \"b\" .Report}}{{.Side}}{{end}} {{range $k, $v := .M}}{{$k}}={{$v}};{{break}}{{end}}\n",
+			&rep, "<scene>|RAF a=1;\n", false},
+		{"report", "Subject: x\n{{block \"b\" .Report}}{{.Side}}{{end}} {{range $k, $v := .M}}{{$k}}={{$v}};{{break}}{{end}}\n",
+			&rep, "x|RAF a=1;\n", true},
+		{"help", "Subject: help\n{{with $x := .Name}}{{$x}}{{else}}none{{end}} {{printf \"%05.1f\" 3.14159}} {{.Name | printf \"%q\"}}\n",
+			mapData("help", 0), "help|Sortie 003.1 \"Sortie\"\n", true},
+		// an empty body
+		{"status", "Subject: status\n", mapData("status", 0), "status|\n", true},
+		{"error", "Subject: {{.Subject}}\n{{range .Problems}}{{.Error}};{{end}}\n",
+			map[string]any{"Subject": "e", "Problems": []error{os.ErrNotExist, os.ErrExist}}, "e|file does not exist;file already exists;\n", false},
+	}
+	for i, o := range overrides {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, o.name+".tmpl"), []byte(o.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Source(o.name) == "embedded" {
+			t.Fatalf("%s is not overridden", o.name)
+		}
+		subject, body, err := s.Render(o.name, o.data)
+		if err != nil {
+			t.Errorf("override %d (%s): %v", i, o.name, err)
+			continue
+		}
+		if got := subject + "|" + body; got != o.want {
+			t.Errorf("override %d (%s): got %q, want %q", i, o.name, got, o.want)
+		}
+		fs, fb, ts, tb, compiled, err := renderBoth(t, s, o.name, o.data)
+		if err != nil || ts != subject || tb != body {
+			t.Errorf("override %d (%s): text/template gives %q %q %v", i, o.name, ts, tb, err)
+		}
+		if compiled != o.compiled {
+			t.Errorf("override %d (%s): compiled %v, want %v (%v)", i, o.name, compiled, o.compiled, s.t[o.name].notCompiled)
+		}
+		if compiled && (fs != ts || fb != tb) {
+			t.Errorf("override %d (%s): compiled %q %q", i, o.name, fs, fb)
+		}
+	}
+}
+
+func (s *tScene) String() string { return "<scene>" }
