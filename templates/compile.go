@@ -164,10 +164,29 @@ func (c *compiler) node(n parse.Node) (op, error) {
 
 // action prints its pipeline's value, unless the pipeline declares variables.
 func (c *compiler) action(n *parse.ActionNode) (op, error) {
-	// The commonest actions, a field or a string function of a field, print without a detour.
+	// The commonest actions, dot, a field, or a string function of fields, print without a detour.
 	if len(n.Pipe.Decl) == 0 && len(n.Pipe.Cmds) == 1 {
-		if o := c.printString(n.Pipe.Cmds[0]); o != nil {
+		cmd := n.Pipe.Cmds[0]
+		if o := c.printString(cmd); o != nil {
 			return o, nil
+		}
+		if len(cmd.Args) == 1 {
+			switch a := cmd.Args[0].(type) {
+			case *parse.DotNode:
+				return func(s *state, dot reflect.Value) error { return s.print(unwrapEmpty(dot)) }, nil
+			case *parse.FieldNode:
+				fields := c.fields(a.Ident)
+				return func(s *state, dot reflect.Value) error {
+					v := dot
+					for _, f := range fields {
+						var err error
+						if v, err = f.eval(v); err != nil {
+							return err
+						}
+					}
+					return s.print(unwrapEmpty(v))
+				}, nil
+			}
 		}
 	}
 	pipe, err := c.pipeline(n.Pipe)
@@ -419,10 +438,7 @@ func (c *compiler) pipeline(p *parse.PipeNode) (expr, error) {
 			if err != nil {
 				return v, err
 			}
-			if v.Kind() == reflect.Interface && v.Type().NumMethod() == 0 {
-				v = v.Elem()
-			}
-			return v, nil
+			return unwrapEmpty(v), nil
 		}, nil
 	}
 	return func(s *state, dot reflect.Value) (reflect.Value, error) {
@@ -432,9 +448,7 @@ func (c *compiler) pipeline(p *parse.PipeNode) (expr, error) {
 			if v, err = cmd(s, dot, v); err != nil {
 				return v, err
 			}
-			if v.Kind() == reflect.Interface && v.Type().NumMethod() == 0 {
-				v = v.Elem()
-			}
+			v = unwrapEmpty(v)
 		}
 		for _, name := range names {
 			if assign {
@@ -515,10 +529,7 @@ func (c *compiler) fieldChain(recv expr, idents []string, args []parse.Node, has
 	if len(args) > 1 || hasFinal {
 		return nil, unsupported("method call .%s", strings.Join(idents, "."))
 	}
-	fields := make([]*field, len(idents))
-	for i, name := range idents {
-		fields[i] = &field{name: name, nameVal: reflect.ValueOf(name)}
-	}
+	fields := c.fields(idents)
 	if recv == nil && len(fields) == 1 {
 		f := fields[0]
 		return func(_ *state, dot, _ reflect.Value) (reflect.Value, error) { return f.eval(dot) }, nil
@@ -539,6 +550,23 @@ func (c *compiler) fieldChain(recv expr, idents []string, args []parse.Node, has
 		}
 		return v, nil
 	}, nil
+}
+
+func (c *compiler) fields(idents []string) []*field {
+	fields := make([]*field, len(idents))
+	for i, name := range idents {
+		fields[i] = &field{name: name, nameVal: reflect.ValueOf(name)}
+	}
+	return fields
+}
+
+// unwrapEmpty is what a pipeline does to its value: one that is an interface{} holding something is
+// the thing it holds.
+func unwrapEmpty(v reflect.Value) reflect.Value {
+	if v.Kind() == reflect.Interface && v.Type().NumMethod() == 0 {
+		return v.Elem()
+	}
+	return v
 }
 
 // idealConstant is a number whose type is not known from context, typed by its syntax as text/template
@@ -1001,10 +1029,7 @@ func (c *compiler) printString(cmd *parse.CommandNode) op {
 		if err != nil {
 			return err
 		}
-		if v.Kind() == reflect.Interface && v.Type().NumMethod() == 0 {
-			v = v.Elem()
-		}
-		return s.print(v)
+		return s.print(unwrapEmpty(v))
 	}
 }
 

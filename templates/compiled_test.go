@@ -1,8 +1,10 @@
 package templates
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -89,6 +91,41 @@ func TestCompiledErrorsAreTextTemplates(t *testing.T) {
 			t.Errorf("%s with %#v: the compiled form finished a render text/template refuses", c.name, c.data)
 		}
 	}
+	// A function of the set's that panics (strings.Repeat of a negative count), a builtin that fails,
+	// a field of a nil pointer, in a moderator's templates.
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"help":     "Subject: help\n{{indent -1 .Name}}\n",
+		"status":   "Subject: status\n{{index .Text 99}}\n",
+		"announce": "Subject: x\n{{.P.Name}}\n",
+		"error":    "Subject: {{.Subject}}\n{{range .Problems}}{{lt . 2}}{{end}}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name+".tmpl"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o, err := New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data any
+	}{
+		{"help", mapData("help", 0)},
+		{"status", mapData("status", 0)},
+		{"announce", map[string]any{"P": (*tUnit)(nil)}},
+		{"error", map[string]any{"Subject": "s", "Problems": []any{1, "x"}}},
+	} {
+		_, _, wantErr := o.t[c.name].renderText(c.name, c.data)
+		_, _, gotErr := o.Render(c.name, c.data)
+		if wantErr == nil || gotErr == nil || wantErr.Error() != gotErr.Error() {
+			t.Errorf("override %s: Render error %v, text/template's %v", c.name, gotErr, wantErr)
+		}
+		if o.t[c.name].fastBody == nil {
+			t.Errorf("override %s is not compiled: %v", c.name, o.t[c.name].notCompiled)
+		}
+	}
 	// Data by pointer renders as by value.
 	d := receiptData(0xfff)
 	fs, fb, subject, body, compiled, err := renderBoth(t, s, "receipt", &d)
@@ -167,3 +204,43 @@ func TestOverridesNotCompiledStillRender(t *testing.T) {
 }
 
 func (s *tScene) String() string { return "<scene>" }
+
+// Renders of one Set from many goroutines, with data of different types through the same fields (the
+// fields' caches change hands), give what text/template gives. Run with -race.
+func TestCompiledConcurrent(t *testing.T) {
+	s, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type job struct {
+		name string
+		data any
+	}
+	var jobs []job
+	for v := range 64 {
+		rec := receiptData(v * 61)
+		jobs = append(jobs, job{"receipt", rec}, job{"receipt", &rec}, job{"report", reportData("report", v*59)},
+			job{"announce", mapData("announce", v)}, job{"announce", struct{ Game, GameName, Text string }{"g", "n", "t"}})
+	}
+	want := make([]string, len(jobs))
+	for i, j := range jobs {
+		subject, body, err := s.t[j.name].renderText(j.name, j.data)
+		want[i] = fmt.Sprint(subject, body, err)
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 3 * len(jobs) {
+				i := (k*7 + w*13) % len(jobs)
+				subject, body, err := s.Render(jobs[i].name, jobs[i].data)
+				if got := fmt.Sprint(subject, body, err); got != want[i] {
+					t.Errorf("job %d: %q, want %q", i, got, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

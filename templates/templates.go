@@ -2,6 +2,11 @@
 // binary: turn reports, receipts, refusals and errors, help, game start and game over, status. A
 // moderator can override any of them by putting a file of the same name in a folder given to New.
 //
+// Each template is also compiled, when it is read, into Go closures (compile.go) that render it several
+// times faster than text/template's execution; whatever the compiled form does not handle, it hands to
+// text/template, so a moderator's template may use everything text/template offers and every render
+// gives text/template's bytes or error.
+//
 // The package knows nothing of games: each template is executed with the data the adjudicator gives it,
 // built from one player's view only (invariant 4, docs/architecture.md).
 package templates
