@@ -1,11 +1,14 @@
 package templates
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+	"text/template"
 )
 
 // renderBoth renders a template of s through the compiled form and through text/template; compiled
@@ -243,4 +246,59 @@ func TestCompiledConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+type ptrStringer struct{ N int }
+
+func (p *ptrStringer) String() string { return fmt.Sprint("ptr-", p.N) }
+
+type durationLike int64
+
+func (d durationLike) String() string { return fmt.Sprint(int64(d), "s") }
+
+type myBool bool
+type myInt int
+
+// Every kind of value printed by the compiled form as text/template prints it: the ones written
+// straight into the buffer (string, int, uint, bool) and the ones given to fmt (Stringers and errors,
+// by value and by pointer, addressable or not, nil pointers and interfaces, slices of strings and of
+// bytes, floats, named types).
+func TestCompiledPrintsLikeTextTemplate(t *testing.T) {
+	s := "str"
+	values := []any{"", "a b", -5, int8(-8), int64(1 << 40), uint(7), uint8(200), uintptr(9), true, false, 2.5, 1e21, complex(1, 2),
+		&s, (*string)(nil), nil, []string{"a", "b"}, []string(nil), []byte("by"), [2]int{1, 2}, map[string]int{"b": 1, "a": 2},
+		stringer("x"), errors.New("e"), error(nil), ptrStringer{3}, &ptrStringer{4}, durationLike(3), myBool(true), myInt(4),
+		namedStr("n"), struct{ A, b int }{1, 2}, 'r', []any{nil, 1}}
+	type holder struct {
+		V   any
+		P   ptrStringer
+		Err error
+		St  fmt.Stringer
+	}
+	for _, text := range []string{"{{.V}}|{{.P}}|{{.Err}}|{{.St}}|{{with .V}}{{.}}{{end}}|{{print .V .P}}",
+		"{{range $i, $e := .V}}{{$i}}={{$e}};{{else}}none{{end}}"} {
+		tt, err := template.New("p").Option("missingkey=error").Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := compile(tt, funcs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range values {
+			for _, d := range []any{holder{V: v, P: ptrStringer{1}, St: stringer("s")}, &holder{V: v, P: ptrStringer{2}, Err: errors.New("x")}} {
+				var want, got bytes.Buffer
+				wantErr := tt.Execute(&want, d)
+				if gotErr := p.execute(&got, d); gotErr != nil {
+					if wantErr == nil {
+						t.Errorf("%s with %#v: handed back, and text/template gives %q", text, v, want.String())
+					}
+					continue
+				}
+				if wantErr != nil || got.String() != want.String() {
+					t.Errorf("%s with %#v: compiled %q, text/template %q %v", text, v, got.String(), want.String(), wantErr)
+				}
+			}
+		}
+	}
 }
