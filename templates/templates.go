@@ -2,6 +2,11 @@
 // binary: turn reports, receipts, refusals and errors, help, game start and game over, status. A
 // moderator can override any of them by putting a file of the same name in a folder given to New.
 //
+// Each template is also compiled, when it is read, into Go closures (compile.go) that render it several
+// times faster than text/template's execution; whatever the compiled form does not handle, it hands to
+// text/template, so a moderator's template may use everything text/template offers and every render
+// gives text/template's bytes or error.
+//
 // The package knows nothing of games: each template is executed with the data the adjudicator gives it,
 // built from one player's view only (invariant 4, docs/architecture.md).
 package templates
@@ -18,6 +23,7 @@ import (
 	"sync"
 	"text/template"
 	"unicode"
+	"unicode/utf8"
 )
 
 //go:embed files/*.tmpl
@@ -28,16 +34,25 @@ var Names = []string{"report", "receipt", "refusal", "error", "help", "start", "
 
 // Set is a parsed set of templates.
 type Set struct {
-	t       map[string]*template.Template
-	subject map[string]*template.Template // the first line of each template, "Subject: ...", on its own
-	sources map[string]string             // where each template came from: "embedded" or a file path
+	t     map[string]*entry
+	check *Tally // when set, every Render is checked against text/template (CheckCompiled)
+}
+
+// entry is one template: its subject line and body as text/template parsed them, their compiled forms
+// (nil where a construct is not compiled: text/template renders those), and where it came from.
+type entry struct {
+	subject, body         *template.Template // the first line of each template, "Subject: ...", on its own
+	fastSubject, fastBody *program
+	source                string // "embedded" or a file path
+	// notCompiled says why the template is not compiled, if it is not.
+	notCompiled error
 }
 
 // New parses the embedded templates and, if dir is not empty, replaces any of them found there as
 // NAME.tmpl. A file in dir that is not one of Names is an error (a misspelt override must not be
 // ignored silently).
 func New(dir string) (*Set, error) {
-	s := &Set{t: map[string]*template.Template{}, subject: map[string]*template.Template{}, sources: map[string]string{}}
+	s := &Set{t: map[string]*entry{}}
 	for _, name := range Names {
 		text, err := fs.ReadFile(embedded, "files/"+name+".tmpl")
 		if err != nil {
@@ -90,36 +105,134 @@ func (s *Set) add(name, text, source string) error {
 	if err != nil {
 		return fmt.Errorf("templates: %s (%s): %w", name, source, err)
 	}
-	s.subject[name] = st
-	s.t[name] = t
-	s.sources[name] = source
+	e := &entry{subject: st, body: t, source: source}
+	// The compiled forms; a template that does not compile is rendered by text/template.
+	subjProg, err := compile(st, funcs)
+	if err == nil {
+		e.fastBody, err = compile(t, funcs)
+	}
+	if err != nil {
+		e.notCompiled = err
+	} else {
+		e.fastSubject = subjProg
+	}
+	s.t[name] = e
 	return nil
 }
 
 // Source says where a template came from.
-func (s *Set) Source(name string) string { return s.sources[name] }
+func (s *Set) Source(name string) string {
+	if e := s.t[name]; e != nil {
+		return e.source
+	}
+	return ""
+}
 
 // Render executes a template. The first line of the result is the mail's subject ("Subject: ..."); the
 // rest, after one blank line, is the body. Trailing spaces are trimmed from every line.
+//
+// Each template is rendered by its compiled form (compile.go) where it has one and the data are of the
+// shapes it handles, and otherwise by text/template; the result, or the error, is the same either way.
 func (s *Set) Render(name string, data any) (subject, body string, err error) {
-	t, ok := s.t[name]
+	e, ok := s.t[name]
 	if !ok {
 		return "", "", fmt.Errorf("templates: no template %q", name)
+	}
+	if s.check != nil {
+		return s.check.render(name, e, data)
+	}
+	if subject, body, ok := e.renderCompiled(data); ok {
+		return subject, body, nil
+	}
+	return e.renderText(name, data)
+}
+
+// renderCompiled renders through the compiled forms; ok is false when the template has none or they
+// handed the render back (errFallback).
+func (e *entry) renderCompiled(data any) (subject, body string, ok bool) {
+	if e.fastBody == nil {
+		return "", "", false
 	}
 	b := buffers.Get().(*bytes.Buffer)
 	defer func() {
 		b.Reset()
 		buffers.Put(b)
 	}()
-	if err := s.subject[name].Execute(b, data); err != nil {
+	if e.fastSubject.execute(b, data) != nil {
+		return "", "", false
+	}
+	subject = oneLine(b.Bytes())
+	b.Reset()
+	if e.fastBody.execute(b, data) != nil {
+		return "", "", false
+	}
+	return subject, trimBody(b.Bytes()), true
+}
+
+// renderText renders through text/template.
+func (e *entry) renderText(name string, data any) (subject, body string, err error) {
+	b := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		b.Reset()
+		buffers.Put(b)
+	}()
+	if err := e.subject.Execute(b, data); err != nil {
 		return "", "", fmt.Errorf("templates: %s: %w", name, err)
 	}
-	subject = OneLine(b.String())
+	subject = oneLine(b.Bytes())
 	b.Reset()
-	if err := t.Execute(b, data); err != nil {
+	if err := e.body.Execute(b, data); err != nil {
 		return "", "", fmt.Errorf("templates: %s: %w", name, err)
 	}
 	return subject, trimBody(b.Bytes()), nil
+}
+
+// CheckCompiled is for tests that run a service's real data through the templates: from now on every
+// Render of s renders both through the compiled form and through text/template, answers text/template's
+// result, and answers an error instead when the two differ (in their bytes, or in that only one
+// succeeded). The Tally counts, for each template, the renders the compiled form finished and those it
+// handed to text/template. Call it before the Set is shared.
+func (s *Set) CheckCompiled() *Tally {
+	s.check = &Tally{compiled: map[string]int{}, fellBack: map[string]int{}}
+	return s.check
+}
+
+// Tally counts the renders of a Set under CheckCompiled.
+type Tally struct {
+	mu                 sync.Mutex
+	compiled, fellBack map[string]int
+	differ             []string
+}
+
+// Compiled is how many renders of the template the compiled form finished, and FellBack how many it
+// handed to text/template.
+func (t *Tally) Compiled(name string) int { t.mu.Lock(); defer t.mu.Unlock(); return t.compiled[name] }
+
+// FellBack: see Compiled.
+func (t *Tally) FellBack(name string) int { t.mu.Lock(); defer t.mu.Unlock(); return t.fellBack[name] }
+
+// Differences lists the renders whose two results differed.
+func (t *Tally) Differences() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.differ...)
+}
+
+func (t *Tally) render(name string, e *entry, data any) (subject, body string, err error) {
+	fs, fb, ok := e.renderCompiled(data)
+	subject, body, err = e.renderText(name, data)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !ok {
+		t.fellBack[name]++
+		return subject, body, err
+	}
+	t.compiled[name]++
+	if err != nil || fs != subject || fb != body {
+		t.differ = append(t.differ, fmt.Sprintf("%s: compiled %q %q, text/template %q %q %v", name, fs, fb, subject, body, err))
+		return "", "", fmt.Errorf("templates: %s: the compiled template and text/template differ", name)
+	}
+	return subject, body, nil
 }
 
 // buffers are Render's output buffers, kept between calls (a receipt is rendered for every order mail).
@@ -128,31 +241,81 @@ var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // trimBody is the body as Render gives it: leading line breaks removed, trailing spaces and tabs trimmed
 // from every line, trailing line breaks removed, and one line break at the end. One pass, one allocation.
 func trimBody(text []byte) string {
-	text = bytes.TrimLeft(text, "\n")
+	for len(text) > 0 && text[0] == '\n' {
+		text = text[1:]
+	}
+	// What follows the last character that is not a space, tab or line break goes, and one line
+	// break ends the body.
+	end := len(text)
+	for end > 0 && (text[end-1] == '\n' || text[end-1] == ' ' || text[end-1] == '\t') {
+		end--
+	}
+	text = text[:end]
 	var out strings.Builder
 	out.Grow(len(text) + 1)
-	for len(text) > 0 {
-		line, rest, found := bytes.Cut(text, []byte{'\n'})
-		out.Write(bytes.TrimRight(line, " \t"))
-		if found {
-			out.WriteByte('\n')
+	for {
+		line := text
+		j := bytes.IndexByte(text, '\n')
+		if j >= 0 {
+			line = text[:j]
 		}
-		text = rest
+		k := len(line)
+		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+			k--
+		}
+		out.Write(line[:k])
+		out.WriteByte('\n')
+		if j < 0 {
+			return out.String()
+		}
+		text = text[j+1:]
 	}
-	body := out.String()
-	if trimmed := strings.TrimRight(body, "\n"); len(trimmed) < len(body) {
-		return body[:len(trimmed)+1] // the first of the line breaks trimmed
-	}
-	return body + "\n"
 }
 
 // OneLine makes text fit for a mail header: every control character (a line break, a tab, an escape)
 // and every Unicode line or paragraph separator becomes a space, runs of spaces become one, and the
 // ends are trimmed.
 func OneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029'
-	}), " ")
+	return oneLine([]byte(s))
+}
+
+// oneLine is OneLine of a render's bytes, in one pass and one allocation: the words (runs of
+// characters that are not separators, invalid UTF-8 kept as it is) joined by single spaces.
+func oneLine(text []byte) string {
+	var out strings.Builder
+	out.Grow(len(text))
+	word := -1 // where the word being read began
+	for i := 0; i < len(text); {
+		c := text[i]
+		r, size := rune(c), 1
+		sep := c <= ' ' || c == 0x7f // the ASCII controls and space
+		if c >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(text[i:])
+			sep = separator(r)
+		}
+		switch {
+		case sep && word >= 0:
+			if out.Len() > 0 {
+				out.WriteByte(' ')
+			}
+			out.Write(text[word:i])
+			word = -1
+		case !sep && word < 0:
+			word = i
+		}
+		i += size
+	}
+	if word >= 0 {
+		if out.Len() > 0 {
+			out.WriteByte(' ')
+		}
+		out.Write(text[word:])
+	}
+	return out.String()
+}
+
+func separator(r rune) bool {
+	return unicode.IsControl(r) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029'
 }
 
 var funcs = template.FuncMap{
