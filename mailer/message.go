@@ -9,7 +9,6 @@ package mailer
 // body: only a message without a single header field is refused.
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
@@ -19,6 +18,7 @@ import (
 	"io"
 	"mime"
 	netmail "net/mail"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -86,6 +86,7 @@ type msgParse struct {
 	depthCap bool
 	// attachment is the first text/plain attachment, used when the message has no inline text at all.
 	attachment *msgAttachment
+	addrParser *netmail.AddressParser // made when a header needs it
 }
 
 // msgAttachment is a text/plain attachment read as it streamed past, with the warnings reading it gave
@@ -121,19 +122,31 @@ func parseMessage(raw []byte) (*Incoming, error) {
 	mh := mail.Header{Header: message.Header{Header: h}}
 	m := &Incoming{Size: len(raw), hdr: h}
 
-	if froms := p.addresses(h, "From"); len(froms) > 0 {
+	var addrBuf [4]mail.Address
+	if froms := p.addresses(addrBuf[:0], h, "From"); len(froms) > 0 {
 		m.From = froms[0].Address
 		m.FromName = froms[0].Name
 	} else if h.Get("From") != "" {
 		p.warn("unreadable From header %q", msgClip(h.Get("From")))
 	}
-	seen := map[string]bool{}
+	var seen map[string]bool // made when the list is long; a short one is searched
 	for _, k := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
-		for _, a := range p.addresses(h, k) {
-			if a.Address != "" && !seen[a.Address] {
-				seen[a.Address] = true
-				m.To = append(m.To, a.Address)
+		for _, a := range p.addresses(addrBuf[:0], h, k) {
+			if seen == nil && len(m.To) >= 16 {
+				seen = make(map[string]bool, 2*len(m.To))
+				for _, t := range m.To {
+					seen[t] = true
+				}
 			}
+			if seen != nil {
+				if seen[a.Address] {
+					continue
+				}
+				seen[a.Address] = true
+			} else if slices.Contains(m.To, a.Address) {
+				continue
+			}
+			m.To = append(m.To, a.Address)
 		}
 	}
 
@@ -231,6 +244,10 @@ func msgIsHeaderLine(line []byte) bool {
 }
 
 // readHeader parses the message's header block, dropping lines that are not header fields (with a warning).
+// The fields kept are written out with CRLF line ends, and each, with its continuation lines, is handed to
+// go-message's Header.AddRaw, last first: the header textproto.ReadHeader would read from the same bytes
+// (the same keys, values, raw bytes and order; mailer's tests compare the two), without its copy of every
+// line through a bufio.Reader.
 func (p *msgParse) readHeader(b []byte) textproto.Header {
 	if len(b) > msgMaxHeaderBytes {
 		b = b[:msgMaxHeaderBytes]
@@ -239,8 +256,9 @@ func (p *msgParse) readHeader(b []byte) textproto.Header {
 		}
 		p.warn("message header over 1 MiB truncated")
 	}
-	var clean bytes.Buffer
-	clean.Grow(len(b) + 4)
+	clean := make([]byte, 0, len(b)+len(b)/32+8)
+	var startsBuf [32]int
+	starts := startsBuf[:0] // where each field begins in clean
 	dropped, keep := 0, false
 	for len(b) > 0 {
 		var line []byte
@@ -259,21 +277,25 @@ func (p *msgParse) readHeader(b []byte) textproto.Header {
 			}
 		case msgIsHeaderLine(line):
 			keep = true
+			starts = append(starts, len(clean))
 		default:
 			keep = false
 			dropped++
 			continue
 		}
-		clean.Write(line)
-		clean.WriteString("\r\n")
+		clean = append(clean, line...)
+		clean = append(clean, '\r', '\n')
 	}
-	clean.WriteString("\r\n")
 	if dropped > 0 {
 		p.warn("%d malformed message header line(s) ignored", dropped)
 	}
-	h, err := textproto.ReadHeader(bufio.NewReaderSize(&clean, max(clean.Len(), 16))) // the whole header in one buffer
-	if err != nil {
-		p.warn("message header: %v", err)
+	// Every field starts with a key of printable ASCII and a colon (msgIsHeaderLine), and no line is
+	// longer than the block: textproto.ReadHeader would read these bytes without an error.
+	var h textproto.Header
+	end := len(clean)
+	for i := len(starts) - 1; i >= 0; i-- {
+		h.AddRaw(clean[starts[i]:end:end]) // AddRaw puts a field on top
+		end = starts[i]
 	}
 	return h
 }
@@ -309,17 +331,20 @@ func (p *msgParse) wordDecoder() *mime.WordDecoder {
 	}}
 }
 
-// addresses reads every address in every field named key. Whatever net/mail cannot parse is read by a
-// lenient fallback: <addr> or the first token with an @, and the text before it as the name.
-func (p *msgParse) addresses(h textproto.Header, key string) []*mail.Address {
-	var out []*mail.Address
-	parser := netmail.AddressParser{WordDecoder: p.wordDecoder()}
+// addresses appends to dst every address in every field named key. The plain shapes nearly every mail
+// program writes are read by msgFastAddressList; the others by net/mail, and whatever net/mail cannot
+// parse by a lenient fallback: <addr> or the first token with an @, and the text before it as the name.
+func (p *msgParse) addresses(dst []mail.Address, h textproto.Header, key string) []mail.Address {
 	for _, v := range h.Values(key) {
 		v = msgHeaderUTF8(v)
 		if strings.TrimSpace(v) == "" {
 			continue
 		}
-		list, err := parser.ParseList(v)
+		if out, ok := msgFastAddressList(dst, v); ok {
+			dst = out
+			continue
+		}
+		list, err := p.addressParser().ParseList(v)
 		if err != nil {
 			list = nil
 			for _, piece := range msgSplitAddressList(v) {
@@ -329,14 +354,124 @@ func (p *msgParse) addresses(h textproto.Header, key string) []*mail.Address {
 			}
 		}
 		for _, a := range list {
-			a.Address = strings.ToLower(strings.TrimSpace(a.Address))
-			a.Name = strings.TrimSpace(a.Name)
-			if a.Address != "" {
-				out = append(out, a)
-			}
+			dst = msgAppendAddress(dst, a.Name, a.Address)
 		}
 	}
-	return out
+	return dst
+}
+
+// msgAppendAddress appends an address as Incoming keeps it: the address lower case, both trimmed, none
+// without an address.
+func msgAppendAddress(dst []mail.Address, name, addr string) []mail.Address {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	if addr == "" {
+		return dst
+	}
+	return append(dst, mail.Address{Name: strings.TrimSpace(name), Address: addr})
+}
+
+func (p *msgParse) addressParser() *netmail.AddressParser {
+	if p.addrParser == nil {
+		p.addrParser = &netmail.AddressParser{WordDecoder: p.wordDecoder()}
+	}
+	return p.addrParser
+}
+
+// msgFastAddressList reads the address lists nearly every mail program writes, in plain ASCII: items
+// `local@domain` or `Display Name <local@domain>` (words of atext separated by single spaces, none an
+// encoded word; dot-atoms on both sides of the @), separated by commas, with spaces or tabs around
+// them. For such a list it appends what net/mail's ParseList gives, through msgAppendAddress; for
+// anything else (quotes, comments, encoded words, groups, empty items, other bytes) ok is false and
+// dst is returned as it was. FuzzAddressFastPath holds it to net/mail.
+func msgFastAddressList(dst []mail.Address, v string) (_ []mail.Address, ok bool) {
+	n := len(dst)
+	for item := range strings.SplitSeq(v, ",") {
+		item = msgTrimWSP(item)
+		if item == "" {
+			return dst[:n], false
+		}
+		if item[len(item)-1] != '>' {
+			if !msgIsAddrSpec(item) {
+				return dst[:n], false
+			}
+			dst = msgAppendAddress(dst, "", item)
+			continue
+		}
+		lt := strings.LastIndexByte(item, '<')
+		if lt < 0 || !msgIsAddrSpec(item[lt+1:len(item)-1]) {
+			return dst[:n], false
+		}
+		name := msgTrimWSP(item[:lt])
+		if name != "" && !msgIsPlainPhrase(name) {
+			return dst[:n], false
+		}
+		dst = msgAppendAddress(dst, name, item[lt+1:len(item)-1])
+	}
+	return dst, true
+}
+
+func msgTrimWSP(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// msgIsAtext reports whether c is an ASCII atext character of RFC 5322 (the dot is not).
+func msgIsAtext(c byte) bool {
+	if c <= ' ' || c > '~' {
+		return false
+	}
+	switch c {
+	case '(', ')', '<', '>', '[', ']', ':', ';', '@', '\\', ',', '"', '.':
+		return false
+	}
+	return true
+}
+
+// msgIsDotAtom: one or more runs of ASCII atext joined by single dots.
+func msgIsDotAtom(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '.' {
+			if s[i-1] == '.' {
+				return false
+			}
+		} else if !msgIsAtext(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// msgIsAddrSpec: dot-atom "@" dot-atom, in ASCII.
+func msgIsAddrSpec(s string) bool {
+	at := strings.IndexByte(s, '@')
+	return at > 0 && msgIsDotAtom(s[:at]) && msgIsDotAtom(s[at+1:])
+}
+
+// msgIsPlainPhrase: words of ASCII atext and dots separated by single spaces, none holding "=?" (which
+// net/mail would try to decode as an encoded word).
+func msgIsPlainPhrase(s string) bool {
+	if strings.Contains(s, "=?") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i == 0 || s[i-1] == ' ' || i == len(s)-1 {
+				return false
+			}
+		case c != '.' && !msgIsAtext(c):
+			return false
+		}
+	}
+	return s != ""
 }
 
 // msgSplitAddressList splits at commas outside quotes, angle brackets and comments.

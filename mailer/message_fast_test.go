@@ -1,9 +1,15 @@
 package mailer
 
 import (
+	"bufio"
+	"bytes"
 	netmail "net/mail"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // The one-pass msgDecodeFlowed and msgNormalizeNewlines give what the first, plainer versions (kept
@@ -82,5 +88,153 @@ func TestDateFastPath(t *testing.T) {
 		if err != nil || !m.Date.Equal(want) || m.Date.String() != want.String() {
 			t.Errorf("%s: %v, net/mail reads %v (%v)", d, m.Date, want, err)
 		}
+	}
+}
+
+// msgGeneralAddressList is what addresses reads a value with when msgFastAddressList declines it:
+// net/mail's ParseList, with the same word decoder.
+func msgGeneralAddressList(t testing.TB, v string) []mail.Address {
+	list, err := (&msgParse{}).addressParser().ParseList(v)
+	if err != nil {
+		t.Fatalf("msgFastAddressList read %q, net/mail refuses it: %v", v, err)
+	}
+	var out []mail.Address
+	for _, a := range list {
+		out = msgAppendAddress(out, a.Name, a.Address)
+	}
+	return out
+}
+
+// checkFastAddressList fails when msgFastAddressList reads v otherwise than net/mail, or declines it but
+// changes dst; it reports whether the fast path took v.
+func checkFastAddressList(t testing.TB, v string) bool {
+	dst := []mail.Address{{Name: "before", Address: "before@example.org"}}
+	got, ok := msgFastAddressList(dst, v)
+	if !ok {
+		if len(got) != 1 || got[0] != dst[0] {
+			t.Fatalf("msgFastAddressList declined %q but left %v", v, got)
+		}
+		return false
+	}
+	want := msgGeneralAddressList(t, v)
+	if !slices.Equal(got[1:], want) || got[0] != dst[0] {
+		t.Fatalf("msgFastAddressList(%q) = %q, net/mail reads %q", v, got[1:], want)
+	}
+	return true
+}
+
+func TestAddressFastPath(t *testing.T) {
+	for _, v := range []string{
+		"Alice <alice@players.test>", "alice@players.test", "Sortie <sortie@sortie.test>", "  Bob.B  <B.Ob@Example.ORG> ",
+		"<bare@example.org>", "a@b, C D <c@d>,e@f", "Ann Marie O'Neil <ann+game{1}@mail.example.co.uk>",
+		"x@y\t,\t<z@w>", "J. R. <jr@example.org>",
+	} {
+		if !checkFastAddressList(t, v) {
+			t.Errorf("%q: not read by the fast path", v)
+		}
+	}
+	for _, v := range []string{
+		`"Smith, John" <js@example.org>`, "=?utf-8?q?Andr=C3=A9?= <a@example.org>", "a@example.org (Alice)",
+		"Alice  Smith <a@example.org>", "Ann\tB <a@example.org>", "a@b,,c@d", "a@b,", ",a@b", "", " ",
+		"a..b@example.org", ".a@example.org", "a.@example.org", "a@example.org.", "a@[127.0.0.1]",
+		"team: a@b, c@d;", "Alice <a@b> x", "Alice a@b", "Alice <a b@c>", "Alice <@r:a@b>", "Zoë <z@example.org>",
+		"Alice <a@b", "Alice a@b>", "a@b <c@d>", "a<b <c@d>", "x =?a <a@b>",
+	} {
+		if checkFastAddressList(t, v) {
+			t.Errorf("%q: read by the fast path", v)
+		}
+	}
+}
+
+func FuzzAddressFastPath(f *testing.F) {
+	for _, v := range []string{"Alice <alice@players.test>", "a@b, C D <c@d>", `"q" <a@b>`, "a@b (c)", "=?x?q?y?= <a@b>", "a.b@c.d.e", "<a@b>,<c@d>"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) { checkFastAddressList(t, v) })
+}
+
+// refReadHeader is the first readHeader: the kept lines copied into a buffer and read back by
+// textproto.ReadHeader.
+func refReadHeader(p *msgParse, b []byte) textproto.Header {
+	if len(b) > msgMaxHeaderBytes {
+		b = b[:msgMaxHeaderBytes]
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			b = b[:i+1]
+		}
+		p.warn("message header over 1 MiB truncated")
+	}
+	var clean bytes.Buffer
+	dropped, keep := 0, false
+	for len(b) > 0 {
+		var line []byte
+		if j := bytes.IndexByte(b, '\n'); j >= 0 {
+			line, b = b[:j], b[j+1:]
+		} else {
+			line, b = b, nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		switch {
+		case len(line) == 0:
+			continue
+		case line[0] == ' ' || line[0] == '\t':
+			if !keep {
+				continue
+			}
+		case msgIsHeaderLine(line):
+			keep = true
+		default:
+			keep = false
+			dropped++
+			continue
+		}
+		clean.Write(line)
+		clean.WriteString("\r\n")
+	}
+	clean.WriteString("\r\n")
+	if dropped > 0 {
+		p.warn("%d malformed message header line(s) ignored", dropped)
+	}
+	h, err := textproto.ReadHeader(bufio.NewReaderSize(&clean, max(clean.Len(), 16)))
+	if err != nil {
+		p.warn("message header: %v", err)
+	}
+	return h
+}
+
+// checkReadHeader fails when readHeader reads the header block b otherwise than refReadHeader: the
+// fields in order with their keys, values and raw bytes, every key's values, and the warnings.
+func checkReadHeader(t testing.TB, b []byte) {
+	p, ref := &msgParse{}, &msgParse{}
+	got, want := p.readHeader(b), refReadHeader(ref, b)
+	if !slices.Equal(p.warnings, ref.warnings) {
+		t.Fatalf("header %q: warnings %q, ReadHeader's %q", b, p.warnings, ref.warnings)
+	}
+	if got.Len() != want.Len() {
+		t.Fatalf("header %q: %d fields, ReadHeader reads %d", b, got.Len(), want.Len())
+	}
+	gf, wf := got.Fields(), want.Fields()
+	for gf.Next() && wf.Next() {
+		graw, gerr := gf.Raw()
+		wraw, werr := wf.Raw()
+		if gf.Key() != wf.Key() || gf.Value() != wf.Value() || !bytes.Equal(graw, wraw) || (gerr == nil) != (werr == nil) {
+			t.Fatalf("header %q: field %q: %q (raw %q), ReadHeader reads %q: %q (raw %q)", b, gf.Key(), gf.Value(), graw, wf.Key(), wf.Value(), wraw)
+		}
+		if g, w := got.Values(wf.Key()), want.Values(wf.Key()); !slices.Equal(g, w) {
+			t.Fatalf("header %q: %s values %q, ReadHeader's %q", b, wf.Key(), g, w)
+		}
+	}
+}
+
+func TestReadHeaderAsReadHeader(t *testing.T) {
+	for _, b := range []string{
+		"", "From: a\r\nTo: b\r\n", "From: a\nTo: b\n c\n\td\nX: 1\nx: 2\nX: 3\n", " lead\r\nFrom: a\r\n",
+		"From a@b Mon\r\nbroken\r\nKey : v \r\n  \r\nK:\r\r\n", "A: 1\r\nb: 2\r\nA: 3\r\nB: 4\r\n", "k\x80: v\r\nk: \x80\r\n",
+		"Subject: =?utf-8?q?x?=\r\n\tmore\r\n more\r\n",
+	} {
+		checkReadHeader(t, []byte(b))
+	}
+	for _, c := range corpusCases {
+		hb, _ := msgSplitHeaderBody(readCorpusFile(t, c.file))
+		checkReadHeader(t, hb)
 	}
 }
