@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/emersion/go-message"
@@ -29,7 +30,7 @@ import (
 	"github.com/emersion/go-message/textproto"
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/unicode"
+	textunicode "golang.org/x/text/encoding/unicode"
 )
 
 // Incoming is a parsed message: who sent it, to whom, and the text that may hold orders.
@@ -50,7 +51,8 @@ type Incoming struct {
 	Size      int      // len(raw)
 	Warnings  []string // what was read leniently, e.g. an unknown charset read as windows-1252
 
-	hdr textproto.Header // the top-level header, for ShouldIgnore
+	hdr       textproto.Header // the top-level header, for ShouldIgnore
+	mediaType string           // its media type as msgMediaType reads it, once read
 }
 
 // Limits on the work one message may cause.
@@ -163,7 +165,9 @@ func parseMessage(raw []byte) (*Incoming, error) {
 	m.Date = p.date(mh)
 
 	// The body.
-	text, isHTML, ok := p.best(h, bytes.NewReader(body), 0, "text/plain")
+	mt, params := msgMediaType(h, "text/plain")
+	m.mediaType = mt
+	text, isHTML, ok := p.bestOf(h, mt, params, bytes.NewReader(body), 0)
 	if a := p.attachment; (!ok || strings.TrimSpace(text) == "") && a != nil && strings.TrimSpace(a.text) != "" {
 		text, isHTML, ok = a.text, false, true
 		for _, w := range a.warnings {
@@ -713,6 +717,11 @@ func msgIsAttachment(h textproto.Header, params map[string]string) bool {
 // the text parts are decoded.
 func (p *msgParse) best(h textproto.Header, body io.Reader, depth int, def string) (text string, isHTML, ok bool) {
 	mt, params := msgMediaType(h, def)
+	return p.bestOf(h, mt, params, body, depth)
+}
+
+// bestOf is best for an entity whose media type is read.
+func (p *msgParse) bestOf(h textproto.Header, mt string, params map[string]string, body io.Reader, depth int) (text string, isHTML, ok bool) {
 	switch {
 	case strings.HasPrefix(mt, "multipart/"):
 		if depth >= msgMaxDepth {
@@ -1040,7 +1049,7 @@ func (p *msgParse) toUTF8(b []byte, cs string) string {
 	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
 		b, cs = b[3:], "utf-8"
 	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
-		out, err := unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder().Bytes(b)
+		out, err := textunicode.UTF16(textunicode.BigEndian, textunicode.ExpectBOM).NewDecoder().Bytes(b)
 		if err != nil {
 			p.warn("broken UTF-16 text")
 		}
@@ -1183,7 +1192,7 @@ func (m *Incoming) ShouldIgnore() (bool, string) {
 	}
 	h := &m.hdr
 	for f := h.Fields(); f.Next(); {
-		if k := strings.ToLower(f.Key()); strings.HasPrefix(k, "x-sortie") {
+		if msgLowerHasPrefix(f.Key(), "x-sortie") {
 			return true, "own mail (" + f.Key() + " header)"
 		}
 	}
@@ -1191,13 +1200,16 @@ func (m *Incoming) ShouldIgnore() (bool, string) {
 	if local, _, _ := strings.Cut(m.From, "@"); local == "mailer-daemon" || local == "postmaster" {
 		return true, "bounce (from " + local + ")"
 	}
-	for _, rp := range h.Values("Return-Path") {
-		if strings.Join(strings.Fields(rp), "") == "<>" {
+	for f := h.FieldsByKey("Return-Path"); f.Next(); {
+		if msgIsNullPath(f.Value()) {
 			return true, "bounce (empty Return-Path)"
 		}
 	}
-	if mt, _ := msgMediaType(*h, "text/plain"); mt == "multipart/report" || mt == "message/delivery-status" ||
-		mt == "message/disposition-notification" {
+	mt := m.mediaType
+	if mt == "" {
+		mt, _ = msgMediaType(*h, "text/plain")
+	}
+	if mt == "multipart/report" || mt == "message/delivery-status" || mt == "message/disposition-notification" {
 		return true, "delivery report (" + mt + ")"
 	}
 	// Auto-replies.
@@ -1222,9 +1234,9 @@ func (m *Incoming) ShouldIgnore() (bool, string) {
 		}
 	}
 	// Subjects, as a fallback for auto-responders that set no header.
-	subj := strings.ToLower(strings.TrimSpace(m.Subject))
+	subj := strings.TrimSpace(m.Subject)
 	for _, prefix := range ignoreSubjectPrefixes {
-		if strings.HasPrefix(subj, prefix) {
+		if msgLowerHasPrefix(subj, prefix) {
 			return true, "auto-reply (subject " + strings.TrimSpace(prefix) + ")"
 		}
 	}
@@ -1239,6 +1251,42 @@ var ignoreSubjectPrefixes = []string{
 	"auto reply:", "automatische antwort:", "abwesenheitsnotiz", "réponse automatique", "risposta automatica:",
 	"respuesta automática:", "undeliverable:", "undelivered mail returned to sender",
 	"delivery status notification (failure)", "mail delivery failed", "returned mail:",
+}
+
+// msgLowerHasPrefix reports whether strings.ToLower(s) starts with prefix, which is lower case: byte by
+// byte while s is ASCII, through strings.ToLower from its first other byte on.
+func msgLowerHasPrefix(s, prefix string) bool {
+	for i := 0; i < len(prefix); i++ {
+		if i >= len(s) {
+			return false
+		}
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.HasPrefix(strings.ToLower(s), prefix)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// msgIsNullPath reports whether v is "<>" once all its white space is removed.
+func msgIsNullPath(v string) bool {
+	want := "<>"
+	for _, r := range v {
+		switch {
+		case unicode.IsSpace(r):
+		case want != "" && r == rune(want[0]):
+			want = want[1:]
+		default:
+			return false
+		}
+	}
+	return want == ""
 }
 
 // msgHeaderToken is the first word of a header value, lower case, without parameters or comments.

@@ -238,3 +238,22 @@ func TestReadHeaderAsReadHeader(t *testing.T) {
 		checkReadHeader(t, hb)
 	}
 }
+
+// ShouldIgnore's byte-wise tests give what the strings package gives.
+func checkIgnoreHelpers(t testing.TB, s string) {
+	for _, prefix := range append([]string{"x-sortie", "", strings.ToLower(s)}, ignoreSubjectPrefixes...) {
+		if got, want := msgLowerHasPrefix(s, prefix), strings.HasPrefix(strings.ToLower(s), prefix); got != want {
+			t.Fatalf("msgLowerHasPrefix(%q, %q) = %v, strings.ToLower says %v", s, prefix, got, want)
+		}
+	}
+	if got, want := msgIsNullPath(s), strings.Join(strings.Fields(s), "") == "<>"; got != want {
+		t.Fatalf("msgIsNullPath(%q) = %v, want %v", s, got, want)
+	}
+}
+
+func FuzzIgnoreHelpers(f *testing.F) {
+	for _, s := range []string{"X-Sortie-Game", "x-sortiE", "X-SORT\u0130E", "Automatic Reply: x", "R\u00c9PONSE AUTOMATIQUE", "<>", " < \u00a0> ", "<<>", "<>>", "\x80<>", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkIgnoreHelpers(t, s) })
+}

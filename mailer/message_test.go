@@ -879,6 +879,11 @@ func FuzzParseMessage(f *testing.F) {
 			return
 		}
 		checkIncoming(t, m)
-		m.ShouldIgnore()
+		ign, why := m.ShouldIgnore()
+		fresh := *m
+		fresh.mediaType = "" // read again from the header
+		if ign2, why2 := fresh.ShouldIgnore(); ign2 != ign || why2 != why {
+			t.Fatalf("ShouldIgnore: %v %q, with the media type read again %v %q", ign, why, ign2, why2)
+		}
 	})
 }
