@@ -167,7 +167,7 @@ func parseMessage(raw []byte) (*Incoming, error) {
 	// The body.
 	mt, params := msgMediaType(h, "text/plain")
 	m.mediaType = mt
-	text, isHTML, ok := p.bestOf(h, mt, params, bytes.NewReader(body), 0)
+	text, isHTML, ok := p.bestOf(h, mt, params, newMsgBytesReader(body), 0)
 	if a := p.attachment; (!ok || strings.TrimSpace(text) == "") && a != nil && strings.TrimSpace(a.text) != "" {
 		text, isHTML, ok = a.text, false, true
 		for _, w := range a.warnings {
@@ -837,35 +837,80 @@ func (p *msgParse) leafText(params map[string]string, h textproto.Header, body i
 	if isHTML && cs == "" {
 		cs = msgSniffHTMLCharset(data)
 	}
-	s := p.toUTF8(data, cs)
 	if isHTML {
-		return HTMLToText(s), true, true
+		return HTMLToText(p.toUTF8(data, cs)), true, true
 	}
-	s = msgNormalizeNewlines(s)
+	s, ok := msgPlainUTF8Text(data, cs)
+	if !ok {
+		s = msgNormalizeNewlines(p.toUTF8(data, cs))
+	}
 	if strings.EqualFold(params["format"], "flowed") {
 		s = msgDecodeFlowed(s, strings.EqualFold(params["delsp"], "yes"))
 	}
 	return s, false, true
 }
 
+// msgPlainUTF8Text is msgNormalizeNewlines(p.toUTF8(b, cs)) for the text nearly every mail holds, valid
+// UTF-8 in a UTF-8 or ASCII charset (or none), in one copy: the BOMs those two remove are removed, CRLF
+// and CR become LF on the way into the string. For other text ok is false, and the general path reads
+// it (with the warnings it gives). FuzzFlowedAndNewlinesAsBefore holds the two to the same text.
+func msgPlainUTF8Text(b []byte, cs string) (_ string, ok bool) {
+	const bom = "\uFEFF"
+	switch {
+	case bytes.HasPrefix(b, []byte(bom)):
+		b, cs = b[len(bom):], "utf-8"
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return "", false
+	}
+	switch cs {
+	case "", "utf-8", "utf8", "us-ascii", "ascii", "ansi_x3.4-1968":
+	default:
+		return "", false
+	}
+	if !utf8.Valid(b) {
+		return "", false
+	}
+	b = bytes.TrimPrefix(b, []byte(bom)) // msgCleanUTF8's
+	b = bytes.TrimPrefix(b, []byte(bom)) // msgNormalizeNewlines'
+	cr := bytes.IndexByte(b, '\r')
+	if cr < 0 {
+		return string(b), true
+	}
+	var out strings.Builder
+	out.Grow(len(b))
+	for cr >= 0 {
+		out.Write(b[:cr])
+		out.WriteByte('\n')
+		b = b[cr+1:]
+		if len(b) > 0 && b[0] == '\n' {
+			b = b[1:]
+		}
+		cr = bytes.IndexByte(b, '\r')
+	}
+	out.Write(b)
+	return out.String(), true
+}
+
 func msgNormalizeNewlines(s string) string {
 	s = strings.TrimPrefix(s, "\uFEFF")
-	if strings.IndexByte(s, '\r') < 0 {
+	cr := strings.IndexByte(s, '\r')
+	if cr < 0 {
 		return s
 	}
 	// CRLF and a lone CR both become LF, in one pass.
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\r' {
-			if i+1 < len(s) && s[i+1] == '\n' {
-				continue
-			}
-			c = '\n'
+	var out strings.Builder
+	out.Grow(len(s))
+	for cr >= 0 {
+		out.WriteString(s[:cr])
+		out.WriteByte('\n')
+		s = s[cr+1:]
+		if len(s) > 0 && s[0] == '\n' {
+			s = s[1:]
 		}
-		b = append(b, c)
+		cr = strings.IndexByte(s, '\r')
 	}
-	return string(b)
+	out.WriteString(s)
+	return out.String()
 }
 
 // decodeBody undoes a part's Content-Transfer-Encoding with go-message's decoders (mime/quotedprintable,
@@ -881,6 +926,15 @@ func (p *msgParse) decodeBody(h textproto.Header, body io.Reader) []byte {
 	}
 	switch enc {
 	case "", "7bit", "8bit", "binary": // nothing to undo (go-message would hand back body itself)
+		if br, ok := body.(*msgBytesReader); ok && br.Len() == len(br.b) {
+			// What msgReadAtMost would copy out, in place: the bytes are only read.
+			data := br.b[:min(len(br.b), msgMaxPartBytes+1)]
+			if len(data) > msgMaxPartBytes {
+				data = data[:msgMaxPartBytes]
+				p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
+			}
+			return data
+		}
 	default:
 		var eh message.Header
 		eh.Set("Content-Transfer-Encoding", enc) // the encoding alone: the charset is toUTF8's to read
@@ -909,6 +963,19 @@ func (p *msgParse) decodeBody(h textproto.Header, body io.Reader) []byte {
 		p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
 	}
 	return data
+}
+
+// msgBytesReader is a body held whole in memory, the message's own: decodeBody takes a body with
+// nothing to decode from it without a copy. What decodeBody returns is only ever read.
+type msgBytesReader struct {
+	bytes.Reader
+	b []byte
+}
+
+func newMsgBytesReader(b []byte) *msgBytesReader {
+	r := &msgBytesReader{b: b}
+	r.Reset(b)
+	return r
 }
 
 // msgReadAtMost reads r to its end, or n bytes of it. A reader that knows how much is left (bytes.Reader)

@@ -63,7 +63,8 @@ func refNormalizeNewlines(s string) string {
 
 func FuzzFlowedAndNewlinesAsBefore(f *testing.F) {
 	for _, s := range []string{"", "\n", "one \ntwo \nthree\nfour\n", ">> quoted \n>> more\n> other\nmine\n", "> ends flowed \nnot quoted",
-		" >not a quote\n From me\n", "text\n-- \nsig \nline\n", "a \n\n b \n>\n> \n>> x ", "\uFEFFa\r\nb\rc\r\r\nd\n\r", "\r", "x\r"} {
+		" >not a quote\n From me\n", "text\n-- \nsig \nline\n", "a \n\n b \n>\n> \n>> x ", "\uFEFFa\r\nb\rc\r\r\nd\n\r", "\r", "x\r",
+		"\uFEFF\uFEFF\uFEFF\uFEFFx\r", "\xFE\xFFa\x00", "\xFF\xFE\r\x00", "caf\xe9\r\n", "\uFEFF\xFE\xFF"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
@@ -73,6 +74,9 @@ func FuzzFlowedAndNewlinesAsBefore(f *testing.F) {
 		}
 		if got, want := msgNormalizeNewlines(s), refNormalizeNewlines(s); got != want {
 			t.Errorf("msgNormalizeNewlines(%q) = %q, want %q", s, got, want)
+		}
+		for _, cs := range []string{"", "utf-8", "us-ascii", "windows-1252", "UTF-8"} {
+			checkPlainUTF8Text(t, []byte(s), cs)
 		}
 	})
 }
@@ -256,4 +260,31 @@ func FuzzIgnoreHelpers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkIgnoreHelpers(t, s) })
+}
+
+// checkPlainUTF8Text fails when msgPlainUTF8Text reads b otherwise than the general path, toUTF8 and
+// msgNormalizeNewlines, or reads text the general path would warn about.
+func checkPlainUTF8Text(t testing.TB, b []byte, cs string) bool {
+	got, ok := msgPlainUTF8Text(b, cs)
+	p := &msgParse{}
+	want := msgNormalizeNewlines(p.toUTF8(b, cs))
+	if ok && (got != want || len(p.warnings) > 0) {
+		t.Fatalf("msgPlainUTF8Text(%q, %q) = %q, the general path gives %q (warnings %q)", b, cs, got, want, p.warnings)
+	}
+	return ok
+}
+
+func TestPlainUTF8Text(t *testing.T) {
+	for _, c := range []struct {
+		in, cs string
+		fast   bool
+	}{
+		{"GAME\r\nRED1: 5\r\n", "utf-8", true}, {"\uFEFF\uFEFFa\rb", "", true}, {"\uFEFFcaf\u00e9\r\n", "iso-8859-1", true},
+		{"plain", "us-ascii", true}, {"caf\xe9", "utf-8", false}, {"caf\xe9", "windows-1252", false}, {"\xFE\xFF\x00a", "utf-8", false},
+		{"ok", "UTF-8", false}, // toUTF8 takes the charset lower case
+	} {
+		if ok := checkPlainUTF8Text(t, []byte(c.in), c.cs); ok != c.fast {
+			t.Errorf("msgPlainUTF8Text(%q, %q): fast path %v, want %v", c.in, c.cs, ok, c.fast)
+		}
+	}
 }
