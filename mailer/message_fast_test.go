@@ -3,8 +3,15 @@ package mailer
 import (
 	"bufio"
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	netmail "net/mail"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,11 +212,21 @@ func refReadHeader(p *msgParse, b []byte) textproto.Header {
 	return h
 }
 
-// checkReadHeader fails when readHeader reads the header block b otherwise than refReadHeader: the
-// fields in order with their keys, values and raw bytes, every key's values, and the warnings.
+// checkReadHeader fails when readHeader reads the header block b otherwise than refReadHeader with the
+// fields msgIsReadField does not name (by their canonical key) taken out: the fields in order with their
+// keys, values and raw bytes, every key's values, the number of fields and the warnings.
 func checkReadHeader(t testing.TB, b []byte) {
 	p, ref := &msgParse{}, &msgParse{}
-	got, want := p.readHeader(b), refReadHeader(ref, b)
+	got, fields := p.readHeader(b)
+	want := refReadHeader(ref, b)
+	if fields != want.Len() {
+		t.Fatalf("header %q: %d fields counted, ReadHeader reads %d", b, fields, want.Len())
+	}
+	for f := want.Fields(); f.Next(); {
+		if !msgIsReadField([]byte(f.Key())) {
+			f.Del()
+		}
+	}
 	if !slices.Equal(p.warnings, ref.warnings) {
 		t.Fatalf("header %q: warnings %q, ReadHeader's %q", b, p.warnings, ref.warnings)
 	}
@@ -233,7 +250,8 @@ func TestReadHeaderAsReadHeader(t *testing.T) {
 	for _, b := range []string{
 		"", "From: a\r\nTo: b\r\n", "From: a\nTo: b\n c\n\td\nX: 1\nx: 2\nX: 3\n", " lead\r\nFrom: a\r\n",
 		"From a@b Mon\r\nbroken\r\nKey : v \r\n  \r\nK:\r\r\n", "A: 1\r\nb: 2\r\nA: 3\r\nB: 4\r\n", "k\x80: v\r\nk: \x80\r\n",
-		"Subject: =?utf-8?q?x?=\r\n\tmore\r\n more\r\n",
+		"Subject: =?utf-8?q?x?=\r\n\tmore\r\n more\r\n", "Received: a\r\n b\r\nfrom: x\r\nX-SORTIE-game: 1\r\nMIME-Version: 1.0\r\n\tx\r\n",
+		"x-sortie" + strings.Repeat("-long", 10) + ": 1\r\nCONTENT-TYPE: text/plain\r\nContent-Type2: x\r\n",
 	} {
 		checkReadHeader(t, []byte(b))
 	}
@@ -285,6 +303,55 @@ func TestPlainUTF8Text(t *testing.T) {
 	} {
 		if ok := checkPlainUTF8Text(t, []byte(c.in), c.cs); ok != c.fast {
 			t.Errorf("msgPlainUTF8Text(%q, %q): fast path %v, want %v", c.in, c.cs, ok, c.fast)
+		}
+	}
+}
+
+// Every header name this package's message.go holds as a string (each a field it reads, through
+// go-message's Header or mail.Header) is one readHeader keeps; and no other file reads Incoming's header.
+func TestReadFieldsListed(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "message.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(-[A-Za-z0-9]+)*$`)
+	var names []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil && name.MatchString(s) {
+				names = append(names, s)
+				if !msgIsReadField([]byte(s)) {
+					t.Errorf("message.go names the header field %q, which readHeader does not keep (msgReadFields)", s)
+				}
+			}
+		}
+		return true
+	})
+	if len(names) < len(msgReadFields) {
+		t.Errorf("message.go names %d header fields %q; msgReadFields lists %d", len(names), names, len(msgReadFields))
+	}
+	for _, k := range []string{"x-sortie", "X-Sortie-Game", "FROM", "content-TYPE"} {
+		if !msgIsReadField([]byte(k)) {
+			t.Errorf("%s not kept", k)
+		}
+	}
+	for _, k := range []string{"Received", "X-Sorti", "Fromm", "DKIM-Signature", "MIME-Version"} {
+		if msgIsReadField([]byte(k)) {
+			t.Errorf("%s kept", k)
+		}
+	}
+	files, _ := filepath.Glob("*.go")
+	for _, file := range files {
+		if file == "message.go" || strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if regexp.MustCompile(`\.hdr\b`).Match(src) {
+			t.Errorf("%s reads an Incoming's header: its fields must be read in message.go, or listed in msgReadFields", file)
 		}
 	}
 }
