@@ -882,77 +882,116 @@ func (p *msgParse) leafText(params map[string]string, h textproto.Header, body i
 	if isHTML {
 		return HTMLToText(p.toUTF8(data, cs)), true, true
 	}
-	s, ok := msgPlainUTF8Text(data, cs)
-	if !ok {
-		s = msgNormalizeNewlines(p.toUTF8(data, cs))
+	flowed, delsp := strings.EqualFold(params["format"], "flowed"), strings.EqualFold(params["delsp"], "yes")
+	if b, ok := msgPlainUTF8(data, cs); ok {
+		// Straight from the bytes to the text, in one copy.
+		if flowed {
+			return msgDecodeFlowed(b, delsp), false, true
+		}
+		return msgLineEndsToLF(b), false, true
 	}
-	if strings.EqualFold(params["format"], "flowed") {
-		s = msgDecodeFlowed(s, strings.EqualFold(params["delsp"], "yes"))
+	s := msgNormalizeNewlines(p.toUTF8(data, cs))
+	if flowed {
+		s = msgDecodeFlowed(s, delsp)
 	}
 	return s, false, true
 }
 
-// msgPlainUTF8Text is msgNormalizeNewlines(p.toUTF8(b, cs)) for the text nearly every mail holds, valid
-// UTF-8 in a UTF-8 or ASCII charset (or none), in one copy: the BOMs those two remove are removed, CRLF
-// and CR become LF on the way into the string. For other text ok is false, and the general path reads
-// it (with the warnings it gives). FuzzFlowedAndNewlinesAsBefore holds the two to the same text.
-func msgPlainUTF8Text(b []byte, cs string) (_ string, ok bool) {
+// msgPlainUTF8 is the text nearly every mail holds, valid UTF-8 in a UTF-8 or ASCII charset (or none),
+// without the BOMs toUTF8 and msgNormalizeNewlines remove: msgLineEndsToLF(b) is then
+// msgNormalizeNewlines(p.toUTF8(text, cs)), without its copies and with no warning. For other text ok
+// is false, and the general path reads it. TestPlainUTF8 and FuzzFlowedAndNewlinesAsBefore hold the two
+// to the same text.
+func msgPlainUTF8(text []byte, cs string) (b []byte, ok bool) {
 	const bom = "\uFEFF"
+	b = text
 	switch {
 	case bytes.HasPrefix(b, []byte(bom)):
 		b, cs = b[len(bom):], "utf-8"
 	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
-		return "", false
+		return nil, false
 	}
 	switch cs {
 	case "", "utf-8", "utf8", "us-ascii", "ascii", "ansi_x3.4-1968":
 	default:
-		return "", false
+		return nil, false
 	}
 	if !utf8.Valid(b) {
-		return "", false
+		return nil, false
 	}
 	b = bytes.TrimPrefix(b, []byte(bom)) // msgCleanUTF8's
 	b = bytes.TrimPrefix(b, []byte(bom)) // msgNormalizeNewlines'
-	cr := bytes.IndexByte(b, '\r')
-	if cr < 0 {
-		return string(b), true
+	return b, true
+}
+
+// msgText is what the line readers below take: a string, or bytes read without a copy.
+type msgText interface{ ~string | ~[]byte }
+
+func msgIndexByte[T msgText](s T, c byte) int {
+	switch v := any(s).(type) {
+	case string:
+		return strings.IndexByte(v, c)
+	case []byte:
+		return bytes.IndexByte(v, c)
 	}
-	var out strings.Builder
-	out.Grow(len(b))
-	for cr >= 0 {
-		out.Write(b[:cr])
-		out.WriteByte('\n')
-		b = b[cr+1:]
-		if len(b) > 0 && b[0] == '\n' {
-			b = b[1:]
+	panic("unreachable")
+}
+
+func msgWrite[T msgText](out *strings.Builder, s T) {
+	switch v := any(s).(type) {
+	case string:
+		out.WriteString(v)
+	case []byte:
+		out.Write(v)
+	}
+}
+
+// msgNextLine cuts the first line off s. A line ends at LF, CRLF or a lone CR; more is false for the
+// last line.
+func msgNextLine[T msgText](s T) (line, rest T, more bool) {
+	lf := msgIndexByte(s, '\n')
+	end := lf
+	if lf < 0 {
+		end = len(s)
+	}
+	if cr := msgIndexByte(s[:end], '\r'); cr >= 0 {
+		if cr+1 == lf {
+			return s[:cr], s[lf+1:], true
 		}
-		cr = bytes.IndexByte(b, '\r')
+		return s[:cr], s[cr+1:], true
 	}
-	out.Write(b)
-	return out.String(), true
+	if lf < 0 {
+		return s, s[len(s):], false
+	}
+	return s[:lf], s[lf+1:], true
+}
+
+// msgLineEndsToLF is s with CRLF and a lone CR made LF.
+func msgLineEndsToLF[T msgText](s T) string {
+	var out strings.Builder
+	if msgIndexByte(s, '\r') < 0 {
+		if str, ok := any(s).(string); ok {
+			return str
+		}
+		out.Grow(len(s))
+		msgWrite(&out, s)
+		return out.String()
+	}
+	out.Grow(len(s))
+	for rest := s; ; {
+		l, r, more := msgNextLine(rest)
+		msgWrite(&out, l)
+		if !more {
+			break
+		}
+		out.WriteByte('\n')
+		rest = r
+	}
+	return out.String()
 }
 
 func msgNormalizeNewlines(s string) string {
-	s = strings.TrimPrefix(s, "\uFEFF")
-	cr := strings.IndexByte(s, '\r')
-	if cr < 0 {
-		return s
-	}
-	// CRLF and a lone CR both become LF, in one pass.
-	var out strings.Builder
-	out.Grow(len(s))
-	for cr >= 0 {
-		out.WriteString(s[:cr])
-		out.WriteByte('\n')
-		s = s[cr+1:]
-		if len(s) > 0 && s[0] == '\n' {
-			s = s[1:]
-		}
-		cr = strings.IndexByte(s, '\r')
-	}
-	out.WriteString(s)
-	return out.String()
+	return msgLineEndsToLF(strings.TrimPrefix(s, "\uFEFF"))
 }
 
 // decodeBody undoes a part's Content-Transfer-Encoding with go-message's decoders (mime/quotedprintable,
@@ -1220,28 +1259,29 @@ func msgDecodeMixedUTF8(b []byte) string {
 // msgDecodeFlowed undoes format=flowed (RFC 3676): a line ending in a space continues on the next line of
 // the same quote depth; space-stuffing is removed; with delsp the trailing space itself is deleted. The
 // signature separator "-- " is never flowed. Quoted lines come out as ">"*depth + " " + text.
-func msgDecodeFlowed(s string, delsp bool) string {
+func msgDecodeFlowed[T msgText](s T, delsp bool) string {
 	// One pass into one builder: each logical line is its quote prefix and the contents of the physical
-	// lines it was flowed from.
+	// lines it was flowed from. A line ends at LF, CRLF or a lone CR, as msgNormalizeNewlines reads them.
 	var out strings.Builder
 	out.Grow(len(s))
 	first, open := true, false
 	curDepth := 0
 	for rest := s; ; {
-		l, more := rest, false
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			l, rest, more = rest[:i], rest[i+1:], true
-		}
+		l, r, more := msgNextLine(rest)
+		rest = r
 		depth := 0
 		for depth < len(l) && l[depth] == '>' {
 			depth++
 		}
 		content := l[depth:]
-		content = strings.TrimPrefix(content, " ") // space-stuffing
+		if len(content) > 0 && content[0] == ' ' {
+			content = content[1:] // space-stuffing
+		}
 		if open && depth != curDepth {
 			open = false // a change of quote depth ends the flowed line
 		}
-		flowed := content != "-- " && strings.HasSuffix(content, " ")
+		sigSep := len(content) == 3 && content[0] == '-' && content[1] == '-' && content[2] == ' '
+		flowed := !sigSep && len(content) > 0 && content[len(content)-1] == ' '
 		if flowed && delsp {
 			content = content[:len(content)-1]
 		}
@@ -1257,7 +1297,7 @@ func msgDecodeFlowed(s string, delsp bool) string {
 				out.WriteByte(' ')
 			}
 		}
-		out.WriteString(content)
+		msgWrite(&out, content)
 		curDepth = depth
 		open = flowed
 		if !more {

@@ -20,7 +20,8 @@ import (
 )
 
 // The one-pass msgDecodeFlowed and msgNormalizeNewlines give what the first, plainer versions (kept
-// here) gave, for any text.
+// here) gave, for any text: msgDecodeFlowed reads CRLF and a lone CR as line ends, as the first
+// msgNormalizeNewlines made them before the first msgDecodeFlowed read the text.
 
 func refDecodeFlowed(s string, delsp bool) string {
 	lines := strings.Split(s, "\n")
@@ -76,14 +77,23 @@ func FuzzFlowedAndNewlinesAsBefore(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, delsp bool) {
-		if got, want := msgDecodeFlowed(s, delsp), refDecodeFlowed(s, delsp); got != want {
-			t.Errorf("msgDecodeFlowed(%q, %v) = %q, want %q", s, delsp, got, want)
-		}
 		if got, want := msgNormalizeNewlines(s), refNormalizeNewlines(s); got != want {
 			t.Errorf("msgNormalizeNewlines(%q) = %q, want %q", s, got, want)
 		}
+		// Line ends read as msgNormalizeNewlines reads them, from a string or from bytes.
+		lf := strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+		want := refDecodeFlowed(lf, delsp)
+		if got := msgDecodeFlowed(s, delsp); got != want {
+			t.Errorf("msgDecodeFlowed(%q, %v) = %q, want %q", s, delsp, got, want)
+		}
+		if got := msgDecodeFlowed([]byte(s), delsp); got != want {
+			t.Errorf("msgDecodeFlowed([]byte(%q), %v) = %q, want %q", s, delsp, got, want)
+		}
+		if got := msgLineEndsToLF([]byte(s)); got != lf {
+			t.Errorf("msgLineEndsToLF([]byte(%q)) = %q, want %q", s, got, lf)
+		}
 		for _, cs := range []string{"", "utf-8", "us-ascii", "windows-1252", "UTF-8"} {
-			checkPlainUTF8Text(t, []byte(s), cs)
+			checkPlainUTF8(t, []byte(s), cs)
 		}
 	})
 }
@@ -280,29 +290,42 @@ func FuzzIgnoreHelpers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) { checkIgnoreHelpers(t, s) })
 }
 
-// checkPlainUTF8Text fails when msgPlainUTF8Text reads b otherwise than the general path, toUTF8 and
-// msgNormalizeNewlines, or reads text the general path would warn about.
-func checkPlainUTF8Text(t testing.TB, b []byte, cs string) bool {
-	got, ok := msgPlainUTF8Text(b, cs)
+// checkPlainUTF8 fails when the fast path of leafText (msgPlainUTF8, then msgLineEndsToLF or
+// msgDecodeFlowed of the bytes) reads b otherwise than the general path (toUTF8, msgNormalizeNewlines,
+// msgDecodeFlowed of the string), or takes text the general path would warn about; it reports whether
+// the fast path took b.
+func checkPlainUTF8(t testing.TB, b []byte, cs string) bool {
+	body, ok := msgPlainUTF8(b, cs)
 	p := &msgParse{}
-	want := msgNormalizeNewlines(p.toUTF8(b, cs))
-	if ok && (got != want || len(p.warnings) > 0) {
-		t.Fatalf("msgPlainUTF8Text(%q, %q) = %q, the general path gives %q (warnings %q)", b, cs, got, want, p.warnings)
+	general := msgNormalizeNewlines(p.toUTF8(b, cs))
+	if !ok {
+		return false
 	}
-	return ok
+	if len(p.warnings) > 0 {
+		t.Fatalf("msgPlainUTF8(%q, %q) takes text the general path warns about: %q", b, cs, p.warnings)
+	}
+	if got := msgLineEndsToLF(body); got != general {
+		t.Fatalf("msgLineEndsToLF(msgPlainUTF8(%q, %q)) = %q, the general path gives %q", b, cs, got, general)
+	}
+	for _, delsp := range []bool{false, true} {
+		if got, want := msgDecodeFlowed(body, delsp), msgDecodeFlowed(general, delsp); got != want {
+			t.Fatalf("msgDecodeFlowed(msgPlainUTF8(%q, %q), %v) = %q, the general path gives %q", b, cs, delsp, got, want)
+		}
+	}
+	return true
 }
 
-func TestPlainUTF8Text(t *testing.T) {
+func TestPlainUTF8(t *testing.T) {
 	for _, c := range []struct {
 		in, cs string
 		fast   bool
 	}{
-		{"GAME\r\nRED1: 5\r\n", "utf-8", true}, {"\uFEFF\uFEFFa\rb", "", true}, {"\uFEFFcaf\u00e9\r\n", "iso-8859-1", true},
+		{"GAME\r\nRED1: 5\r\n", "utf-8", true}, {"> a \r\n> b\r\rc \r\n-- \r\nd", "", true}, {"\uFEFF\uFEFFa\rb", "", true}, {"\uFEFFcaf\u00e9\r\n", "iso-8859-1", true},
 		{"plain", "us-ascii", true}, {"caf\xe9", "utf-8", false}, {"caf\xe9", "windows-1252", false}, {"\xFE\xFF\x00a", "utf-8", false},
 		{"ok", "UTF-8", false}, // toUTF8 takes the charset lower case
 	} {
-		if ok := checkPlainUTF8Text(t, []byte(c.in), c.cs); ok != c.fast {
-			t.Errorf("msgPlainUTF8Text(%q, %q): fast path %v, want %v", c.in, c.cs, ok, c.fast)
+		if ok := checkPlainUTF8(t, []byte(c.in), c.cs); ok != c.fast {
+			t.Errorf("msgPlainUTF8(%q, %q): fast path %v, want %v", c.in, c.cs, ok, c.fast)
 		}
 	}
 }
