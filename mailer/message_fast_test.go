@@ -1,13 +1,27 @@
 package mailer
 
 import (
+	"bufio"
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	netmail "net/mail"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // The one-pass msgDecodeFlowed and msgNormalizeNewlines give what the first, plainer versions (kept
-// here) gave, for any text.
+// here) gave, for any text: msgDecodeFlowed reads CRLF and a lone CR as line ends, as the first
+// msgNormalizeNewlines made them before the first msgDecodeFlowed read the text.
 
 func refDecodeFlowed(s string, delsp bool) string {
 	lines := strings.Split(s, "\n")
@@ -57,16 +71,29 @@ func refNormalizeNewlines(s string) string {
 
 func FuzzFlowedAndNewlinesAsBefore(f *testing.F) {
 	for _, s := range []string{"", "\n", "one \ntwo \nthree\nfour\n", ">> quoted \n>> more\n> other\nmine\n", "> ends flowed \nnot quoted",
-		" >not a quote\n From me\n", "text\n-- \nsig \nline\n", "a \n\n b \n>\n> \n>> x ", "\uFEFFa\r\nb\rc\r\r\nd\n\r", "\r", "x\r"} {
+		" >not a quote\n From me\n", "text\n-- \nsig \nline\n", "a \n\n b \n>\n> \n>> x ", "\uFEFFa\r\nb\rc\r\r\nd\n\r", "\r", "x\r",
+		"\uFEFF\uFEFF\uFEFF\uFEFFx\r", "\xFE\xFFa\x00", "\xFF\xFE\r\x00", "caf\xe9\r\n", "\uFEFF\xFE\xFF"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, delsp bool) {
-		if got, want := msgDecodeFlowed(s, delsp), refDecodeFlowed(s, delsp); got != want {
-			t.Errorf("msgDecodeFlowed(%q, %v) = %q, want %q", s, delsp, got, want)
-		}
 		if got, want := msgNormalizeNewlines(s), refNormalizeNewlines(s); got != want {
 			t.Errorf("msgNormalizeNewlines(%q) = %q, want %q", s, got, want)
+		}
+		// Line ends read as msgNormalizeNewlines reads them, from a string or from bytes.
+		lf := strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+		want := refDecodeFlowed(lf, delsp)
+		if got := msgDecodeFlowed(s, delsp); got != want {
+			t.Errorf("msgDecodeFlowed(%q, %v) = %q, want %q", s, delsp, got, want)
+		}
+		if got := msgDecodeFlowed([]byte(s), delsp); got != want {
+			t.Errorf("msgDecodeFlowed([]byte(%q), %v) = %q, want %q", s, delsp, got, want)
+		}
+		if got := msgLineEndsToLF([]byte(s)); got != lf {
+			t.Errorf("msgLineEndsToLF([]byte(%q)) = %q, want %q", s, got, lf)
+		}
+		for _, cs := range []string{"", "utf-8", "us-ascii", "windows-1252", "UTF-8"} {
+			checkPlainUTF8(t, []byte(s), cs)
 		}
 	})
 }
@@ -81,6 +108,273 @@ func TestDateFastPath(t *testing.T) {
 		want, err := netmail.ParseDate(d)
 		if err != nil || !m.Date.Equal(want) || m.Date.String() != want.String() {
 			t.Errorf("%s: %v, net/mail reads %v (%v)", d, m.Date, want, err)
+		}
+	}
+}
+
+// msgGeneralAddressList is what addresses reads a value with when msgFastAddressList declines it:
+// net/mail's ParseList, with the same word decoder.
+func msgGeneralAddressList(t testing.TB, v string) []mail.Address {
+	list, err := (&msgParse{}).addressParser().ParseList(v)
+	if err != nil {
+		t.Fatalf("msgFastAddressList read %q, net/mail refuses it: %v", v, err)
+	}
+	var out []mail.Address
+	for _, a := range list {
+		out = msgAppendAddress(out, a.Name, a.Address)
+	}
+	return out
+}
+
+// checkFastAddressList fails when msgFastAddressList reads v otherwise than net/mail, or declines it but
+// changes dst; it reports whether the fast path took v.
+func checkFastAddressList(t testing.TB, v string) bool {
+	dst := []mail.Address{{Name: "before", Address: "before@example.org"}}
+	got, ok := msgFastAddressList(dst, v)
+	if !ok {
+		if len(got) != 1 || got[0] != dst[0] {
+			t.Fatalf("msgFastAddressList declined %q but left %v", v, got)
+		}
+		return false
+	}
+	want := msgGeneralAddressList(t, v)
+	if !slices.Equal(got[1:], want) || got[0] != dst[0] {
+		t.Fatalf("msgFastAddressList(%q) = %q, net/mail reads %q", v, got[1:], want)
+	}
+	return true
+}
+
+func TestAddressFastPath(t *testing.T) {
+	for _, v := range []string{
+		"Alice <alice@players.test>", "alice@players.test", "Sortie <sortie@sortie.test>", "  Bob.B  <B.Ob@Example.ORG> ",
+		"<bare@example.org>", "a@b, C D <c@d>,e@f", "Ann Marie O'Neil <ann+game{1}@mail.example.co.uk>",
+		"x@y\t,\t<z@w>", "J. R. <jr@example.org>",
+	} {
+		if !checkFastAddressList(t, v) {
+			t.Errorf("%q: not read by the fast path", v)
+		}
+	}
+	for _, v := range []string{
+		`"Smith, John" <js@example.org>`, "=?utf-8?q?Andr=C3=A9?= <a@example.org>", "a@example.org (Alice)",
+		"Alice  Smith <a@example.org>", "Ann\tB <a@example.org>", "a@b,,c@d", "a@b,", ",a@b", "", " ",
+		"a..b@example.org", ".a@example.org", "a.@example.org", "a@example.org.", "a@[127.0.0.1]",
+		"team: a@b, c@d;", "Alice <a@b> x", "Alice a@b", "Alice <a b@c>", "Alice <@r:a@b>", "Zoë <z@example.org>",
+		"Alice <a@b", "Alice a@b>", "a@b <c@d>", "a<b <c@d>", "x =?a <a@b>",
+	} {
+		if checkFastAddressList(t, v) {
+			t.Errorf("%q: read by the fast path", v)
+		}
+	}
+}
+
+func FuzzAddressFastPath(f *testing.F) {
+	for _, v := range []string{"Alice <alice@players.test>", "a@b, C D <c@d>", `"q" <a@b>`, "a@b (c)", "=?x?q?y?= <a@b>", "a.b@c.d.e", "<a@b>,<c@d>"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) { checkFastAddressList(t, v) })
+}
+
+// refReadHeader is the first readHeader: the kept lines copied into a buffer and read back by
+// textproto.ReadHeader.
+func refReadHeader(p *msgParse, b []byte) textproto.Header {
+	if len(b) > msgMaxHeaderBytes {
+		b = b[:msgMaxHeaderBytes]
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			b = b[:i+1]
+		}
+		p.warn("message header over 1 MiB truncated")
+	}
+	var clean bytes.Buffer
+	dropped, keep := 0, false
+	for len(b) > 0 {
+		var line []byte
+		if j := bytes.IndexByte(b, '\n'); j >= 0 {
+			line, b = b[:j], b[j+1:]
+		} else {
+			line, b = b, nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		switch {
+		case len(line) == 0:
+			continue
+		case line[0] == ' ' || line[0] == '\t':
+			if !keep {
+				continue
+			}
+		case msgIsHeaderLine(line):
+			keep = true
+		default:
+			keep = false
+			dropped++
+			continue
+		}
+		clean.Write(line)
+		clean.WriteString("\r\n")
+	}
+	clean.WriteString("\r\n")
+	if dropped > 0 {
+		p.warn("%d malformed message header line(s) ignored", dropped)
+	}
+	h, err := textproto.ReadHeader(bufio.NewReaderSize(&clean, max(clean.Len(), 16)))
+	if err != nil {
+		p.warn("message header: %v", err)
+	}
+	return h
+}
+
+// checkReadHeader fails when readHeader reads the header block b otherwise than refReadHeader with the
+// fields msgIsReadField does not name (by their canonical key) taken out: the fields in order with their
+// keys, values and raw bytes, every key's values, the number of fields and the warnings.
+func checkReadHeader(t testing.TB, b []byte) {
+	p, ref := &msgParse{}, &msgParse{}
+	got, fields := p.readHeader(b)
+	want := refReadHeader(ref, b)
+	if fields != want.Len() {
+		t.Fatalf("header %q: %d fields counted, ReadHeader reads %d", b, fields, want.Len())
+	}
+	for f := want.Fields(); f.Next(); {
+		if !msgIsReadField([]byte(f.Key())) {
+			f.Del()
+		}
+	}
+	if !slices.Equal(p.warnings, ref.warnings) {
+		t.Fatalf("header %q: warnings %q, ReadHeader's %q", b, p.warnings, ref.warnings)
+	}
+	if got.Len() != want.Len() {
+		t.Fatalf("header %q: %d fields, ReadHeader reads %d", b, got.Len(), want.Len())
+	}
+	gf, wf := got.Fields(), want.Fields()
+	for gf.Next() && wf.Next() {
+		graw, gerr := gf.Raw()
+		wraw, werr := wf.Raw()
+		if gf.Key() != wf.Key() || gf.Value() != wf.Value() || !bytes.Equal(graw, wraw) || (gerr == nil) != (werr == nil) {
+			t.Fatalf("header %q: field %q: %q (raw %q), ReadHeader reads %q: %q (raw %q)", b, gf.Key(), gf.Value(), graw, wf.Key(), wf.Value(), wraw)
+		}
+		if g, w := got.Values(wf.Key()), want.Values(wf.Key()); !slices.Equal(g, w) {
+			t.Fatalf("header %q: %s values %q, ReadHeader's %q", b, wf.Key(), g, w)
+		}
+	}
+}
+
+func TestReadHeaderAsReadHeader(t *testing.T) {
+	for _, b := range []string{
+		"", "From: a\r\nTo: b\r\n", "From: a\nTo: b\n c\n\td\nX: 1\nx: 2\nX: 3\n", " lead\r\nFrom: a\r\n",
+		"From a@b Mon\r\nbroken\r\nKey : v \r\n  \r\nK:\r\r\n", "A: 1\r\nb: 2\r\nA: 3\r\nB: 4\r\n", "k\x80: v\r\nk: \x80\r\n",
+		"Subject: =?utf-8?q?x?=\r\n\tmore\r\n more\r\n", "Received: a\r\n b\r\nfrom: x\r\nX-SORTIE-game: 1\r\nMIME-Version: 1.0\r\n\tx\r\n",
+		"x-sortie" + strings.Repeat("-long", 10) + ": 1\r\nCONTENT-TYPE: text/plain\r\nContent-Type2: x\r\n",
+	} {
+		checkReadHeader(t, []byte(b))
+	}
+	for _, c := range corpusCases {
+		hb, _ := msgSplitHeaderBody(readCorpusFile(t, c.file))
+		checkReadHeader(t, hb)
+	}
+}
+
+// ShouldIgnore's byte-wise tests give what the strings package gives.
+func checkIgnoreHelpers(t testing.TB, s string) {
+	for _, prefix := range append([]string{"x-sortie", "", strings.ToLower(s)}, ignoreSubjectPrefixes...) {
+		if got, want := msgLowerHasPrefix(s, prefix), strings.HasPrefix(strings.ToLower(s), prefix); got != want {
+			t.Fatalf("msgLowerHasPrefix(%q, %q) = %v, strings.ToLower says %v", s, prefix, got, want)
+		}
+	}
+	if got, want := msgIsNullPath(s), strings.Join(strings.Fields(s), "") == "<>"; got != want {
+		t.Fatalf("msgIsNullPath(%q) = %v, want %v", s, got, want)
+	}
+}
+
+func FuzzIgnoreHelpers(f *testing.F) {
+	for _, s := range []string{"X-Sortie-Game", "x-sortiE", "X-SORT\u0130E", "Automatic Reply: x", "R\u00c9PONSE AUTOMATIQUE", "<>", " < \u00a0> ", "<<>", "<>>", "\x80<>", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkIgnoreHelpers(t, s) })
+}
+
+// checkPlainUTF8 fails when the fast path of leafText (msgPlainUTF8, then msgLineEndsToLF or
+// msgDecodeFlowed of the bytes) reads b otherwise than the general path (toUTF8, msgNormalizeNewlines,
+// msgDecodeFlowed of the string), or takes text the general path would warn about; it reports whether
+// the fast path took b.
+func checkPlainUTF8(t testing.TB, b []byte, cs string) bool {
+	body, ok := msgPlainUTF8(b, cs)
+	p := &msgParse{}
+	general := msgNormalizeNewlines(p.toUTF8(b, cs))
+	if !ok {
+		return false
+	}
+	if len(p.warnings) > 0 {
+		t.Fatalf("msgPlainUTF8(%q, %q) takes text the general path warns about: %q", b, cs, p.warnings)
+	}
+	if got := msgLineEndsToLF(body); got != general {
+		t.Fatalf("msgLineEndsToLF(msgPlainUTF8(%q, %q)) = %q, the general path gives %q", b, cs, got, general)
+	}
+	for _, delsp := range []bool{false, true} {
+		if got, want := msgDecodeFlowed(body, delsp), msgDecodeFlowed(general, delsp); got != want {
+			t.Fatalf("msgDecodeFlowed(msgPlainUTF8(%q, %q), %v) = %q, the general path gives %q", b, cs, delsp, got, want)
+		}
+	}
+	return true
+}
+
+func TestPlainUTF8(t *testing.T) {
+	for _, c := range []struct {
+		in, cs string
+		fast   bool
+	}{
+		{"GAME\r\nRED1: 5\r\n", "utf-8", true}, {"> a \r\n> b\r\rc \r\n-- \r\nd", "", true}, {"\uFEFF\uFEFFa\rb", "", true}, {"\uFEFFcaf\u00e9\r\n", "iso-8859-1", true},
+		{"plain", "us-ascii", true}, {"caf\xe9", "utf-8", false}, {"caf\xe9", "windows-1252", false}, {"\xFE\xFF\x00a", "utf-8", false},
+		{"ok", "UTF-8", false}, // toUTF8 takes the charset lower case
+	} {
+		if ok := checkPlainUTF8(t, []byte(c.in), c.cs); ok != c.fast {
+			t.Errorf("msgPlainUTF8(%q, %q): fast path %v, want %v", c.in, c.cs, ok, c.fast)
+		}
+	}
+}
+
+// Every header name this package's message.go holds as a string (each a field it reads, through
+// go-message's Header or mail.Header) is one readHeader keeps; and no other file reads Incoming's header.
+func TestReadFieldsListed(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "message.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(-[A-Za-z0-9]+)*$`)
+	var names []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil && name.MatchString(s) {
+				names = append(names, s)
+				if !msgIsReadField([]byte(s)) {
+					t.Errorf("message.go names the header field %q, which readHeader does not keep (msgReadFields)", s)
+				}
+			}
+		}
+		return true
+	})
+	if len(names) < len(msgReadFields) {
+		t.Errorf("message.go names %d header fields %q; msgReadFields lists %d", len(names), names, len(msgReadFields))
+	}
+	for _, k := range []string{"x-sortie", "X-Sortie-Game", "FROM", "content-TYPE"} {
+		if !msgIsReadField([]byte(k)) {
+			t.Errorf("%s not kept", k)
+		}
+	}
+	for _, k := range []string{"Received", "X-Sorti", "Fromm", "DKIM-Signature", "MIME-Version"} {
+		if msgIsReadField([]byte(k)) {
+			t.Errorf("%s kept", k)
+		}
+	}
+	files, _ := filepath.Glob("*.go")
+	for _, file := range files {
+		if file == "message.go" || strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if regexp.MustCompile(`\.hdr\b`).Match(src) {
+			t.Errorf("%s reads an Incoming's header: its fields must be read in message.go, or listed in msgReadFields", file)
 		}
 	}
 }

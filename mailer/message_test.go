@@ -872,11 +872,18 @@ func FuzzParseMessage(f *testing.F) {
 	f.Add([]byte("From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: multipart/alternative; boundary=c\r\n\r\n--c\r\nContent-Transfer-Encoding: base64\r\n\r\nR0FN!RQ\r\n--c\r\nbroken header\r\n"))
 	f.Add([]byte("From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain; name=a.txt\nContent-Transfer-Encoding: quoted-printable\n\nGAME=\x01\n--b\nContent-Type: text/html\n\n<title>x<p>RED1: 5"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		hb, _ := msgSplitHeaderBody(raw)
+		checkReadHeader(t, hb)      // the header as textproto.ReadHeader reads it
 		m, err := parseMessage(raw) // without ParseMessage's recover, so a panic fails
 		if err != nil {
 			return
 		}
 		checkIncoming(t, m)
-		m.ShouldIgnore()
+		ign, why := m.ShouldIgnore()
+		fresh := *m
+		fresh.mediaType = "" // read again from the header
+		if ign2, why2 := fresh.ShouldIgnore(); ign2 != ign || why2 != why {
+			t.Fatalf("ShouldIgnore: %v %q, with the media type read again %v %q", ign, why, ign2, why2)
+		}
 	})
 }

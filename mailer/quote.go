@@ -22,13 +22,28 @@ import (
 // Every other line is kept byte for byte, except that trailing white space is removed; blank lines left
 // around removed material are merged and blank lines at the start and end dropped. Line ends become LF.
 func StripQuoted(text string) string {
-	lines := strings.Split(msgNormalizeNewlines(text), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
+	text = msgNormalizeNewlines(text)
+	n := strings.Count(text, "\n") + 1
+	var linesBuf [64]string
+	var removedBuf [64]bool
+	lines, removed := linesBuf[:0], removedBuf[:0]
+	if n > len(linesBuf) {
+		lines, removed = make([]string, 0, n), make([]bool, 0, n)
 	}
-	n := len(lines)
-	removed := make([]bool, n)
+	for rest := text; ; {
+		l, more := rest, false
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			l, rest, more = rest[:i], rest[i+1:], true
+		}
+		lines = append(lines, quoteTrimRight(l))
+		removed = append(removed, false)
+		if !more {
+			break
+		}
+	}
 	end := n
+	// Each check below is tried only on lines that pass a cheap test it implies (quoteMay*), so most
+	// lines cost a few byte comparisons; FuzzStripQuoted holds the result to the plain scan.
 scan:
 	for i := 0; i < n; i++ {
 		l := lines[i]
@@ -36,15 +51,24 @@ scan:
 		case isQuotedLine(l):
 			removed[i] = true
 			continue
-		case l == "--" || isOriginalMessageLine(l) || isForwardLine(l):
+		case l == "--":
 			end = i
 			break scan
-		case underscoreThenFrom(lines, i):
+		case quoteMayMarker(l) && (isOriginalMessageLine(l) || isForwardLine(l)):
 			end = i
 			break scan
-		case headerBlockAt(lines, i):
+		case quoteMayEndColon(l) && isForwardLine(l):
 			end = i
 			break scan
+		case strings.IndexByte(l, '_') >= 0 && underscoreThenFrom(lines, i):
+			end = i
+			break scan
+		case quoteMayFromKey(l) && headerBlockAt(lines, i):
+			end = i
+			break scan
+		}
+		if !quoteMayEndColon(l) && !quoteMayIntro(l) {
+			continue // attributionAt would find none
 		}
 		if k := attributionAt(lines, i); k > 0 {
 			j := quoteNextNonBlank(lines, i+k)
@@ -63,8 +87,9 @@ scan:
 		}
 	}
 
-	out := make([]string, 0, end)
-	cutSince := false // material was removed since the last kept line
+	// Which lines are kept (removed[i] false), and how long the result is.
+	last, size := -1, 0 // the last line kept
+	cutSince := false   // material was removed since the last kept line
 	for i := 0; i < end; i++ {
 		l := lines[i]
 		if removed[i] {
@@ -72,25 +97,142 @@ scan:
 			continue
 		}
 		if l == "" {
-			if len(out) == 0 || (cutSince && out[len(out)-1] == "") {
+			if last < 0 || (cutSince && lines[last] == "") {
+				removed[i] = true
 				continue
 			}
 		} else {
 			cutSince = false
 		}
-		out = append(out, l)
+		last = i
+		size += len(l) + 1
 	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
+	for last >= 0 && lines[last] == "" { // blank lines at the end are dropped
+		removed[last] = true
+		size--
+		for last--; last >= 0 && removed[last]; last-- {
+		}
 	}
-	if len(out) == 0 {
+	if last < 0 {
 		return ""
 	}
-	return strings.Join(out, "\n") + "\n"
+	var out strings.Builder
+	out.Grow(size)
+	for i := 0; i <= last; i++ {
+		if !removed[i] {
+			out.WriteString(lines[i])
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
+}
+
+// quoteTrimRight removes trailing spaces and tabs.
+func quoteTrimRight(l string) string {
+	for len(l) > 0 && (l[len(l)-1] == ' ' || l[len(l)-1] == '\t') {
+		l = l[:len(l)-1]
+	}
+	return l
 }
 
 func isQuotedLine(l string) bool {
-	return strings.HasPrefix(strings.TrimLeft(l, " \t"), ">")
+	for i := 0; i < len(l); i++ {
+		if c := l[i]; c != ' ' && c != '\t' {
+			return c == '>'
+		}
+	}
+	return false
+}
+
+// The quoteMay* tests are cheap necessary conditions of the checks StripQuoted makes of a line (l, a
+// line without trailing spaces and tabs): when one is false, its check is false too. They read ASCII
+// and answer true at the first other byte, where strings.TrimSpace or strings.ToLower could see
+// Unicode white space or a letter that lowers to ASCII (U+0130 İ, U+212A K).
+
+// quoteMayMarker: isOriginalMessageLine and the separator form of isForwardLine need a line that starts
+// with "--" once trimmed.
+func quoteMayMarker(l string) bool { return strings.Contains(l, "--") }
+
+// quoteMayEndColon: forward intros and one-line attributions need a line that ends in ':' once trimmed.
+// Trimming stops at the first byte from the end that is neither a control byte nor beyond ASCII.
+func quoteMayEndColon(l string) bool {
+	if l == "" {
+		return false
+	}
+	c := l[len(l)-1]
+	return c == ':' || c < ' ' || c >= utf8.RuneSelf
+}
+
+// quoteSkipSpace returns the index of the first byte of l from i on that is not ASCII white space.
+func quoteSkipSpace(l string, i int) int {
+	for i < len(l) {
+		switch l[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+func quoteLowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// quoteMayIntro: attributionAt's wrapped form needs the trimmed, lower-cased line to start with one of
+// attributionIntros.
+func quoteMayIntro(l string) bool {
+	i := quoteSkipSpace(l, 0)
+	for _, p := range attributionIntros {
+		for k := 0; ; k++ {
+			if k == len(p) {
+				return true
+			}
+			if i+k >= len(l) {
+				break
+			}
+			c := l[i+k]
+			if c >= utf8.RuneSelf {
+				return true
+			}
+			if quoteLowerASCII(c) != p[k] {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// quoteFromFirst holds the first bytes of fromKeys.
+var quoteFromFirst = func() (t [utf8.RuneSelf]bool) {
+	for k := range fromKeys {
+		if k[0] < utf8.RuneSelf {
+			t[k[0]] = true
+		}
+	}
+	return t
+}()
+
+// quoteMayFromKey: fromHeaderKey needs a colon, and its key (the line trimmed of white space, then of
+// stars, then of white space) to start with the first letter of one of fromKeys.
+func quoteMayFromKey(l string) bool {
+	if strings.IndexByte(l, ':') < 0 {
+		return false
+	}
+	i := quoteSkipSpace(l, 0)
+	for i < len(l) && l[i] == '*' {
+		i++
+	}
+	i = quoteSkipSpace(l, i)
+	if i >= len(l) {
+		return false
+	}
+	c := l[i]
+	return c >= utf8.RuneSelf || quoteFromFirst[quoteLowerASCII(c)]
 }
 
 func quoteNextNonBlank(lines []string, i int) int {

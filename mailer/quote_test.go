@@ -104,14 +104,97 @@ func isLineSubsequence(in, out string) bool {
 	return true
 }
 
+// refStripQuoted is the first StripQuoted: every check tried on every line, the lines split and joined
+// with the strings package. StripQuoted must give what it gives, for any text.
+func refStripQuoted(text string) string {
+	lines := strings.Split(msgNormalizeNewlines(text), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	n := len(lines)
+	removed := make([]bool, n)
+	end := n
+scan:
+	for i := 0; i < n; i++ {
+		l := lines[i]
+		switch {
+		case refIsQuotedLine(l):
+			removed[i] = true
+			continue
+		case l == "--" || isOriginalMessageLine(l) || isForwardLine(l):
+			end = i
+			break scan
+		case underscoreThenFrom(lines, i):
+			end = i
+			break scan
+		case headerBlockAt(lines, i):
+			end = i
+			break scan
+		}
+		if k := attributionAt(lines, i); k > 0 {
+			j := quoteNextNonBlank(lines, i+k)
+			switch {
+			case j >= n:
+			case refIsQuotedLine(lines[j]):
+				for a := i; a < i+k; a++ {
+					removed[a] = true
+				}
+				i += k - 1
+			case isOriginalMessageLine(lines[j]) || isForwardLine(lines[j]) || headerBlockAt(lines, j) ||
+				underscoreThenFrom(lines, j):
+				end = i
+				break scan
+			}
+		}
+	}
+
+	out := make([]string, 0, end)
+	cutSince := false // material was removed since the last kept line
+	for i := 0; i < end; i++ {
+		l := lines[i]
+		if removed[i] {
+			cutSince = true
+			continue
+		}
+		if l == "" {
+			if len(out) == 0 || (cutSince && out[len(out)-1] == "") {
+				continue
+			}
+		} else {
+			cutSince = false
+		}
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+func refIsQuotedLine(l string) bool {
+	return strings.HasPrefix(strings.TrimLeft(l, " \t"), ">")
+}
+
 func FuzzStripQuoted(f *testing.F) {
 	f.Add("GAME x\nRED1: 5\nEND\n-- \nsig\n")
 	f.Add("a\n\nOn Tue, 3 Nov 2026 at 10:00, Sortie <s@example.org>\nwrote:\n\n> q\n")
 	f.Add("a\r\n________________________________\r\nFrom: x\r\nSent: y\r\n")
 	f.Add("From: a\nSent: b\nTo: c\nSubject: d\n")
 	f.Add("Am 1 schrieb x:\n>\n-----Original Message-----\n")
+	f.Add("\u0130l 3 nov, X a \u00e9crit:\n> q\nsmile\n") // İ lowers to i
+	f.Add("\u00a0*\u00a0From: a\nSent: b\nTo: c\n")
+	f.Add("Begin forwarded message:\u00a0\n\nx")
+	f.Add("  ON  Mon\nX\nwrote:\n\n> q\nEL x\n______________________\n\n *From: y\n")
+	f.Add("în 3 nov, X a scris:\n> q\n")
+	f.Add("A\n\u0130l 3 nov 2026, X\nha scritto:\n\n> q\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		out := StripQuoted(in)
+		if want := refStripQuoted(in); out != want {
+			t.Fatalf("StripQuoted(%q) = %q, the plain scan gives %q", in, out, want)
+		}
 		if !isLineSubsequence(in, out) {
 			t.Fatalf("StripQuoted(%q) = %q: not a subsequence of the input lines", in, out)
 		}
@@ -124,4 +207,23 @@ func FuzzStripQuoted(f *testing.F) {
 			}
 		}
 	})
+}
+
+// StripQuoted gives what the plain scan gives over every corpus message and every case above.
+func TestStripQuotedAsBefore(t *testing.T) {
+	var texts []string
+	for _, c := range corpusCases {
+		m, err := ParseMessage(readCorpusFile(t, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, m.Text)
+	}
+	texts = append(texts, "\u0130l 3 nov, X a \u00e9crit:\n> q\n", "A\n\u0130l 3 nov 2026, X\nha scritto:\n\n> q\n", " \u00a0*\u00a0From: a\nSent: b\nTo: c\n", "Begin forwarded message:\u00a0\n\nx",
+		"A\n\nOn Mon, 1 Jan\n2026, X\nwrote:\n\n> q\nb\n", strings.Repeat("x\n", 100)+"-- \nsig\n", strings.Repeat("> q\n\n", 80)+"end\n\n\n")
+	for _, in := range texts {
+		if got, want := StripQuoted(in), refStripQuoted(in); got != want {
+			t.Errorf("StripQuoted(%q) = %q, the plain scan gives %q", in, got, want)
+		}
+	}
 }
