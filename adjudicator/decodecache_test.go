@@ -182,3 +182,52 @@ func TestPutGameIfChanged(t *testing.T) {
 		t.Errorf("WAIT was not stored: waiting %v", g.Waiting)
 	}
 }
+
+// TestSameGameCoversEveryField: changing any one field of a game record (or of one of its seats) makes
+// sameGame answer false, so a change is never skipped as "nothing to write". A field added to Game or
+// Seat that sameGame does not compare fails here.
+func TestSameGameCoversEveryField(t *testing.T) {
+	base := Game{Seats: []Seat{{Player: "alice"}}, Waiting: []string{"a"}, Reminded: []string{"24h"}}
+	if !sameGame(&base, cloneGame(&base)) {
+		t.Fatal("a game and its clone differ")
+	}
+	changed := func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Slice:
+			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+		case reflect.Struct:
+			if v.Type() == reflect.TypeOf(time.Time{}) {
+				v.Set(reflect.ValueOf(time.Unix(1e9, 0)))
+				return
+			}
+			v.Field(0).SetString(v.Field(0).String() + "x") // NMRPolicy.Mode
+		default:
+			t.Fatalf("no way to change a %s", v.Type())
+		}
+	}
+	gt := reflect.TypeOf(Game{})
+	for i := range gt.NumField() {
+		c := cloneGame(&base)
+		changed(reflect.ValueOf(c).Elem().Field(i))
+		if sameGame(&base, c) {
+			t.Errorf("Game.%s changed, but sameGame says the records are the same", gt.Field(i).Name)
+		}
+	}
+	st := reflect.TypeOf(Seat{})
+	for i := range st.NumField() {
+		c := cloneGame(&base)
+		changed(reflect.ValueOf(&c.Seats[0]).Elem().Field(i))
+		if sameGame(&base, c) {
+			t.Errorf("Seat.%s changed, but sameGame says the records are the same", st.Field(i).Name)
+		}
+	}
+	if sameGame(&Game{Seats: []Seat{}}, &Game{}) {
+		t.Error("no seats and an empty list of seats are written differently, but sameGame says the same")
+	}
+}
