@@ -199,29 +199,11 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		out.Errors = append(out.Errors, problems(attackProblems(g.st, p, card, pl.Rocket, pl.Strafe, o.At, col))...)
 	}
 	out.Warnings = append(out.Warnings, problems(r.Warnings)...)
-	out.Canonical = o.String()
 	if o.Fire.Default {
 		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
 	}
-	for _, s := range r.Steps {
-		note := ""
-		if s.Skipped {
-			note = "  (vertical)"
-		}
-		out.Preview = append(out.Preview, fmt.Sprintf("MP %-2d %-5s hex (%d,%d)  facing %s  %s ft  bank %s%s",
-			s.MP, s.Token, s.Hex.Q, s.Hex.R, s.Facing, feetText(s.Alt), s.Bank, note))
-	}
-	e := r.End
-	out.Preview = append(out.Preview, fmt.Sprintf("ends in hex (%d,%d) facing %s at %s ft, bank %s; next turn's speed %.1f",
-		e.Hex.Q, e.Hex.R, e.Facing, feetText(e.Alt), e.Bank, e.Speed.Float()))
+	out.Canonical, out.Preview = checkText(o, r)
 	return out
-}
-
-func feetText(n int) string {
-	if n >= 1000 {
-		return fmt.Sprintf("%d,%03d", n/1000, n%1000)
-	}
-	return fmt.Sprint(n)
 }
 
 func (g *game) DefaultOrder(unit string) string {
