@@ -74,7 +74,15 @@ type SwarmTack struct {
 
 // String prints the tack as the seed writes it, "2 S L".
 func (t SwarmTack) String() string {
-	return strconv.Itoa(t.Speed) + " " + string(rune(t.Man)) + " " + string(rune(t.Band))
+	var buf [16]byte
+	return string(t.Append(buf[:0]))
+}
+
+// Append appends the tack as String prints it to b.
+func (t SwarmTack) Append(b []byte) []byte {
+	b = strconv.AppendInt(b, int64(t.Speed), 10)
+	b = utf8.AppendRune(append(b, ' '), rune(t.Man))
+	return utf8.AppendRune(append(b, ' '), rune(t.Band))
 }
 
 // SwarmStep is one token of a turn's path: a straight run of N segments, or (N == 0) one facing change
@@ -128,18 +136,25 @@ func (t SwarmTurn) Changes() int {
 
 // String prints the turn canonically: "3 R M 1 R 2 BOMB FIRE ANY".
 func (t SwarmTurn) String() string {
-	var b strings.Builder
-	b.WriteString(t.Tack.String())
+	var buf [64]byte
+	return string(t.Append(buf[:0]))
+}
+
+// Append appends the turn as String prints it to b.
+func (t SwarmTurn) Append(b []byte) []byte {
+	b = t.Tack.Append(b)
 	for _, s := range t.Path {
-		b.WriteByte(' ')
-		b.WriteString(s.Token())
+		b = append(b, ' ')
+		if s.N > 0 {
+			b = strconv.AppendInt(b, int64(s.N), 10)
+		} else {
+			b = append(b, s.Turn.letter()...)
+		}
 	}
 	if t.Bomb {
-		b.WriteString(" BOMB")
+		b = append(b, " BOMB"...)
 	}
-	b.WriteByte(' ')
-	b.WriteString(t.Fire.String())
-	return b.String()
+	return t.Fire.Append(append(b, ' '))
 }
 
 // Equal compares two turns, ignoring columns and how the path came about.
@@ -163,11 +178,19 @@ type SwarmOrder struct {
 
 // String prints the order canonically, turns separated by "; ". Parsing it gives an equal order.
 func (o SwarmOrder) String() string {
-	parts := make([]string, len(o.Turns))
+	var buf [128]byte
+	return string(o.Append(buf[:0]))
+}
+
+// Append appends the order as String prints it to b: its turns separated by "; ".
+func (o SwarmOrder) Append(b []byte) []byte {
 	for i, t := range o.Turns {
-		parts[i] = t.String()
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = t.Append(b)
 	}
-	return strings.Join(parts, "; ")
+	return b
 }
 
 // Equal compares two orders, ignoring columns.
