@@ -192,7 +192,8 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "card", Message: "no card for " + p.Type})
 		return out
 	}
-	r := CheckOrder(card, p.Flight, o)
+	// Flown into a buffer of the check's own, the plot keeps no speed log: the forecast does not show one.
+	r := checkOrder(card, p.Flight, o, make([]Step, 0, o.Plot.MPs()))
 	out.Errors = append(out.Errors, problems(r.Errors)...)
 	if pl := o.Plot; pl.Rocket || pl.Strafe || o.At.Unit != "" {
 		col := pl.Col("ROCKET") + pl.Col("STRAFE")
