@@ -325,6 +325,34 @@ func replaceArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
 // headerFields are the words that may follow GAME <name>, or start a line of their own.
 var headerFields = []string{"TURN", "SECRET", "PLAYER"}
 
+// blockKeywords are the words a block's lines start with: END, the commands, the header fields and GAME,
+// in the order suggestions list them.
+var blockKeywords = func() []string {
+	ks := []string{"END"}
+	for _, c := range blockCommands {
+		ks = append(ks, c.name)
+	}
+	return append(append(ks, headerFields...), "GAME")
+}()
+
+// keyword is the block keyword that w reads as, in upper case, or "" when w is none: the keyword equal
+// to strings.ToUpper(w), found without upper-casing an ASCII word.
+func keyword(w string) string {
+	ascii := IsASCII(w)
+	if !ascii {
+		w = strings.ToUpper(w) // "ſtatus" reads as STATUS, as it always has
+	}
+	for _, k := range blockKeywords {
+		if len(w) != len(k) || w[0]|0x20 != k[0]|0x20 { // keywords start with a letter: a cheap first look
+			continue
+		}
+		if w == k || ascii && strings.EqualFold(w, k) {
+			return k
+		}
+	}
+	return ""
+}
+
 func lookupCommand(up string) *commandSpec {
 	for i := range blockCommands {
 		if blockCommands[i].name == up {
@@ -418,8 +446,9 @@ func isIDWord(s string) bool {
 	if s == "" || len(s) > MaxIDRunes || strings.IndexFunc(s, func(r rune) bool { return !IsWordRune(r) }) >= 0 {
 		return false
 	}
-	up := strings.ToUpper(s)
-	return up != "GAME" && !isHeaderField(up)
+	// s is ASCII here, so comparing it without case is comparing it upper-cased.
+	isWord := func(k string) bool { return strings.EqualFold(s, k) }
+	return !isWord("GAME") && !slices.ContainsFunc(headerFields, isWord)
 }
 
 // blockWord is one word of a header or command line, with its rune column and byte offset in the line.
@@ -429,12 +458,21 @@ type blockWord struct {
 	at   int
 }
 
-func isBlockSep(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == ':' }
+func isBlockSep(r rune) bool {
+	if r < utf8.RuneSelf { // unicode.IsSpace's ASCII spaces, without the call
+		switch r {
+		case ' ', '\t', '\n', '\v', '\f', '\r', ',', ':':
+			return true
+		}
+		return false
+	}
+	return unicode.IsSpace(r)
+}
 
-// blockWords splits a header or command line at spaces, commas and colons ("TURN: 3" is "TURN 3"). One
-// full stop at the end of the line is dropped ("END.").
-func blockWords(line string) []blockWord {
-	var ws []blockWord
+// blockWords splits a header or command line at spaces, commas and colons ("TURN: 3" is "TURN 3"),
+// appending the words to ws (a buffer reused from line to line). One full stop at the end of the line
+// is dropped ("END.").
+func blockWords(line string, ws []blockWord) []blockWord {
 	col, start, startCol := 0, -1, 0
 	for i, r := range line {
 		col++
@@ -459,6 +497,24 @@ func blockWords(line string) []blockWord {
 		}
 	}
 	return ws
+}
+
+// leadWord is the first word of a line as blockWords reads it ("" when it reads none): the word that
+// says what the line is, found without splitting the rest.
+func leadWord(line string) string {
+	notSep := func(r rune) bool { return !isBlockSep(r) }
+	start := strings.IndexFunc(line, notSep)
+	if start < 0 {
+		return ""
+	}
+	w, rest := line[start:], ""
+	if end := strings.IndexFunc(w, isBlockSep); end >= 0 {
+		w, rest = w[:end], w[end:]
+	}
+	if strings.HasSuffix(w, ".") && strings.IndexFunc(rest, notSep) < 0 {
+		w = w[:len(w)-1] // the line's last word loses its full stop, as blockWords has it
+	}
+	return w
 }
 
 // firstWord is the first word of a line, as blockWords splits it, without looking at the rest.
@@ -533,7 +589,7 @@ func parseBlock(text string, n Notation) (Block, []LineDiagnostic) {
 			continue
 		}
 		if strings.EqualFold(firstWord(t), "GAME") {
-			p := &blockParser{fields: map[string]fieldSeen{}, notation: n}
+			p := &blockParser{notation: n, words: make([]blockWord, 0, 8)}
 			p.b.Found = true
 			p.run(r, line)
 			return p.b, p.ds
@@ -562,9 +618,10 @@ type fieldSeen struct {
 type blockParser struct {
 	b        Block
 	ds       []LineDiagnostic
-	fields   map[string]fieldSeen
+	fields   [3]fieldSeen // by headerFields' order; line 0 when not given
 	items    int
-	notation Notation // the game's, for hints; nil for generic ones
+	notation Notation    // the game's, for hints; nil for generic ones
+	words    []blockWord // the words of the line being read (blockWords' buffer)
 }
 
 func (p *blockParser) add(line int, d Diagnostic) {
@@ -622,18 +679,26 @@ func (p *blockParser) line(n int, line string, first bool) int {
 	case t == "--":
 		return endSignature
 	}
-	if k := utf8.RuneCountInString(line); k > MaxLineRunes {
-		p.errorf(n, MaxLineRunes+1, CodeLineTooLong, "", "this line has %d characters, more than the %d a line "+
-			"of the block may have: Sortie did not read it", k, MaxLineRunes)
-		return endText
+	if len(line) > MaxLineRunes { // a line of no more bytes than that has no more runes either
+		if k := utf8.RuneCountInString(line); k > MaxLineRunes {
+			p.errorf(n, MaxLineRunes+1, CodeLineTooLong, "", "this line has %d characters, more than the %d a line "+
+				"of the block may have: Sortie did not read it", k, MaxLineRunes)
+			return endText
+		}
 	}
-	ws := blockWords(line)
-	if len(ws) == 0 { // only commas and colons
+	lead := leadWord(line)
+	if lead == "" { // only commas and colons
 		p.errorf(n, 1, CodeUnknownCmd, "", "a line of only punctuation: a line of the block is a header field, a command (%s) "+
 			"or an order line such as %s", commandList(), p.exampleOrder())
 		return endText
 	}
-	key := strings.ToUpper(ws[0].text)
+	key := keyword(lead)
+	if key == "" && !first && strings.IndexByte(line, ':') >= 0 {
+		p.orderLine(n, line) // its words are the game's to read
+		return endText
+	}
+	ws := blockWords(line, p.words[:0])
+	p.words = ws
 	switch {
 	case first:
 		p.header(n, ws)
@@ -649,8 +714,6 @@ func (p *blockParser) line(n int, line string, first bool) int {
 		p.headerFields(n, ws)
 	case lookupCommand(key) != nil:
 		p.command(n, lookupCommand(key), ws)
-	case strings.IndexByte(line, ':') >= 0:
-		p.orderLine(n, line)
 	default:
 		p.unknownLine(n, line, ws)
 	}
@@ -659,7 +722,7 @@ func (p *blockParser) line(n int, line string, first bool) int {
 
 // header reads the GAME line: GAME <name>, then header fields.
 func (p *blockParser) header(n int, ws []blockWord) {
-	if len(ws) < 2 || strings.EqualFold(ws[1].text, "GAME") || isHeaderField(strings.ToUpper(ws[1].text)) {
+	if len(ws) < 2 || strings.EqualFold(ws[1].text, "GAME") || isHeaderField(keyword(ws[1].text)) {
 		p.errorf(n, ws[0].col, CodeGameID, "", "GAME needs the name of the game right after it, e.g. GAME chan-1 TURN 3")
 		p.headerFields(n, ws[1:])
 		return
@@ -685,7 +748,7 @@ var fieldCode = map[string]string{"TURN": CodeTurnNumber, "SECRET": CodeSecretFo
 func (p *blockParser) headerFields(n int, ws []blockWord) {
 	for i := 0; i < len(ws); {
 		w := ws[i]
-		key := strings.ToUpper(w.text)
+		key := keyword(w.text)
 		if !isHeaderField(key) {
 			switch {
 			case key == "GAME":
@@ -694,18 +757,18 @@ func (p *blockParser) headerFields(n int, ws []blockWord) {
 				suggest := ""
 				if _, ok := parseTurn(w.text); ok {
 					suggest = "TURN " + w.text
-				} else if s, _ := suggestKeyword(key, headerFields); s != "" {
+				} else if s, _ := suggestKeyword(strings.ToUpper(w.text), headerFields); s != "" {
 					suggest = s
 				}
 				p.errorf(n, w.col, CodeBlockHeader, suggest, "%q: after GAME <name> the header holds only TURN <n>, "+
 					"SECRET <word> and PLAYER <id>", w.text)
 			}
 			// Skip what follows up to the next field: it belongs to the word just refused.
-			for i++; i < len(ws) && !isHeaderField(strings.ToUpper(ws[i].text)); i++ {
+			for i++; i < len(ws) && !isHeaderField(keyword(ws[i].text)); i++ {
 			}
 			continue
 		}
-		if i+1 >= len(ws) || isHeaderField(strings.ToUpper(ws[i+1].text)) || strings.EqualFold(ws[i+1].text, "GAME") {
+		if i+1 >= len(ws) || isHeaderField(keyword(ws[i+1].text)) || strings.EqualFold(ws[i+1].text, "GAME") {
 			p.errorf(n, w.col, fieldCode[key], "", "%s needs %s", key, fieldValue[key])
 			i++
 			continue
@@ -738,7 +801,8 @@ func (p *blockParser) headerFields(n int, ws []blockWord) {
 			}
 			value = strings.ToLower(v.text)
 		}
-		if prev, ok := p.fields[key]; ok {
+		seen := &p.fields[slices.Index(headerFields, key)]
+		if prev := *seen; prev.line > 0 {
 			if prev.value == value {
 				p.warnf(n, w.col, CodeDuplicateFld, "", "%s is given twice, the same both times (line %d too): once is enough",
 					key, prev.line)
@@ -748,7 +812,7 @@ func (p *blockParser) headerFields(n int, ws []blockWord) {
 			}
 			continue
 		}
-		p.fields[key] = fieldSeen{n, value}
+		*seen = fieldSeen{n, value}
 		switch key {
 		case "TURN":
 			p.b.Turn, _ = strconv.Atoi(value)
@@ -845,21 +909,24 @@ func (p *blockParser) putOrder(o BlockOrder, bad bool) {
 	}
 	if bad {
 		p.b.Refused = append(p.b.Refused, o)
-	} else {
-		p.b.Orders = append(p.b.Orders, o)
+		return
 	}
+	if p.b.Orders == nil {
+		p.b.Orders = make([]BlockOrder, 0, 4) // room for a mail's usual few orders in one allocation
+	}
+	p.b.Orders = append(p.b.Orders, o)
 }
 
 func (p *blockParser) orderLine(n int, line string) {
 	i := strings.IndexByte(line, ':')
-	if cs := strings.ToUpper(strings.TrimSpace(line[:i])); IsCallsign(cs) && strings.TrimSpace(line[i+1:]) == "" {
+	cs := strings.ToUpper(strings.TrimSpace(line[:i]))
+	if IsCallsign(cs) && strings.TrimSpace(line[i+1:]) == "" {
 		p.warnf(n, 1, CodeEmptyOrder, "", "%s: has no order after it, so this line changes nothing for %s", cs, cs)
 		return
 	}
 	if !p.countItem(n) {
 		return
 	}
-	cs := strings.ToUpper(strings.TrimSpace(line[:i]))
 	if !IsCallsign(cs) {
 		p.errorf(n, 1, CodeOrderLine, "", "%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))
 		return
@@ -887,13 +954,7 @@ func (p *blockParser) exampleOrder() string {
 func (p *blockParser) unknownLine(n int, line string, ws []blockWord) {
 	first := ws[0]
 	up := strings.ToUpper(first.text)
-	keywords := []string{"END"}
-	for _, c := range blockCommands {
-		keywords = append(keywords, c.name)
-	}
-	keywords = append(keywords, headerFields...)
-	keywords = append(keywords, "GAME")
-	if s, field := suggestKeyword(up, keywords); s != "" {
+	if s, field := suggestKeyword(up, blockKeywords); s != "" {
 		if field {
 			// A misspelt TURN or SECRET must not let the block through without its turn guard or secret.
 			p.errorf(n, first.col, CodeBlockHeader, s, "%q is no header field or command", first.text)
@@ -973,7 +1034,7 @@ func (p *blockParser) scanAfter(r *lineReader, endedAt, how int) {
 			continue
 		}
 		looks := false
-		if ws := blockWords(t); len(ws) == 1 && lookupCommand(strings.ToUpper(ws[0].text)) != nil {
+		if ws := blockWords(t, p.words[:0]); len(ws) == 1 && lookupCommand(keyword(ws[0].text)) != nil {
 			looks = true
 		} else if strings.IndexByte(t, ':') >= 0 {
 			i := strings.IndexByte(t, ':')

@@ -37,22 +37,34 @@ func (f Fire) String() string {
 	if f.Mode == FireHold {
 		return "HOLD"
 	}
-	var b strings.Builder
-	b.WriteString("FIRE ")
-	if f.Mode == FireTarget {
-		b.WriteString(f.Target)
-	} else {
-		b.WriteString("ANY")
+	var buf [64]byte
+	return string(f.Append(buf[:0]))
+}
+
+// Append appends the fire order as String prints it to b.
+func (f Fire) Append(b []byte) []byte {
+	if f.Mode == FireHold {
+		return append(b, "HOLD"...)
 	}
-	if len(f.Guns) > 0 {
-		b.WriteString(" GUNS ")
-		b.WriteString(strings.Join(f.Guns, ","))
+	b = append(b, "FIRE "...)
+	if f.Mode == FireTarget {
+		b = append(b, f.Target...)
+	} else {
+		b = append(b, "ANY"...)
+	}
+	for i, g := range f.Guns {
+		if i == 0 {
+			b = append(b, " GUNS "...)
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, g...)
 	}
 	if f.MaxRange > 0 {
-		b.WriteString(" MAX ")
-		b.WriteString(strconv.Itoa(f.MaxRange))
+		b = append(b, " MAX "...)
+		b = strconv.AppendInt(b, int64(f.MaxRange), 10)
 	}
-	return b.String()
+	return b
 }
 
 // Equal compares two fire orders, ignoring Default and Col.
@@ -73,8 +85,8 @@ func FireStart(text string) (int, int) {
 	col, wordStart, wordCol := 0, -1, 0
 	check := func(end int) (int, int, bool) {
 		if wordStart >= 0 {
-			w := strings.ToUpper(text[wordStart:end])
-			if w == "FIRE" || w == "HOLD" {
+			// A word here is ASCII (IsWordRune), so folding its case is what upper-casing it did.
+			if w := text[wordStart:end]; strings.EqualFold(w, "FIRE") || strings.EqualFold(w, "HOLD") {
 				return wordStart, wordCol, true
 			}
 		}
@@ -104,9 +116,9 @@ type fireWord struct {
 	col  int
 }
 
-// fireWords splits the fire clause at spaces and commas, keeping rune columns.
-func fireWords(text string, col0 int) ([]fireWord, []Diagnostic) {
-	var ws []fireWord
+// fireWords splits the fire clause at spaces and commas, keeping rune columns, appending the words to ws
+// (a buffer of the caller's).
+func fireWords(text string, col0 int, ws []fireWord) ([]fireWord, []Diagnostic) {
 	var ds []Diagnostic
 	col := col0 - 1
 	start, startCol := -1, 0
@@ -141,7 +153,8 @@ func fireWords(text string, col0 int) ([]fireWord, []Diagnostic) {
 // ParseFire reads a fire clause that starts at rune column col of its line.
 func ParseFire(text string, col int) (Fire, []Diagnostic) {
 	f := Fire{Mode: FireAny, Col: col}
-	ws, ds := fireWords(text, col)
+	var buf [8]fireWord // a fire clause has a few words: no allocation for them
+	ws, ds := fireWords(text, col, buf[:0])
 	errorf := func(col int, code, suggest, format string, args ...any) {
 		ds = append(ds, Diagnostic{Code: code, Col: col, Severity: SeverityError, Suggestion: suggest, Message: fmt.Sprintf(format, args...)})
 	}

@@ -6,8 +6,10 @@ package afd
 
 import (
 	"fmt"
-	"sortie/parser"
+	"strconv"
 	"strings"
+
+	"sortie/parser"
 
 	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
@@ -62,7 +64,11 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "card", Message: "no card for " + p.Type})
 		return out
 	}
-	out.Canonical = o.String()
+	// The canonical order, then the forecast, are lines of one buffer (ruleset.Lines).
+	var l ruleset.Lines
+	l.Grow(12, 64)
+	l.B = o.Append(l.B)
+	l.End()
 	if o.Fire.Default {
 		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
 	}
@@ -79,7 +85,11 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 	k := 0
 	for mi, m := range o.Manoeuvres {
 		if pt.left == 0 {
-			out.Preview = append(out.Preview, fmt.Sprintf("manoeuvre %d (%s) is flown next turn and checked then", mi+1, m.String()))
+			// "manoeuvre %d (%s) is flown next turn and checked then"
+			l.B = strconv.AppendInt(append(l.B, "manoeuvre "...), int64(mi+1), 10)
+			l.B = m.Append(append(l.B, " ("...))
+			l.B = append(l.B, ") is flown next turn and checked then"...)
+			l.End()
 			continue
 		}
 		fc := tryManoeuvre(pt, m, 0)
@@ -89,14 +99,18 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 			steps := fc.res.Steps
 			at := len(pt.flown) + bi
 			if at < len(steps) && k < len(imps) {
-				s := steps[at]
-				out.Preview = append(out.Preview, fmt.Sprintf("turn %d impulse %-2d %-2s hex (%d,%d)  facing %s  %s ft  bank %s",
-					g.st.Turn, imps[k], b.Token, s.Hex.Q, s.Hex.R, s.Facing, feetText(b.Alt), s.Bank))
+				l.B = appendImpulseLine(l.B, g.st.Turn, imps[k], b.Token, steps[at], b.Alt)
+				l.End()
 			}
 			k++
 		}
 		if fc.rest > 0 {
-			out.Preview = append(out.Preview, fmt.Sprintf("manoeuvre %d goes on into turn %d for %d more impulse%s", mi+1, g.st.Turn+1, fc.rest, plural(fc.rest)))
+			// "manoeuvre %d goes on into turn %d for %d more impulse%s"
+			l.B = strconv.AppendInt(append(l.B, "manoeuvre "...), int64(mi+1), 10)
+			l.B = strconv.AppendInt(append(l.B, " goes on into turn "...), int64(g.st.Turn+1), 10)
+			l.B = strconv.AppendInt(append(l.B, " for "...), int64(fc.rest), 10)
+			l.B = append(append(l.B, " more impulse"...), plural(fc.rest)...)
+			l.End()
 		}
 		pt.flown = append(append([]FlownBox(nil), pt.flown...), fc.boxes...)
 		pt.left -= len(fc.boxes)
@@ -106,6 +120,11 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 				pt.bank = fc.res.Steps[n-1].Bank
 			}
 		}
+	}
+	lines := l.Strings()
+	out.Canonical = lines[0]
+	if len(lines) > 1 {
+		out.Preview = lines[1:]
 	}
 	return out
 }

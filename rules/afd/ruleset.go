@@ -192,36 +192,19 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "card", Message: "no card for " + p.Type})
 		return out
 	}
-	r := CheckOrder(card, p.Flight, o)
+	// Flown into a buffer of the check's own, the plot keeps no speed log: the forecast does not show one.
+	r := checkOrder(card, p.Flight, o, make([]Step, 0, o.Plot.MPs()))
 	out.Errors = append(out.Errors, problems(r.Errors)...)
 	if pl := o.Plot; pl.Rocket || pl.Strafe || o.At.Unit != "" {
 		col := pl.Col("ROCKET") + pl.Col("STRAFE")
 		out.Errors = append(out.Errors, problems(attackProblems(g.st, p, card, pl.Rocket, pl.Strafe, o.At, col))...)
 	}
 	out.Warnings = append(out.Warnings, problems(r.Warnings)...)
-	out.Canonical = o.String()
 	if o.Fire.Default {
 		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
 	}
-	for _, s := range r.Steps {
-		note := ""
-		if s.Skipped {
-			note = "  (vertical)"
-		}
-		out.Preview = append(out.Preview, fmt.Sprintf("MP %-2d %-5s hex (%d,%d)  facing %s  %s ft  bank %s%s",
-			s.MP, s.Token, s.Hex.Q, s.Hex.R, s.Facing, feetText(s.Alt), s.Bank, note))
-	}
-	e := r.End
-	out.Preview = append(out.Preview, fmt.Sprintf("ends in hex (%d,%d) facing %s at %s ft, bank %s; next turn's speed %.1f",
-		e.Hex.Q, e.Hex.R, e.Facing, feetText(e.Alt), e.Bank, e.Speed.Float()))
+	out.Canonical, out.Preview = checkText(o, r)
 	return out
-}
-
-func feetText(n int) string {
-	if n >= 1000 {
-		return fmt.Sprintf("%d,%03d", n/1000, n%1000)
-	}
-	return fmt.Sprint(n)
 }
 
 func (g *game) DefaultOrder(unit string) string {

@@ -11,6 +11,7 @@ package hex
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Hex is an axial hex coordinate.
@@ -19,7 +20,19 @@ type Hex struct {
 }
 
 // String prints the hex as "(q,r)".
-func (h Hex) String() string { return fmt.Sprintf("(%d,%d)", h.Q, h.R) }
+func (h Hex) String() string {
+	var buf [24]byte
+	return string(h.Append(buf[:0]))
+}
+
+// Append appends the hex as String prints it to b.
+func (h Hex) Append(b []byte) []byte {
+	b = append(b, '(')
+	b = strconv.AppendInt(b, int64(h.Q), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(h.R), 10)
+	return append(b, ')')
+}
 
 // Add returns h moved by the vector v.
 func (h Hex) Add(v Hex) Hex { return Hex{h.Q + v.Q, h.R + v.R} }
@@ -52,8 +65,16 @@ func (d Dir) WithGrain() bool { return d%2 == 0 }
 // Degrees is the bearing of the facing.
 func (d Dir) Degrees() int { return int(d) * 30 }
 
+// dirNames are the twelve facings' names, so naming one costs nothing.
+var dirNames = [12]string{"000", "030", "060", "090", "120", "150", "180", "210", "240", "270", "300", "330"}
+
 // String names the facing by its bearing, e.g. "030".
-func (d Dir) String() string { return fmt.Sprintf("%03d", d.Degrees()) }
+func (d Dir) String() string {
+	if d >= 0 && int(d) < len(dirNames) {
+		return dirNames[d]
+	}
+	return fmt.Sprintf("%03d", d.Degrees())
+}
 
 // Neighbor returns the hex across hexside direction d, which must be even (a hexside facing).
 func (h Hex) Neighbor(d Dir) Hex {

@@ -1,6 +1,7 @@
 package hex
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -252,5 +253,23 @@ func TestAppendTrackLeavesOutRepeats(t *testing.T) {
 	}
 	if got := AppendTrack(nil); got != nil {
 		t.Errorf("nothing appended to nil: %v", got)
+	}
+}
+
+// The names of facings and hexes read as their fmt formats always printed them: reports, receipts and
+// archives compare them byte for byte.
+func TestDirAndHexStringsMatchFmt(t *testing.T) {
+	for d := Dir(-30); d <= 30; d++ {
+		if got, want := d.String(), fmt.Sprintf("%03d", d.Degrees()); got != want {
+			t.Errorf("Dir(%d).String() = %q, want %q", d, got, want)
+		}
+	}
+	for _, h := range []Hex{{0, 0}, {3, -7}, {-12, 40}, {-1 << 62, 1<<62 - 1}} {
+		if got, want := h.String(), fmt.Sprintf("(%d,%d)", h.Q, h.R); got != want {
+			t.Errorf("%v.String() = %q, want %q", [2]int{h.Q, h.R}, got, want)
+		}
+		if got := string(h.Append([]byte("at "))); got != "at "+h.String() {
+			t.Errorf("Append = %q", got)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package swarm
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	hexmap "sortie/rules/hex"
@@ -18,7 +19,13 @@ type Tack struct {
 }
 
 // String prints the tack as the seed does: "2 S L".
-func (t Tack) String() string { return fmt.Sprintf("%d %s %s", t.Speed, t.Man, t.Band) }
+func (t Tack) String() string { return string(t.Append(nil)) }
+
+// Append appends the tack as String prints it to b.
+func (t Tack) Append(b []byte) []byte {
+	b = strconv.AppendInt(b, int64(t.Speed), 10)
+	return append(append(append(append(b, ' '), t.Man...), ' '), t.Band...)
+}
 
 // TackOf converts the notation's tack.
 func TackOf(p notation.SwarmTack) Tack {

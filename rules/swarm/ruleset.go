@@ -8,6 +8,7 @@ package swarm
 import (
 	"fmt"
 	"io/fs"
+	"strconv"
 	"strings"
 
 	"sortie/parser"
@@ -131,29 +132,54 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	for _, p := range c.Warnings {
 		out.Add(false, p.Code, p.Message, p.Col, p.Suggestion)
 	}
-	out.Canonical = o.String()
-	out.Preview = Preview(g.st.Turn, q.Pos, c.Moves)
+	// The canonical order, then the forecast, are lines of one buffer (ruleset.Lines).
+	var l ruleset.Lines
+	l.Grow(1, 64)
+	l.B = o.Append(l.B)
+	l.End()
+	appendPreview(&l, g.st.Turn, q.Pos, c.Moves)
+	lines := l.Strings()
+	out.Canonical = lines[0]
+	if len(lines) > 1 {
+		out.Preview = lines[1:]
+	}
 	return out
 }
 
 // Preview writes the forecast of turns flown from start, one line per turn, first turn numbered turn.
 func Preview(turn int, start Position, moves []MoveResult) []string {
-	var out []string
+	var l ruleset.Lines
+	appendPreview(&l, turn, start, moves)
+	return l.Strings()
+}
+
+// appendPreview writes Preview's lines to l, each as
+// "turn %d: tack %s (%s) from %s facing %s: %s; ends in %s facing %s", the path being the hex each
+// segment enters and token→facing for each facing change.
+func appendPreview(l *ruleset.Lines, turn int, start Position, moves []MoveResult) {
+	l.Grow(len(moves), 96)
 	pos := start
 	for i, m := range moves {
-		var steps []string
-		for _, s := range m.Steps {
+		b := strconv.AppendInt(append(l.B, "turn "...), int64(turn+i), 10)
+		b = m.Tack.Append(append(b, ": tack "...))
+		b = append(append(append(b, " ("...), bandName(m.Tack.Band)...), ") from "...)
+		b = append(append(pos.Hex.Append(b), " facing "...), pos.Facing.String()...)
+		b = append(b, ": "...)
+		for k, s := range m.Steps {
+			if k > 0 {
+				b = append(b, ' ')
+			}
 			if s.Token == "1" {
-				steps = append(steps, s.Hex.String())
+				b = s.Hex.Append(b)
 			} else {
-				steps = append(steps, s.Token+"→"+s.Facing.String())
+				b = append(append(append(b, s.Token...), "→"...), s.Facing.String()...)
 			}
 		}
-		out = append(out, fmt.Sprintf("turn %d: tack %s (%s) from %s facing %s: %s; ends in %s facing %s",
-			turn+i, m.Tack, bandName(m.Tack.Band), pos.Hex, pos.Facing, strings.Join(steps, " "), m.End.Hex, m.End.Facing))
+		b = m.End.Hex.Append(append(b, "; ends in "...))
+		l.B = append(append(b, " facing "...), m.End.Facing.String()...)
+		l.End()
 		pos = m.End
 	}
-	return out
 }
 
 // DefaultOrder is what a squadron flies when no order came: straight on at its speed and band, firing at

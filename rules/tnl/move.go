@@ -42,7 +42,10 @@ type PhaseResult struct {
 // hex ahead on that side (a slip costing one hex more), and a roll or a half loop leaves the aircraft
 // inverted.
 func FlyPhase(start Pos, straight int, steps []notation.Step, fs int) PhaseResult {
-	r := PhaseResult{End: start, Straight: straight, Errors: []Problem{}, Steps: []StepResult{}}
+	r := PhaseResult{End: start, Straight: straight, Errors: []Problem{}, Steps: make([]StepResult, 0, len(steps))}
+	if n := notation.Hexes(steps); n > 0 { // the track's hexes, or more (a slip counts two): one allocation
+		r.Track = make([]hexmap.Hex, 0, n)
+	}
 	p := start
 	for _, s := range steps {
 		if s.Manoeuvre() {

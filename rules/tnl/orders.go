@@ -21,8 +21,8 @@ type Check struct {
 // CheckOrder validates a unit's order against the unit only: each aircraft's plot (CheckPlot), the
 // attacks on ships and the fire order. Resolve uses the same checks.
 func CheckOrder(d *Data, st *State, u *Unit, o notation.Order) Check {
-	c := Check{Plots: map[string]PlotCheck{}, Errors: []Problem{}, Warnings: []Problem{}}
 	flying := st.Flying(u)
+	c := Check{Plots: make(map[string]PlotCheck, len(flying)), Errors: []Problem{}, Warnings: []Problem{}}
 	member := map[string]bool{}
 	for _, a := range flying {
 		member[a.Callsign] = true

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strconv"
 	"strings"
 
 	"sortie/parser"
@@ -123,18 +124,36 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	c := CheckOrder(g.d, g.st, u, o)
 	out.Errors = append(out.Errors, c.Errors...)
 	out.Warnings = append(out.Warnings, c.Warnings...)
-	out.Canonical = o.String()
-	for _, a := range g.st.Flying(u) {
+	// The canonical order, then the forecast, are lines of one buffer (ruleset.Lines).
+	flying := g.st.Flying(u)
+	var l ruleset.Lines
+	l.Grow(1+2*len(flying), 48)
+	l.B = o.Append(l.B)
+	l.End()
+	for _, a := range flying {
 		pc, ok := c.Plots[a.Callsign]
 		if !ok {
 			continue
 		}
 		for ph, r := range pc.Phases {
-			out.Preview = append(out.Preview, fmt.Sprintf("%s phase %d: %d hexes to %s facing %s%s", a.Callsign, ph+1, pc.Speeds[ph], r.End.Hex, r.End.Facing, invText(r.End.Inverted)))
+			// "%s phase %d: %d hexes to %s facing %s%s"
+			b := strconv.AppendInt(append(append(l.B, a.Callsign...), " phase "...), int64(ph+1), 10)
+			b = strconv.AppendInt(append(b, ": "...), int64(pc.Speeds[ph]), 10)
+			b = r.End.Hex.Append(append(b, " hexes to "...))
+			l.B = append(append(append(b, " facing "...), r.End.Facing.String()...), invText(r.End.Inverted)...)
+			l.End()
 		}
 		if pc.Level != a.Level {
-			out.Preview = append(out.Preview, fmt.Sprintf("%s reaches %s at the end of phase 1 (no combat for it in phase 1)", a.Callsign, pc.Level))
+			// "%s reaches %s at the end of phase 1 (no combat for it in phase 1)"
+			l.B = append(append(append(l.B, a.Callsign...), " reaches "...), pc.Level.String()...)
+			l.B = append(l.B, " at the end of phase 1 (no combat for it in phase 1)"...)
+			l.End()
 		}
+	}
+	lines := l.Strings()
+	out.Canonical = lines[0]
+	if len(lines) > 1 {
+		out.Preview = lines[1:]
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package notation
 
 import (
 	"strconv"
-	"strings"
 
 	"sortie/parser"
 )
@@ -90,60 +89,76 @@ func (m Manoeuvre) Plot() Plot {
 // String prints the manoeuvre canonically: one token per impulse, "`" for a straight hex inside a
 // manoeuvre, "1" for the forwards manoeuvre, each followed by its altitude and factors.
 func (m Manoeuvre) String() string {
-	var parts []string
-	for _, b := range m.Boxes {
-		if b.Cont {
+	var buf [64]byte
+	return string(m.Append(buf[:0]))
+}
+
+// Append appends the manoeuvre as String prints it to b.
+func (m Manoeuvre) Append(b []byte) []byte {
+	first := true
+	for _, x := range m.Boxes {
+		if x.Cont {
 			continue
 		}
-		var tok string
-		switch {
-		case b.Forwards:
-			tok = "1"
-		case b.Move.Kind == Straight:
-			tok = "`"
-		default:
-			tok = b.Move.Token()
+		if !first {
+			b = append(b, ' ')
 		}
-		if b.AltSet {
+		first = false
+		switch {
+		case x.Forwards:
+			b = append(b, '1')
+		case x.Move.Kind == Straight:
+			b = append(b, '`')
+		default:
+			b = append(b, x.Move.Token()...)
+		}
+		if x.AltSet {
 			switch {
-			case b.AltAbs:
-				tok += " " + strconv.Itoa(b.Alt)
-			case b.Alt >= 0:
-				tok += " +" + strconv.Itoa(b.Alt/100)
+			case x.AltAbs:
+				b = strconv.AppendInt(append(b, ' '), int64(x.Alt), 10)
+			case x.Alt >= 0:
+				b = strconv.AppendInt(append(b, " +"...), int64(x.Alt/100), 10)
 			default:
-				tok += " " + strconv.Itoa(b.Alt/100)
+				b = strconv.AppendInt(append(b, ' '), int64(x.Alt/100), 10)
 			}
 		}
-		if b.Power > 0 {
-			tok += " " + repeatFactor("P", b.Power)
+		if x.Power > 0 {
+			b = append(append(b, ' '), repeatFactor("P", x.Power)...)
 		}
-		if b.Brake > 0 {
-			tok += " " + repeatFactor("K", b.Brake)
+		if x.Brake > 0 {
+			b = append(append(b, ' '), repeatFactor("K", x.Brake)...)
 		}
-		if b.Bomb {
-			tok += " BOMB"
+		if x.Bomb {
+			b = append(b, " BOMB"...)
 		}
-		if b.Rocket {
-			tok += " ROCKET"
+		if x.Rocket {
+			b = append(b, " ROCKET"...)
 		}
-		if b.Strafe {
-			tok += " STRAFE"
+		if x.Strafe {
+			b = append(b, " STRAFE"...)
 		}
-		parts = append(parts, tok)
 	}
-	return strings.Join(parts, " ")
+	return b
 }
 
 // String prints the order canonically: the manoeuvres separated by "; ", then the fire order. Parsing
 // the result gives an equal order.
 func (o ImpulseOrder) String() string {
-	var parts []string
-	for _, m := range o.Manoeuvres {
-		parts = append(parts, m.String())
+	var buf [64]byte
+	return string(o.Append(buf[:0]))
+}
+
+// Append appends the order as String prints it to b.
+func (o ImpulseOrder) Append(b []byte) []byte {
+	start := len(b)
+	for i, m := range o.Manoeuvres {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = m.Append(b)
 	}
-	s := strings.Join(parts, "; ")
-	if s == "" {
-		return o.Fire.String()
+	if len(b) > start {
+		b = append(b, ' ')
 	}
-	return s + " " + o.Fire.String()
+	return o.Fire.Append(b)
 }

@@ -110,7 +110,7 @@ func isBacktick(s string) bool { return s == "`" || s == "'" || s == "‘" || s 
 
 // run splits the text into manoeuvres at semicolons and reads each.
 func (p *impulseParser) run() {
-	p.toks = parser.Lex(p.text, nil)
+	p.toks = parser.Lex(p.text, make([]parser.Token, 0, len(p.text)/2+2))
 	start := 0
 	semis, lastSemi := 0, 0
 	for i := 0; i <= len(p.toks); i++ {
@@ -221,9 +221,17 @@ func (p *impulseParser) box(toks []parser.Token) (Box, bool) {
 	// an absolute altitude is taken out first. Its columns are shifted back to the order's.
 	shift := first.Col - 1
 	last := toks[len(toks)-1]
-	masked := []rune(p.text[first.Pos : last.Pos+len(last.Text)])
+	src := p.text[first.Pos : last.Pos+len(last.Text)]
+	// The box's runes, copied only when one must change: most boxes are read as written.
+	var masked []rune
+	runes := func() []rune {
+		if masked == nil {
+			masked = []rune(src)
+		}
+		return masked
+	}
 	if first.Kind == parser.TokQuote {
-		masked[0] = '1'
+		runes()[0] = '1'
 	}
 	ok := true
 	for i, t := range toks {
@@ -248,10 +256,14 @@ func (p *impulseParser) box(toks []parser.Token) (Box, bool) {
 			b.Alt, b.AltAbs, b.AltSet, b.AltCol = n, true, true, t.Col
 		}
 		for k := 0; k < utf8.RuneCountInString(t.Text); k++ {
-			masked[t.Col-1-shift+k] = ' '
+			runes()[t.Col-1-shift+k] = ' '
 		}
 	}
-	plot, ds := ParsePlot(string(masked))
+	text := src
+	if masked != nil || !utf8.ValidString(src) { // a copy of broken UTF-8 reads it as U+FFFD, as before
+		text = string(runes())
+	}
+	plot, ds := ParsePlot(text)
 	for i := range plot.Elements {
 		plot.Elements[i].Col += shift
 	}

@@ -36,15 +36,39 @@ func (g GroundTarget) String() string {
 	return "AT " + g.Unit
 }
 
+// Append appends the clause as String prints it to b.
+func (g GroundTarget) Append(b []byte) []byte {
+	if g.Unit == "" {
+		return b
+	}
+	b = append(append(b, "AT "...), g.Unit...)
+	if g.Part != "" {
+		b = append(append(b, ' '), g.Part...)
+	}
+	return b
+}
+
 // String prints the order canonically; parsing it gives an equal Order.
 func (o Order) String() string {
-	parts := []string{}
-	for _, s := range []string{o.Plot.String(), o.At.String(), o.Fire.String()} {
-		if s != "" {
-			parts = append(parts, s)
+	var buf [64]byte
+	return string(o.Append(buf[:0]))
+}
+
+// Append appends the order as String prints it to b: the plot, the target and the fire order, each
+// that is not empty, separated by spaces.
+func (o Order) Append(b []byte) []byte {
+	start := len(b)
+	b = o.Plot.Append(b)
+	if o.At.Unit != "" {
+		if len(b) > start {
+			b = append(b, ' ')
 		}
+		b = o.At.Append(b)
 	}
-	return strings.Join(parts, " ")
+	if len(b) > start {
+		b = append(b, ' ')
+	}
+	return o.Fire.Append(b)
 }
 
 // Equal compares two orders, ignoring columns.
@@ -57,8 +81,7 @@ func (o Order) Equal(x Order) bool {
 func cutTarget(text string, base int) (string, GroundTarget, []parser.Diagnostic) {
 	var g GroundTarget
 	var ds []parser.Diagnostic
-	words := strings.Fields(text)
-	if len(words) == 0 {
+	if !hasATWord(text) {
 		return text, g, nil
 	}
 	// Find the word AT by its rune column.
@@ -101,6 +124,20 @@ func cutTarget(text string, base int) (string, GroundTarget, []parser.Diagnostic
 		}
 	}
 	return string(runes[:at]), g, ds
+}
+
+// hasATWord reports whether text holds the word AT (any case) between spaces or tabs, as cutTarget looks
+// for it: most plots have none, and are then read without a copy. Spaces, tabs and the letters are
+// ASCII, which UTF-8 never uses inside another character, so looking at bytes finds what looking at
+// runes finds.
+func hasATWord(text string) bool {
+	for i := 0; i+1 < len(text); i++ {
+		if (i == 0 || text[i-1] == ' ' || text[i-1] == '\t') && text[i]|0x20 == 'a' && text[i+1]|0x20 == 't' &&
+			(i+2 == len(text) || text[i+2] == ' ' || text[i+2] == '\t') {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseOrder reads one aircraft's order: a plot, then optionally a fire clause. The fire clause is

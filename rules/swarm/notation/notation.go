@@ -74,7 +74,15 @@ type SwarmTack struct {
 
 // String prints the tack as the seed writes it, "2 S L".
 func (t SwarmTack) String() string {
-	return strconv.Itoa(t.Speed) + " " + string(rune(t.Man)) + " " + string(rune(t.Band))
+	var buf [16]byte
+	return string(t.Append(buf[:0]))
+}
+
+// Append appends the tack as String prints it to b.
+func (t SwarmTack) Append(b []byte) []byte {
+	b = strconv.AppendInt(b, int64(t.Speed), 10)
+	b = utf8.AppendRune(append(b, ' '), rune(t.Man))
+	return utf8.AppendRune(append(b, ' '), rune(t.Band))
 }
 
 // SwarmStep is one token of a turn's path: a straight run of N segments, or (N == 0) one facing change
@@ -128,18 +136,25 @@ func (t SwarmTurn) Changes() int {
 
 // String prints the turn canonically: "3 R M 1 R 2 BOMB FIRE ANY".
 func (t SwarmTurn) String() string {
-	var b strings.Builder
-	b.WriteString(t.Tack.String())
+	var buf [64]byte
+	return string(t.Append(buf[:0]))
+}
+
+// Append appends the turn as String prints it to b.
+func (t SwarmTurn) Append(b []byte) []byte {
+	b = t.Tack.Append(b)
 	for _, s := range t.Path {
-		b.WriteByte(' ')
-		b.WriteString(s.Token())
+		b = append(b, ' ')
+		if s.N > 0 {
+			b = strconv.AppendInt(b, int64(s.N), 10)
+		} else {
+			b = append(b, s.Turn.letter()...)
+		}
 	}
 	if t.Bomb {
-		b.WriteString(" BOMB")
+		b = append(b, " BOMB"...)
 	}
-	b.WriteByte(' ')
-	b.WriteString(t.Fire.String())
-	return b.String()
+	return t.Fire.Append(append(b, ' '))
 }
 
 // Equal compares two turns, ignoring columns and how the path came about.
@@ -163,11 +178,19 @@ type SwarmOrder struct {
 
 // String prints the order canonically, turns separated by "; ". Parsing it gives an equal order.
 func (o SwarmOrder) String() string {
-	parts := make([]string, len(o.Turns))
+	var buf [128]byte
+	return string(o.Append(buf[:0]))
+}
+
+// Append appends the order as String prints it to b: its turns separated by "; ".
+func (o SwarmOrder) Append(b []byte) []byte {
 	for i, t := range o.Turns {
-		parts[i] = t.String()
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = t.Append(b)
 	}
-	return strings.Join(parts, "; ")
+	return b
 }
 
 // Equal compares two orders, ignoring columns.
@@ -213,20 +236,23 @@ func ParseSwarmOrder(text string) (SwarmOrder, []parser.Diagnostic) {
 			Message: fmt.Sprintf("order too long: %d characters, and a Swarm order has at most %d", n, MaxSwarmRunes)}}
 	}
 	p := &swarmParser{}
-	runes := p.clean([]rune(text))
-	if strings.TrimSpace(string(runes)) == "" {
+	// One copy of the text, read by clean; the turns are pieces of it.
+	cleaned := string(p.clean([]rune(text)))
+	if strings.TrimSpace(cleaned) == "" {
 		p.errorf(0, parser.CodeEmpty, "", "empty order: write the tack and the path, e.g. 2 S M 2, or 3 R M 1 R 2")
 		return p.order, p.diags
 	}
-	// Split into turns at ';'.
-	start := 0
-	var segs []swarmSeg
-	for i := 0; i <= len(runes); i++ {
-		if i == len(runes) || runes[i] == ';' {
-			segs = append(segs, swarmSeg{text: string(runes[start:i]), col0: start, semi: i})
-			start = i + 1
+	// Split into turns at ';', counting runes for the columns.
+	segs := make([]swarmSeg, 0, strings.Count(cleaned, ";")+1)
+	start, startRune, n := 0, 0, 0
+	for i, r := range cleaned {
+		if r == ';' {
+			segs = append(segs, swarmSeg{text: cleaned[start:i], col0: startRune, semi: n})
+			start, startRune = i+1, n+1
 		}
+		n++
 	}
+	segs = append(segs, swarmSeg{text: cleaned[start:], col0: startRune, semi: n})
 	turns := 0
 	for i, s := range segs {
 		if strings.TrimSpace(s.text) == "" {
@@ -243,6 +269,9 @@ func ParseSwarmOrder(text string) (SwarmOrder, []parser.Diagnostic) {
 			p.errorf(s.col0+1+leadingSpace(s.text), CodeTooManyTurns, "", "more than %d turns: plot at most %d turns at once", MaxSwarmTurns, MaxSwarmTurns)
 		}
 		if t, ok := p.turn(s.text, s.col0); ok {
+			if p.order.Turns == nil {
+				p.order.Turns = make([]SwarmTurn, 0, len(segs))
+			}
 			p.order.Turns = append(p.order.Turns, t)
 		}
 	}
@@ -275,6 +304,9 @@ type swarmParser struct {
 	order SwarmOrder
 	diags []parser.Diagnostic
 	lower parser.Token // the first accepted word with lower-case letters
+	// Buffers reused from turn to turn: the lexer's items and the symbols of the movement part.
+	items []parser.Token
+	syms  []swarmSym
 }
 
 func (p *swarmParser) errorf(col int, code, suggest, format string, args ...any) {
@@ -288,9 +320,8 @@ func (p *swarmParser) warnf(col int, code, suggest, format string, args ...any) 
 }
 
 // clean reads quotation marks as spaces and drops one full stop at the end, each with a warning, keeping
-// every other rune in its column.
+// every other rune in its column. It changes rs and returns it.
 func (p *swarmParser) clean(rs []rune) []rune {
-	rs = slices.Clone(rs)
 	quoted := false
 	for i, r := range rs {
 		if parser.IsQuote(r) {
@@ -336,8 +367,9 @@ func (p *swarmParser) turn(text string, col0 int) (SwarmTurn, bool) {
 		move, fire, fireCol = text[:cut], text[cut:], c+col0
 	}
 	bad := false
-	var syms []swarmSym
-	items := parser.Lex(move, nil)
+	syms := p.syms[:0]
+	p.items = parser.Lex(move, p.items)
+	items := p.items
 	for k := 0; k < len(items); k++ {
 		it := items[k]
 		col := it.Col + col0
@@ -345,9 +377,9 @@ func (p *swarmParser) turn(text string, col0 int) (SwarmTurn, bool) {
 		case parser.TokNumber:
 			syms = append(syms, swarmSym{kind: 'n', n: parser.DigitsValue(it.Text), col: col, text: it.Text})
 		case parser.TokWord:
-			s, ok := p.word(it, col)
+			var ok bool
+			syms, ok = p.word(syms, it, col)
 			bad = bad || !ok
-			syms = append(syms, s...)
 		case parser.TokSign:
 			bad = true
 			p.errorf(col, CodeAltFigure, "", "altitude is a band in the tack (H, M or L), not a figure: "+
@@ -366,6 +398,7 @@ func (p *swarmParser) turn(text string, col0 int) (SwarmTurn, bool) {
 				parser.DescribeRunes(it.Text))
 		}
 	}
+	p.syms = syms
 	end := col0 + utf8.RuneCountInString(strings.TrimRight(move, " \t\u00a0")) + 1
 	if !p.tackAndPath(&t, syms, end) {
 		bad = true
@@ -376,15 +409,16 @@ func (p *swarmParser) turn(text string, col0 int) (SwarmTurn, bool) {
 	return t, !bad
 }
 
-// word turns one word of the movement part into symbols: BOMB, or single letters of the tack and path.
-func (p *swarmParser) word(it parser.Token, col int) ([]swarmSym, bool) {
+// word turns one word of the movement part into symbols, appended to syms: BOMB, or single letters of the
+// tack and path.
+func (p *swarmParser) word(syms []swarmSym, it parser.Token, col int) ([]swarmSym, bool) {
 	if !parser.IsASCII(it.Text) {
 		s := ""
 		if a := parser.ASCIIApprox(it.Text); !strings.Contains(a, "?") {
 			s = a
 		}
 		p.errorf(col, parser.CodeNonASCII, s, "%q has letters outside A to Z", it.Text)
-		return nil, false
+		return syms, false
 	}
 	up := parser.UpperASCII(it.Text)
 	letters, bomb := up, false
@@ -405,20 +439,19 @@ func (p *swarmParser) word(it parser.Token, col int) ([]swarmSym, bool) {
 			s = "BOMB"
 		}
 		p.errorf(col, code, s, msg, it.Text)
-		return nil, false
+		return syms, false
 	}
 	if parser.HasLower(it.Text) && p.lower.Col == 0 {
 		p.lower = it
 		p.lower.Col = col
 	}
-	var out []swarmSym
 	for i := 0; i < len(letters); i++ {
-		out = append(out, swarmSym{kind: 'a', c: letters[i], col: col + i, text: letters[i : i+1]})
+		syms = append(syms, swarmSym{kind: 'a', c: letters[i], col: col + i, text: letters[i : i+1]})
 	}
 	if bomb {
-		out = append(out, swarmSym{kind: 'b', col: col + len(letters), text: up[len(letters):]})
+		syms = append(syms, swarmSym{kind: 'b', col: col + len(letters), text: up[len(letters):]})
 	}
-	return out, true
+	return syms, true
 }
 
 // tackSuggestion rewrites the first three symbols as a tack in the right order, if they are a speed, a
@@ -618,7 +651,8 @@ func (p *swarmParser) fire(t *SwarmTurn, text string, col int) bool {
 		text string
 		col  int
 	}
-	var ws []word
+	var buf [8]word // a fire clause has a few words: no allocation for them
+	ws := buf[:0]
 	ok := true
 	c, start, startCol := col-1, -1, 0
 	flush := func(end int) {

@@ -125,12 +125,26 @@ func (f Fire) String() string {
 	case FireLate:
 		return "FIRE 2"
 	case FireTarget:
-		if f.Late {
-			return "FIRE " + f.Target + " 2"
-		}
-		return "FIRE " + f.Target
+		return string(f.Append(nil))
 	}
 	return "FIRE ANY"
+}
+
+// Append appends the fire order as String prints it to b.
+func (f Fire) Append(b []byte) []byte {
+	switch f.Mode {
+	case FireHold:
+		return append(b, "HOLD"...)
+	case FireLate:
+		return append(b, "FIRE 2"...)
+	case FireTarget:
+		b = append(append(b, "FIRE "...), f.Target...)
+		if f.Late {
+			b = append(b, " 2"...)
+		}
+		return b
+	}
+	return append(b, "FIRE ANY"...)
 }
 
 // Attack is a dive-bombing or torpedo attack on a ship (seed 003, "Attacking Ships"), made at the end of
@@ -171,26 +185,31 @@ func Hexes(steps []Step) int {
 
 // String is the segment's canonical text, without its callsign.
 func (s Segment) String() string {
-	var parts []string
+	var buf [64]byte
+	return string(s.Append(buf[:0]))
+}
+
+// Append appends the segment as String prints it to b: its words, each followed by a space, then the
+// fire order.
+func (s Segment) Append(b []byte) []byte {
 	switch s.Alt {
 	case Dive:
-		parts = append(parts, "DIVE")
+		b = append(b, "DIVE "...)
 	case Climb:
-		parts = append(parts, "CLIMB")
+		b = append(b, "CLIMB "...)
 	}
 	for i, ph := range s.Phases {
 		if i == 1 {
-			parts = append(parts, "/")
+			b = append(b, "/ "...)
 		}
 		for _, st := range ph {
-			parts = append(parts, st.Token())
+			b = append(append(b, st.Token()...), ' ')
 		}
 	}
 	if s.Attack.Kind != "" {
-		parts = append(parts, s.Attack.Kind, s.Attack.Target)
+		b = append(append(append(append(b, s.Attack.Kind...), ' '), s.Attack.Target...), ' ')
 	}
-	parts = append(parts, s.Fire.String())
-	return strings.Join(parts, " ")
+	return s.Fire.Append(b)
 }
 
 // Order is one unit's order: the unit's plot and the plots of aircraft that fly their own.
@@ -213,15 +232,20 @@ func (o Order) For(callsign string) Segment {
 
 // String is the order's canonical text.
 func (o Order) String() string {
-	var parts []string
+	var buf [128]byte
+	return string(o.Append(buf[:0]))
+}
+
+// Append appends the order as String prints it to b: the unit's segment, then each aircraft's after
+// its callsign, separated by "; ".
+func (o Order) Append(b []byte) []byte {
 	for i, s := range o.Segments {
-		if i == 0 {
-			parts = append(parts, s.String())
-		} else {
-			parts = append(parts, s.Callsign+" "+s.String())
+		if i > 0 {
+			b = append(append(append(b, "; "...), s.Callsign...), ' ')
 		}
+		b = s.Append(b)
 	}
-	return strings.Join(parts, "; ")
+	return b
 }
 
 type word struct {

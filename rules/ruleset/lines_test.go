@@ -1,0 +1,34 @@
+package ruleset
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+)
+
+func TestLinesAreSubstringsOfOneString(t *testing.T) {
+	var l Lines
+	if l.Strings() != nil {
+		t.Fatal("no line ended: Strings must be nil")
+	}
+	l.Grow(3, 8)
+	l.B = append(l.B, "first"...)
+	l.End()
+	l.End() // an empty line
+	l.B = strconv.AppendInt(append(l.B, "n="...), -42, 10)
+	l.End()
+	l.B = append(l.B, "not ended"...)
+	got := l.Strings()
+	if want := []string{"first", "", "n=-42"}; !slices.Equal(got, want) {
+		t.Fatalf("Strings = %q, want %q", got, want)
+	}
+	// One string holds them all: the string and the slice are all Strings allocates, however many lines.
+	if n := testing.AllocsPerRun(10, func() { l.Strings() }); n != 2 {
+		t.Errorf("Strings made %v allocations, want 2", n)
+	}
+	// The buffer may be written on: the lines handed out stay as they are.
+	l.B[0] = 'F'
+	if got[0] != "first" {
+		t.Errorf("a line changed with the buffer: %q", got[0])
+	}
+}
