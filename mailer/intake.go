@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -53,7 +54,7 @@ const (
 	intakeFetchBudget = 16 << 20
 	// intakeFirstBatch: the first batch of a streamed group waits for this many messages (or all the group
 	// has, or Batch, if fewer), but no longer than intakeLinger, before the handler starts.
-	intakeFirstBatch = 32
+	intakeFirstBatch  = 32
 	intakeDialTimeout = 30 * time.Second
 )
 
@@ -728,19 +729,28 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 	}
 	section := &imap.FetchItemBodySection{Peek: true}
 	cmd := ic.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}})
-	// The reader goroutine takes the messages off the connection as fast as the server sends them; a
-	// second one runs the handler's Prepare on each (when it has one), so neither the stream nor the
-	// handler waits for it.
+	// The reader goroutine takes the messages off the connection as fast as the server sends them; others
+	// run the handler's Prepare on each (when it has one), so neither the stream nor the handler waits for
+	// it.
 	arrivals := make(chan fetched, len(group)) // never blocks
 	read := arrivals
 	if _, ok := in.h.(Preparer); ok {
+		// One preparing goroutine per core (at most four): the handler takes the messages by UID, so the
+		// order they are prepared in does not matter, and a backlog of unprepared mail is worked off with
+		// the cores the server and the handler leave free.
 		read = make(chan fetched, len(group))
+		var preparing sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), 4, len(group)) {
+			preparing.Go(func() {
+				for f := range read {
+					f.prepared = in.prepare(Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw})
+					arrivals <- f
+				}
+			})
+		}
 		go func() {
-			defer close(arrivals)
-			for f := range read {
-				f.prepared = in.prepare(Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw})
-				arrivals <- f
-			}
+			preparing.Wait()
+			close(arrivals)
 		}()
 	}
 	fetchErr := make(chan error, 1)
@@ -804,14 +814,18 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		if !lingered && !streamDone {
 			want := min(intakeFirstBatch, in.opts.Batch, len(group)-next)
 			if ready := readyRun(got, uids[next:], want); ready < want {
-				if linger == nil {
-					linger = time.NewTimer(intakeLinger)
+				var expired <-chan time.Time // the wait starts with the first message, not with the command
+				if ready > 0 {
+					if linger == nil {
+						linger = time.NewTimer(intakeLinger)
+					}
+					expired = linger.C
 				}
 				select {
 				case f, ok := <-arrivals:
 					receive(f, ok)
 					continue
-				case <-linger.C:
+				case <-expired:
 				case <-ctx.Done():
 					return true, ctx.Err()
 				}

@@ -2,8 +2,12 @@ package daemon
 
 import (
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -27,4 +31,41 @@ func TestEnvelopeKeepsTheWholeText(t *testing.T) {
 	if !strings.Contains(env.Full, "-----Original Message-----") || !strings.Contains(env.Full, "To plot turn 2, reply to this mail with:") {
 		t.Errorf("whole text:\n%s", env.Full)
 	}
+}
+
+// TestPrepareOnManyGoroutines: the intake prepares messages on several goroutines at once; every mail of
+// the corpus, prepared on eight at a time (run with -race), reads as it does alone.
+func TestPrepareOnManyGoroutines(t *testing.T) {
+	files, err := filepath.Glob("../../../../mailer/testdata/corpus/*.eml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("corpus: %d files, %v", len(files), err)
+	}
+	h := mailHandler{log: zerolog.Nop()}
+	var msgs []mailer.Message
+	var alone []prepared
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mailer.Message{Raw: raw}
+		msgs = append(msgs, m)
+		p := h.Prepare(m).(prepared)
+		p.env.ReceivedAt = time.Time{}
+		alone = append(alone, p)
+	}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range msgs {
+				k := (i + w*len(msgs)/8) % len(msgs)
+				got := h.Prepare(msgs[k]).(prepared)
+				got.env.ReceivedAt = time.Time{}
+				if !reflect.DeepEqual(got, alone[k]) {
+					t.Errorf("%s prepared on goroutine %d differs from alone", files[k], w)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
