@@ -523,7 +523,7 @@ func getMail(ob outboxBuckets, id string) (Outgoing, bool, error) {
 		if v == nil {
 			return rec, true, fmt.Errorf("storage: outbox %s: the body has no data", id)
 		}
-		rec.Body = string(v) // a copy: bbolt's slice is only valid in the transaction
+		rec.Body = string(v)  // a copy: bbolt's slice is only valid in the transaction
 		rec.bodyApart = false // whole now, as a record written before the body moved apart reads
 	}
 	if len(rec.Parts) == 0 {
