@@ -77,19 +77,6 @@ type Outgoing struct {
 	LastAttempt  time.Time `json:"last_attempt,omitzero"`  // time of the last failed attempt
 	LastError    string    `json:"last_error,omitempty"`   // what the last failed attempt said
 	SentAt       time.Time `json:"sent_at,omitzero"`       // when the server accepted it
-
-	// bodyApart: the record was read without its Body, which is kept in the data bucket (bodyKey);
-	// putOutgoing then leaves it there.
-	bodyApart bool
-}
-
-// storedOutgoing is an outbox record as kept in the mail bucket. Since the body moved to the data bucket
-// (BodyApart, keyed by bodyKey), the record is a few hundred bytes of JSON whatever the mail's length, so
-// writing it (at enqueue and at every attempt) no longer encodes the text; records written before keep
-// their Body in the JSON and read as they always did.
-type storedOutgoing struct {
-	Outgoing
-	BodyApart bool `json:"body_apart,omitempty"`
 }
 
 // OutboxStats counts the outbox.
@@ -188,10 +175,7 @@ func (tx *Tx) Enqueue(m OutMail) (string, error) {
 		m.Created = time.Now()
 	}
 	m.Created = m.Created.UTC()
-	rec := Outgoing{ID: SeqKey(n), OutMail: m, Status: OutPending, bodyApart: true}
-	if err := ob.data.Put(bodyKey(rec.ID), []byte(m.Body)); err != nil {
-		return "", fmt.Errorf("storage: enqueue: body: %w", err)
-	}
+	rec := Outgoing{ID: SeqKey(n), OutMail: m, Status: OutPending}
 	if err := putOutgoing(ob, rec); err != nil {
 		return "", err
 	}
@@ -497,37 +481,22 @@ func (db *DB) OutboxStats() (OutboxStats, error) {
 // getOutgoing reads an outbox record: the mail and its delivery state, its parts without their bytes
 // (enough to record an attempt and put it back with putOutgoing). getMail adds the bytes.
 func getOutgoing(ob outboxBuckets, id string) (Outgoing, bool, error) {
-	var st storedOutgoing
+	var rec Outgoing
 	v := ob.mail.Get([]byte(id))
 	if v == nil {
-		return st.Outgoing, false, nil
+		return rec, false, nil
 	}
-	if err := json.Unmarshal(v, &st); err != nil {
-		return st.Outgoing, true, fmt.Errorf("storage: outbox %s: %w", id, err)
+	if err := json.Unmarshal(v, &rec); err != nil {
+		return rec, true, fmt.Errorf("storage: outbox %s: %w", id, err)
 	}
-	st.Outgoing.bodyApart = st.BodyApart
-	return st.Outgoing, true, nil
+	return rec, true, nil
 }
 
 // getMail reads an outbox record whole: getOutgoing and the bytes of every part.
 func getMail(ob outboxBuckets, id string) (Outgoing, bool, error) {
 	rec, ok, err := getOutgoing(ob, id)
-	if err != nil || !ok {
+	if err != nil || !ok || len(rec.Parts) == 0 {
 		return rec, ok, err
-	}
-	if rec.bodyApart {
-		var v []byte
-		if ob.data != nil {
-			v = ob.data.Get(bodyKey(id))
-		}
-		if v == nil {
-			return rec, true, fmt.Errorf("storage: outbox %s: the body has no data", id)
-		}
-		rec.Body = string(v)  // a copy: bbolt's slice is only valid in the transaction
-		rec.bodyApart = false // whole now, as a record written before the body moved apart reads
-	}
-	if len(rec.Parts) == 0 {
-		return rec, true, nil
 	}
 	parts := make([]outmail.Part, len(rec.Parts))
 	for i, p := range rec.Parts {
@@ -545,8 +514,7 @@ func getMail(ob outboxBuckets, id string) (Outgoing, bool, error) {
 	return rec, true, nil
 }
 
-// putOutgoing writes an outbox record, without the bytes of its parts, nor its body when that is kept
-// apart (Enqueue writes those once).
+// putOutgoing writes an outbox record, without the bytes of its parts (Enqueue writes those once).
 func putOutgoing(ob outboxBuckets, rec Outgoing) error {
 	if len(rec.Parts) > 0 {
 		parts := make([]outmail.Part, len(rec.Parts))
@@ -556,11 +524,7 @@ func putOutgoing(ob outboxBuckets, rec Outgoing) error {
 		}
 		rec.Parts = parts
 	}
-	st := storedOutgoing{Outgoing: rec, BodyApart: rec.bodyApart}
-	if st.BodyApart {
-		st.Body = "" // in the data bucket
-	}
-	data, err := json.Marshal(st)
+	data, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("storage: outbox %s: %w", rec.ID, err)
 	}
@@ -573,10 +537,7 @@ func putOutgoing(ob outboxBuckets, rec Outgoing) error {
 // partKey is where the bytes of part i of mail id are: under the mail's id, in part order.
 func partKey(id string, i int) []byte { return fmt.Appendf(nil, "%s/%04d", id, i) }
 
-// bodyKey is where the body of mail id is, when it is kept apart: after its parts.
-func bodyKey(id string) []byte { return append([]byte(id), "/body"...) }
-
-// deleteParts removes the bytes of a mail's parts and its body kept apart (PruneOutbox).
+// deleteParts removes the bytes of a mail's parts (PruneOutbox).
 func deleteParts(ob outboxBuckets, rec Outgoing) error {
 	if ob.data == nil {
 		return nil
@@ -586,7 +547,7 @@ func deleteParts(ob outboxBuckets, rec Outgoing) error {
 			return err
 		}
 	}
-	return ob.data.Delete(bodyKey(rec.ID)) // nothing to delete for a record that keeps its body
+	return nil
 }
 
 // nanos encodes a time for the pending index; the zero time is 0 (due at once).

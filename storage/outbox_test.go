@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -585,84 +584,5 @@ func TestImportsNothingOfTheProject(t *testing.T) {
 				t.Errorf("%s imports %s", name, path)
 			}
 		}
-	}
-}
-
-// TestBodyKeptApart: a mail's body is kept in the data bucket, not in its record's JSON, so recording an
-// attempt rewrites a few hundred bytes whatever the mail's length; every read gives the mail whole, through
-// attempts, and pruning removes the body with the record. A record written before the body moved apart
-// (its Body in the JSON) reads and updates as before.
-func TestBodyKeptApart(t *testing.T) {
-	db := openTemp(t)
-	m := mail("r1", "")
-	m.Body = strings.Repeat("A long receipt line.\n", 200)
-	ids := enqueue(t, db, m)
-	mustView(t, db, func(tx *Tx) error {
-		ob, err := tx.outbox()
-		if err != nil {
-			return err
-		}
-		rec := ob.mail.Get([]byte(ids[0]))
-		if strings.Contains(string(rec), "A long receipt line") || !strings.Contains(string(rec), `"body_apart":true`) || len(rec) > 1000 {
-			t.Errorf("the record holds the body (%d bytes):\n%s", len(rec), rec)
-		}
-		if got := ob.data.Get(bodyKey(ids[0])); string(got) != m.Body {
-			t.Errorf("the data bucket holds %d bytes of body, want %d", len(got), len(m.Body))
-		}
-		return nil
-	})
-	if err := db.MarkFailed(ids[0], errors.New("451 try later"), time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if got := item(t, db, ids[0]); got.Body != m.Body || got.Attempts != 1 {
-		t.Errorf("after an attempt: %d bytes of body, %d attempts", len(got.Body), got.Attempts)
-	}
-	due, err := db.Pending(time.Now().Add(time.Hour), 0)
-	if err != nil || len(due) != 1 || due[0].Body != m.Body {
-		t.Fatalf("Pending: %d mails, %v", len(due), err)
-	}
-	if err := db.MarkSent(ids[0], time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if got := item(t, db, ids[0]); got.Body != m.Body || got.Status != OutSent {
-		t.Errorf("after sending: %d bytes of body, %s", len(got.Body), got.Status)
-	}
-	mustUpdate(t, db, func(tx *Tx) error {
-		n, err := tx.PruneOutbox(time.Now().Add(time.Hour))
-		if err != nil || n != 1 {
-			t.Errorf("pruned %d, %v", n, err)
-		}
-		ob, err := tx.outbox()
-		if err != nil {
-			return err
-		}
-		if ob.data.Get(bodyKey(ids[0])) != nil {
-			t.Error("the body outlived its pruned record")
-		}
-		return nil
-	})
-
-	// A record as written before: the body in the JSON, no body_apart.
-	old := Outgoing{ID: "00000000000000000099", OutMail: mail("old", "g1"), Status: OutPending}
-	old.MessageID = "old@sortie.test"
-	mustUpdate(t, db, func(tx *Tx) error {
-		ob, err := tx.outbox()
-		if err != nil {
-			return err
-		}
-		data, err := json.Marshal(old)
-		if err != nil {
-			return err
-		}
-		if err := ob.mail.Put([]byte(old.ID), data); err != nil {
-			return err
-		}
-		return ob.pending.Put([]byte(old.ID), nanos(time.Time{}))
-	})
-	if err := db.MarkFailed(old.ID, errors.New("451 try later"), time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if got := item(t, db, old.ID); got.Body != old.Body || got.Body == "" || got.Attempts != 1 {
-		t.Errorf("an older record after an attempt: body %q, %d attempts", got.Body, got.Attempts)
 	}
 }
