@@ -223,7 +223,7 @@ func TestCheckTextCostsFewAllocations(t *testing.T) {
 	var canonical string
 	var preview []string
 	n := testing.AllocsPerRun(20, func() { canonical, preview = checkText(o, r) })
-	if n > 4 {
+	if n > 4 && !raceBuild {
 		t.Errorf("the text of an order check of %d lines took %v allocations, want at most 4", len(preview)+1, n)
 	}
 	var l ruleset.Lines
