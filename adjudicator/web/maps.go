@@ -108,23 +108,8 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request, key string, sc
 // roundMap serves a picture of a viewable game's round page: all.svg, every unit; K.svg, what the K-th
 // seat was shown.
 func (s *Server) roundMap(w http.ResponseWriter, r *http.Request) {
-	g, ok, err := s.svc.WebGame(r.PathValue("game"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	n, okN := roundNumber(r.PathValue("n"))
-	if !ok || !okN || !s.viewable(&g) {
-		notFound(w)
-		return
-	}
-	v, ok, err := s.publicView(&g)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	if !ok || n >= v.pages() {
-		notFound(w)
+	g, v, n, ok := s.publicRound(w, r, 0)
+	if !ok {
 		return
 	}
 	d := v.round(n, s.roundHref(g.ID, n))

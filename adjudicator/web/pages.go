@@ -269,6 +269,31 @@ func (s *Server) round(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// publicRound reads the request's viewable game and its round page n (at least first), or answers the
+// request itself (an error, or the one fixed 404) and returns false.
+func (s *Server) publicRound(w http.ResponseWriter, r *http.Request, first int) (adjudicator.WebGame, *gameView, int, bool) {
+	g, ok, err := s.svc.WebGame(r.PathValue("game"))
+	if err != nil {
+		s.fail(w, r, err)
+		return g, nil, 0, false
+	}
+	n, okN := roundNumber(r.PathValue("n"))
+	if !ok || !okN || n < first || !s.viewable(&g) {
+		notFound(w)
+		return g, nil, 0, false
+	}
+	v, ok, err := s.publicView(&g)
+	if err != nil {
+		s.fail(w, r, err)
+		return g, nil, 0, false
+	}
+	if !ok || n >= v.pages() {
+		notFound(w)
+		return g, nil, 0, false
+	}
+	return g, v, n, true
+}
+
 // roundPage is round page n of a viewable game; false when the game has no such round.
 func (s *Server) roundPage(g *adjudicator.WebGame, n int) (roundPage, bool, error) {
 	v, ok, err := s.publicView(g)
@@ -293,23 +318,8 @@ func (s *Server) roundPage(g *adjudicator.WebGame, n int) (roundPage, bool, erro
 
 // events serves a round's events as the archive keeps them: the ruleset's own JSON, indented.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	g, ok, err := s.svc.WebGame(r.PathValue("game"))
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	n, okN := roundNumber(r.PathValue("n"))
-	if !ok || !okN || n == 0 || !s.viewable(&g) {
-		notFound(w)
-		return
-	}
-	v, ok, err := s.publicView(&g)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	if !ok || n >= v.pages() {
-		notFound(w)
+	g, v, n, ok := s.publicRound(w, r, 1)
+	if !ok {
 		return
 	}
 	b := v.round(n, s.roundHref(g.ID, n)).Events
