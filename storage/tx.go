@@ -72,19 +72,9 @@ func (tx *Tx) Peek(path []string, key string) ([]byte, error) {
 // Get returns a copy of the value under key, or nil if there is none (a present but empty value is a non-nil
 // empty slice). A missing bucket is the same as a missing key.
 func (tx *Tx) Get(path []string, key string) ([]byte, error) {
-	if err := checkPath(path); err != nil {
+	v, err := tx.Peek(path, key)
+	if err != nil || v == nil {
 		return nil, err
-	}
-	if err := checkKey(path, key); err != nil {
-		return nil, err
-	}
-	b, err := tx.bucket(path, false)
-	if err != nil || b == nil {
-		return nil, err
-	}
-	v := b.Get([]byte(key))
-	if v == nil {
-		return nil, nil
 	}
 	return append([]byte{}, v...), nil
 }
