@@ -208,20 +208,26 @@ func (c *compiler) action(n *parse.ActionNode) (op, error) {
 	}, nil
 }
 
-func (c *compiler) ifOrWith(b *parse.BranchNode, with bool) (op, error) {
-	pipe, err := c.pipeline(b.Pipe)
-	if err != nil {
-		return nil, err
+// branch compiles what if, with and range share: the pipeline, the list, and the else list if any.
+func (c *compiler) branch(p *parse.PipeNode, l, el *parse.ListNode) (pipe expr, list, elseList op, err error) {
+	if pipe, err = c.pipeline(p); err != nil {
+		return nil, nil, nil, err
 	}
-	list, err := c.list(b.List)
-	if err != nil {
-		return nil, err
+	if list, err = c.list(l); err != nil {
+		return nil, nil, nil, err
 	}
-	var elseList op
-	if b.ElseList != nil {
-		if elseList, err = c.list(b.ElseList); err != nil {
-			return nil, err
+	if el != nil {
+		if elseList, err = c.list(el); err != nil {
+			return nil, nil, nil, err
 		}
+	}
+	return pipe, list, elseList, nil
+}
+
+func (c *compiler) ifOrWith(b *parse.BranchNode, with bool) (op, error) {
+	pipe, list, elseList, err := c.branch(b.Pipe, b.List, b.ElseList)
+	if err != nil {
+		return nil, err
 	}
 	return func(s *state, dot reflect.Value) error {
 		mark := len(s.vars)
@@ -245,19 +251,9 @@ func (c *compiler) ifOrWith(b *parse.BranchNode, with bool) (op, error) {
 }
 
 func (c *compiler) rangeNode(r *parse.RangeNode) (op, error) {
-	pipe, err := c.pipeline(r.Pipe)
+	pipe, list, elseList, err := c.branch(r.Pipe, r.List, r.ElseList)
 	if err != nil {
 		return nil, err
-	}
-	list, err := c.list(r.List)
-	if err != nil {
-		return nil, err
-	}
-	var elseList op
-	if r.ElseList != nil {
-		if elseList, err = c.list(r.ElseList); err != nil {
-			return nil, err
-		}
 	}
 	ro := &rangeOp{pipe: pipe, list: list, elseList: elseList, nDecl: len(r.Pipe.Decl), assign: r.Pipe.IsAssign}
 	if ro.nDecl > 0 {
