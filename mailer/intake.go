@@ -529,9 +529,18 @@ func (in *Intake) pass(ctx context.Context, ic *intakeConn) (handled int, err er
 		}
 	}
 
+	start := time.Now()
 	list, err := newMessages(ic.c, last)
 	if err != nil {
 		return 0, err
+	}
+	// The pass's timeline at debug level (listing, the stream, each batch, each MOVE, the whole pass): what
+	// to read first when the intake is slower than the server.
+	if len(list) > 0 {
+		in.log.Debug().Int("messages", len(list)).Dur("took", time.Since(start)).Msg("imap listed new messages")
+		defer func() {
+			in.log.Debug().Int("handled", handled).Dur("took", time.Since(start)).Msg("imap pass done")
+		}()
 	}
 	for i := 0; i < len(list); {
 		// A group: one oversize message alone, or consecutive messages whose bodies fit the fetch budget
@@ -693,6 +702,7 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		sizes[m.uid] = m.size
 	}
 	section := &imap.FetchItemBodySection{Peek: true}
+	fetchStart := time.Now()
 	cmd := ic.c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}})
 	// The reader goroutine takes the messages off the connection as fast as the server sends them; others
 	// run the handler's Prepare on each (when it has one), so neither the stream nor the handler waits for
@@ -742,6 +752,7 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		if err := cmd.Close(); err != nil {
 			fetchErr <- fmt.Errorf("mailer: imap fetch: %w", err)
 		}
+		in.log.Debug().Int("messages", len(group)).Dur("took", time.Since(fetchStart)).Msg("imap fetch streamed")
 		mv.streamEnded()
 		close(fetchErr)
 	}()
@@ -816,7 +827,9 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 				return true, errIMAPClosed // nothing of this batch could be moved: leave it for the reconnect
 			default:
 			}
+			batchStart := time.Now()
 			disps := in.handleAll(ctx, batch)
+			in.log.Debug().Int("messages", len(batch)).Dur("took", time.Since(batchStart)).Msg("batch handled")
 			var res groupResult
 			retry := false
 			for k, d := range disps {

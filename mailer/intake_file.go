@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/rs/zerolog"
@@ -65,7 +66,9 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 		case Failed:
 			dest = in.failed
 		}
+		start := time.Now()
 		_, err := ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
+		log.Debug().Int("messages", len(uids)).Str("folder", dest).Dur("took", time.Since(start)).Msg("imap move")
 		if errors.As(err, &imapErr) && imapErr.Code == imap.ResponseCodeTryCreate {
 			if cerr := ensureMailbox(ic.c, dest); cerr != nil {
 				log.Error().Err(cerr).Str("folder", dest).Msg("cannot make the folder")

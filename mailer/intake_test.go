@@ -3,6 +3,7 @@ package mailer_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -669,5 +670,74 @@ func TestIntakeFailedGoesToFailedFolder(t *testing.T) {
 	rec.decide = func(mailer.Message, int) mailer.Disposition { return mailer.Processed }
 	if n, err := in.PollOnce(context.Background()); err != nil || n != 1 {
 		t.Fatalf("re-queued: %d %v", n, err)
+	}
+}
+
+// TestIntakeLogsItsTimeline: at debug level a pass that finds mail logs its timeline (the listing, the
+// stream, each batch, each MOVE, the whole pass) with how many messages and how long each took, which
+// is what to read when the intake is slower than its server; a pass that finds nothing logs none of it.
+func TestIntakeLogsItsTimeline(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	for n := 1; n <= 3; n++ {
+		if err := srv.Deliver("gm", intakeMail(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	opts := intakeOptions(t, srv)
+	opts.Logger = zerolog.New(&buf).Level(zerolog.DebugLevel)
+	in := mailer.NewIntake(opts, newIntakeCursor(), newIntakeRecorder(nil))
+	if handled, err := in.PollOnce(context.Background()); err != nil || handled != 3 {
+		t.Fatalf("handled %d: %v", handled, err)
+	}
+	events := map[string][]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if e["level"] == "debug" {
+			msg, _ := e["message"].(string)
+			events[msg] = append(events[msg], e)
+		}
+	}
+	counted := func(msg, field string) float64 {
+		t.Helper()
+		if len(events[msg]) == 0 {
+			t.Fatalf("no %q event; debug events: %v", msg, events)
+		}
+		total := 0.0
+		for _, e := range events[msg] {
+			if _, ok := e["took"].(float64); !ok {
+				t.Errorf("%q has no duration: %v", msg, e)
+			}
+			v, _ := e[field].(float64)
+			total += v
+		}
+		return total
+	}
+	for _, c := range []struct {
+		msg, field string
+	}{
+		{"imap listed new messages", "messages"},
+		{"imap fetch streamed", "messages"},
+		{"batch handled", "messages"},
+		{"imap move", "messages"},
+		{"imap pass done", "handled"},
+	} {
+		if got := counted(c.msg, c.field); got != 3 {
+			t.Errorf("%q counts %v messages in all, want 3", c.msg, got)
+		}
+	}
+	if got := events["imap move"][0]["folder"]; got != "Processed" {
+		t.Errorf("the MOVE went to %v", got)
+	}
+
+	buf.Reset()
+	if handled, err := in.PollOnce(context.Background()); err != nil || handled != 0 {
+		t.Fatalf("second pass handled %d: %v", handled, err)
+	}
+	if strings.Contains(buf.String(), "imap pass done") || strings.Contains(buf.String(), "imap listed") {
+		t.Errorf("an empty pass logged a timeline:\n%s", buf.String())
 	}
 }

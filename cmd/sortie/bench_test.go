@@ -273,7 +273,12 @@ func benchScenario(b *testing.B) []byte {
 }
 
 // benchLogger logs as the daemon does by default (JSON, info, timestamps), into nothing.
+// The logs go nowhere, unless SORTIE_BENCH_LOG names a level: then they go to stderr from that level
+// on (debug shows the intake's timeline of each pass: docs/performance.md).
 func benchLogger() zerolog.Logger {
+	if level, err := zerolog.ParseLevel(os.Getenv("SORTIE_BENCH_LOG")); err == nil && os.Getenv("SORTIE_BENCH_LOG") != "" {
+		return zerolog.New(os.Stderr).Level(level).With().Timestamp().Logger()
+	}
 	return zerolog.New(io.Discard).Level(zerolog.InfoLevel).With().Timestamp().Logger()
 }
 
