@@ -17,3 +17,11 @@ func SetIntakeLinger(d time.Duration) (restore func()) {
 	intakeLinger = d
 	return func() { intakeLinger = old }
 }
+
+// SetIntakeSpoolMin changes the smallest group that goes through the spool, and returns a function that
+// puts it back.
+func SetIntakeSpoolMin(n int) (restore func()) {
+	old := intakeSpoolMin
+	intakeSpoolMin = n
+	return func() { intakeSpoolMin = old }
+}

@@ -272,6 +272,7 @@ type intakeConn struct {
 	wake        chan struct{} // EXISTS seen; buffered, written without blocking
 	stopCancel  func() bool   // detaches the ctx watcher that closes the connection
 	idle, move  bool
+	uidplus     bool // the server says where a MOVE put each message (COPYUID)
 	uidValidity uint32
 }
 
@@ -361,6 +362,7 @@ func (in *Intake) connect(ctx context.Context) (*intakeConn, error) {
 	caps := ic.c.Caps() // refreshed after LOGIN
 	ic.idle = !in.opts.NoIdle && caps.Has(imap.CapIdle)
 	ic.move = caps.Has(imap.CapMove)
+	ic.uidplus = caps.Has(imap.CapUIDPlus)
 	if ic.move {
 		if in.failed == "" {
 			in.failed = in.opts.Failed
@@ -542,6 +544,14 @@ func (in *Intake) pass(ctx context.Context, ic *intakeConn) (handled int, err er
 			in.log.Debug().Int("handled", handled).Dur("took", time.Since(start)).Msg("imap pass done")
 		}()
 	}
+	sp := in.spoolFor(ic)
+	if sp != nil {
+		n, stop, err := in.handleSpooled(ctx, ic, sp)
+		handled += n
+		if err != nil || stop {
+			return handled, err
+		}
+	}
 	for i := 0; i < len(list); {
 		// A group: one oversize message alone, or consecutive messages whose bodies fit the fetch budget
 		// (at least one).
@@ -552,7 +562,13 @@ func (in *Intake) pass(ctx context.Context, ic *intakeConn) (handled int, err er
 				sum += list[j].size
 			}
 		}
-		n, stop, err := in.handleGroup(ctx, ic, uv, list[i:j])
+		var n int
+		var stop bool
+		if group := list[i:j]; sp != nil && len(group) >= intakeSpoolMin {
+			n, stop, err = in.spoolGroup(ctx, ic, sp, uv, group)
+		} else {
+			n, stop, err = in.handleGroup(ctx, ic, uv, group)
+		}
 		handled += n
 		if err != nil || stop {
 			return handled, err

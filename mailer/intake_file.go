@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/rs/zerolog"
 )
 
@@ -54,8 +55,15 @@ func (r *groupResult) byFolder() []moveJob {
 // more. A refusal by the server (NO/BAD) is logged and tolerated: the cursor already keeps the messages
 // from being handed over again. Other errors mean the connection is in trouble and are returned.
 func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log zerolog.Logger) error {
+	_, err := in.disposeMove(ic, uids, disp, log)
+	return err
+}
+
+// disposeMove is dispose, returning what the server said of the MOVE (where it put the messages, with
+// UIDPLUS); nil when nothing was moved.
+func (in *Intake) disposeMove(ic *intakeConn, uids []imap.UID, disp Disposition, log zerolog.Logger) (*imapclient.MoveData, error) {
 	if len(uids) == 0 {
-		return nil
+		return nil, nil
 	}
 	var imapErr *imap.Error
 	if ic.move {
@@ -67,20 +75,20 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 			dest = in.failed
 		}
 		start := time.Now()
-		_, err := ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
+		data, err := ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
 		log.Debug().Int("messages", len(uids)).Str("folder", dest).Dur("took", time.Since(start)).Msg("imap move")
 		if errors.As(err, &imapErr) && imapErr.Code == imap.ResponseCodeTryCreate {
 			if cerr := ensureMailbox(ic.c, dest); cerr != nil {
 				log.Error().Err(cerr).Str("folder", dest).Msg("cannot make the folder")
 			} else {
-				_, err = ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
+				data, err = ic.c.Move(imap.UIDSetNum(uids...), dest).Wait()
 			}
 		}
 		if err == nil {
-			return nil
+			return data, nil
 		}
 		if !errors.As(err, &imapErr) {
-			return fmt.Errorf("mailer: imap move: %w", err)
+			return nil, fmt.Errorf("mailer: imap move: %w", err)
 		}
 		log.Error().Err(err).Str("folder", dest).Msg("server refused MOVE; flagging the messages \\Seen instead")
 	}
@@ -91,11 +99,11 @@ func (in *Intake) dispose(ic *intakeConn, uids []imap.UID, disp Disposition, log
 	}, nil).Close()
 	if err != nil {
 		if !errors.As(err, &imapErr) {
-			return fmt.Errorf("mailer: imap store: %w", err)
+			return nil, fmt.Errorf("mailer: imap store: %w", err)
 		}
 		log.Error().Err(err).Msg("server refused to flag the messages \\Seen; they stay in the mailbox")
 	}
-	return nil
+	return nil, nil
 }
 
 // mover files handled messages in the background, one command at a time in the order given, while the

@@ -685,7 +685,7 @@ func TestIntakeLogsItsTimeline(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	opts := intakeOptions(t, srv)
-	opts.Logger = zerolog.New(&buf).Level(zerolog.DebugLevel)
+	opts.Logger = zerolog.New(zerolog.SyncWriter(&buf)).Level(zerolog.DebugLevel)
 	in := mailer.NewIntake(opts, newIntakeCursor(), newIntakeRecorder(nil))
 	if handled, err := in.PollOnce(context.Background()); err != nil || handled != 3 {
 		t.Fatalf("handled %d: %v", handled, err)

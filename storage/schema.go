@@ -22,6 +22,7 @@ const (
 	BucketOutbox  = "outbox"  // reserved: see outbox.go
 	BucketSeen    = "seen"    // reserved: handled messages, see seen.go
 	BucketCursor  = "cursor"  // reserved: IMAP cursor per mailbox
+	BucketSpool   = "spool"   // reserved: fetched mail not yet handled, see spool.go
 	BucketMeta    = "meta"    // reserved: schema_version and the migration log
 )
 
@@ -31,12 +32,12 @@ const metaSchemaVersion = "schema_version"
 // topLevel lists every bucket Open creates, in the order it creates them.
 var topLevel = []string{
 	BucketGames, BucketPlayers, BucketRounds, BucketOrders, BucketDice, BucketArchive,
-	BucketOutbox, BucketSeen, BucketCursor, BucketMeta,
+	BucketOutbox, BucketSeen, BucketCursor, BucketSpool, BucketMeta,
 }
 
 // reserved buckets have a typed API; the generic record methods refuse to write into them so that no caller
 // can break the outbox's or the dedup record's own bookkeeping by accident.
-var reserved = map[string]bool{BucketOutbox: true, BucketSeen: true, BucketCursor: true, BucketMeta: true}
+var reserved = map[string]bool{BucketOutbox: true, BucketSeen: true, BucketCursor: true, BucketSpool: true, BucketMeta: true}
 
 // migration upgrades the file from schema version from to from+1. It runs inside the transaction that opens
 // the file, with the generic record methods allowed to write anywhere, including reserved buckets.

@@ -472,6 +472,19 @@ func (c *benchCursor) SaveCursor(mailbox string, uidValidity, lastUID uint32) er
 	return err
 }
 
+// The spool is the database's (mailer.Spool), as in the daemon; SpoolMessages sets the cursor too.
+func (c *benchCursor) SpoolMessages(mailbox string, uidValidity uint32, uids []uint32, raws [][]byte, lastUID uint32) error {
+	return c.db.SpoolMessages(mailbox, uidValidity, uids, raws, lastUID)
+}
+
+func (c *benchCursor) Spooled(mailbox string, fn func(uidValidity, uid uint32, raw []byte) error) error {
+	return c.db.Spooled(mailbox, fn)
+}
+
+func (c *benchCursor) Unspool(mailbox string, uidValidity uint32, uids []uint32) error {
+	return c.db.Unspool(mailbox, uidValidity, uids)
+}
+
 // benchOutboxTimed is the daemon's outbox adapter, timing Pending and MarkSent.
 type benchOutboxTimed struct {
 	daemon.Outbox

@@ -50,6 +50,9 @@ type IMAPOptions struct {
 	// NoMove leaves MOVE out of the capabilities, to exercise clients' fallback path. It cannot be
 	// combined with IMAP4rev2, of which MOVE is a part.
 	NoMove bool
+	// NoUIDPlus leaves UIDPLUS out of the capabilities (the server then does not say where COPY and MOVE
+	// put the messages). It cannot be combined with IMAP4rev2, of which UIDPLUS is a part.
+	NoUIDPlus bool
 	// Logger receives the server's per-connection error messages at debug level. The zero value
 	// discards them.
 	Logger zerolog.Logger
@@ -107,6 +110,9 @@ func StartIMAP(opts IMAPOptions) (*IMAPServer, error) {
 	if opts.IMAP4rev2 && opts.NoMove {
 		return nil, errors.New("localmail: IMAPOptions.NoMove cannot be combined with IMAP4rev2")
 	}
+	if opts.IMAP4rev2 && opts.NoUIDPlus {
+		return nil, errors.New("localmail: IMAPOptions.NoUIDPlus cannot be combined with IMAP4rev2")
+	}
 
 	caps := imap.CapSet{imap.CapIMAP4rev1: {}}
 	if opts.IMAP4rev2 {
@@ -115,6 +121,9 @@ func StartIMAP(opts IMAPOptions) (*IMAPServer, error) {
 		// IDLE is always advertised to IMAP4rev1 clients by imapserver.
 		for _, c := range []imap.Cap{imap.CapNamespace, imap.CapUIDPlus, imap.CapESearch} {
 			caps[c] = struct{}{}
+		}
+		if opts.NoUIDPlus {
+			delete(caps, imap.CapUIDPlus)
 		}
 		if !opts.NoMove {
 			caps[imap.CapMove] = struct{}{}
