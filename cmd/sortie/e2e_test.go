@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -527,5 +528,49 @@ func TestEndToEndCrashRecovery(t *testing.T) {
 	clean := turnOne(newWorld(t), false)
 	if crashed != clean {
 		t.Errorf("the turn came out differently after the crashes: %s vs %s", crashed, clean)
+	}
+}
+
+// TestEndToEndCrashWithABacklog: 20 mails wait in the inbox when the daemon starts, so it holds them in
+// its spool and moves them out of the inbox with one MOVE; it is killed as its handler begins, while the
+// server may still be moving them. Restarted, it hands over what the spool holds: each mail gets one
+// receipt, none is lost, and the inbox and the spool end empty (invariant 1, docs/architecture.md).
+func TestEndToEndCrashWithABacklog(t *testing.T) {
+	w := newWorld(t)
+	w.run("game", "new", "--config", w.cfg, "--id", "e2e", w.scenario)
+	d := w.start("")
+	aSecret := secretOf(t, w.waitMails("alice@players.test", "welcome", 1)[0])
+	w.stop(d)
+
+	const n = 20
+	for i := range n {
+		w.send("alice@players.test", "sortie@sortie.test", fmt.Sprintf("a%d@players.test", i), plainHeaders(),
+			fmt.Sprintf("GAME e2e TURN 1 SECRET %s\nRED1: %d\nRED2: 1 TL 4\nEND\n", aSecret, 1+i%6))
+	}
+	d = w.start("after-fetch")
+	if code := w.waitExit(d); code != 97 {
+		t.Fatalf("the daemon exited %d, not at its crash point", code)
+	}
+	if got := len(w.mailsTo("alice@players.test", "receipt")); got != 0 {
+		t.Fatalf("%d receipts went out for mail that was never committed", got)
+	}
+	d = w.start("")
+	w.waitMails("alice@players.test", "receipt", n)
+	time.Sleep(300 * time.Millisecond) // give a duplicate, if there were one, time to appear
+	w.stop(d)
+	if got := len(w.mailsTo("alice@players.test", "receipt")); got != n {
+		t.Errorf("alice got %d receipts for %d mails", got, n)
+	}
+	for _, box := range []string{"INBOX", "Rejected", "Sortie/Failed"} {
+		if msgs, err := w.imap.Messages("sortie", box); err != nil || len(msgs) != 0 {
+			t.Errorf("%s holds %d after recovery (%v)", box, len(msgs), err)
+		}
+	}
+	if msgs, err := w.imap.Messages("sortie", "Processed"); err != nil || len(msgs) != n {
+		t.Errorf("Processed holds %d, want %d (%v)", len(msgs), n, err)
+	}
+	logs, _ := os.ReadFile(filepath.Join(w.dir, "daemon.log"))
+	if !bytes.Contains(logs, []byte("the spool holds from an earlier pass")) {
+		t.Errorf("the restarted daemon did not hand over from the spool; log:\n%s", logs)
 	}
 }
