@@ -50,10 +50,8 @@ func (in *Intake) spoolFor(ic *intakeConn) Spool {
 // stop is true when the pass must end here.
 func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv uint32, group []uidSize) (handled int, stop bool, err error) {
 	uids := make([]imap.UID, len(group))
-	sizes := make(map[imap.UID]int64, len(group))
 	for k, m := range group {
 		uids[k] = m.uid
-		sizes[m.uid] = m.size
 	}
 	raw := make(chan fetched, len(group)) // never blocks
 	st := in.startFetch(ic, uv, uids, func() {}, raw)
@@ -86,7 +84,7 @@ func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv u
 
 	got := make(map[imap.UID]fetched, len(spooled))
 	disp := make(map[imap.UID]Disposition, len(spooled))
-	var done []imap.UID // handed over, in order
+	var done []Message // handed over, in order
 	arrivals := st.arrivals
 	for next := 0; next < len(spooled) && !stop; {
 		for arrivals != nil {
@@ -136,22 +134,11 @@ func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv u
 		batchStart := time.Now()
 		disps := in.handleAll(ctx, batch)
 		in.log.Debug().Int("messages", len(batch)).Dur("took", time.Since(batchStart)).Msg("batch handled")
-		for k, d := range disps {
-			m := batch[k]
-			if !d.handled() {
-				in.log.Info().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Stringer("disposition", d).
-					Msg("handler asked to retry; the spool keeps it and what follows for the next pass")
-				stop = true
-				break
-			}
-			disp[imap.UID(m.UID)] = d
-			done = append(done, imap.UID(m.UID))
-			in.log.Info().Uint32("uidvalidity", uv).Uint32("uid", m.UID).Stringer("disposition", d).
-				Int64("size", sizes[imap.UID(m.UID)]).Msg("message handled")
-		}
-		next += len(disps)
-		if len(disps) < len(batch) || stop {
-			break
+		n, retry := in.noteHandled(batch, disps, disp)
+		done = append(done, batch[:n]...)
+		next += n
+		if retry || n < len(batch) {
+			stop = true
 		}
 	}
 	if arrivals != nil {
@@ -171,6 +158,23 @@ func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv u
 		return len(done), true, err
 	}
 	return len(done), stop, nil
+}
+
+// noteHandled records the dispositions of a handed-over batch in disp and logs them, up to the first
+// Retry. It returns how many messages are handled, and whether the handler asked to retry.
+func (in *Intake) noteHandled(batch []Message, disps []Disposition, disp map[imap.UID]Disposition) (n int, retry bool) {
+	for k, d := range disps {
+		m := batch[k]
+		if !d.handled() {
+			in.log.Info().Uint32("uidvalidity", m.UIDValidity).Uint32("uid", m.UID).Stringer("disposition", d).
+				Msg("handler asked to retry; the spool keeps it and what follows for the next pass")
+			return k, true
+		}
+		disp[imap.UID(m.UID)] = d
+		in.log.Info().Uint32("uidvalidity", m.UIDValidity).Uint32("uid", m.UID).Stringer("disposition", d).
+			Int("size", len(m.Raw)).Bool("spooled", true).Msg("message handled")
+	}
+	return len(disps), false
 }
 
 // spoolStream holds the messages of a stream in the spool as they arrive: whenever the last commit is
@@ -263,23 +267,24 @@ func (in *Intake) moveOut(ic *intakeConn, uids []imap.UID, log zerolog.Logger) (
 	return dest, nil
 }
 
-// release lets go of the handled messages (uids, with their dispositions) in the spool, then moves those
+// release lets go of the handled messages (done, with their dispositions) in the spool, then moves those
 // the handler rejected or failed from Processed on to their folder, where it knows their UID in
 // Processed (dest).
-func (in *Intake) release(ic *intakeConn, sp Spool, uv uint32, uids []imap.UID, disp map[imap.UID]Disposition, dest map[imap.UID]imap.UID) error {
-	if len(uids) == 0 {
+func (in *Intake) release(ic *intakeConn, sp Spool, uv uint32, done []Message, disp map[imap.UID]Disposition, dest map[imap.UID]imap.UID) error {
+	if len(done) == 0 {
 		return nil
 	}
-	ids := make([]uint32, len(uids))
-	for k, uid := range uids {
-		ids[k] = uint32(uid)
+	ids := make([]uint32, len(done))
+	for k, m := range done {
+		ids[k] = m.UID
 	}
 	if err := sp.Unspool(in.opts.Mailbox, uv, ids); err != nil {
 		// They are handled: handed over again, the handler takes them as duplicates.
 		in.log.Error().Err(err).Msg("could not let go of handled messages in the spool; the next pass hands them over again")
 	}
 	var onward groupResult
-	for _, uid := range uids {
+	for _, m := range done {
+		uid := imap.UID(m.UID)
 		d := disp[uid]
 		if d == Processed {
 			continue
@@ -373,19 +378,8 @@ func (in *Intake) handleSpooled(ctx context.Context, ic *intakeConn, sp Spool) (
 		}
 		disps := in.handleAll(ctx, batch)
 		disp := make(map[imap.UID]Disposition, len(disps))
-		var done []imap.UID
-		for k, d := range disps {
-			if !d.handled() {
-				in.log.Info().Uint32("uidvalidity", uv).Uint32("uid", batch[k].UID).Stringer("disposition", d).
-					Msg("handler asked to retry; the spool keeps it and what follows for the next pass")
-				stop = true
-				break
-			}
-			disp[imap.UID(batch[k].UID)] = d
-			done = append(done, imap.UID(batch[k].UID))
-			in.log.Info().Uint32("uidvalidity", uv).Uint32("uid", batch[k].UID).Stringer("disposition", d).
-				Bool("spooled", true).Msg("message handled")
-		}
+		n, retry := in.noteHandled(batch, disps, disp)
+		done := batch[:n]
 		moved := dest
 		if uv != ic.uidValidity {
 			moved = nil // UIDs of an earlier UIDVALIDITY: nothing to move on
@@ -393,9 +387,9 @@ func (in *Intake) handleSpooled(ctx context.Context, ic *intakeConn, sp Spool) (
 		if err := in.release(ic, sp, uv, done, disp, moved); err != nil {
 			return handled + len(done), true, err
 		}
-		handled += len(done)
-		start += len(disps)
-		if len(disps) < len(batch) {
+		handled += n
+		start += n
+		if retry || n < len(batch) {
 			stop = true
 		}
 	}

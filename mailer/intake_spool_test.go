@@ -123,6 +123,16 @@ func debugMoves(t *testing.T, log *bytes.Buffer) []string {
 	return out
 }
 
+// deliverIntakeMails puts intakeMail(1) to intakeMail(n) into gm's INBOX, as UIDs 1 to n.
+func deliverIntakeMails(t *testing.T, srv *localmail.IMAPServer, n int) {
+	t.Helper()
+	for k := 1; k <= n; k++ {
+		if err := srv.Deliver("gm", intakeMail(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func mailNumbers(from, to int, except ...int) []int {
 	var out []int
 	for n := from; n <= to; n++ {
@@ -141,11 +151,7 @@ func TestIntakeSpoolDispositions(t *testing.T) {
 	for _, rev2 := range []bool{false, true} {
 		t.Run(fmt.Sprintf("IMAP4rev2=%v", rev2), func(t *testing.T) {
 			srv := startIntakeIMAP(t, localmail.IMAPOptions{IMAP4rev2: rev2})
-			for n := 1; n <= 20; n++ {
-				if err := srv.Deliver("gm", intakeMail(n)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			deliverIntakeMails(t, srv, 20)
 			uv, err := srv.UIDValidity("gm", "INBOX")
 			if err != nil {
 				t.Fatal(err)
@@ -232,11 +238,7 @@ func TestIntakeSpoolOnlyWhereItHelps(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := startIntakeIMAP(t, c.opts)
-			for n := 1; n <= c.mails; n++ {
-				if err := srv.Deliver("gm", intakeMail(n)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			deliverIntakeMails(t, srv, c.mails)
 			cursor := newSpoolCursor()
 			in := mailer.NewIntake(intakeOptions(t, srv), cursor, newIntakeRecorder(nil))
 			if handled, err := in.PollOnce(context.Background()); err != nil || handled != c.mails {
@@ -257,11 +259,7 @@ func TestIntakeSpoolOnlyWhereItHelps(t *testing.T) {
 // the mail once the spool works again.
 func TestIntakeSpoolFailureLeavesTheMail(t *testing.T) {
 	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
-	for n := 1; n <= 20; n++ {
-		if err := srv.Deliver("gm", intakeMail(n)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	deliverIntakeMails(t, srv, 20)
 	cursor := newSpoolCursor()
 	cursor.failSpool = errors.New("disk full")
 	rec := newIntakeRecorder(nil)
@@ -289,11 +287,7 @@ func TestIntakeSpoolFailureLeavesTheMail(t *testing.T) {
 // everything over before new mail, and moves rejected mail on to Rejected.
 func TestIntakeSpoolHandsOverWhatAnEarlierPassHeld(t *testing.T) {
 	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
-	for n := 1; n <= 4; n++ {
-		if err := srv.Deliver("gm", intakeMail(n)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	deliverIntakeMails(t, srv, 4)
 	uv, err := srv.UIDValidity("gm", "INBOX")
 	if err != nil {
 		t.Fatal(err)
@@ -344,11 +338,7 @@ func TestIntakeSpoolHandsOverWhatAnEarlierPassHeld(t *testing.T) {
 // file: a backlog is handled through it, and nothing is left held.
 func TestIntakeSpoolWithTheDatabase(t *testing.T) {
 	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
-	for n := 1; n <= 40; n++ {
-		if err := srv.Deliver("gm", intakeMail(n)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	deliverIntakeMails(t, srv, 40)
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
