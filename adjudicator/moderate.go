@@ -309,13 +309,23 @@ type digestLine struct {
 
 // queueDigest mails a moderator the list of their games: round, deadline, who is missing.
 func (s *Service) queueDigest(tx *storage.Tx, moderator string) error {
-	var lines []digestLine
-	err := tx.ForEach(bucketGames, func(k string, v []byte) error {
+	lines, _, err := s.digestLines(tx, moderator)
+	if err != nil {
+		return err
+	}
+	return s.queueDigestLines(tx, moderator, lines[moderator])
+}
+
+// digestLines reads every game once and returns the digest lines of each moderator's games (only of
+// moderator's, when it is not empty), and the moderators who have a running game.
+func (s *Service) digestLines(tx *storage.Tx, moderator string) (lines map[string][]digestLine, running map[string]bool, err error) {
+	lines, running = map[string][]digestLine{}, map[string]bool{}
+	err = tx.ForEach(bucketGames, func(k string, v []byte) error {
 		var g Game
 		if err := json.Unmarshal(v, &g); err != nil {
 			return err
 		}
-		if g.Moderator != moderator {
+		if g.Moderator == "" || (moderator != "" && g.Moderator != moderator) {
 			return nil
 		}
 		d := digestLine{ID: g.ID, Name: g.Name, Round: g.Round, State: g.Status, Deadline: g.Deadline.Format("Mon 2 Jan 15:04 UTC")}
@@ -326,6 +336,7 @@ func (s *Service) queueDigest(tx *storage.Tx, moderator string) error {
 			d.State = "held: " + g.Held
 		}
 		if g.Status == StatusRunning {
+			running[g.Moderator] = true
 			rg, err := loadRules(tx, &g)
 			if err != nil {
 				return err
@@ -338,11 +349,16 @@ func (s *Service) queueDigest(tx *storage.Tx, moderator string) error {
 				d.Missing = append(d.Missing, p)
 			}
 		}
-		lines = append(lines, d)
+		lines[g.Moderator] = append(lines[g.Moderator], d)
 		return nil
 	})
-	if err != nil || len(lines) == 0 {
-		return err
+	return lines, running, err
+}
+
+// queueDigestLines renders one moderator's digest from their games' lines and queues it.
+func (s *Service) queueDigestLines(tx *storage.Tx, moderator string, lines []digestLine) error {
+	if len(lines) == 0 {
+		return nil
 	}
 	sort.Slice(lines, func(i, j int) bool { return lines[i].ID < lines[j].ID })
 	var b strings.Builder

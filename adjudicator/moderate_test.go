@@ -452,3 +452,72 @@ func TestModeratorSubjectsSayWhatTheyAre(t *testing.T) {
 		}
 	}
 }
+
+// TestDigestForEachModerator: with several moderators, each gets one digest a day listing their own
+// games and no one else's, a finished game among them, from one reading of the games.
+func TestDigestForEachModerator(t *testing.T) {
+	f := newFixture(t, 0)
+	var g Game
+	var state []byte
+	f.db.View(func(tx *storage.Tx) error {
+		gp, _ := getGame(tx, "g1")
+		g = *gp
+		state, _ = tx.Get(bucketState, "g1")
+		return nil
+	})
+	copies := []struct{ id, moderator, status string }{
+		{"g2", "mod2@players.test", StatusRunning},
+		{"g3", "mod@players.test", StatusOver},
+		{"g4", "mod3@players.test", StatusOver}, // a moderator with no running game gets none
+	}
+	if err := f.db.Update(func(tx *storage.Tx) error {
+		for _, c := range copies {
+			cg := g
+			cg.ID, cg.Moderator, cg.Status = c.id, c.moderator, c.status
+			b, _ := json.Marshal(cg)
+			if err := tx.Put(bucketGames, c.id, b); err != nil {
+				return err
+			}
+			if err := tx.Put(bucketState, c.id, state); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f.now = time.Date(2026, 11, 24, 7, 0, 0, 0, time.UTC)
+	f.s.Tick()
+	f.s.Tick()
+	for _, c := range []struct {
+		moderator string
+		want      []string
+		not       []string
+	}{
+		{"mod@players.test", []string{"g1 ", "g3 ", "missing: alice, bob"}, []string{"g2 ", "g4 "}},
+		{"mod2@players.test", []string{"g2 ", "missing: alice, bob"}, []string{"g1 ", "g3 ", "g4 "}},
+	} {
+		var digests []storage.Outgoing
+		for _, m := range f.outbox(c.moderator) {
+			if m.Kind == "digest" {
+				digests = append(digests, m)
+			}
+		}
+		if len(digests) != 1 {
+			t.Fatalf("%s got %d digests, want 1", c.moderator, len(digests))
+		}
+		for _, w := range c.want {
+			if !strings.Contains(digests[0].Body, w) {
+				t.Errorf("%s's digest lacks %q:\n%s", c.moderator, w, digests[0].Body)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(digests[0].Body, n) {
+				t.Errorf("%s's digest lists %q, another moderator's game:\n%s", c.moderator, n, digests[0].Body)
+			}
+		}
+	}
+	if n := f.kindCount("mod3@players.test", "digest"); n != 0 {
+		t.Errorf("a moderator with no running game got %d digests", n)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"sortie/rules/ruleset"
@@ -128,22 +130,20 @@ func (s *Service) digests() error {
 	if last, _ := s.digestDay.Load().(string); last == day {
 		return nil
 	}
+	// The games are read once, for every moderator, in a read transaction: the write transaction that
+	// queues the digests is short, and mail is not held up behind the reading.
+	var lines map[string][]digestLine
+	var mods map[string]bool
+	if err := s.db.View(func(tx *storage.Tx) error {
+		var err error
+		lines, mods, err = s.digestLines(tx, "")
+		return err
+	}); err != nil {
+		return err
+	}
 	sent := false
 	err := s.db.Update(func(tx *storage.Tx) error {
-		mods := map[string]bool{}
-		if err := tx.ForEach(bucketGames, func(k string, v []byte) error {
-			var g Game
-			if err := json.Unmarshal(v, &g); err != nil {
-				return err
-			}
-			if g.Moderator != "" && g.Status == StatusRunning {
-				mods[g.Moderator] = true
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
-		for m := range mods {
+		for _, m := range slices.Sorted(maps.Keys(mods)) {
 			last, err := tx.Get([]string{"digest"}, m)
 			if err != nil {
 				return err
@@ -151,7 +151,7 @@ func (s *Service) digests() error {
 			if string(last) == day {
 				continue
 			}
-			if err := s.queueDigest(tx, m); err != nil {
+			if err := s.queueDigestLines(tx, m, lines[m]); err != nil {
 				return err
 			}
 			if err := tx.Put([]string{"digest"}, m, []byte(day)); err != nil {
