@@ -543,14 +543,15 @@ func (in *Intake) pass(ctx context.Context, ic *intakeConn) (handled int, err er
 			in.log.Debug().Int("handled", handled).Dur("took", time.Since(start)).Msg("imap pass done")
 		}()
 	}
-	sp := in.spoolFor(ic)
-	if sp != nil {
-		n, stop, err := in.handleSpooled(ctx, ic, sp)
+	// What a spool holds is handed over first, whatever the connection can do now.
+	if held, ok := in.cursor.(Spool); ok {
+		n, stop, err := in.handleSpooled(ctx, ic, held)
 		handled += n
 		if err != nil || stop {
 			return handled, err
 		}
 	}
+	sp := in.spoolFor(ic)
 	for i := 0; i < len(list); {
 		// A group: one oversize message alone, or consecutive messages whose bodies fit the fetch budget
 		// (at least one).

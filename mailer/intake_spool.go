@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -55,7 +56,7 @@ func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv u
 	}
 	raw := make(chan fetched, len(group)) // never blocks
 	st := in.startFetch(ic, uv, uids, func() {}, raw)
-	spooled, serr := in.spoolStream(sp, uv, uids, raw)
+	spooled, serr := in.spoolStream(ic, sp, uv, uids, raw)
 	if ferr := <-st.fetchErr; ferr != nil && serr == nil {
 		// What arrived before the error is held: the next pass files and hands it over.
 		go st.drain()
@@ -177,27 +178,55 @@ func (in *Intake) noteHandled(batch []Message, disps []Disposition, disp map[ima
 	return len(disps), false
 }
 
-// spoolStream holds the messages of a stream in the spool as they arrive: whenever the last commit is
-// done, everything read since goes in one more. The cursor goes with each commit up to the last UID of
-// the group before which every message has arrived. It returns the UIDs it holds, ascending.
-func (in *Intake) spoolStream(sp Spool, uv uint32, uids []imap.UID, raw <-chan fetched) ([]imap.UID, error) {
+// spoolStream holds the messages of a stream in the spool as they arrive, in the group's UID order:
+// whenever the last commit is done, the messages read since that continue the held run go in one more,
+// with the cursor at the last of them. A message that comes before one missing from the stream waits
+// for it; when the stream has ended, a missing message that is gone from the mailbox is passed over,
+// and one that is still there (the server did not send it) ends the run, so that nothing is handed over
+// before a message with a lower UID. It returns the UIDs it holds, ascending.
+func (in *Intake) spoolStream(ic *intakeConn, sp Spool, uv uint32, uids []imap.UID, raw <-chan fetched) ([]imap.UID, error) {
 	pos := make(map[imap.UID]int, len(uids))
 	for k, uid := range uids {
 		pos[uid] = k
 	}
-	arrived := make([]bool, len(uids))
-	contiguous := 0 // uids[:contiguous] have all arrived
+	early := make(map[int][]byte) // arrived, waiting for a message before them
+	held := 0                     // uids[:held] are held (or gone)
+	saved := 0                    // the cursor is past uids[:saved]
 	var spooled []imap.UID
 	var ids []uint32
 	var raws [][]byte
-	add := func(f fetched) {
-		k, ok := pos[f.uid]
-		if !ok || arrived[k] {
-			return // not asked for, or sent twice
+	take := func() { // moves the run that continues the held ones into the next commit
+		for held < len(uids) {
+			data, ok := early[held]
+			if !ok {
+				return
+			}
+			delete(early, held)
+			ids = append(ids, uint32(uids[held]))
+			raws = append(raws, data)
+			held++
 		}
-		arrived[k] = true
-		ids = append(ids, uint32(f.uid))
-		raws = append(raws, f.raw)
+	}
+	add := func(f fetched) {
+		if k, ok := pos[f.uid]; ok && k >= held {
+			if _, dup := early[k]; !dup {
+				early[k] = f.raw
+			}
+		}
+	}
+	commit := func() error {
+		if len(ids) == 0 {
+			return nil
+		}
+		if err := sp.SpoolMessages(in.opts.Mailbox, uv, ids, raws, uint32(uids[held-1])); err != nil {
+			return fmt.Errorf("mailer: spooling: %w", err)
+		}
+		for _, id := range ids {
+			spooled = append(spooled, imap.UID(id))
+		}
+		ids, raws = nil, nil // the spool may keep what it was given until its commit
+		saved = held
+		return nil
 	}
 	start := time.Now()
 	commits := 0
@@ -220,25 +249,44 @@ func (in *Intake) spoolStream(sp Spool, uv uint32, uids []imap.UID, raw <-chan f
 				break more
 			}
 		}
-		for contiguous < len(uids) && arrived[contiguous] {
-			contiguous++
+		take()
+		if len(ids) == 0 {
+			continue
 		}
-		var last uint32
-		if contiguous > 0 {
-			last = uint32(uids[contiguous-1])
-		}
-		if err := sp.SpoolMessages(in.opts.Mailbox, uv, ids, raws, last); err != nil {
+		if err := commit(); err != nil {
 			for range raw { // the reader never blocks on it, but it is read to its end all the same
 			}
-			return nil, fmt.Errorf("mailer: spooling: %w", err)
+			return nil, err
 		}
 		commits++
-		for _, id := range ids {
-			spooled = append(spooled, imap.UID(id))
-		}
-		ids, raws = nil, nil // the spool may keep what it was given until its commit
 	}
-	slices.Sort(spooled)
+	// The stream has ended (the FETCH is over: the connection is free). What it did not bring is either
+	// gone (expunged meanwhile) or was not sent: the run goes on past the first, and stops at the second.
+	for held < len(uids) {
+		uid := uids[held]
+		log := in.log.With().Uint32("uidvalidity", uv).Uint32("uid", uint32(uid)).Logger()
+		stop, err := in.missing(ic, uid, log)
+		if err != nil {
+			log.Error().Err(err).Msg("cannot tell whether a message the server did not send is still there; stopping before it")
+			stop = true
+		}
+		if stop {
+			break
+		}
+		held++
+		take()
+	}
+	switch {
+	case len(ids) > 0:
+		if err := commit(); err != nil {
+			return nil, err
+		}
+		commits++
+	case held > saved: // only gone messages since the last commit: the cursor still goes past them
+		if err := in.cursor.SaveCursor(in.opts.Mailbox, uv, uint32(uids[held-1])); err != nil {
+			return nil, fmt.Errorf("mailer: saving cursor: %w", err)
+		}
+	}
 	in.log.Debug().Int("messages", len(spooled)).Int("commits", commits).Dur("took", time.Since(start)).Msg("spooled")
 	return spooled, nil
 }
@@ -283,28 +331,31 @@ func (in *Intake) release(ic *intakeConn, sp Spool, uv uint32, done []Message, d
 		in.log.Error().Err(err).Msg("could not let go of handled messages in the spool; the next pass hands them over again")
 	}
 	var onward groupResult
+	var lookup []Message // moved on, but not by this pass's MOVE: found in Processed by Message-ID
 	for _, m := range done {
 		uid := imap.UID(m.UID)
 		d := disp[uid]
 		if d == Processed {
 			continue
 		}
-		to, ok := dest[uid]
-		if !ok {
-			in.log.Warn().Uint32("uidvalidity", uv).Uint32("uid", uint32(uid)).Stringer("disposition", d).
-				Msg("the server did not say where it moved this message; it stays in the Processed folder")
-			continue
+		if to, ok := dest[uid]; ok {
+			onward.add(to, d)
+		} else {
+			lookup = append(lookup, m)
 		}
-		onward.add(to, d)
 	}
-	return in.refile(ic, &onward)
+	return in.refile(ic, &onward, lookup, disp)
 }
 
-// refile moves messages from Processed to their folder (Rejected, Failed): it selects Processed, moves
-// them, and selects the inbox again.
-func (in *Intake) refile(ic *intakeConn, res *groupResult) error {
-	jobs := res.byFolder()
-	if len(jobs) == 0 {
+// refile moves messages from Processed to their folder (Rejected, Failed): it selects Processed, finds
+// those of lookup (handed over from the spool after an earlier pass moved them) by their Message-ID,
+// moves them all, and selects the inbox again.
+func (in *Intake) refile(ic *intakeConn, res *groupResult, lookup []Message, disp map[imap.UID]Disposition) error {
+	if res.count() == 0 && len(lookup) == 0 {
+		return nil
+	}
+	if !ic.move {
+		in.log.Warn().Int("messages", res.count()+len(lookup)).Msg("the server cannot MOVE: rejected and failed mail stays flagged in the inbox")
 		return nil
 	}
 	var imapErr *imap.Error
@@ -314,7 +365,30 @@ func (in *Intake) refile(ic *intakeConn, res *groupResult) error {
 		}
 		in.log.Error().Err(err).Msg("cannot open the Processed folder; rejected and failed mail stays there")
 	} else {
-		for _, j := range jobs {
+		for _, m := range lookup {
+			d := disp[imap.UID(m.UID)]
+			log := in.log.With().Uint32("uidvalidity", m.UIDValidity).Uint32("uid", m.UID).Stringer("disposition", d).Logger()
+			inc, err := ParseMessage(m.Raw)
+			if err != nil || inc.MessageID == "" || strings.HasPrefix(inc.MessageID, "sha256:") {
+				log.Warn().Msg("a message without a Message-ID cannot be found in the Processed folder; it stays where it is")
+				continue
+			}
+			found, err := ic.c.UIDSearch(&imap.SearchCriteria{Header: []imap.SearchCriteriaHeaderField{{Key: "Message-ID", Value: inc.MessageID}}}, nil).Wait()
+			if err != nil {
+				if !errors.As(err, &imapErr) {
+					return fmt.Errorf("mailer: imap search: %w", err)
+				}
+				log.Error().Err(err).Msg("cannot search the Processed folder; the message stays where it is")
+				continue
+			}
+			uids := found.AllUIDs()
+			if len(uids) == 0 {
+				log.Warn().Msg("the message is not in the Processed folder; it stays where it is")
+				continue
+			}
+			res.add(slices.Max(uids), d) // the newest, if the same mail came twice
+		}
+		for _, j := range res.byFolder() {
 			if _, err := in.disposeMove(ic, j.uids, j.disp, in.log); err != nil {
 				return err
 			}
@@ -326,6 +400,12 @@ func (in *Intake) refile(ic *intakeConn, res *groupResult) error {
 	}
 	if sel.UIDValidity != ic.uidValidity {
 		return fmt.Errorf("mailer: %s: UIDVALIDITY changed from %d to %d", in.opts.Mailbox, ic.uidValidity, sel.UIDValidity)
+	}
+	// Mail that came while Processed was selected was told in this SELECT's answer, not as news: look
+	// again before waiting, or it would wait for the next poll.
+	select {
+	case ic.wake <- struct{}{}:
+	default:
 	}
 	return nil
 }

@@ -362,3 +362,63 @@ func TestIntakeSpoolWithTheDatabase(t *testing.T) {
 		t.Fatalf("Processed holds %d", len(got))
 	}
 }
+
+// TestIntakeSpoolRejectedAfterARetry: after a Retry in a spooled group the rest is handed over from the spool on the next pass, already in
+// Processed; a message the handler then rejects should end in Rejected (docs/operations.md, "File").
+func TestIntakeSpoolRejectedAfterARetry(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	deliverIntakeMails(t, srv, 20)
+	rec := newIntakeRecorder(func(m mailer.Message, attempt int) mailer.Disposition {
+		switch {
+		case m.UID == 9 && attempt == 1:
+			return mailer.Retry
+		case m.UID == 12:
+			return mailer.Rejected
+		}
+		return mailer.Processed
+	})
+	go func() {
+		for range rec.got {
+		}
+	}()
+	in := mailer.NewIntake(intakeOptions(t, srv), newSpoolCursor(), rec)
+	for pass := 0; pass < 2; pass++ {
+		if _, err := in.PollOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := mustMessages(t, srv, "Rejected"); !sameMails(got, 12) {
+		t.Errorf("Rejected holds %d messages, want mail 12", len(got))
+	}
+	if got := mustMessages(t, srv, "Processed"); !sameMails(got, mailNumbers(1, 20, 12)...) {
+		t.Errorf("Processed holds %d messages, want 19 (all but 12)", len(got))
+	}
+}
+
+// TestIntakeSpoolHandedOverWithoutUIDPlus: what a spool holds from an earlier pass (the mail already
+// moved out of the inbox) is handed over even when the server now lacks UIDPLUS.
+func TestIntakeSpoolHandedOverWithoutUIDPlus(t *testing.T) {
+	srv := startIntakeIMAP(t, localmail.IMAPOptions{NoUIDPlus: true})
+	uv, err := srv.UIDValidity("gm", "INBOX")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cursor := newSpoolCursor()
+	// The earlier pass (on a server with UIDPLUS) held 1..3, moved them to Processed, and stopped.
+	if err := cursor.SpoolMessages("INBOX", uv, []uint32{1, 2, 3}, [][]byte{intakeMail(1), intakeMail(2), intakeMail(3)}, 3); err != nil {
+		t.Fatal(err)
+	}
+	rec := newIntakeRecorder(nil)
+	go func() {
+		for range rec.got {
+		}
+	}()
+	in := mailer.NewIntake(intakeOptions(t, srv), cursor, rec)
+	handled, err := in.PollOnce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if handled != 3 {
+		t.Errorf("handled %d of the 3 the spool holds; the spool still holds %v", handled, cursor.heldUIDs("INBOX"))
+	}
+}
