@@ -2,8 +2,8 @@ package mailer
 
 // IMAP intake: one persistent connection, a UID cursor per mailbox, one UID FETCH of the new messages'
 // sizes and one streamed UID FETCH BODY.PEEK[] of them, the Handler in UID order on batches that follow
-// what has arrived, then MOVE (or \Seen) only after the handler has committed (docs/architecture.md,
-// invariant 1).
+// what has arrived, then MOVE (or \Seen) only after the handler has committed, or, for a backlog, once
+// the mail is held in the cursor store's spool (intake_spool.go; docs/architecture.md, invariant 1).
 //
 // Oversize mail. A message whose RFC822.SIZE exceeds IntakeOptions.MaxSize is not fetched whole:
 // the handler gets a Message whose Raw holds only the message's header block (BODY.PEEK[HEADER],
@@ -195,7 +195,8 @@ func NewIntake(opts IntakeOptions, cursor CursorStore, h Handler) *Intake {
 // Run keeps a connection to the server and hands over new mail as it arrives (IDLE when the server
 // has it, polling otherwise, and a poll every IntakeOptions.Poll as a safety net) until ctx is done.
 // Any connection error is logged and followed by a reconnect with exponential backoff; no message is
-// skipped, because the cursor only moves past a message once it has been handled and moved. Run
+// skipped, because the cursor only moves past a message once it has been handled and moved, or held in
+// the spool, from which it is handed over until it is handled. Run
 // returns nil when ctx is cancelled.
 func (in *Intake) Run(ctx context.Context) error {
 	if !in.busy.TryLock() {

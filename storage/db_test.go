@@ -263,7 +263,7 @@ func TestMigrations(t *testing.T) {
 	// A file written at version 1 with two games whose records are plain names.
 	makeV1 := func(t *testing.T) string {
 		path := filepath.Join(t.TempDir(), "sortie.db")
-		db, err := Open(path, Options{})
+		db, err := Open(path, Options{schema: &schema{version: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,9 +390,9 @@ func TestMigrations(t *testing.T) {
 		if _, err := Open(path, Options{schema: v3, ReadOnly: true}); !errors.Is(err, ErrNeedsMigration) {
 			t.Errorf("read-only Open of an older file: %v", err)
 		}
-		db, err := Open(path, Options{ReadOnly: true})
+		db, err := Open(path, Options{schema: &schema{version: 1}, ReadOnly: true})
 		if err != nil {
-			t.Fatalf("read-only Open at the current version: %v", err)
+			t.Fatalf("read-only Open at the file's version: %v", err)
 		}
 		defer db.Close()
 		if err := db.Update(func(tx *Tx) error { return tx.Put([]string{"games"}, "g3", nil) }); err == nil {
@@ -912,4 +912,32 @@ func TestPeek(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestSpoolSchema: a file from before the spool (version 1) is stamped version 2 when opened, with the
+// spool bucket; a build that knows only version 1 then refuses it rather than ignore the mail its spool
+// holds.
+func TestSpoolSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sortie.db")
+	db, err := Open(path, Options{schema: &schema{version: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if got := rawVersion(t, path); got != "1" {
+		t.Fatalf("schema_version %q, want 1", got)
+	}
+	if db, err = Open(path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SpoolMessages("INBOX", 1, []uint32{7}, [][]byte{[]byte("held")}, 7); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if got := rawVersion(t, path); got != "2" {
+		t.Fatalf("schema_version %q after opening with this build, want 2", got)
+	}
+	if _, err := Open(path, Options{schema: &schema{version: 1}}); !errors.Is(err, ErrSchemaTooNew) {
+		t.Fatalf("a build from before the spool opened the file: %v", err)
+	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the layout this build reads and writes. Raise it together with a migration in current.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Top-level buckets. Open creates all of them.
 const (
@@ -53,9 +53,16 @@ type schema struct {
 	migrations []migration
 }
 
-// current is this build's schema. Version 1 is the first, so nothing migrates yet. To change the layout:
-// raise SchemaVersion and append {from: SchemaVersion-1, name: "…", apply: …}.
-var current = schema{version: SchemaVersion}
+// current is this build's schema. To change the layout: raise SchemaVersion and append
+// {from: SchemaVersion-1, name: "…", apply: …}.
+//
+// Version 2 adds the intake's spool (spool.go). Open creates the bucket, as it creates every top-level
+// bucket, so the migration has nothing to move; what it does is stamp the file, so that a build from
+// before the spool refuses it (a schema too new) instead of opening it and never handing over the mail
+// the spool holds, mail already moved out of the inbox.
+var current = schema{version: SchemaVersion, migrations: []migration{
+	{from: 1, name: "the intake's spool", apply: func(*Tx) error { return nil }},
+}}
 
 func (s *schema) validate() error {
 	if s.version < 1 {

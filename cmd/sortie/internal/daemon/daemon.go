@@ -415,7 +415,7 @@ func (h mailHandler) Handle(ctx context.Context, m mailer.Message) mailer.Dispos
 	if err != nil {
 		// Submit returns an error only for a fault that may go away (a full disk, a locked database): a
 		// permanent one is answered and filed as adjudicator.Failed.
-		h.log.Error().Err(err).Uint32("uid", m.UID).Msg("could not commit a message; it stays in the inbox")
+		h.log.Error().Err(err).Uint32("uid", m.UID).Msg("could not commit a message; it stays in the inbox (or the intake's spool) and is tried again")
 		return mailer.Retry
 	}
 	crashPoint("after-commit")
@@ -446,7 +446,7 @@ func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mai
 		out[at[k]] = disposition(o)
 	}
 	if err != nil {
-		h.log.Error().Err(err).Msg("could not commit messages; they stay in the inbox")
+		h.log.Error().Err(err).Msg("could not commit messages; they stay in the inbox (or the intake's spool) and are tried again")
 		// Everything from the first message not committed on is retried.
 		first := len(ms)
 		if len(outcomes) < len(at) {
