@@ -46,7 +46,7 @@ func (s *gapStore) SpoolMessages(_ string, uv uint32, uids []uint32, _ [][]byte,
 }
 
 func (s *gapStore) Spooled(string, func(uv, uid uint32, raw []byte) error) error { return nil }
-func (s *gapStore) Unspool(string, uint32, []uint32) error                      { return nil }
+func (s *gapStore) Unspool(string, uint32, []uint32) error                       { return nil }
 
 // TestSpoolStreamAtAGap: a stream that lacks a message of its group holds the messages after it only if
 // that message is gone from the mailbox (expunged meanwhile); if it is still there (the server did not
