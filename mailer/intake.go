@@ -837,14 +837,8 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 		case <-ctx.Done():
 			return true, ctx.Err()
 		}
-	drain:
-		for !streamDone {
-			select {
-			case f, ok := <-arrivals:
-				receive(f, ok)
-			default:
-				break drain
-			}
+		if !streamDone && !takeReady(arrivals, func(f fetched) { got[f.uid] = f }) {
+			streamDone = true
 		}
 	}
 	return false, nil

@@ -29,6 +29,22 @@ func (st *fetchStream) drain() error {
 	return <-st.fetchErr
 }
 
+// takeReady calls fn with every value ch has ready, without waiting, and reports whether ch is still
+// open.
+func takeReady[T any](ch <-chan T, fn func(T)) bool {
+	for {
+		select {
+		case v, ok := <-ch:
+			if !ok {
+				return false
+			}
+			fn(v)
+		default:
+			return true
+		}
+	}
+}
+
 // startFetch sends one UID FETCH BODY.PEEK[] of uids and reads it on a goroutine, as fast as the server
 // sends; others run the handler's Prepare on each message (when it has one), so neither the stream nor
 // the handler waits for it. ended is called once the server has sent everything. raw, when not nil,

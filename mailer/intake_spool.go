@@ -99,18 +99,8 @@ func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv u
 			}
 			got[f.uid] = f
 		}
-	drain:
-		for arrivals != nil {
-			select {
-			case f, ok := <-arrivals:
-				if !ok {
-					arrivals = nil
-					break drain
-				}
-				got[f.uid] = f
-			default:
-				break drain
-			}
+		if arrivals != nil && !takeReady(arrivals, func(f fetched) { got[f.uid] = f }) {
+			arrivals = nil
 		}
 		var batch []Message
 		for k := next; k < len(spooled) && len(batch) < in.opts.Batch; k++ {
@@ -230,25 +220,13 @@ func (in *Intake) spoolStream(ic *intakeConn, sp Spool, uv uint32, uids []imap.U
 	}
 	start := time.Now()
 	commits := 0
-	for closed := false; !closed; {
+	for open := true; open; {
 		f, ok := <-raw
 		if !ok {
 			break
 		}
 		add(f)
-	more:
-		for {
-			select {
-			case f, ok := <-raw:
-				if !ok {
-					closed = true
-					break more
-				}
-				add(f)
-			default:
-				break more
-			}
-		}
+		open = takeReady(raw, add)
 		take()
 		if len(ids) == 0 {
 			continue

@@ -9,24 +9,16 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
-	"strconv"
 )
 
 func spoolKey(mailbox string, uidValidity, uid uint32) []byte {
 	k := make([]byte, 0, len(mailbox)+17)
 	k = append(k, mailbox...)
 	k = append(k, 0)
-	k = appendHex8(k, uidValidity)
-	return appendHex8(k, uid)
-}
-
-func appendHex8(b []byte, v uint32) []byte {
-	const digits = "0123456789abcdef"
-	for shift := 28; shift >= 0; shift -= 4 {
-		b = append(b, digits[v>>uint(shift)&0xf])
-	}
-	return b
+	return hex.AppendEncode(k, binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uidValidity), uid))
 }
 
 // SpoolMessages holds the messages uids (with their raw bytes, raws[i] for uids[i]) of mailbox and sets
@@ -67,16 +59,11 @@ func (db *DB) Spooled(mailbox string, fn func(uidValidity, uid uint32, raw []byt
 		}
 		c := b.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			rest := k[len(prefix):]
-			if len(rest) != 16 {
+			ids, err := hex.DecodeString(string(k[len(prefix):]))
+			if err != nil || len(ids) != 8 {
 				return fmt.Errorf("storage: spool key %q: %w", k, ErrCorrupt)
 			}
-			uv, err1 := strconv.ParseUint(string(rest[:8]), 16, 32)
-			uid, err2 := strconv.ParseUint(string(rest[8:]), 16, 32)
-			if err1 != nil || err2 != nil {
-				return fmt.Errorf("storage: spool key %q: %w", k, ErrCorrupt)
-			}
-			if err := fn(uint32(uv), uint32(uid), bytes.Clone(v)); err != nil {
+			if err := fn(binary.BigEndian.Uint32(ids), binary.BigEndian.Uint32(ids[4:]), bytes.Clone(v)); err != nil {
 				return err
 			}
 		}

@@ -353,7 +353,7 @@ func benchIntake(b *testing.B, env *benchEnv, noHandler bool) {
 	processed := 0
 	var tHandler time.Duration
 	counting := &timedHandler{h: h.(mailer.BatchHandler), processed: &processed, elapsed: &tHandler, idle: noHandler}
-	cursor := &benchCursor{db: db}
+	cursor := &benchCursor{DB: db}
 	in := mailer.NewIntake(mailer.IntakeOptions{Addr: env.imapAddr, TLS: mailer.TLSImplicit, CAFile: env.caFile,
 		Username: benchService, Password: env.passwords[benchService], Logger: log}, cursor, counting)
 
@@ -455,34 +455,18 @@ func benchCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// benchCursor is the database as the intake's cursor store, timing SaveCursor.
+// benchCursor is the database as the intake's cursor store and spool (mailer.Spool, as in the daemon),
+// timing SaveCursor.
 type benchCursor struct {
-	db    *storage.DB
+	*storage.DB
 	spent time.Duration
-}
-
-func (c *benchCursor) LoadCursor(mailbox string) (uint32, uint32, error) {
-	return c.db.LoadCursor(mailbox)
 }
 
 func (c *benchCursor) SaveCursor(mailbox string, uidValidity, lastUID uint32) error {
 	t0 := time.Now()
-	err := c.db.SaveCursor(mailbox, uidValidity, lastUID)
+	err := c.DB.SaveCursor(mailbox, uidValidity, lastUID)
 	c.spent += time.Since(t0)
 	return err
-}
-
-// The spool is the database's (mailer.Spool), as in the daemon; SpoolMessages sets the cursor too.
-func (c *benchCursor) SpoolMessages(mailbox string, uidValidity uint32, uids []uint32, raws [][]byte, lastUID uint32) error {
-	return c.db.SpoolMessages(mailbox, uidValidity, uids, raws, lastUID)
-}
-
-func (c *benchCursor) Spooled(mailbox string, fn func(uidValidity, uid uint32, raw []byte) error) error {
-	return c.db.Spooled(mailbox, fn)
-}
-
-func (c *benchCursor) Unspool(mailbox string, uidValidity uint32, uids []uint32) error {
-	return c.db.Unspool(mailbox, uidValidity, uids)
 }
 
 // benchOutboxTimed is the daemon's outbox adapter, timing Pending and MarkSent.
