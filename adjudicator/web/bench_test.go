@@ -60,14 +60,15 @@ func bigGame(b *testing.B) *testGame {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	g := &testGame{t: b, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), id: "big"}
+	g := &testGame{t: b, db: db, id: "big"}
+	g.setNow(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
 	g.svc = newService(b, db)
-	g.svc.Now = func() time.Time { return g.now }
+	g.svc.Now = func() time.Time { return *g.now.Load() }
 	if _, err := g.svc.NewGame(bigScenario(3), "big.yaml", "big"); err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		g.now = g.now.Add(time.Hour)
+		g.setNow(g.now.Load().Add(time.Hour))
 		if _, err := g.svc.ResolveGame("big", true); err != nil {
 			b.Fatal(err)
 		}

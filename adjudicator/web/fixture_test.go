@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,10 +34,13 @@ type testGame struct {
 	t   testing.TB
 	svc *adjudicator.Service
 	db  *storage.DB
-	now time.Time
+	// now is the service's clock, read by web requests on their own goroutines while play moves it.
+	now atomic.Pointer[time.Time]
 	id  string
 	n   int
 }
+
+func (g *testGame) setNow(t time.Time) { g.now.Store(&t) }
 
 var secrets = map[string]string{"alice": "lark-kite-wren-41", "bob": "wren-owl-raven-17"}
 
@@ -48,9 +52,10 @@ func newTestGame(t testing.TB, id string, turns int) *testGame {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	g := &testGame{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), id: id}
+	g := &testGame{t: t, db: db, id: id}
+	g.setNow(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
 	g.svc = newService(t, db)
-	g.svc.Now = func() time.Time { return g.now }
+	g.svc.Now = func() time.Time { return *g.now.Load() }
 	g.add(id, turns)
 	return g
 }
@@ -103,7 +108,7 @@ func (g *testGame) play(id string, n int) {
 		if st.Status != adjudicator.StatusRunning {
 			g.t.Fatalf("game %s is %s", id, st.Status)
 		}
-		g.now = g.now.Add(time.Hour)
+		g.setNow(g.now.Load().Add(time.Hour))
 		for _, player := range []string{"alice", "bob"} {
 			orders, err := g.svc.PilotOrders(id, player)
 			if err != nil {
