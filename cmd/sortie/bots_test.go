@@ -57,10 +57,10 @@ func TestEndToEndSoloGameByMail(t *testing.T) {
 		if len(w.mailsTo("alice@players.test", "game over")) > 0 {
 			break
 		}
-		before := len(w.mailsTo("alice@players.test", "report")) + len(w.mailsTo("alice@players.test", "game over"))
+		before := w.turnMails("alice@players.test")
 		w.send("alice@players.test", last.ReplyTo, fmt.Sprintf("solo-%d", round), plainHeaders(), blockOf(last.Text))
 		deadline := time.Now().Add(20 * time.Second)
-		for len(w.mailsTo("alice@players.test", "report"))+len(w.mailsTo("alice@players.test", "game over")) == before {
+		for w.turnMails("alice@players.test") == before {
 			if time.Now().After(deadline) {
 				t.Fatalf("round %d was not resolved on alice's orders alone", round)
 			}

@@ -161,6 +161,11 @@ func (w *world) mailsTo(addr, subject string) []mail {
 	return out
 }
 
+// turnMails counts the turn reports and game-over mails addr has received.
+func (w *world) turnMails(addr string) int {
+	return len(w.mailsTo(addr, "report")) + len(w.mailsTo(addr, "game over"))
+}
+
 // waitMails waits until addr has received n mails whose subject contains subject.
 func (w *world) waitMails(addr, subject string, n int) []mail {
 	w.t.Helper()

@@ -291,7 +291,8 @@ func TestEndToEndSwarmGameByMail(t *testing.T) {
 		if len(w.mailsTo("alice@players.test", "game over")) > 0 {
 			break
 		}
-		before := len(w.mailsTo("alice@players.test", "report")) + len(w.mailsTo("alice@players.test", "game over"))
+		// The round is over when both players have its report: the next round answers each one's latest.
+		beforeA, beforeB := w.turnMails("alice@players.test"), w.turnMails("bob@players.test")
 		for _, addr := range []string{"alice@players.test", "bob@players.test"} {
 			reps := w.mailsTo(addr, "report")
 			last := reps[len(reps)-1]
@@ -311,7 +312,7 @@ func TestEndToEndSwarmGameByMail(t *testing.T) {
 			w.send(addr, last.ReplyTo, fmt.Sprintf("%s-sw%d", addr, round), plainHeaders(), block)
 		}
 		deadline := time.Now().Add(20 * time.Second)
-		for len(w.mailsTo("alice@players.test", "report"))+len(w.mailsTo("alice@players.test", "game over")) == before {
+		for w.turnMails("alice@players.test") == beforeA || w.turnMails("bob@players.test") == beforeB {
 			if time.Now().After(deadline) {
 				t.Fatalf("round %d was not resolved", round)
 			}

@@ -122,7 +122,9 @@ func TestEndToEndTnlGameByMail(t *testing.T) {
 		if len(w.mailsTo("alice@players.test", "game over")) > 0 {
 			break
 		}
-		before := len(w.mailsTo("alice@players.test", "report")) + len(w.mailsTo("alice@players.test", "game over"))
+		// A round is over when both players have its report: the next round answers each one's latest, so
+		// waiting for alice's alone would let bob answer the report before (refused as the wrong turn).
+		beforeA, beforeB := w.turnMails("alice@players.test"), w.turnMails("bob@players.test")
 		for _, addr := range []string{"alice@players.test", "bob@players.test"} {
 			last := bWelcome
 			if addr == "alice@players.test" {
@@ -134,7 +136,7 @@ func TestEndToEndTnlGameByMail(t *testing.T) {
 			w.send(addr, last.ReplyTo, fmt.Sprintf("%s-tl%d", addr, round), plainHeaders(), blockOf(last.Text))
 		}
 		deadline := time.Now().Add(20 * time.Second)
-		for len(w.mailsTo("alice@players.test", "report"))+len(w.mailsTo("alice@players.test", "game over")) == before {
+		for w.turnMails("alice@players.test") == beforeA || w.turnMails("bob@players.test") == beforeB {
 			if time.Now().After(deadline) {
 				t.Fatalf("round %d was not resolved", round)
 			}
