@@ -347,6 +347,9 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	rec.Deadline = s.deadlineText(g, seat)
 	rec.OrderHeader = s.orderHeader(g, seat, playerRound(g, rg, seat))
 	switch {
+	case stillness(g, false) != "":
+		// Paused or held: said to everyone (the moderator announced it), whether or not every order is in.
+		rec.Resolving = stillness(g, len(miss) == 0 && !selective)
 	case len(miss) > 0 || selective:
 		// Whether the round is complete would tell a player of a game that asks only some (the
 		// impulse game) whether others are asked too: it is not said.

@@ -26,7 +26,7 @@ func (s *Service) Moderate(gameID string, cmd parser.Command) (string, error) {
 		if g == nil {
 			return fmt.Errorf("no game %q", gameID)
 		}
-		out, err = s.moderate(tx, g, cmd)
+		out, err = s.moderate(tx, g, cmd, false)
 		return err
 	})
 	if err == nil {
@@ -36,22 +36,42 @@ func (s *Service) Moderate(gameID string, cmd parser.Command) (string, error) {
 }
 
 // moderate applies a moderator command inside tx, saves the game and announces the change to every
-// player. Errors that are the moderator's mistake come back as a moderatorError: the mail answer says
+// player; the moderator gets the notice too when the command came from the command line (byMail: the
+// answer to the mail says what was done, once). Errors that are the moderator's mistake come back as a moderatorError: the mail answer says
 // so and nothing changes.
-func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command) (string, error) {
+func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command, byMail bool) (string, error) {
+	event, ok := commandEvents[cmd.Name]
+	if !ok {
+		return "", modErr(cmd.Name + " is not a moderator command")
+	}
+	if err := g.may(event); err != nil {
+		return "", modErr(err.Error())
+	}
+	done, err := s.command(tx, g, cmd, !byMail)
+	if err == nil {
+		id, line := g.ID, cmd.String()
+		tx.OnCommit(func() {
+			s.log.Info().Str("game", id).Str("command", line).Str("done", firstWords(done)).Msg("moderator command")
+		})
+	}
+	return done, err
+}
+
+// commandEvents are the moderator's commands as events of the game's life (life.go).
+var commandEvents = map[string]Event{
+	"PAUSE": EventPause, "RESUME": EventResume, "EXTEND": EventExtend, "PROCESS": EventProcess,
+	"ROLLBACK": EventRollback, "REPLACE": EventReplace, "AWAY": EventAway, "BACK": EventAway, "DIGEST": EventDigest,
+}
+
+// command carries out a moderator's command that the game's life allows now (moderate).
+func (s *Service) command(tx *storage.Tx, g *Game, cmd parser.Command, tellModerator bool) (string, error) {
 	now := s.now().UTC()
 	var done string
 	switch cmd.Name {
 	case "PAUSE":
-		if g.Paused {
-			return "", modErr("the game is already paused")
-		}
 		g.Paused, g.PausedAt = true, now
-		done = "The moderator has paused the game: no turn resolves until it resumes, and the deadline moves on by the pause."
+		done = "The moderator has paused the game: no turn resolves until it resumes, and the deadline moves on by the pause. Orders sent meanwhile are stored."
 	case "RESUME":
-		if !g.Paused && g.Held == "" {
-			return "", modErr("the game is neither paused nor held")
-		}
 		if g.Paused {
 			g.Deadline = g.Deadline.Add(now.Sub(g.PausedAt))
 		}
@@ -67,15 +87,12 @@ func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command) (string,
 		if n != g.Round {
 			return "", modErr(fmt.Sprintf("PROCESS TURN %d: the game is on turn %d; nothing was done", n, g.Round))
 		}
-		if g.Status != StatusRunning {
-			return "", modErr("the game is over")
-		}
 		rg, err := loadRules(tx, g)
 		if err != nil {
 			return "", err
 		}
-		g.Held, g.Paused = "", false
-		if err := s.resolveRound(tx, g, rg); err != nil {
+		g.Held, g.Paused, g.PausedAt = "", false, time.Time{}
+		if err := s.resolveRound(tx, g, rg, EventProcess); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("turn %d resolved by the moderator", n), nil
@@ -112,7 +129,7 @@ func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command) (string,
 	default:
 		return "", modErr(cmd.Name + " is not a moderator command")
 	}
-	if err := s.announce(tx, g, commandTopic(cmd), done); err != nil {
+	if err := s.announce(tx, g, commandTopic(cmd), done, tellModerator); err != nil {
 		return "", err
 	}
 	return s.withDeadline(done, g, nil), putGame(tx, g)
@@ -157,8 +174,9 @@ func (s *Service) setAway(g *Game, st *Seat, cmd parser.Command) (string, error)
 	return fmt.Sprintf("%s is away until %s: the turns do not wait for them, their aircraft fly straight on, and it does not count as missing turns.", name, cmd.Args[0]), nil
 }
 
-// announce tells every player (and the moderator) of a change to the game; topic is the subject.
-func (s *Service) announce(tx *storage.Tx, g *Game, topic, text string) error {
+// announce tells every player of a change to the game, and the moderator too when toModerator (a change
+// the moderator did not make); topic is the subject.
+func (s *Service) announce(tx *storage.Tx, g *Game, topic, text string, toModerator bool) error {
 	g.Notices++
 	for _, st := range g.Seats {
 		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": s.withDeadline(text, g, &st)})
@@ -168,6 +186,9 @@ func (s *Service) announce(tx *storage.Tx, g *Game, topic, text string) error {
 		if err := s.enqueue(tx, outgoing{To: st.Email, ToName: st.Name, Game: g, Kind: "announce", Subject: subject, Body: body, Token: st.Token, Key: []string{"announce", g.ID, fmt.Sprint(g.Notices)}}); err != nil {
 			return err
 		}
+	}
+	if !toModerator {
+		return nil
 	}
 	return s.queueModerator(tx, g, topic, s.withDeadline(text, g, nil))
 }
@@ -414,7 +435,7 @@ func (s *Service) moderatorMail(tx *storage.Tx, g *Game, env Envelope, b parser.
 			lines = append(lines, fmt.Sprintf("STATUS: game %s is on turn %d, %s, due %s", g.ID, g.Round, g.Status, g.Deadline.Format(time.RFC1123)))
 			continue
 		}
-		done, err := s.moderate(tx, g, c)
+		done, err := s.moderate(tx, g, c, true)
 		var me moderatorError
 		switch {
 		case err == nil:

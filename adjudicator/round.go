@@ -40,12 +40,7 @@ func (s *Service) Tick() ([]string, error) {
 			if err := json.Unmarshal(v, &g); err != nil {
 				return err
 			}
-			if g.Status != StatusRunning || g.Paused || g.Held != "" {
-				return nil
-			}
-			allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
-			remind := dueReminder(&g, now, s.cfg.Reminders) != ""
-			if allIn || !now.Before(g.Deadline.Add(g.Grace)) || remind {
+			if s.due(&g, now) != "" {
 				ids = append(ids, k)
 			}
 			return nil
@@ -79,21 +74,22 @@ func (s *Service) tickGame(id string) (bool, error) {
 	resolved, queued := false, false
 	err := s.db.Update(func(tx *storage.Tx) error {
 		g, err := getGame(tx, id)
-		if err != nil || g == nil || g.Status != StatusRunning || g.Paused || g.Held != "" {
+		if err != nil || g == nil {
 			return err
 		}
-		now := s.now().UTC()
-		allIn := !g.AllInAt.IsZero() && len(g.Waiting) == 0 && !now.Before(g.AllInAt.Add(s.cfg.ResolveDelay))
-		late := !now.Before(g.Deadline.Add(g.Grace))
+		event := s.due(g, s.now().UTC())
+		if event == "" {
+			return nil // nothing due, or the game is paused, held or over (life.go)
+		}
 		rg, err := loadRules(tx, g)
 		if err != nil {
 			return err
 		}
-		if !allIn && !late {
+		if event == EventReminder {
 			queued, err = s.remind(tx, g, rg)
 			return err
 		}
-		if !allIn {
+		if event == EventDeadline {
 			if why, err := s.spike(tx, g, rg); err != nil {
 				return err
 			} else if why != "" {
@@ -106,13 +102,10 @@ func (s *Service) tickGame(id string) (bool, error) {
 			}
 		}
 		resolved = true
-		return s.resolveRound(tx, g, rg)
+		return s.resolveRound(tx, g, rg, event)
 	})
 	if err == nil && (resolved || queued) {
 		s.kick()
-	}
-	if resolved {
-		s.log.Info().Str("game", id).Msg("round resolved")
 	}
 	return resolved, err
 }
@@ -184,19 +177,18 @@ func (s *Service) ResolveGame(id string, force bool) (bool, error) {
 		if g == nil {
 			return fmt.Errorf("no game %q", id)
 		}
-		if g.Status != StatusRunning {
-			return fmt.Errorf("game %s is over", id)
+		if err := g.may(EventProcess); err != nil {
+			return err
 		}
 		rg, err := loadRules(tx, g)
 		if err != nil {
 			return err
 		}
-		g.Held, g.Paused = "", false
-		return s.resolveRound(tx, g, rg)
+		g.Held, g.Paused, g.PausedAt = "", false, time.Time{}
+		return s.resolveRound(tx, g, rg, EventProcess)
 	})
 	if err == nil {
 		s.kick()
-		s.log.Info().Str("game", id).Msg("round resolved by the moderator")
 	}
 	return err == nil, err
 }
@@ -226,7 +218,12 @@ type archiveRecord struct {
 
 // resolveRound plays the round inside the caller's transaction: orders, dice from the game's seed, the
 // archive record, the new state, and every player's report.
-func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
+// trigger is the event that resolves it (life.go), for the log line the daemon writes once it is committed.
+func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger Event) error {
+	if t, ok := lifeTable[trigger]; !ok || !t.resolves {
+		return fmt.Errorf("game %s: %q does not resolve a round", g.ID, trigger)
+	}
+	start, played := time.Now(), g.Round
 	have, err := s.orders(tx, g)
 	if err != nil {
 		return err
@@ -353,5 +350,11 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game) error {
 			return err
 		}
 	}
+	// One line per resolved round, once it is committed (a batch that fails is re-run, and logs then).
+	id, epoch, status := g.ID, g.Epoch, g.Status
+	tx.OnCommit(func() {
+		s.log.Info().Str("game", id).Int("round", played).Int("epoch", epoch).Str("trigger", string(trigger)).
+			Float64("ms", float64(time.Since(start).Microseconds())/1000).Str("status", status).Msg("round resolved")
+	})
 	return putGame(tx, g)
 }

@@ -407,7 +407,7 @@ func (s *Service) playerCommands(tx *storage.Tx, g *Game, seat *Seat, block pars
 				continue
 			}
 			rec.Notes = append(rec.Notes, text)
-			if err := s.announce(tx, g, strings.ToLower(c.Name)+": "+seat.Name, text); err != nil {
+			if err := s.announce(tx, g, strings.ToLower(c.Name)+": "+seat.Name, text, true); err != nil {
 				return err
 			}
 		case "READY":
@@ -521,7 +521,7 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		return "", err
 	}
 	if resolveNow {
-		if err := s.resolveRound(tx, g, rg); err != nil {
+		if err := s.resolveRound(tx, g, rg, EventAllIn); err != nil {
 			return "", err
 		}
 		return Accepted, nil
@@ -718,7 +718,9 @@ func (s *Service) updateAllIn(tx *storage.Tx, g *Game, rg ruleset.Game) (resolve
 	if g.AllInAt.IsZero() {
 		g.AllInAt = s.now().UTC()
 	}
-	return len(g.Waiting) == 0 && s.cfg.ResolveDelay == 0, miss, nil
+	// Only a running game resolves when its last order comes: a paused or held one waits for the
+	// moderator (life.go), and the clock resolves it once it runs again.
+	return len(g.Waiting) == 0 && s.cfg.ResolveDelay == 0 && g.may(EventAllIn) == nil, miss, nil
 }
 
 func (s *Service) timed(part string, since time.Time) {

@@ -1,0 +1,201 @@
+package adjudicator
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"sortie/parser"
+)
+
+const (
+	aliceOrders = "GAME g1 TURN %d SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND"
+	bobOrders   = "GAME g1 TURN %d SECRET kite-heron-0002\nKURT: 5\nHANS: 6\nEND"
+)
+
+// TestPausedGameDoesNotResolveOnTheLastOrder: while paused, both players' last orders arrived and the
+// round resolved at once, and the receipts said "being resolved now". A paused game keeps the orders,
+// says so, and resolves only once the moderator resumes it.
+func TestPausedGameDoesNotResolveOnTheLastOrder(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mod("PAUSE")
+	f.mail("alice@players.test", "a1", strings.ReplaceAll(aliceOrders, "%d", "1"))
+	f.mail("bob@players.test", "b1", strings.ReplaceAll(bobOrders, "%d", "1"))
+	if g := f.game(); g.Round != 1 || !g.Paused {
+		t.Fatalf("a paused game resolved on its last order: round %d, paused %v", g.Round, g.Paused)
+	}
+	rec := f.last("bob@players.test").Body
+	if strings.Contains(rec, "being resolved now") || !strings.Contains(rec, "paused the game") {
+		t.Errorf("the receipt must say the round waits for the pause to end:\n%s", rec)
+	}
+	if got := f.last("alice@players.test").Body; !strings.Contains(got, "no round resolves until it resumes") {
+		t.Errorf("a receipt while paused with orders missing says so too:\n%s", got)
+	}
+	f.now = f.now.Add(100 * time.Hour)
+	if done, _ := f.s.Tick(); len(done) != 0 {
+		t.Fatal("the clock resolved a paused game")
+	}
+	f.mod("RESUME")
+	if done, _ := f.s.Tick(); len(done) != 1 || f.game().Round != 2 {
+		t.Fatalf("after RESUME the complete round resolves at the next tick: %v, round %d", done, f.game().Round)
+	}
+}
+
+// TestHeldGameDoesNotResolveOnLateOrders: a round held for lost mail (an NMR spike at the deadline) that
+// then gets every order waits for the moderator all the same.
+func TestHeldGameDoesNotResolveOnLateOrders(t *testing.T) {
+	f := newFixtureWith(t, 0, "\n  grace_hours: 1")
+	f.now = f.now.Add(50 * time.Hour)
+	f.s.Tick()
+	if g := f.game(); g.Held == "" {
+		t.Fatal("both players silent at the deadline: the round must be held")
+	}
+	f.mail("alice@players.test", "a1", strings.ReplaceAll(aliceOrders, "%d", "1"))
+	f.mail("bob@players.test", "b1", strings.ReplaceAll(bobOrders, "%d", "1"))
+	if g := f.game(); g.Round != 1 {
+		t.Fatalf("a held round resolved when its late orders came: round %d", g.Round)
+	}
+	if rec := f.last("bob@players.test").Body; strings.Contains(rec, "being resolved now") || !strings.Contains(rec, "held for the moderator") {
+		t.Errorf("the receipt must say the round is held:\n%s", rec)
+	}
+	if strings.Contains(f.last("bob@players.test").Body, "sent no orders at all") {
+		t.Error("a player's receipt must not give the hold's reason (it names who sent nothing)")
+	}
+	f.mod("PROCESS", "1")
+	if g := f.game(); g.Round != 2 || g.Held != "" {
+		t.Fatalf("PROCESS TURN 1 releases and resolves a held round: round %d, held %q", g.Round, g.Held)
+	}
+}
+
+// TestPauseAnswersTheModeratorOnce: PAUSE by mail got the answer to the commands and the pause notice.
+func TestPauseAnswersTheModeratorOnce(t *testing.T) {
+	f := newFixture(t, 0)
+	before := len(f.outbox("mod@players.test"))
+	f.mail("mod@players.test", "m1", "GAME g1 SECRET mod-secret-0009\nPAUSE\nEND")
+	got := f.outbox("mod@players.test")[before:]
+	if len(got) != 1 || !strings.Contains(got[0].Body, "PAUSE: done") {
+		var subjects []string
+		for _, m := range got {
+			subjects = append(subjects, m.Subject)
+		}
+		t.Errorf("PAUSE by mail: the moderator got %d mails (%s), want the one answer", len(got), strings.Join(subjects, "; "))
+	}
+	if !strings.Contains(f.last("alice@players.test").Body, "paused") {
+		t.Error("the players are told of the pause")
+	}
+}
+
+// TestCommandsOnAFinishedGame: a finished game takes no PAUSE, EXTEND or REPLACE; it says why.
+func TestCommandsOnAFinishedGame(t *testing.T) {
+	f := newFixtureTurns(t, 0, "", 1)
+	f.mod("PROCESS", "1")
+	if g := f.game(); g.Status != StatusOver {
+		t.Fatalf("a one-turn game is not over after its turn: %s", g.Status)
+	}
+	for _, c := range []parser.Command{{Name: "PAUSE"}, {Name: "EXTEND", Args: []string{"12"}}, {Name: "REPLACE", Args: []string{"bob", "carol@players.test"}}} {
+		if _, err := f.s.Moderate("g1", c); err == nil || !strings.Contains(err.Error(), "is over") {
+			t.Errorf("%s on a finished game: %v", c.Name, err)
+		}
+	}
+}
+
+// TestResolvedRoundIsLogged: at info level the daemon logged only "message sent" when a round resolved.
+func TestResolvedRoundIsLogged(t *testing.T) {
+	f := newFixture(t, 0)
+	var buf bytes.Buffer
+	f.s.log = zerolog.New(&buf).Level(zerolog.InfoLevel)
+	f.mail("alice@players.test", "a1", strings.ReplaceAll(aliceOrders, "%d", "1"))
+	f.mail("bob@players.test", "b1", strings.ReplaceAll(bobOrders, "%d", "1"))
+	f.mod("PAUSE")
+	f.mod("PROCESS", "2")
+	var rounds, commands []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		switch m["message"] {
+		case "round resolved":
+			rounds = append(rounds, m)
+		case "moderator command":
+			commands = append(commands, m)
+		}
+	}
+	if len(rounds) != 2 {
+		t.Fatalf("%d 'round resolved' lines, want 2:\n%s", len(rounds), buf.String())
+	}
+	for i, want := range []struct {
+		round   float64
+		trigger string
+	}{{1, "all orders in"}, {2, "PROCESS TURN"}} {
+		r := rounds[i]
+		if r["game"] != "g1" || r["round"] != want.round || r["trigger"] != want.trigger || r["epoch"] != 0.0 {
+			t.Errorf("line %d: %v, want round %v by %q", i, r, want.round, want.trigger)
+		}
+		if _, ok := r["ms"].(float64); !ok {
+			t.Errorf("line %d has no ms: %v", i, r)
+		}
+	}
+	if len(commands) != 2 || commands[0]["command"] != "PAUSE" || commands[1]["command"] != "PROCESS 2" {
+		t.Errorf("moderator command lines: %v", commands)
+	}
+}
+
+// TestLifeTable: every phase and event has its say in the table, and the phases come from the game's
+// fields as documented.
+func TestLifeTable(t *testing.T) {
+	g := &Game{Status: StatusRunning}
+	if g.Phase() != PhaseRunning {
+		t.Error(g.Phase())
+	}
+	g.Held = "x"
+	if g.Phase() != PhaseHeld {
+		t.Error(g.Phase())
+	}
+	g.Paused = true
+	if g.Phase() != PhasePaused {
+		t.Error("a pause comes before a hold:", g.Phase())
+	}
+	g.Status = StatusOver
+	if g.Phase() != PhaseOver {
+		t.Error(g.Phase())
+	}
+	for e, tr := range lifeTable {
+		if len(tr.from) == 0 {
+			t.Errorf("%s may happen in no phase", e)
+		}
+		if tr.resolves && (tr.to != "" && tr.to != PhaseRunning) {
+			t.Errorf("%s resolves a round but leaves the game %s", e, tr.to)
+		}
+	}
+	for _, e := range []Event{EventAllIn, EventDeadline, EventReminder} {
+		for _, p := range []Phase{PhasePaused, PhaseHeld, PhaseOver} {
+			if (&Game{Status: statusOf(p), Paused: p == PhasePaused, Held: heldOf(p)}).may(e) == nil {
+				t.Errorf("%s may happen while %s", e, p)
+			}
+		}
+	}
+	for name, e := range commandEvents {
+		if _, ok := lifeTable[e]; !ok {
+			t.Errorf("the command %s is the event %s, which the table lacks", name, e)
+		}
+	}
+}
+
+func statusOf(p Phase) string {
+	if p == PhaseOver {
+		return StatusOver
+	}
+	return StatusRunning
+}
+
+func heldOf(p Phase) string {
+	if p == PhaseHeld {
+		return "lost mail?"
+	}
+	return ""
+}
