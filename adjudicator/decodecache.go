@@ -156,7 +156,8 @@ func sameGame(a, b *Game) bool {
 		(a.Seats == nil) == (b.Seats == nil) && slices.Equal(a.Seats, b.Seats) && a.Status == b.Status &&
 		a.Result == b.Result && a.ModSecret == b.ModSecret && a.Grace == b.Grace && a.Policy == b.Policy &&
 		a.Paused == b.Paused && a.PausedAt == b.PausedAt && a.Held == b.Held &&
-		slices.Equal(a.Reminded, b.Reminded) && a.Epoch == b.Epoch && a.Notices == b.Notices
+		slices.Equal(a.Reminded, b.Reminded) && a.Epoch == b.Epoch && a.Notices == b.Notices &&
+		(a.Rollbacks == nil) == (b.Rollbacks == nil) && slices.Equal(a.Rollbacks, b.Rollbacks)
 }
 
 // cloneGame is a deep copy of a game record: every field of Game that can share memory is copied here
@@ -166,5 +167,6 @@ func cloneGame(g *Game) *Game {
 	c.Waiting = slices.Clone(g.Waiting)
 	c.Seats = slices.Clone(g.Seats)
 	c.Reminded = slices.Clone(g.Reminded)
+	c.Rollbacks = slices.Clone(g.Rollbacks)
 	return &c
 }

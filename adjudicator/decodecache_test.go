@@ -13,7 +13,7 @@ import (
 // record handed out by the decode cache never shares memory with the cached one. A new slice, map or
 // pointer field in Game (or in a struct it holds) fails here until cloneGame copies it.
 func TestCloneGameCoversEveryField(t *testing.T) {
-	shared := []string{"Waiting", "Seats", "Reminded"} // what cloneGame copies
+	shared := []string{"Waiting", "Seats", "Reminded", "Rollbacks"} // what cloneGame copies
 	var bad []string
 	var walk func(t reflect.Type, path string, top bool)
 	walk = func(t reflect.Type, path string, top bool) {

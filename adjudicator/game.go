@@ -67,8 +67,21 @@ type Game struct {
 	Reminded []string `json:"reminded,omitempty"`
 	// Epoch counts rollbacks, so the reports of a turn played again get Message-IDs of their own.
 	Epoch int `json:"epoch,omitempty"`
+	// Rollbacks are the moderator's rollbacks, oldest first: each closed a timeline whose rounds stay in
+	// the archive (discardedBucket) and whose mails in the outbox.
+	Rollbacks []Rollback `json:"rollbacks,omitempty"`
 	// Notices counts announcements, to give each its own Message-ID.
 	Notices int `json:"notices,omitempty"`
+}
+
+// Rollback is one ROLLBACK TURN: the game was on round From and went back to the start of round To, at
+// At, entering epoch Epoch. The rounds To..From-1 as they were played (each with its own epoch) form the
+// closed timeline Epoch, kept in the archive under that number.
+type Rollback struct {
+	Epoch int       `json:"epoch"`
+	From  int       `json:"from"`
+	To    int       `json:"to"`
+	At    time.Time `json:"at"`
 }
 
 // NMRPolicy is a game's rule for players who miss turns (PBEM practice: default plot, autopilot after
@@ -388,7 +401,7 @@ func (s *Service) NewGameBots(scenario []byte, files fs.FS, source, id string, b
 			}
 		}
 		for i := range g.Seats {
-			if err := s.queueReport(tx, g, rg, &g.Seats[i], nil, "start"); err != nil {
+			if err := s.queueReport(tx, reportJob{g: g, rg: rg, seat: &g.Seats[i], kind: kindStart}); err != nil {
 				return err
 			}
 		}
@@ -414,6 +427,25 @@ func ordersBucket(game string, round int) []string {
 	return []string{"orders", game, fmt.Sprintf("%06d", round)}
 }
 func archiveBucket(game string) []string { return []string{"archive", game} }
+
+// discardedBucket holds the archive records of rounds a rollback discarded, keyed by discardedKey.
+func discardedBucket(game string) []string { return []string{"archive-discarded", game} }
+
+// discardedKey is a discarded round's key: the timeline (the epoch its rollback entered), then the round.
+func discardedKey(timeline, round int) string {
+	return storage.SeqKey(uint64(timeline)) + "/" + storage.SeqKey(uint64(round))
+}
+
+// discardedReportsBucket keeps a player's reports of rounds a rollback discarded, keyed by discardedKey
+// with the round as the player's mails number it: RESEND of such a round says what became of it.
+func discardedReportsBucket(game, player string) []string {
+	return []string{"reports-discarded", game, player}
+}
+
+// positionKey is where a player's position mail after a rollback is kept among their reports: just after
+// the report of the round before (round), so the latest kept mail is the one RESEND sends, and a report
+// of the round asked for comes after it.
+func positionKey(round int) string { return storage.SeqKey(uint64(round)) + "/position" }
 func reportsBucket(game, player string) []string {
 	return []string{"reports", game, player}
 }

@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -198,4 +199,119 @@ func heldOf(p Phase) string {
 		return "lost mail?"
 	}
 	return ""
+}
+
+// playTurns resolves n turns by the moderator's PROCESS TURN.
+func (f *fixture) playTurns(n int) {
+	f.t.Helper()
+	for range n {
+		f.mod("PROCESS", fmt.Sprint(f.game().Round))
+	}
+}
+
+// TestResendAfterRollback: after ROLLBACK TURN 3 a player's RESEND delivered the discarded "turn 3
+// report", which announces turn 4, and the receipt said only "your report is on its way again".
+func TestResendAfterRollback(t *testing.T) {
+	f := newFixture(t, 0)
+	f.playTurns(3)
+	f.mod("ROLLBACK", "3")
+	f.mail("alice@players.test", "r1", "GAME g1 SECRET lark-swift-0001\nRESEND\nEND")
+	sent := f.lastOf("alice@players.test", "resend")
+	if strings.Contains(sent.Subject, "turn 3 report") || !strings.Contains(sent.Subject, "position for turn 3") {
+		t.Errorf("RESEND after a rollback sent %q, want the position for turn 3", sent.Subject)
+	}
+	rec := f.lastOf("alice@players.test", "receipt").Body
+	if !strings.Contains(rec, "position for turn 3") {
+		t.Errorf("the receipt must name what was sent:\n%s", rec)
+	}
+	f.mail("alice@players.test", "r2", "GAME g1 SECRET lark-swift-0001\nRESEND TURN 3\nRESEND TURN 1\nEND")
+	rec = f.lastOf("alice@players.test", "receipt").Body
+	if !strings.Contains(rec, "RESEND TURN 3: that round was played, then rolled back by the moderator on") {
+		t.Errorf("RESEND TURN 3 of a rolled-back turn must say so:\n%s", rec)
+	}
+	if !strings.Contains(rec, "turn 1 report for Alice") {
+		t.Errorf("RESEND TURN 1 must name the turn 1 report:\n%s", rec)
+	}
+	for _, m := range f.outbox("alice@players.test") {
+		if m.Kind == "resend" && strings.Contains(m.Subject, "turn 3 report") {
+			t.Errorf("a discarded report was sent again: %q", m.Subject)
+		}
+	}
+	f.mail("alice@players.test", "r3", "GAME g1 SECRET lark-swift-0001\nRESEND TURN 9\nEND")
+	if rec := f.lastOf("alice@players.test", "receipt").Body; !strings.Contains(rec, "RESEND TURN 9: there is no report of that round") {
+		t.Errorf("RESEND TURN 9:\n%s", rec)
+	}
+}
+
+// TestRollbackMails: the moderator's notice ended "your position is below." with nothing below, and the
+// players' position mail had no picture, no web link, and "WHAT HAPPENED: Nothing your pilots saw".
+func TestRollbackMails(t *testing.T) {
+	f := newFixture(t, 0)
+	f.s.cfg.WebBase = "https://games.test/sortie/"
+	f.playTurns(2)
+	f.mod("ROLLBACK", "2")
+	pos := f.last("alice@players.test")
+	if len(pos.Parts) == 0 || pos.Parts[0].ContentType != "image/png" {
+		t.Errorf("the position mail has no map picture: %d parts", len(pos.Parts))
+	}
+	for _, want := range []string{"https://games.test/sortie/p/g1/", "State commitment of this position", "YOUR AIRCRAFT", "GAME g1 TURN 2"} {
+		if !strings.Contains(pos.Body, want) {
+			t.Errorf("the position mail lacks %q:\n%s", want, pos.Body)
+		}
+	}
+	for _, bad := range []string{"WHAT HAPPENED", "Nothing your pilots saw", "after this turn"} {
+		if strings.Contains(pos.Body, bad) {
+			t.Errorf("the position mail says %q, but no turn was resolved:\n%s", bad, pos.Body)
+		}
+	}
+	note := f.last("mod@players.test").Body
+	if strings.Contains(note, "below") || !strings.Contains(note, "Every player has been mailed their position for turn 2") {
+		t.Errorf("the moderator's notice promises what it does not carry:\n%s", note)
+	}
+}
+
+// TestRollbackKeepsHistory: the archive records of the discarded turns were deleted, so nothing showed
+// that a rollback had happened.
+func TestRollbackKeepsHistory(t *testing.T) {
+	f := newFixture(t, 0)
+	f.playTurns(3)
+	f.now = f.now.Add(time.Hour)
+	f.mod("ROLLBACK", "2")
+	rec, err := f.s.Record("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Rounds) != 1 || len(rec.Discarded) != 2 {
+		t.Fatalf("after ROLLBACK TURN 2 of a game on turn 4: %d live rounds, %d discarded; want 1 and 2", len(rec.Rounds), len(rec.Discarded))
+	}
+	for i, r := range rec.Discarded {
+		if r.Timeline != 1 || r.Round != 2+i {
+			t.Errorf("discarded round %d: timeline %d, round %d", i, r.Timeline, r.Round)
+		}
+	}
+	if len(rec.Game.Rollbacks) != 1 || rec.Game.Rollbacks[0] != (Rollback{Epoch: 1, From: 4, To: 2, At: f.now}) {
+		t.Errorf("rollbacks: %+v", rec.Game.Rollbacks)
+	}
+	st, _ := f.s.Status("g1")
+	if len(st.Rollbacks) != 1 || !strings.Contains(st.Rollbacks[0], "turns 2 to 3 were played, then rolled back by the moderator on") {
+		t.Errorf("status must tell of the rollback: %q", st.Rollbacks)
+	}
+}
+
+// TestStatusOfAFinishedGameMissesNothing: `game status` of a finished game listed a seat as "missing KURT".
+func TestStatusOfAFinishedGameMissesNothing(t *testing.T) {
+	f := newFixtureTurns(t, 0, "", 1)
+	f.mod("PROCESS", "1")
+	st, err := f.s.Status("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range st.Seats {
+		if len(seat.Missing) > 0 {
+			t.Errorf("%s of a finished game is missing %v", seat.Player, seat.Missing)
+		}
+	}
+	if st.Missing != 0 {
+		t.Errorf("a finished game has %d players missing orders", st.Missing)
+	}
 }

@@ -124,7 +124,7 @@ func (s *Service) replyTo(seat *Seat) string {
 
 // orderHeader is the first line of the ready-to-fill block. It carries no secret: the mail that holds it
 // comes with the seat's reply address as Reply-To, and a reply to that identifies the seat (only the
-// welcome shows the secret, see queueReportNotes).
+// welcome shows the secret, see queueReport).
 // asksOnly says a game asks only some players each round (ruleset.Selective).
 func asksOnly(rg ruleset.Game) bool {
 	sel, ok := rg.(ruleset.Selective)
@@ -156,30 +156,47 @@ func (s *Service) orderHeader(g *Game, _ *Seat, round int) string {
 	return fmt.Sprintf("GAME %s TURN %d", g.ID, round)
 }
 
-// queueReport renders a player's report (kind start, report or over) and puts it in the outbox.
-func (s *Service) queueReport(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string) error {
-	return s.queueReportNotes(tx, g, rg, seat, log, kind, nil)
+// reportJob is one player's report to queue: kind start (the welcome), report (a resolved round),
+// over (the last), or position (where things stand after a rollback, with no round resolved).
+type reportJob struct {
+	g    *Game
+	rg   ruleset.Game // the game as the report shows it
+	seat *Seat
+	kind string
+	log  *ruleset.Log // the round resolved (nil for start and position)
+	// notes are announcements shown first; pics the players' reports and pictures drawn ahead
+	// (renderPictures): a player missing from it has theirs built and drawn here.
+	notes []string
+	pics  map[string]drawn
 }
 
-func (s *Service) queueReportNotes(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string) error {
-	return s.queueReportPictured(tx, g, rg, seat, log, kind, notes, nil)
-}
+// Report kinds.
+const (
+	kindStart    = "start"
+	kindReport   = "report"
+	kindOver     = "over"
+	kindPosition = "position"
+)
 
-// queueReportPictured is queueReportNotes with the players' map pictures drawn ahead (renderPictures);
-// a player missing from pics has their report built and drawn here.
-func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, log *ruleset.Log, kind string, notes []string, pics map[string]drawn) error {
-	d, ok := pics[seat.Player]
+// queueReport renders a player's report with its map picture and web link, keeps the whole mail for
+// RESEND, and puts it in the outbox.
+func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
+	g, rg, seat, kind := j.g, j.rg, j.seat, j.kind
+	d, ok := j.pics[seat.Player]
 	if !ok {
-		d.rep = rg.Report(seat.Player, log)
+		d.rep = rg.Report(seat.Player, j.log)
 		d.pic = drawPicture(d.rep)
 	}
 	rep := d.rep
 	if asksOnly(rg) {
 		// The seat's own round numbers (Seat.Asks): asked now for round Asks, after its round Asks-1.
 		rep.NextRound, rep.Round = seat.Asks, seat.Asks-1
-		if kind == "over" {
+		if kind == kindOver {
 			rep.Round = seat.Asks
 		}
+	}
+	if kind == kindPosition {
+		rep.Round = rep.NextRound - 1
 	}
 	state, err := rg.Save()
 	if err != nil {
@@ -187,14 +204,15 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 	}
 	data := reportData{StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
-		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes, NeedSecret: s.cfg.NoPlusAddressing}
+		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: j.notes, NeedSecret: s.cfg.NoPlusAddressing,
+		Position: kind == kindPosition}
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
 	if s.cfg.WebBase != "" {
 		data.WebLink = strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, seat.Player))
 	}
-	if log != nil {
-		for _, p := range log.Missed {
+	if j.log != nil {
+		for _, p := range j.log.Missed {
 			name := p
 			if st := g.seat(p); st != nil && st.Name != "" {
 				name = st.Name
@@ -202,15 +220,18 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 			data.Missed = append(data.Missed, name)
 		}
 	}
-	if kind == "start" {
+	template := kind
+	switch kind {
+	case kindStart:
 		// The welcome is the one mail with the secret, for mail written to the bare address.
 		data.Secret = seat.Secret
 		data.OrderHeader += " SECRET " + seat.Secret
-	}
-	if kind == "over" {
+	case kindOver:
 		data.Seed = g.Seed
+	case kindPosition:
+		template = kindReport
 	}
-	subject, body, err := s.tmpl.Render(kind, data)
+	subject, body, err := s.tmpl.Render(template, data)
 	if err != nil {
 		return err
 	}
@@ -219,7 +240,11 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 		return err
 	}
 	round := rep.Round
-	o := outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: kind, Subject: subject, Body: body, Parts: parts, Token: seat.Token,
+	key := storage.SeqKey(uint64(round))
+	if kind == kindPosition {
+		key = positionKey(round)
+	}
+	o := outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: template, Subject: subject, Body: body, Parts: parts, Token: seat.Token,
 		Key: []string{kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch)}}
 	// The whole mail is kept for RESEND (a seat the computer plays gets no mail, but its reports are
 	// kept too: a player who takes the seat over may ask for them).
@@ -227,7 +252,7 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 	if err != nil {
 		return err
 	}
-	if err := tx.Put(reportsBucket(g.ID, seat.Player), storage.SeqKey(uint64(round)), saved); err != nil {
+	if err := tx.Put(reportsBucket(g.ID, seat.Player), key, saved); err != nil {
 		return err
 	}
 	return s.enqueue(tx, o)

@@ -193,8 +193,11 @@ func (s *Service) announce(tx *storage.Tx, g *Game, topic, text string, toModera
 	return s.queueModerator(tx, g, topic, s.withDeadline(text, g, nil))
 }
 
-// rollback returns a game to the start of round n: the state before round n from the archive, and
-// everything recorded since (later archive records and orders) removed. Players get the position again.
+// rollback returns a game to the start of round n: the state before round n from the archive. Nothing
+// is deleted: the rounds played since move to the archive's closed timeline (discardedBucket, named by
+// the epoch the rollback enters), each player's reports of them likewise (so RESEND can say what became
+// of them), and the orders waiting for the current round are dropped. Every player gets their position
+// for round n, with its map and web link; the moderator a notice of what was done.
 func (s *Service) rollback(tx *storage.Tx, g *Game, n int) error {
 	if n < 1 || n >= g.Round {
 		return modErr(fmt.Sprintf("ROLLBACK TURN %d: the game is on turn %d; roll back to an earlier turn", n, g.Round))
@@ -213,9 +216,18 @@ func (s *Service) rollback(tx *storage.Tx, g *Game, n int) error {
 	if err := tx.Put(bucketState, g.ID, rec.StateBefore); err != nil {
 		return err
 	}
-	for r := n; r <= g.Round; r++ {
-		if err := tx.Delete(archiveBucket(g.ID), storage.SeqKey(uint64(r))); err != nil {
+	from, timeline, now := g.Round, g.Epoch+1, s.now().UTC()
+	for r := n; r <= from; r++ {
+		key := storage.SeqKey(uint64(r))
+		if v, err := tx.Get(archiveBucket(g.ID), key); err != nil {
 			return err
+		} else if v != nil {
+			if err := tx.Put(discardedBucket(g.ID), discardedKey(timeline, r), v); err != nil {
+				return err
+			}
+			if err := tx.Delete(archiveBucket(g.ID), key); err != nil {
+				return err
+			}
 		}
 		keys, err := tx.Keys(ordersBucket(g.ID, r))
 		if err != nil {
@@ -227,26 +239,89 @@ func (s *Service) rollback(tx *storage.Tx, g *Game, n int) error {
 			}
 		}
 	}
-	from := g.Round
-	g.Epoch++
-	g.Round, g.Status, g.Result = n, StatusRunning, ""
-	g.AllInAt, g.Waiting, g.Held, g.Reminded = time.Time{}, nil, "", nil
-	g.Deadline = s.now().UTC().Add(g.TurnLength)
 	rg, err := loadRules(tx, g)
 	if err != nil {
 		return err
 	}
-	text := fmt.Sprintf("The moderator has rolled the game back from turn %d to the start of turn %d. Orders for turn %d are due by %s; your position is below.",
-		from, n, n, deadlineMark)
+	g.Round, g.Status, g.Result = n, StatusRunning, ""
+	selective := asksOnly(rg)
 	for i := range g.Seats {
-		if err := s.queuePosition(tx, g, rg, &g.Seats[i], s.withDeadline(text, g, &g.Seats[i])); err != nil {
+		st := &g.Seats[i]
+		if asks, ok := rec.Asks[st.Player]; ok && selective {
+			st.Asks = asks // the seat's own count as it stood when round n was asked for
+		} else if selective {
+			askSeat(rg, st) // a record from before the counts were kept: asked once more
+		}
+		if err := discardReports(tx, g.ID, st.Player, timeline, playerRound(g, rg, st)); err != nil {
 			return err
 		}
 	}
-	if err := s.queueModerator(tx, g, fmt.Sprintf("rolled back to turn %d", n), s.withDeadline(text, g, nil)); err != nil {
+	g.Epoch = timeline
+	g.Rollbacks = append(g.Rollbacks, Rollback{Epoch: timeline, From: from, To: n, At: now})
+	g.AllInAt, g.Waiting, g.Held, g.Reminded = time.Time{}, nil, "", nil
+	g.Deadline = now.Add(g.TurnLength)
+	if g.Paused {
+		g.PausedAt = now // the new deadline starts now, and moves on by the pause from here
+	}
+	noun := ruleset.RoundNoun(rg)
+	for i := range g.Seats {
+		st := &g.Seats[i]
+		text := fmt.Sprintf("The moderator has rolled the game back from %s %d to the start of %s %d: what happened since no longer counts. Orders for %s %d are due by %s; your position is below.",
+			noun, from, noun, n, noun, n, deadlineMark)
+		if selective {
+			// The game's own round numbers would tell how often others were asked: the seat's count only.
+			text = fmt.Sprintf("The moderator has rolled the game back to an earlier point: what happened since no longer counts. You are asked again for your %s %d, due by %s; your position is below.",
+				noun, st.Asks, deadlineMark)
+		}
+		if err := s.queueReport(tx, reportJob{g: g, rg: rg, seat: st, kind: kindPosition, notes: []string{s.withDeadline(text, g, st)}}); err != nil {
+			return err
+		}
+	}
+	played := fmt.Sprintf("%s %d", noun, n)
+	if from-1 > n {
+		played = fmt.Sprintf("%ss %d to %d", noun, n, from-1)
+	}
+	text := fmt.Sprintf("Game %s has been rolled back from %s %d to the start of %s %d. Every player has been mailed their position for %s %d, with its map; orders are due by %s.\n"+
+		"%s as played stay in the archive as a closed timeline (number %d): the export, the web archive and sortie verify show it.",
+		g.ID, noun, from, noun, n, noun, n, deadlineMark, upperFirst(played), timeline)
+	if err := s.queueModerator(tx, g, fmt.Sprintf("rolled back to %s %d", noun, n), s.withDeadline(text, g, nil)); err != nil {
 		return err
 	}
 	return putGame(tx, g)
+}
+
+// discardReports moves a player's kept reports of rounds from round on (as the player's mails number
+// them) to the closed timeline's, so the latest kept report is one of the timeline that goes on.
+func discardReports(tx *storage.Tx, game, player string, timeline, round int) error {
+	keys, err := tx.Keys(reportsBucket(game, player))
+	if err != nil {
+		return err
+	}
+	first := storage.SeqKey(uint64(round))
+	for _, k := range keys {
+		if k < first {
+			continue
+		}
+		v, err := tx.Get(reportsBucket(game, player), k)
+		if err != nil {
+			return err
+		}
+		if err := tx.Put(discardedReportsBucket(game, player), storage.SeqKey(uint64(timeline))+"/"+k, v); err != nil {
+			return err
+		}
+		if err := tx.Delete(reportsBucket(game, player), k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// upperFirst is s with its first letter in capitals.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // replace gives a seat to a new player: new address, secret and reply token; the newcomer gets a
@@ -269,7 +344,7 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.queueReport(tx, g, rg, st, nil, "start"); err != nil {
+	if err := s.queueReport(tx, reportJob{g: g, rg: rg, seat: st, kind: kindStart}); err != nil {
 		return err
 	}
 	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": "your seat has a new player",
@@ -295,30 +370,6 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 		}
 	}
 	return putGame(tx, g)
-}
-
-// queuePosition sends a player where things stand without a resolved turn (after a rollback).
-func (s *Service) queuePosition(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Seat, note string) error {
-	rep := rg.Report(seat.Player, nil)
-	if asksOnly(rg) {
-		askSeat(rg, seat)
-		rep.NextRound = seat.Asks
-	}
-	rep.Round = rep.NextRound - 1
-	state, err := rg.Save()
-	if err != nil {
-		return err
-	}
-	data := reportData{Position: true, StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: "report", Report: rep,
-		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
-		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: []string{note}, NeedSecret: s.cfg.NoPlusAddressing}
-	data.Unit, data.Units = unitNouns(g)
-	data.RoundNoun = ruleset.RoundNoun(rg)
-	subject, body, err := s.tmpl.Render("report", data)
-	if err != nil {
-		return err
-	}
-	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "report", Subject: subject, Body: body, Token: seat.Token, Key: []string{"position", fmt.Sprint(g.Round), seat.Player, fmt.Sprint(g.Epoch)}})
 }
 
 // digestLine is one game in a moderator's digest.

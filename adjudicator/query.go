@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"sortie/rules/ruleset"
 	"sortie/storage"
 )
 
@@ -82,6 +83,21 @@ type GameStatus struct {
 	StateCommitment string    `json:"state_commitment"`
 	Held            string    `json:"held,omitempty"` // why the round is held, if it is
 	Policy          NMRPolicy `json:"policy"`
+	// Rollbacks says, a sentence each, what the moderator's rollbacks discarded and when; Discarded
+	// counts the rounds they hold in the archive.
+	Rollbacks []string `json:"rollbacks,omitempty"`
+	Discarded int      `json:"discarded_rounds,omitempty"`
+}
+
+// RollbackText is a rollback in a sentence for the moderator and the archive: "turns 3 to 4 were
+// played, then rolled back by the moderator on Mon 23 Nov 2026 09:00 UTC (timeline 1)". noun is the
+// game's word for a round.
+func RollbackText(rb Rollback, noun string) string {
+	played := fmt.Sprintf("%s %d was", noun, rb.To)
+	if rb.From-1 > rb.To {
+		played = fmt.Sprintf("%ss %d to %d were", noun, rb.To, rb.From-1)
+	}
+	return fmt.Sprintf("%s played, then rolled back by the moderator on %s (timeline %d)", played, rb.At.UTC().Format("Mon 2 Jan 2006 15:04 UTC"), rb.Epoch)
 }
 
 // List returns every game, newest deadline last.
@@ -129,9 +145,11 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 		if err != nil {
 			return err
 		}
-		miss, err := s.missing(tx, g, rg)
-		if err != nil {
-			return err
+		miss := map[string][]string{}
+		if g.Status == StatusRunning { // a finished game misses nothing
+			if miss, err = s.missing(tx, g, rg); err != nil {
+				return err
+			}
 		}
 		state, err := rg.Save()
 		if err != nil {
@@ -150,6 +168,13 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 				ss.WebLink = strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, seat.Player))
 			}
 			st.Seats = append(st.Seats, ss)
+		}
+		noun := ruleset.RoundNoun(rg)
+		for _, rb := range g.Rollbacks {
+			st.Rollbacks = append(st.Rollbacks, RollbackText(rb, noun))
+		}
+		if err := tx.ForEach(discardedBucket(g.ID), func(string, []byte) error { st.Discarded++; return nil }); err != nil {
+			return err
 		}
 		return tx.ForEach(archiveBucket(g.ID), func(string, []byte) error { st.Archived++; return nil })
 	})

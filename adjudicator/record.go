@@ -3,6 +3,7 @@ package adjudicator
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"sortie/rules/dice"
@@ -20,7 +21,10 @@ type GameRecord struct {
 	// StateCommitment is the commitment to State that the players were shown.
 	StateCommitment string
 	Rounds          []PlayedRound
-	Mails           []storage.Outgoing
+	// Discarded are the rounds rollbacks discarded, by timeline then round (Game.Rollbacks says when
+	// and how): each as it was played and reported, so an archive shows every timeline the players saw.
+	Discarded []PlayedRound
+	Mails     []storage.Outgoing
 	// FromName is the display name on the service's mail; Read is when the record was read.
 	FromName string
 	Read     time.Time
@@ -38,9 +42,14 @@ type PlayedRound struct {
 	Resolved   time.Time
 	HashBefore string
 	HashAfter  string
-	// Commitment is the commitment to the state after the round that the players were shown.
-	Commitment string
-	Orders     map[string]string
+	// Commitment is the commitment to the state after the round that the players were shown;
+	// CommitBefore the one to the state before (a position mail after a rollback shows it).
+	Commitment   string
+	CommitBefore string
+	// Timeline is 0 for a round of the game as it stands, and for a discarded round the number of the
+	// timeline its rollback closed (Rollback.Epoch).
+	Timeline int
+	Orders   map[string]string
 	Missed     []string
 	// Withdrawn are players whose units were taken out after the round (NMR dropout).
 	Withdrawn   []string
@@ -67,36 +76,20 @@ func (s *Service) Record(gameID string) (*GameRecord, error) {
 		if rec.State, err = rg.Save(); err != nil {
 			return err
 		}
-		err = tx.ForEach(archiveBucket(g.ID), func(k string, v []byte) error {
-			var ar archiveRecord
-			if err := json.Unmarshal(v, &ar); err != nil {
-				return fmt.Errorf("archive of %s, record %s: %w", g.ID, k, err)
-			}
-			r := PlayedRound{Round: ar.Round, Epoch: ar.Epoch, Keyed: ar.Keyed, Stream: ar.Stream, Commitment: ar.Commitment, Resolved: ar.Resolved,
-				HashBefore: ar.HashBefore, HashAfter: ar.HashAfter, Orders: ar.Orders, StateBefore: ar.StateBefore,
-				Withdrawn: ar.Withdrawn, Events: json.RawMessage("null")}
-			if r.Orders == nil {
-				r.Orders = map[string]string{}
-			}
-			if ar.Log != nil {
-				r.Missed, r.Dice = ar.Log.Missed, ar.Log.Dice
-				if len(ar.Log.Events) > 0 {
-					r.Events = json.RawMessage(ar.Log.Events)
+		rounds := func(bucket []string, into *[]PlayedRound) error {
+			return tx.ForEach(bucket, func(k string, v []byte) error {
+				r, err := playedRound(g.ID, k, v)
+				if err != nil {
+					return err
 				}
-			}
-			if r.Dice == nil {
-				r.Dice = []dice.Roll{}
-			}
-			if !json.Valid(r.Events) {
-				return fmt.Errorf("archive of %s, round %d: the events are not JSON", g.ID, ar.Round)
-			}
-			if !json.Valid(r.StateBefore) {
-				return fmt.Errorf("archive of %s, round %d: the state before is not JSON", g.ID, ar.Round)
-			}
-			rec.Rounds = append(rec.Rounds, r)
-			return nil
-		})
-		if err != nil {
+				*into = append(*into, r)
+				return nil
+			})
+		}
+		if err := rounds(archiveBucket(g.ID), &rec.Rounds); err != nil {
+			return err
+		}
+		if err := rounds(discardedBucket(g.ID), &rec.Discarded); err != nil {
 			return err
 		}
 		if rec.Mails, err = tx.OutboxByGame(g.ID); err != nil {
@@ -107,6 +100,7 @@ func (s *Service) Record(gameID string) (*GameRecord, error) {
 		}
 		rec.Game = *g
 		rec.Game.Seats = append([]Seat(nil), g.Seats...)
+		rec.Game.Rollbacks = append([]Rollback(nil), g.Rollbacks...)
 		rec.StateCommitment = g.commitment(rec.State)
 		return nil
 	})
@@ -114,6 +108,43 @@ func (s *Service) Record(gameID string) (*GameRecord, error) {
 		return nil, err
 	}
 	return rec, nil
+}
+
+// playedRound reads one archive record (key k of the archive or of the discarded rounds).
+func playedRound(game, k string, v []byte) (PlayedRound, error) {
+	var ar archiveRecord
+	if err := json.Unmarshal(v, &ar); err != nil {
+		return PlayedRound{}, fmt.Errorf("archive of %s, record %s: %w", game, k, err)
+	}
+	r := PlayedRound{Round: ar.Round, Epoch: ar.Epoch, Keyed: ar.Keyed, Stream: ar.Stream, Commitment: ar.Commitment, CommitBefore: ar.CommitBefore,
+		Resolved: ar.Resolved, HashBefore: ar.HashBefore, HashAfter: ar.HashAfter, Orders: ar.Orders, StateBefore: ar.StateBefore,
+		Withdrawn: ar.Withdrawn, Events: json.RawMessage("null")}
+	if timeline, _, ok := strings.Cut(k, "/"); ok {
+		n, err := storage.ParseSeqKey(timeline)
+		if err != nil {
+			return PlayedRound{}, fmt.Errorf("archive of %s, discarded record %s: %w", game, k, err)
+		}
+		r.Timeline = int(n)
+	}
+	if r.Orders == nil {
+		r.Orders = map[string]string{}
+	}
+	if ar.Log != nil {
+		r.Missed, r.Dice = ar.Log.Missed, ar.Log.Dice
+		if len(ar.Log.Events) > 0 {
+			r.Events = json.RawMessage(ar.Log.Events)
+		}
+	}
+	if r.Dice == nil {
+		r.Dice = []dice.Roll{}
+	}
+	if !json.Valid(r.Events) {
+		return PlayedRound{}, fmt.Errorf("archive of %s, round %d: the events are not JSON", game, ar.Round)
+	}
+	if !json.Valid(r.StateBefore) {
+		return PlayedRound{}, fmt.Errorf("archive of %s, round %d: the state before is not JSON", game, ar.Round)
+	}
+	return r, nil
 }
 
 // Backup writes a consistent copy of the whole database to path while the service carries on (bbolt's

@@ -212,8 +212,14 @@ type archiveRecord struct {
 	// withdraws them too before comparing HashAfter.
 	Withdrawn []string `json:"withdrawn,omitempty"`
 	HashAfter string   `json:"hash_after"`
-	// Commitment is what the players were shown of the state after the round (StateCommitment).
-	Commitment string `json:"commitment,omitempty"`
+	// Commitment is what the players were shown of the state after the round (StateCommitment), and
+	// CommitBefore the commitment to StateBefore (what a position mail after a rollback to this round
+	// shows), so an archive can account for every commitment mailed before its seed is revealed.
+	Commitment   string `json:"commitment,omitempty"`
+	CommitBefore string `json:"commit_before,omitempty"`
+	// Asks is, in a game that asks only some players (Seat.Asks), each seat's count of rounds asked when
+	// this round was resolved: a rollback to the round restores it.
+	Asks map[string]int `json:"asks,omitempty"`
 }
 
 // resolveRound plays the round inside the caller's transaction: orders, dice from the game's seed, the
@@ -299,7 +305,13 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger
 		}
 	}
 	rec := archiveRecord{Round: g.Round, Epoch: g.Epoch, Keyed: true, Stream: stream, Resolved: s.now().UTC(), StateBefore: before, HashBefore: rg.Hash(), Orders: orders, Log: log,
-		HashAfter: next.Hash(), Commitment: g.commitment(after), Withdrawn: withdrawn}
+		HashAfter: next.Hash(), Commitment: g.commitment(after), CommitBefore: g.commitment(before), Withdrawn: withdrawn}
+	if asksOnly(rg) {
+		rec.Asks = map[string]int{}
+		for _, st := range g.Seats {
+			rec.Asks[st.Player] = st.Asks
+		}
+	}
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return err
@@ -315,10 +327,10 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger
 	g.Waiting = nil
 	g.Reminded = nil
 	g.Deadline = s.now().UTC().Add(g.TurnLength)
-	kind := "report"
+	kind := kindReport
 	if over, result := next.Over(); over {
 		g.Status, g.Result = StatusOver, result
-		kind = "over"
+		kind = kindOver
 	}
 	t0 = time.Now()
 	var told []string
@@ -332,10 +344,10 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger
 		if !ruleset.ReportsTo(next, g.Seats[i].Player) {
 			continue // a game that asks only some players this round (ruleset.Selective)
 		}
-		if kind != "over" {
+		if kind != kindOver {
 			askSeat(next, &g.Seats[i])
 		}
-		if err := s.queueReportPictured(tx, g, next, &g.Seats[i], log, kind, notes, pics); err != nil {
+		if err := s.queueReport(tx, reportJob{g: g, rg: next, seat: &g.Seats[i], kind: kind, log: log, notes: notes, pics: pics}); err != nil {
 			return err
 		}
 	}
@@ -345,7 +357,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger
 			return err
 		}
 	}
-	if kind == "over" {
+	if kind == kindOver {
 		if err := s.queueModerator(tx, g, "game over", fmt.Sprintf("Game %s is over: %s", g.ID, g.Result)); err != nil {
 			return err
 		}

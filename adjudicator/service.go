@@ -307,14 +307,20 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		// A finished game still answers RESEND: a player may need the final report again.
 		if len(block.Orders) == 0 && len(block.Refused) == 0 && len(block.Commands) > 0 && onlyCommand(block, "RESEND") {
 			resent := map[string]bool{}
+			var notes []string
+			allExact := true
 			for _, c := range block.Commands {
-				if err := s.resend(tx, g, seat, c.Args, env.MessageID, resent); err != nil {
+				note, exact, err := s.resend(tx, g, seat, c.Args, env.MessageID, resent)
+				if err != nil {
 					return "", err
 				}
+				notes, allExact = append(notes, note), allExact && exact
 			}
-			if len(resent) > 0 {
-				return Accepted, nil
+			if allExact {
+				return Accepted, nil // the report itself is the answer
 			}
+			return Accepted, s.queueSimple(tx, "error", seat.Email, env.MessageID, g.ID, map[string]any{
+				"Subject": "your RESEND in game " + g.ID, "Problems": append([]string{"Game " + g.ID + " has ended: " + g.Result}, notes...)})
 		}
 		return Refused, s.queueSimple(tx, "error", seat.Email, env.MessageID, g.ID, map[string]any{
 			"Subject": "game " + g.ID + " is over", "Problems": []string{"Game " + g.ID + " has ended: " + g.Result,
@@ -507,10 +513,11 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		case "HELP":
 			rec.Help = true
 		case "RESEND":
-			if err := s.resend(tx, g, seat, c.Args, env.MessageID, resent); err != nil {
+			note, _, err := s.resend(tx, g, seat, c.Args, env.MessageID, resent)
+			if err != nil {
 				return "", err
 			}
-			rec.Notes = append(rec.Notes, "RESEND: your report is on its way again")
+			rec.Notes = append(rec.Notes, note)
 		}
 	}
 	subject, body, err := s.tmpl.Render("receipt", *rec)
@@ -729,30 +736,87 @@ func (s *Service) timed(part string, since time.Time) {
 	}
 }
 
-func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inReplyTo string, done map[string]bool) error {
-	var last []byte
-	var lastKey string
-	err := tx.ForEach(reportsBucket(g.ID, seat.Player), func(k string, v []byte) error {
-		if len(args) == 2 && strings.EqualFold(args[0], "TURN") {
-			if k == storage.SeqKey(parseUint(args[1])) {
-				last, lastKey = append([]byte(nil), v...), k
-			}
-			return nil
+// resend queues a player's kept report again (RESEND: the latest; RESEND TURN n: that round's, as the
+// player's mails number it) as an answer to the request, and says in a sentence what was sent, or why
+// nothing was. A report of a round the moderator rolled back is not sent as if it were current: the
+// sentence says so, and the latest report goes instead; exact says the very report asked for was sent.
+// done holds what this mail already resent.
+func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inReplyTo string, done map[string]bool) (note string, exact bool, err error) {
+	var want string
+	if len(args) == 2 && strings.EqualFold(args[0], "TURN") {
+		want = storage.SeqKey(parseUint(args[1]))
+	}
+	var kept, latest []byte
+	var keptKey, latestKey string
+	err = tx.ForEach(reportsBucket(g.ID, seat.Player), func(k string, v []byte) error {
+		latest, latestKey = v, k
+		if k == want {
+			kept, keptKey = v, k
 		}
-		last, lastKey = append([]byte(nil), v...), k
 		return nil
 	})
-	if err != nil || last == nil || done[lastKey] {
-		return err
+	if err != nil {
+		return "", false, err
 	}
-	done[lastKey] = true
+	exact = true
+	if want != "" && kept == nil {
+		n := parseUint(args[1])
+		exact = false
+		when, err := rolledBack(tx, g, seat.Player, want)
+		if err != nil {
+			return "", false, err
+		}
+		switch {
+		case !when.IsZero():
+			note = fmt.Sprintf("RESEND TURN %d: that round was played, then rolled back by the moderator on %s, so its report no longer counts", n, when.Format("Mon 2 Jan 2006 15:04 UTC"))
+		default:
+			note = fmt.Sprintf("RESEND TURN %d: there is no report of that round", n)
+		}
+		if latest == nil {
+			return note + "; nothing was sent.", false, nil
+		}
+		note += "; your latest mail is on its way instead: "
+		kept, keptKey = latest, latestKey
+	} else if want == "" {
+		kept, keptKey = latest, latestKey
+		note = "RESEND: "
+	} else {
+		note = fmt.Sprintf("RESEND TURN %d: ", parseUint(args[1]))
+	}
+	if kept == nil {
+		return "RESEND: there is no report to send yet.", false, nil
+	}
 	var m savedMail
-	if err := json.Unmarshal(last, &m); err != nil {
-		return err
+	if err := json.Unmarshal(kept, &m); err != nil {
+		return "", false, err
 	}
+	note += fmt.Sprintf("%q is on its way again.", m.Subject)
+	if done[keptKey] {
+		return note, exact, nil
+	}
+	done[keptKey] = true
 	// The same mail again, parts and all, to the seat's address now, as an answer to the request.
-	return s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: m.Body, Parts: m.Parts,
-		InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo}})
+	return note, exact, s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: m.Body, Parts: m.Parts,
+		InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo, keptKey}})
+}
+
+// rolledBack is when the moderator rolled back the round a player's report key names, or the zero time
+// if no rollback discarded such a report.
+func rolledBack(tx *storage.Tx, g *Game, player, key string) (time.Time, error) {
+	var when time.Time
+	err := tx.ForEach(discardedReportsBucket(g.ID, player), func(k string, _ []byte) error {
+		timeline, round, ok := strings.Cut(k, "/")
+		if !ok || round != key {
+			return nil
+		}
+		for _, rb := range g.Rollbacks {
+			if storage.SeqKey(uint64(rb.Epoch)) == timeline {
+				when = rb.At
+			}
+		}
+		return nil
+	})
+	return when, err
 }
 
 // onlyCommand says every command of the block is name.

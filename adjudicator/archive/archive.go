@@ -103,9 +103,15 @@ type ArchivedRound struct {
 	Resolved   time.Time `json:"resolved"`
 	HashBefore string    `json:"hash_before"`
 	HashAfter  string    `json:"hash_after"`
-	// Commitment is the commitment to the state after the round that the players were shown.
-	Commitment string            `json:"commitment,omitempty"`
-	Orders     map[string]string `json:"orders"`
+	// Commitment is the commitment to the state after the round that the players were shown;
+	// CommitBefore the one to the state before, which a position mail after a rollback shows (rounds
+	// archived before format 3 have none).
+	Commitment   string `json:"commitment,omitempty"`
+	CommitBefore string `json:"commit_before,omitempty"`
+	// Timeline is, for a round a rollback discarded, the number of the timeline it belongs to
+	// (timelines/NNNN/); 0 for a round of the game as it stands.
+	Timeline int               `json:"timeline,omitempty"`
+	Orders   map[string]string `json:"orders"`
 	Missed     []string          `json:"missed,omitempty"`
 	// Withdrawn are players whose units were taken out after the round (NMR dropout): part of the
 	// step from the state before to the hash after.

@@ -427,6 +427,9 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		if st.Held != "" {
 			fmt.Fprintf(w, "HELD for the moderator: %s\n", st.Held)
 		}
+		for _, rb := range st.Rollbacks {
+			fmt.Fprintf(w, "rolled back: %s\n", rb)
+		}
 		if st.Policy.Mode != "" && st.Policy.Mode != adjudicator.PolicyDefault {
 			fmt.Fprintf(w, "NMR policy: %s after %d missed turns\n", st.Policy.Mode, st.Policy.After)
 		}
