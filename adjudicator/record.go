@@ -50,7 +50,7 @@ type PlayedRound struct {
 	// timeline its rollback closed (Rollback.Epoch).
 	Timeline int
 	Orders   map[string]string
-	Missed     []string
+	Missed   []string
 	// Withdrawn are players whose units were taken out after the round (NMR dropout).
 	Withdrawn   []string
 	Events      json.RawMessage

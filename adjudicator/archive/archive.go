@@ -112,7 +112,7 @@ type ArchivedRound struct {
 	// (timelines/NNNN/); 0 for a round of the game as it stands.
 	Timeline int               `json:"timeline,omitempty"`
 	Orders   map[string]string `json:"orders"`
-	Missed     []string          `json:"missed,omitempty"`
+	Missed   []string          `json:"missed,omitempty"`
 	// Withdrawn are players whose units were taken out after the round (NMR dropout): part of the
 	// step from the state before to the hash after.
 	Withdrawn []string `json:"withdrawn,omitempty"`
