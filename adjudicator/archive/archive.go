@@ -25,6 +25,8 @@ import (
 	"sort"
 	"sortie/adjudicator"
 	"sortie/rules/dice"
+	"sortie/rules/registry"
+	"sortie/rules/ruleset"
 	"sortie/storage"
 	"strings"
 	"time"
@@ -34,10 +36,12 @@ import (
 // A change that an older Verify could misread gets a new version.
 //
 // Version 2: mail.mbox holds each mail as it was sent (MIME, quoted-printable text, parts), and
-// mail.json says where each mail stands. Verify reads versions 1 and 2.
+// mail.json says where each mail stands. Version 3: the rounds a rollback discarded stay, as closed
+// timelines (timelines/NNNN/NNNN.json, listed in the manifest), and each round records the commitment
+// to its state before. Verify reads versions 1 to 3.
 const (
 	Format        = "sortie-archive"
-	FormatVersion = 2
+	FormatVersion = 3
 )
 
 // The files of an archive folder.
@@ -51,6 +55,7 @@ const (
 	fileDice     = "dice.log"
 	fileSums     = "SHA256SUMS"
 	dirRounds    = "rounds"
+	dirTimelines = "timelines"
 )
 
 // withheld replaces what an archive must not show: player secrets, reply tokens, and the seed while
@@ -86,6 +91,21 @@ type Manifest struct {
 	// Mails is how many mails the game queued: the entries of mail.json, and of mail.mbox but for any
 	// that could not be made into a mail (mail.json says which).
 	Mails int `json:"mails"`
+	// Timelines are the moderator's rollbacks, oldest first, each with the rounds it discarded
+	// (timelines/NNNN/NNNN.json): what the players were shown before the game was rolled back.
+	Timelines []Timeline `json:"timelines,omitempty"`
+}
+
+// Timeline is one rollback and the rounds it discarded: the game was on round From and went back to the
+// start of round To at RolledBack; Rounds are the rounds To..From-1 as they were played.
+type Timeline struct {
+	Timeline   int       `json:"timeline"`
+	From       int       `json:"from"`
+	To         int       `json:"to"`
+	RolledBack time.Time `json:"rolled_back"`
+	Rounds     []int     `json:"rounds"`
+	// Text says it in a sentence: "turns 3 to 4 were played, then rolled back by the moderator on …".
+	Text string `json:"text"`
 }
 
 // ArchivedRound is one resolved round as the archive keeps it (rounds/NNNN.json).
@@ -129,6 +149,8 @@ type Archive struct {
 	Game     adjudicator.Game `json:"game"`     // secrets and reply tokens blanked; the seed only when over
 	Scenario string           `json:"scenario"` // as loaded, with secrets (and a fixed seed) withheld
 	Rounds   []ArchivedRound  `json:"rounds"`
+	// Discarded are the rounds of the closed timelines (ArchivedRound.Timeline), by timeline then round.
+	Discarded []ArchivedRound `json:"discarded,omitempty"`
 	State    json.RawMessage  `json:"state"`
 	// Mails are every mail the game queued, in outbox order, with secrets and reply tokens withheld.
 	Mails    []storage.Outgoing `json:"mails"`
@@ -154,6 +176,9 @@ func New(rec *adjudicator.GameRecord) (*Archive, error) {
 	a := &Archive{FromName: rec.FromName, State: rec.State, Rounds: make([]ArchivedRound, 0, len(rec.Rounds))}
 	for _, r := range rec.Rounds {
 		a.Rounds = append(a.Rounds, ArchivedRound(r)) // the same fields; the JSON names are the archive's
+	}
+	for _, r := range rec.Discarded {
+		a.Discarded = append(a.Discarded, ArchivedRound(r))
 	}
 	red := newRedactor(g)
 	a.Mails = make([]storage.Outgoing, len(rec.Mails))
@@ -189,7 +214,27 @@ func New(rec *adjudicator.GameRecord) (*Archive, error) {
 	for _, r := range a.Rounds {
 		a.Manifest.Rounds = append(a.Manifest.Rounds, r.Round)
 	}
+	noun := "turn"
+	if rs, err := registry.Get(g.Ruleset); err == nil {
+		if rg, err := rs.Load(rec.State); err == nil {
+			noun = ruleset.RoundNoun(rg)
+		}
+	}
+	for _, rb := range g.Rollbacks {
+		t := Timeline{Timeline: rb.Epoch, From: rb.From, To: rb.To, RolledBack: rb.At, Rounds: []int{}, Text: adjudicator.RollbackText(rb, noun)}
+		for _, r := range a.Discarded {
+			if r.Timeline == rb.Epoch {
+				t.Rounds = append(t.Rounds, r.Round)
+			}
+		}
+		a.Manifest.Timelines = append(a.Manifest.Timelines, t)
+	}
 	return a, nil
+}
+
+// timelineFile is the name of a discarded round's file in the archive.
+func timelineFile(timeline, n int) string {
+	return fmt.Sprintf("%s/%04d/%04d.json", dirTimelines, timeline, n)
 }
 
 // roundFile is the name of a round's file in the archive.
@@ -214,6 +259,11 @@ func (a *Archive) WriteDir(dir string) error {
 	}
 	for _, d := range []string{dir, filepath.Join(dir, dirRounds)} {
 		if err := os.Chmod(d, 0o700); err != nil {
+			return err
+		}
+	}
+	for _, t := range a.Manifest.Timelines {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, filepath.FromSlash(timelineFile(t.Timeline, 0)))), 0o700); err != nil {
 			return err
 		}
 	}
@@ -255,6 +305,11 @@ func (a *Archive) files() (map[string][]byte, error) {
 	}
 	for _, r := range a.Rounds {
 		if err := put(roundFile(r.Round), r); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range a.Discarded {
+		if err := put(timelineFile(r.Timeline, r.Round), r); err != nil {
 			return nil, err
 		}
 	}

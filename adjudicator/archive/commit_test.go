@@ -78,7 +78,7 @@ func TestVerifyChecksCommitments(t *testing.T) {
 	rep := mustVerify(t, dir)
 	var text strings.Builder
 	rep.WriteText(&text)
-	if rep.Commitments != "not yet" || !strings.Contains(text.String(), "cannot be checked yet") {
+	if rep.Commitments != "not yet" || !strings.Contains(text.String(), "cannot be recomputed yet") {
 		t.Errorf("a running game's commitments: %q\n%s", rep.Commitments, text.String())
 	}
 

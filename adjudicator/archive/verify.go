@@ -12,6 +12,7 @@ import (
 	"net/mail"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,8 +44,13 @@ type VerifyReport struct {
 	// Commitments says what became of the state commitments the players were shown: "verified" (each
 	// recomputed from the revealed seed), "not yet" (the seed is secret while the game runs) or
 	// "failed".
-	Commitments string         `json:"commitments"`
-	Rounds      []RoundVerdict `json:"rounds"`
+	Commitments string `json:"commitments"`
+	// Mailed is how many different state commitments the archive's mails showed the players; each must
+	// be one the archive gives (and, once the seed is revealed, recomputed from its state).
+	Mailed int            `json:"mailed_commitments"`
+	Rounds []RoundVerdict `json:"rounds"`
+	// Timelines are the closed timelines of rollbacks, a sentence each.
+	Timelines []string `json:"timelines,omitempty"`
 	// Problems are failures not tied to one round; Notes what a reader should know but is no failure.
 	Problems []string `json:"problems"`
 	Notes    []string `json:"notes"`
@@ -53,10 +59,21 @@ type VerifyReport struct {
 // RoundVerdict is one round's result. Dice says how the round was re-run: "seed" (drawn again from the
 // revealed seed) or "recorded" (the archived values replayed; the seed is not yet known).
 type RoundVerdict struct {
-	Round    int      `json:"round"`
+	Round int `json:"round"`
+	// Timeline is, for a round a rollback discarded, its closed timeline's number; 0 for a round of the
+	// game as it stands.
+	Timeline int      `json:"timeline,omitempty"`
 	Dice     string   `json:"dice"`
 	Rolls    int      `json:"rolls"`
 	Problems []string `json:"problems"`
+}
+
+// name is how the report names the round: "round 3", or "timeline 1, round 3".
+func (v RoundVerdict) name() string {
+	if v.Timeline > 0 {
+		return fmt.Sprintf("timeline %d, round %d", v.Timeline, v.Round)
+	}
+	return fmt.Sprintf("round %d", v.Round)
 }
 
 // OK says the round re-ran byte for byte.
@@ -80,7 +97,7 @@ func (r *VerifyReport) Failures() []string {
 	var out []string
 	for _, v := range r.Rounds {
 		for _, p := range v.Problems {
-			out = append(out, fmt.Sprintf("round %d: %s", v.Round, p))
+			out = append(out, fmt.Sprintf("%s: %s", v.name(), p))
 		}
 	}
 	return append(out, r.Problems...)
@@ -104,10 +121,10 @@ func (r *VerifyReport) WriteText(w io.Writer) error {
 			how = "recorded dice replayed"
 		}
 		if v.OK() {
-			fmt.Fprintf(&b, "round %d: ok (%d dice, %s)\n", v.Round, v.Rolls, how)
+			fmt.Fprintf(&b, "%s: ok (%d dice, %s)\n", v.name(), v.Rolls, how)
 			continue
 		}
-		fmt.Fprintf(&b, "round %d: FAILED (%s)\n", v.Round, how)
+		fmt.Fprintf(&b, "%s: FAILED (%s)\n", v.name(), how)
 		for _, p := range v.Problems {
 			fmt.Fprintf(&b, "  - %s\n", p)
 		}
@@ -120,11 +137,14 @@ func (r *VerifyReport) WriteText(w io.Writer) error {
 	default:
 		b.WriteString("seed: not revealed yet (the game is not over): the dice were replayed as recorded, so their fairness is not verified\n")
 	}
+	for _, t := range r.Timelines {
+		fmt.Fprintf(&b, "rolled back: %s\n", t)
+	}
 	switch r.Commitments {
 	case "verified":
-		b.WriteString("state commitments: every one the players were shown was recomputed from the seed and matches\n")
+		fmt.Fprintf(&b, "state commitments: every one the players were shown (%d in the mails) was recomputed from the seed and matches\n", r.Mailed)
 	case "not yet":
-		b.WriteString("state commitments: cannot be checked yet: they are keyed by the seed, revealed when the game is over\n")
+		fmt.Fprintf(&b, "state commitments: %d in the mails, each one the archive gives; they cannot be recomputed yet: they are keyed by the seed, revealed when the game is over\n", r.Mailed)
 	default:
 		b.WriteString("state commitments: NOT verified (see the problems)\n")
 	}
@@ -136,6 +156,9 @@ func (r *VerifyReport) WriteText(w io.Writer) error {
 	}
 	if r.OK() {
 		fmt.Fprintf(&b, "verified: all %d round(s) re-adjudicated byte for byte\n", len(r.Rounds))
+		if len(r.Timelines) > 0 {
+			b.WriteString("(counting the rounds of the rolled-back timelines)\n")
+		}
 	} else {
 		fmt.Fprintf(&b, "NOT VERIFIED: %d problem(s)\n", len(r.Failures()))
 	}
@@ -285,12 +308,14 @@ func Verify(dir string) (*VerifyReport, error) {
 	}
 
 	// The current state ends the chain.
+	stateHash := ""
 	if sb, err := read(fileState); err != nil {
 		fail("%v", err)
 	} else if st, err := rs.Load(sb); err != nil {
 		fail("%s: %v", fileState, err)
 	} else {
 		h := st.Hash()
+		stateHash = h
 		if r.SeedRevealed && adjudicator.StateCommitment(seed, compactJSON(sb)) != m.StateCommitment {
 			fail("%s does not give the state commitment %s of the manifest", fileState, m.StateCommitment)
 		}
@@ -327,10 +352,13 @@ func Verify(dir string) (*VerifyReport, error) {
 		}
 	}
 
+	// The closed timelines: every round a rollback discarded, re-run like the others.
+	discarded := verifyTimelines(r, read, rs, m, rounds, stateHash, seed)
+
 	if len(uncommitted) > 0 {
 		note("rounds %s record no state commitment (archived before commitments), so theirs were not checked", intsText(uncommitted))
 	}
-	verifyMail(read, &g, m, rounds, fail, note)
+	r.Mailed = verifyMail(read, &g, m, rounds, discarded, seed, r.SeedRevealed, fail, note)
 	verifyScenario(read, dir, rs, rounds, fail, note)
 	r.SeedVerified = commitOK
 	for _, v := range r.Rounds {
@@ -550,16 +578,20 @@ func diffDice(x, y []dice.Roll, a, b string) string {
 // verifyMail checks what the players were told: the first report carries the seed's commitment (a
 // failure if not: that mail is the anchor of fair dice), and notes hashes and the seed that appear in
 // no mail.
-func verifyMail(read func(string) ([]byte, error), g *adjudicator.Game, m Manifest, rounds []ArchivedRound, fail, note func(string, ...any)) {
+// It also accounts for every state commitment a mail showed: each must be one the archive gives (the
+// commitment to a state before or after a round of any timeline, or to the current state), and once the
+// seed is revealed each of those is recomputed from its state. It returns how many different state
+// commitments the mails showed.
+func verifyMail(read func(string) ([]byte, error), g *adjudicator.Game, m Manifest, rounds, discarded []ArchivedRound, seed dice.Seed, revealed bool, fail, note func(string, ...any)) int {
 	data, err := read(fileMbox)
 	if err != nil {
 		fail("%v", err)
-		return
+		return 0
 	}
 	raw, err := readMbox(data)
 	if err != nil {
 		fail("%s: %v", fileMbox, err)
-		return
+		return 0
 	}
 	inMbox := m.Mails
 	if m.FormatVersion >= 2 {
@@ -584,7 +616,19 @@ func verifyMail(read func(string) ([]byte, error), g *adjudicator.Game, m Manife
 	}
 	if len(mails) == 0 {
 		note("%s holds no mail, so the published commitment was not checked", fileMbox)
-		return
+		return 0
+	}
+	mailed := mailedCommitments(mails, func(l letter) string { return l.text })
+	known := knownCommitments(m, append(append([]ArchivedRound(nil), rounds...), discarded...), seed, revealed, fail)
+	for _, c := range mailed {
+		if known[c.commitment] {
+			continue
+		}
+		if revealed || m.FormatVersion >= 3 {
+			fail("mail %d of %s shows the state commitment %s, which no state in the archive gives", c.mail, fileMbox, c.commitment)
+		} else {
+			note("mail %d of %s shows the state commitment %s, which this archive (format %d) cannot account for before the seed is revealed", c.mail, fileMbox, c.commitment, m.FormatVersion)
+		}
 	}
 	// The first mail to a player is the first report: it must publish the commitment. A seat whose
 	// own first mail lacks it (a player who joined later under a new address) is only noted.
@@ -633,6 +677,144 @@ func verifyMail(read func(string) ([]byte, error), g *adjudicator.Game, m Manife
 	if m.Seed != "" && !strings.Contains(text, m.Seed) {
 		note("no mail in %s reveals the seed", fileMbox)
 	}
+	return len(mailed)
+}
+
+// stateCommitmentRE finds a state commitment in a mail's text: "State commitment after this turn: …",
+// "Final state commitment: …", and the like (never the seed's commitment, which says "seed").
+var stateCommitmentRE = regexp.MustCompile(`(?i)state commitment[^:\n]*:\s*([0-9a-f]{64})\b`)
+
+// mailedCommitment is one state commitment the mails showed, with the first mail (1-based) that did.
+type mailedCommitment struct {
+	commitment string
+	mail       int
+}
+
+// mailedCommitments lists the different state commitments in the mails, in the order they first appear.
+func mailedCommitments[T any](mails []T, text func(T) string) []mailedCommitment {
+	var out []mailedCommitment
+	seen := map[string]bool{}
+	for i, l := range mails {
+		for _, m := range stateCommitmentRE.FindAllStringSubmatch(text(l), -1) {
+			c := strings.ToLower(m[1])
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, mailedCommitment{c, i + 1})
+			}
+		}
+	}
+	return out
+}
+
+// knownCommitments are the state commitments the archive gives: of the current state, and of the
+// states before and after every round of every timeline. With the seed revealed, the commitments to the
+// states before are recomputed (the ones after are checked against the re-run in verifyRound).
+func knownCommitments(m Manifest, rounds []ArchivedRound, seed dice.Seed, revealed bool, fail func(string, ...any)) map[string]bool {
+	known := map[string]bool{m.StateCommitment: true}
+	for _, ar := range rounds {
+		if ar.Commitment != "" {
+			known[ar.Commitment] = true
+		}
+		if !revealed {
+			if ar.CommitBefore != "" {
+				known[ar.CommitBefore] = true
+			}
+			continue
+		}
+		c := adjudicator.StateCommitment(seed, compactJSON(ar.StateBefore))
+		if ar.CommitBefore != "" && ar.CommitBefore != c {
+			fail("%s: the state before does not give its commitment %s", roundName(ar), ar.CommitBefore)
+		}
+		known[c] = true
+	}
+	return known
+}
+
+// roundName is a round's name in a problem: "round 3", or "timeline 1, round 3".
+func roundName(ar ArchivedRound) string {
+	return RoundVerdict{Round: ar.Round, Timeline: ar.Timeline}.name()
+}
+
+// verifyTimelines checks the rounds the rollbacks discarded (format 3): each re-run like a round of the
+// game as it stands, the hashes chained within its timeline, and its first state the one the game went
+// back to (the state before that round in the game as it stands or in a later timeline, or the current
+// state). It adds a verdict for each round and returns them.
+func verifyTimelines(r *VerifyReport, read func(string) ([]byte, error), rs ruleset.Ruleset, m Manifest, rounds []ArchivedRound, stateHash string, seed dice.Seed) []ArchivedRound {
+	var out []ArchivedRound
+	for _, t := range m.Timelines {
+		r.Timelines = append(r.Timelines, t.Text)
+		prevAfter := ""
+		for i, n := range t.Rounds {
+			v := RoundVerdict{Round: n, Timeline: t.Timeline, Dice: "recorded"}
+			if r.SeedRevealed {
+				v.Dice = "seed"
+			}
+			bad := func(format string, args ...any) { v.Problems = append(v.Problems, fmt.Sprintf(format, args...)) }
+			name := timelineFile(t.Timeline, n)
+			var ar ArchivedRound
+			if b, err := read(name); err != nil {
+				bad("%v", err)
+			} else if err := json.Unmarshal(b, &ar); err != nil {
+				bad("%s: %v", name, err)
+			} else {
+				if ar.Round != n || ar.Timeline != t.Timeline {
+					bad("%s holds timeline %d, round %d", name, ar.Timeline, ar.Round)
+				}
+				if i == 0 && n != t.To {
+					bad("the timeline starts at round %d, but the rollback went back to round %d", n, t.To)
+				}
+				if i > 0 && prevAfter != "" && ar.HashBefore != prevAfter {
+					bad("hash before %s is not round %d's hash after %s", ar.HashBefore, t.Rounds[i-1], prevAfter)
+				}
+				v.Rolls = len(ar.Dice)
+				after := verifyRound(rs, ar, seed, r.SeedRevealed, bad)
+				if r.SeedRevealed && ar.Commitment != "" && after != nil && adjudicator.StateCommitment(seed, after) != ar.Commitment {
+					bad("the state after does not give the commitment the players were shown (%s)", ar.Commitment)
+				}
+				prevAfter = ar.HashAfter
+				out = append(out, ar)
+			}
+			r.Rounds = append(r.Rounds, v)
+		}
+		if len(t.Rounds) == 0 {
+			r.Problems = append(r.Problems, fmt.Sprintf("timeline %d lists no rounds", t.Timeline))
+		}
+	}
+	// The state each rollback went back to is the one the game went on from: the state before its round
+	// To in the game as it stands or in a later timeline, or after round To-1 there, or the current state.
+	for _, t := range m.Timelines {
+		var own string
+		for _, ar := range out {
+			if ar.Timeline == t.Timeline && ar.Round == t.To {
+				own = ar.HashBefore
+			}
+		}
+		if own == "" {
+			continue
+		}
+		ok := m.Round == t.To && stateHash == own
+		for _, ar := range append(append([]ArchivedRound(nil), rounds...), out...) {
+			if ar.Timeline != 0 && ar.Timeline <= t.Timeline {
+				continue
+			}
+			ok = ok || ar.Round == t.To && ar.HashBefore == own || ar.Round == t.To-1 && ar.HashAfter == own
+		}
+		if !ok && t.To > 1 {
+			roundProblemIn(r, t.Timeline, t.To, fmt.Sprintf("the rollback went back to a state (hash %s) that the game did not go on from", own))
+		}
+	}
+	return out
+}
+
+// roundProblemIn adds a problem to the verdict of a round of a timeline.
+func roundProblemIn(r *VerifyReport, timeline, round int, p string) {
+	for i := range r.Rounds {
+		if r.Rounds[i].Round == round && r.Rounds[i].Timeline == timeline {
+			r.Rounds[i].Problems = append(r.Rounds[i].Problems, p)
+			return
+		}
+	}
+	r.Problems = append(r.Problems, fmt.Sprintf("timeline %d, round %d: %s", timeline, round, p))
 }
 
 // verifyMailIndex checks mail.json against the manifest and the mbox: one entry per mail of the game,

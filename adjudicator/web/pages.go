@@ -151,8 +151,11 @@ type gamePage struct {
 	Public   bool // running, and public by the moderator's choice
 	Players  []playerRow
 	Rounds   []link
-	Check    *checkView
-	Bundle   string
+	// Rollbacks say what the moderator's rollbacks discarded, a sentence each: those turns stay in the
+	// archive (and its download) as closed timelines.
+	Rollbacks []string
+	Check     *checkView
+	Bundle    string
 }
 
 type playerRow struct {
@@ -200,6 +203,9 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		}
 		for i := 0; i < v.pages(); i++ {
 			p.Rounds = append(p.Rounds, link{Href: s.roundHref(g.ID, i), Text: v.roundLabel(i)})
+		}
+		for _, rb := range v.replay.Game.Rollbacks {
+			p.Rollbacks = append(p.Rollbacks, adjudicator.RollbackText(rb, v.replay.Noun))
 		}
 		c := s.verify(&g)
 		cv := &checkView{}

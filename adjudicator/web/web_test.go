@@ -526,3 +526,24 @@ func TestRolledBackGameHidesItsRoundsAgain(t *testing.T) {
 	}
 	mustGet(t, s, alice+"report/1")
 }
+
+// TestFinishedGameShowsItsRollbacks: a rollback used to erase the discarded turns, so the finished
+// game's page never said it had happened. Now the page lists it, and the verification re-runs its turns.
+func TestFinishedGameShowsItsRollbacks(t *testing.T) {
+	g := newTestGame(t, "g1", 3)
+	g.play("g1", 2)
+	if _, err := g.svc.Moderate("g1", parser.Command{Name: "ROLLBACK", Args: []string{"2"}}); err != nil {
+		t.Fatal(err)
+	}
+	g.play("g1", 2)
+	if st := g.status("g1"); st.Status != adjudicator.StatusOver {
+		t.Fatalf("the game is %s", st.Status)
+	}
+	s := g.server(Options{})
+	game := mustGet(t, s, "/g/g1/")
+	for _, want := range []string{"Rolled back", "<li>turn 2 was played, then rolled back by the moderator on", "timeline 1, round 2: ok", "<strong>Verified:</strong>"} {
+		if !strings.Contains(game, want) {
+			t.Errorf("the game page does not show %q:\n%s", want, game)
+		}
+	}
+}
