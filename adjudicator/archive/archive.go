@@ -151,7 +151,7 @@ type Archive struct {
 	Rounds   []ArchivedRound  `json:"rounds"`
 	// Discarded are the rounds of the closed timelines (ArchivedRound.Timeline), by timeline then round.
 	Discarded []ArchivedRound `json:"discarded,omitempty"`
-	State    json.RawMessage  `json:"state"`
+	State     json.RawMessage `json:"state"`
 	// Mails are every mail the game queued, in outbox order, with secrets and reply tokens withheld.
 	Mails    []storage.Outgoing `json:"mails"`
 	FromName string             `json:"from_name"` // the display name on the service's mail
