@@ -18,6 +18,7 @@ require (
 	golang.org/x/net v0.56.0
 	golang.org/x/text v0.40.0
 	gopkg.in/yaml.v3 v3.0.1
+	pgregory.net/rapid v1.3.0
 )
 
 require (
