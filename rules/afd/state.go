@@ -79,7 +79,7 @@ func (p *Plane) fate() string {
 	case p.Status == Destroyed && p.Ground != nil:
 		return "destroyed on the ground"
 	case p.Status == Destroyed && p.Saved > 0:
-		return "shot down, crew bailed out"
+		return "bailed out"
 	}
 	return "shot down"
 }
