@@ -151,7 +151,7 @@ func (s *Service) putGameIfChanged(tx *storage.Tx, g *Game) error {
 func sameGame(a, b *Game) bool {
 	return a.ID == b.ID && a.Ruleset == b.Ruleset && a.Name == b.Name && a.Scenario == b.Scenario &&
 		a.Source == b.Source && a.Created == b.Created && a.Seed == b.Seed && a.Commitment == b.Commitment &&
-		a.Moderator == b.Moderator && a.TurnLength == b.TurnLength && a.Round == b.Round &&
+		a.Moderator == b.Moderator && a.TurnLength == b.TurnLength && a.Round == b.Round && a.Turn == b.Turn &&
 		a.Deadline == b.Deadline && a.AllInAt == b.AllInAt && slices.Equal(a.Waiting, b.Waiting) &&
 		(a.Seats == nil) == (b.Seats == nil) && slices.Equal(a.Seats, b.Seats) && a.Status == b.Status &&
 		a.Result == b.Result && a.ModSecret == b.ModSecret && a.Grace == b.Grace && a.Policy == b.Policy &&

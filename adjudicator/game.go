@@ -65,6 +65,9 @@ type Game struct {
 	Held string `json:"held,omitempty"`
 	// Reminded lists the reminders already sent this round.
 	Reminded []string `json:"reminded,omitempty"`
+	// Turn is the last game turn played (ruleset.LastTurn), kept with Round for lists and the web
+	// archive: a finished game is told as over after it, and in some games rounds are not turns.
+	Turn int `json:"turn,omitempty"`
 	// Epoch counts rollbacks, so the reports of a turn played again get Message-IDs of their own.
 	Epoch int `json:"epoch,omitempty"`
 	// Rollbacks are the moderator's rollbacks, oldest first: each closed a timeline whose rounds stay in
@@ -251,7 +254,7 @@ func (s *Service) NewGameBots(scenario []byte, files fs.FS, source, id string, b
 	g := &Game{ID: id, Ruleset: name, Scenario: string(scenario), Source: source, Created: s.now().UTC(),
 		Moderator: strings.ToLower(svc.Moderator), Status: StatusRunning}
 	if rg != nil {
-		g.Name, g.Round = rg.Name(), rg.Round()
+		g.Name, g.Round, g.Turn = rg.Name(), rg.Round(), ruleset.LastTurn(rg)
 	}
 	g.TurnLength = s.cfg.TurnLength
 	if svc.TurnHours > 0 {

@@ -86,7 +86,7 @@ func TestImpulseGameByMail(t *testing.T) {
 	if m := seatStatus(st, "bob").Missing; strings.Join(m, ",") != "DORA" {
 		t.Errorf("bob is asked for DORA only: %v", m)
 	}
-	if subj := f.last("alice@players.test").Subject; !strings.Contains(subj, "round 1 report") {
+	if subj := f.last("alice@players.test").Subject; !strings.Contains(subj, "round 1 (turn 1, impulse 3) report") {
 		t.Errorf("an impulse game's rounds are called rounds, not turns: %q", subj)
 	}
 	if f.reportsTo("alice@players.test") != aliceReports+1 || !strings.Contains(f.last("alice@players.test").Body, "impulse 3") {
@@ -190,9 +190,11 @@ func (f *fixture) askedRound(addr string) int {
 	all := f.outbox(addr)
 	for i := len(all) - 1; i >= 0; i-- {
 		var n int
-		if k := strings.LastIndex(all[i].Body, "GAME g1 TURN "); k >= 0 {
-			if _, err := fmt.Sscanf(all[i].Body[k:], "GAME g1 TURN %d", &n); err == nil {
-				return n
+		for _, word := range []string{"ROUND", "TURN"} {
+			if k := strings.LastIndex(all[i].Body, "GAME g1 "+word+" "); k >= 0 {
+				if _, err := fmt.Sscanf(all[i].Body[k:], "GAME g1 "+word+" %d", &n); err == nil {
+					return n
+				}
 			}
 		}
 	}

@@ -148,12 +148,18 @@ func playerRound(g *Game, rg ruleset.Game, seat *Seat) int {
 }
 
 func (s *Service) orderHeader(g *Game, _ *Seat, round int) string {
+	return s.blockHeader(g, ruleset.BlockWord("turn"), round)
+}
+
+// blockHeader is orderHeader with the game's word for a round (ruleset.BlockWord: "TURN", or "ROUND"
+// where rounds are not turns), the word the player's reports and receipts use.
+func (s *Service) blockHeader(g *Game, word string, round int) string {
 	if s.cfg.NoPlusAddressing {
 		// Replies carry no identity without plus-addressing: the player adds the secret (never printed
 		// here: only the welcome mail shows it).
-		return fmt.Sprintf("GAME %s TURN %d SECRET <your secret>", g.ID, round)
+		return fmt.Sprintf("GAME %s %s %d SECRET <your secret>", g.ID, word, round)
 	}
-	return fmt.Sprintf("GAME %s TURN %d", g.ID, round)
+	return fmt.Sprintf("GAME %s %s %d", g.ID, word, round)
 }
 
 // reportJob is one player's report to queue: kind start (the welcome), report (a resolved round),
@@ -204,7 +210,7 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 	}
 	data := reportData{StateCommitment: g.commitment(state), Game: g.ID, GameName: g.Name, Player: seat.Player, Name: seat.Name, Kind: kind, Report: rep,
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
-		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: j.notes, NeedSecret: s.cfg.NoPlusAddressing,
+		OrderHeader: s.blockHeader(g, rep.BlockWord(), rep.NextRound), Rules: g.Ruleset, Notes: j.notes, NeedSecret: s.cfg.NoPlusAddressing,
 		Position: kind == kindPosition}
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
@@ -370,7 +376,7 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	}
 	rec.Round = playerRound(g, rg, seat)
 	rec.Deadline = s.deadlineText(g, seat)
-	rec.OrderHeader = s.orderHeader(g, seat, playerRound(g, rg, seat))
+	rec.OrderHeader = s.blockHeader(g, ruleset.BlockWord(ruleset.RoundNoun(rg)), playerRound(g, rg, seat))
 	switch {
 	case stillness(g, false) != "":
 		// Paused or held: said to everyone (the moderator announced it), whether or not every order is in.

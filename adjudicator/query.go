@@ -13,10 +13,12 @@ import (
 
 // Summary is one game in a moderator's list.
 type Summary struct {
-	ID       string    `json:"id"`
-	Name     string    `json:"name"`
-	Ruleset  string    `json:"ruleset"`
-	Round    int       `json:"round"`
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Ruleset string `json:"ruleset"`
+	Round   int    `json:"round"`
+	// Turn is the last game turn played: a finished game is over after it.
+	Turn     int       `json:"turn,omitempty"`
 	Status   string    `json:"status"`
 	Deadline time.Time `json:"deadline"`
 	Missing  int       `json:"missing"` // players still missing orders this round
@@ -109,7 +111,7 @@ func (s *Service) List() ([]Summary, error) {
 			if err := json.Unmarshal(v, &g); err != nil {
 				return err
 			}
-			sum := Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Result: g.Result,
+			sum := Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Turn: g.Turn, Status: g.Status, Deadline: g.Deadline, Result: g.Result,
 				Paused: g.Paused, Holding: g.Held != ""}
 			if g.Status == StatusRunning {
 				rg, err := loadRules(tx, &g)
@@ -155,7 +157,7 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 		if err != nil {
 			return err
 		}
-		st = &GameStatus{StateCommitment: g.commitment(state), Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result,
+		st = &GameStatus{StateCommitment: g.commitment(state), Summary: Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Turn: g.Turn, Status: g.Status, Deadline: g.Deadline, Missing: len(miss), Result: g.Result,
 			Paused: g.Paused, Holding: g.Held != ""},
 			Moderator: g.Moderator, Commitment: g.Commitment, AllInAt: g.AllInAt, Held: g.Held, Policy: g.Policy}
 		for _, seat := range g.Seats {

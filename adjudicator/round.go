@@ -322,7 +322,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger
 	if err := tx.Put(bucketState, g.ID, after); err != nil {
 		return err
 	}
-	g.Round = next.Round()
+	g.Round, g.Turn = next.Round(), ruleset.LastTurn(next)
 	g.AllInAt = time.Time{}
 	g.Waiting = nil
 	g.Reminded = nil

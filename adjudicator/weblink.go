@@ -71,7 +71,9 @@ type WebGame struct {
 	Result  string
 	// Round is the round to be ordered next; Epoch counts rollbacks. With Status and Result they change
 	// whenever the archive of the game changes, so they key the web archive's caches.
-	Round   int
+	Round int
+	// Turn is the last game turn played (Game.Turn): a finished game is over after it.
+	Turn    int
 	Epoch   int
 	Created time.Time
 	Players []WebPlayer
@@ -92,7 +94,7 @@ func (g *WebGame) Over() bool { return g.Status == StatusOver }
 
 // WebGameOf is a game record as the web archive sees it.
 func WebGameOf(g *Game) WebGame {
-	w := WebGame{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Status: g.Status, Result: g.Result, Round: g.Round,
+	w := WebGame{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Status: g.Status, Result: g.Result, Round: g.Round, Turn: g.Turn,
 		Epoch: g.Epoch, Created: g.Created}
 	seed := g.seedValue()
 	for _, st := range g.Seats {

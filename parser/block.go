@@ -350,8 +350,15 @@ func keyword(w string) string {
 			return k
 		}
 	}
+	if strings.EqualFold(w, RoundWord) {
+		return "TURN"
+	}
 	return ""
 }
+
+// RoundWord may stand for TURN on a block's header: a game whose rounds are not turns numbers its
+// rounds with it ("GAME imp1 ROUND 4"), and it is the same field as TURN.
+const RoundWord = "ROUND"
 
 func lookupCommand(up string) *commandSpec {
 	for i := range blockCommands {
@@ -448,7 +455,7 @@ func isIDWord(s string) bool {
 	}
 	// s is ASCII here, so comparing it without case is comparing it upper-cased.
 	isWord := func(k string) bool { return strings.EqualFold(s, k) }
-	return !isWord("GAME") && !slices.ContainsFunc(headerFields, isWord)
+	return !isWord("GAME") && !isWord(RoundWord) && !slices.ContainsFunc(headerFields, isWord)
 }
 
 // blockWord is one word of a header or command line, with its rune column and byte offset in the line.
@@ -760,7 +767,7 @@ func (p *blockParser) headerFields(n int, ws []blockWord) {
 				} else if s, _ := suggestKeyword(strings.ToUpper(w.text), headerFields); s != "" {
 					suggest = s
 				}
-				p.errorf(n, w.col, CodeBlockHeader, suggest, "%q: after GAME <name> the header holds only TURN <n>, "+
+				p.errorf(n, w.col, CodeBlockHeader, suggest, "%q: after GAME <name> the header holds only TURN <n> (or ROUND <n>), "+
 					"SECRET <word> and PLAYER <id>", w.text)
 			}
 			// Skip what follows up to the next field: it belongs to the word just refused.

@@ -199,3 +199,19 @@ func TestPunctuationLineNamesTheGamesOrder(t *testing.T) {
 		t.Errorf("without a notation the hint shows the generic shape:\n%s", text)
 	}
 }
+
+// A game whose rounds are not turns names them ROUND on its GAME line: ROUND n is the header's round
+// number, the same field as TURN n (given both, it is given twice).
+func TestParseBlockRoundIsTheRoundNumber(t *testing.T) {
+	b, ds := ParseBlock("GAME imp1 ROUND 4\nBLUE1: 1\nEND\n")
+	if HasLineErrors(ds) || b.Turn != 4 || b.Game != "imp1" {
+		t.Fatalf("GAME imp1 ROUND 4: turn %d, game %q, %v", b.Turn, b.Game, ds)
+	}
+	b, ds = ParseBlock("GAME imp1\nround: 5\nEND\n")
+	if HasLineErrors(ds) || b.Turn != 5 {
+		t.Errorf("a ROUND line of its own: turn %d, %v", b.Turn, ds)
+	}
+	if _, ds = ParseBlock("GAME imp1 ROUND 4 TURN 5\nEND\n"); !HasLineErrors(ds) {
+		t.Error("ROUND and TURN differently is the round number given twice")
+	}
+}

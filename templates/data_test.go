@@ -72,6 +72,13 @@ type tReport struct {
 // Picture is a method of the report's, as ruleset.Report has one: no template calls it.
 func (r *tReport) Picture() *tScene { return r.Scene }
 
+// Title, NextTitle, Played and BlockWord name rounds, as ruleset.Report's do (methods of the value,
+// which the compiled form calls itself).
+func (r tReport) Title() string     { return fmt.Sprintf("turn %d", r.Round) }
+func (r tReport) NextTitle() string { return fmt.Sprintf("turn %d", r.NextRound) }
+func (r tReport) Played() string    { return fmt.Sprintf("turn %d", r.Round) }
+func (r tReport) BlockWord() string { return "TURN" }
+
 type tReportData struct {
 	Unit, Units     string
 	RoundNoun       string

@@ -257,10 +257,11 @@ type field struct {
 type resolution uint8
 
 const (
-	unhandled  resolution = iota // a method, an unexported or missing field, a kind of value not handled
+	unhandled  resolution = iota // a method not called plainly, an unexported or missing field, a kind of value not handled
 	structIdx                    // a field at index idx
 	structPath                   // an embedded field, through path
 	mapKey                       // a map with string keys
+	methodIdx                    // a method of the value (not only of its pointer) at index idx, with no arguments and one result that is not an error
 )
 
 type resolved struct {
@@ -282,8 +283,15 @@ func resolve(t reflect.Type, name string) *resolved {
 		return r.(*resolved)
 	}
 	r := &resolved{typ: t}
-	// A method of the name, on the value or on its pointer, is text/template's to call.
-	_, method := t.MethodByName(name)
+	// A method of the name, on the value or on its pointer, is text/template's to call, except one of
+	// the value that takes nothing and gives one value (Report.Title): called here as text/template
+	// would (a value's method set is in its pointer's, so which text/template picks does not matter).
+	m, method := t.MethodByName(name)
+	if method && t.Kind() != reflect.Interface && m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && m.Type.Out(0) != errorType {
+		r.how, r.idx = methodIdx, m.Index
+		fieldCache.Store(fieldKey{t, name}, r)
+		return r
+	}
 	if !method && t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
 		_, method = reflect.PointerTo(t).MethodByName(name)
 	}
@@ -330,6 +338,8 @@ func (f *field) eval(receiver reflect.Value) (reflect.Value, error) {
 			return reflect.Value{}, errFallback
 		}
 		return v, nil
+	case methodIdx:
+		return receiver.Method(r.idx).Call(nil)[0], nil
 	case mapKey:
 		v := receiver.MapIndex(f.nameVal)
 		if !v.IsValid() {

@@ -716,8 +716,8 @@ service:
 			items, _ := db.Pending(now.Add(1000*time.Hour), 0)
 			turn := 0
 			for _, it := range items {
-				if k := strings.LastIndex(it.Body, "GAME g1 TURN "); it.To == seat.Email && k >= 0 {
-					fmt.Sscanf(it.Body[k:], "GAME g1 TURN %d", &turn)
+				if k := strings.LastIndex(it.Body, "GAME g1 ROUND "); it.To == seat.Email && k >= 0 {
+					fmt.Sscanf(it.Body[k:], "GAME g1 ROUND %d", &turn)
 				}
 			}
 			secret := map[string]string{"alice": "lark-kite-wren-41", "bob": "wren-owl-raven-17"}[seat.Player]

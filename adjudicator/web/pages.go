@@ -11,6 +11,7 @@ import (
 
 	"sortie/adjudicator"
 	"sortie/adjudicator/archive"
+	"sortie/rules/ruleset"
 )
 
 // The pages. Their data never holds an adjudicator.WebGame (whose players carry their link keys): only
@@ -121,12 +122,16 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, "index", p, false)
 }
 
-// roundText is a game's round as the public pages give it: the round being played, or for a finished
-// game the last one played; "" (not shown) for a running game whose rounds are the engine's stops
+// roundText is where a game stands as the public pages give it, in game turns: the turn being played
+// (the round, which is the turn in a game whose rounds are turns), or for a finished game the last one
+// played, as its over mail says; "" (not shown) for a running game whose rounds are the engine's stops
 // (adjudicator.Service.AsksOnly).
 func (s *Server) roundText(g *adjudicator.WebGame) (string, error) {
 	if g.Over() {
-		return strconv.Itoa(max(g.Round-1, 0)), nil
+		if g.Turn == 0 { // a game finished before the record kept its turn
+			return strconv.Itoa(max(g.Round-1, 0)), nil
+		}
+		return strconv.Itoa(g.Turn), nil
 	}
 	if !s.public[strings.ToLower(g.ID)] {
 		asks, err := s.asksOnly(g.ID)
@@ -239,7 +244,8 @@ func (v *gameView) roundLabel(i int) string {
 	if i == 0 {
 		return "Opening position"
 	}
-	return fmt.Sprintf("%s %d", title(v.replay.Noun), v.replay.Rounds[i-1].Round)
+	rr := v.replay.Rounds[i-1]
+	return title(ruleset.RoundTitle(v.replay.Noun, rr.Round, ruleset.LastTurn(rr.After)))
 }
 
 // --- a round of a viewable game ----------------------------------------------------------------
@@ -452,7 +458,7 @@ func reportLabel(noun string, rep archive.PlayerReport) string {
 	if rep.Index == 0 {
 		return "Opening position"
 	}
-	return fmt.Sprintf("%s %d", title(noun), rep.Report.Round)
+	return title(rep.Report.Title())
 }
 
 type reportPage struct {

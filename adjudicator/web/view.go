@@ -236,7 +236,7 @@ func (v *gameView) round(i int, base string) *roundData {
 	if i > 0 {
 		rr := rp.Rounds[i-1]
 		d.Round = rr.Round
-		d.Label = fmt.Sprintf("%s %d", title(rp.Noun), rr.Round)
+		d.Label = v.roundLabel(i)
 		d.Resolved, d.Commitment = rr.Resolved, rr.Commitment
 		for _, u := range sortedKeys(rr.Orders) {
 			d.Orders = append(d.Orders, orderRow{Unit: u, Order: rr.Orders[u]})

@@ -48,6 +48,12 @@ func TestFinishedGameShowsEveryRound(t *testing.T) {
 		}
 	}
 	game := mustGet(t, s, "/g/g1/")
+	// A finished game is told in game turns, as its over mail is ("over after turn 3").
+	for _, want := range []string{"<dt>Turns played</dt><dd>3</dd>", `<th scope="col">Turn</th>`} {
+		if !strings.Contains(game+index, want) {
+			t.Errorf("the game's pages do not show %q", want)
+		}
+	}
 	for _, want := range []string{"<li>Alice, RAF</li>", "<li>Bob, Luftwaffe</li>", `href="/g/g1/round/0">Opening position`, `href="/g/g1/round/3">Turn 3`,
 		"<strong>Verified:</strong>", "round 3: ok", "dice drawn again from the seed", `href="/g/g1/archive.tar.gz"`} {
 		if !strings.Contains(game, want) {
@@ -178,7 +184,7 @@ func TestRunningGameShowsNothingOfItsRounds(t *testing.T) {
 			t.Errorf("a running game's page shows %q", not)
 		}
 	}
-	if !strings.Contains(game, "<dt>Round</dt><dd>3</dd>") || !strings.Contains(game, "This game is running") {
+	if !strings.Contains(game, "<dt>Turn</dt><dd>3</dd>") || !strings.Contains(game, "This game is running") {
 		t.Errorf("the running game's page:\n%s", game)
 	}
 	for _, p := range []string{"/g/g1/round/0", "/g/g1/round/1", "/g/g1/round/1/events.json", "/g/g1/archive.tar.gz"} {

@@ -400,7 +400,12 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "GAME\tNAME\tRULES\tROUND\tSTATUS\tDEADLINE (UTC)\tMISSING")
 		for _, g := range games {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\n", g.ID, g.Name, g.Ruleset, g.Round, g.State(), g.DeadlineText(), g.Missing)
+			// A finished game has no round to play: it is over after its last turn, as its players were told.
+			round := fmt.Sprint(g.Round)
+			if g.Status == adjudicator.StatusOver {
+				round = fmt.Sprintf("after turn %d", g.Turn)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", g.ID, g.Name, g.Ruleset, round, g.State(), g.DeadlineText(), g.Missing)
 		}
 		return tw.Flush()
 	case "status":
@@ -408,7 +413,11 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 		if err != nil {
 			return usagef("%v", err)
 		}
-		fmt.Fprintf(w, "%s (%s), %s rules: round %d, %s\n", st.ID, st.Name, st.Ruleset, st.Round, st.State())
+		if st.Status == adjudicator.StatusOver {
+			fmt.Fprintf(w, "%s (%s), %s rules: over after turn %d\n", st.ID, st.Name, st.Ruleset, st.Turn)
+		} else {
+			fmt.Fprintf(w, "%s (%s), %s rules: round %d, %s\n", st.ID, st.Name, st.Ruleset, st.Round, st.State())
+		}
 		if st.Result != "" {
 			fmt.Fprintf(w, "result: %s\n", st.Result)
 		}

@@ -24,6 +24,36 @@ func (g *game) RoundNoun() string {
 	return "turn"
 }
 
+// clockAfter is where an impulse game's clock stands after a round, in game time: the turn and impulse
+// last played, as "turn 1, impulse 6" ("" before the first). A game that ended inside an impulse stopped
+// the clock there; one that reached its turn limit ended with the last turn's impulse 12.
+func clockAfter(st *State) (turn int, text string) {
+	if st.Clock == nil {
+		return 0, ""
+	}
+	turn, imp := st.Turn, st.Clock.Impulse-1
+	if st.Over && st.Turn <= st.TurnLimit {
+		imp = st.Clock.Impulse
+	}
+	if imp == 0 {
+		turn, imp = turn-1, 12
+	}
+	if turn < 1 {
+		return 0, ""
+	}
+	return turn, fmt.Sprintf("turn %d, impulse %d", turn, imp)
+}
+
+// LastTurn is the last game turn played (ruleset.TurnKeeper): in an impulse game, the turn of the
+// clock's last impulse.
+func (g *game) LastTurn() int {
+	if g.st.Clock != nil {
+		turn, _ := clockAfter(g.st)
+		return turn
+	}
+	return max(g.st.Turn-1, 0)
+}
+
 // DiceStream is one stream for the whole of an impulse game (ruleset.DiceStreamer): its roll labels
 // carry the turn and the impulse, so no two rounds share one, and how often the engine stopped for a
 // hidden enemy does not change anyone's dice.

@@ -705,12 +705,16 @@ func writeDamage(t *textBuf, h HitDetail) {
 // scores the victory conditions.
 func checkVictory(st *State) *Outcome {
 	flying := map[string]bool{}
-	for _, p := range st.Planes {
+	gone := map[string][]ruleset.Fate{}
+	for i := range st.Planes {
+		p := &st.Planes[i]
 		if p.InPlay() {
 			flying[p.Side] = true
+		} else {
+			gone[p.Side] = append(gone[p.Side], ruleset.Fate{Unit: p.Callsign, How: p.fate()})
 		}
 	}
-	reason := ruleset.EndReason(st.Turn, st.TurnLimit, len(flying))
+	reason := ruleset.EndReason(st.Turn, st.TurnLimit, st.Sides, flying, gone)
 	if reason == "" {
 		return nil
 	}

@@ -381,7 +381,18 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		r.Ground = append(r.Ground, unit)
 	}
 	r.Map = asciiMap(v)
-	r.Scene = sceneOf(v, player, seen, st.Options.Impulse)
+	when := ""
+	if st.Options.Impulse {
+		// A round is a stop of the engine, not a turn (ruleset.RoundNamer): the report names it by the
+		// game's clock, and its number is the player's own count (the service sets it).
+		r.Noun = g.RoundNoun()
+		r.LastTurn, r.When = clockAfter(st)
+		when = r.When
+		if when == "" {
+			when = hexmap.After(1)
+		}
+	}
+	r.Scene = sceneOf(v, player, seen, when)
 	return r
 }
 

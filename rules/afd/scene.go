@@ -10,10 +10,10 @@ import (
 // the track each flew this turn, the enemy planes it sees (and those it saw go down), the ground units it
 // sees, the clouds near them, and the lines and marks of the events the side was told of. It reads only
 // the View and the side's own events (EventsFor), so the picture shows nothing the report does not.
-func sceneOf(v View, player string, events []Event, impulse bool) *hexmap.Scene {
-	when := hexmap.After(v.Turn)
-	if impulse {
-		when = fmt.Sprintf("turn %d", v.Turn)
+// when names the moment the picture shows; "" for the end of the view's turn (hexmap.After).
+func sceneOf(v View, player string, events []Event, when string) *hexmap.Scene {
+	if when == "" {
+		when = hexmap.After(v.Turn)
 	}
 	sc := &hexmap.Scene{Title: fmt.Sprintf("%s · %s · %s", v.Scenario, when, v.Side)}
 	where := map[string]hexmap.Hex{}

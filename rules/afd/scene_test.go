@@ -35,7 +35,7 @@ func TestSceneShowsTheSidesViewOnly(t *testing.T) {
 				}
 			}
 			seen := EventsFor(st, side, events)
-			sc := sceneOf(ViewOf(st, side), player, seen, false)
+			sc := sceneOf(ViewOf(st, side), player, seen, "")
 			labels := map[string]hex.SceneUnit{}
 			for _, u := range sc.Units {
 				labels[u.Label] = u

@@ -67,6 +67,23 @@ type BombRelease struct {
 // InPlay reports whether the plane still flies and fights.
 func (p *Plane) InPlay() bool { return p.Status == Flying }
 
+// fate is how a plane out of play left it, as the game's end reason says it (ruleset.Fate).
+func (p *Plane) fate() string {
+	switch {
+	case p.Status == Disengaged && p.ExitEdge == "withdrawn":
+		return "withdrawn"
+	case p.Status == Disengaged:
+		return "left the map"
+	case p.Status == Crashed:
+		return "crashed"
+	case p.Status == Destroyed && p.Ground != nil:
+		return "destroyed on the ground"
+	case p.Status == Destroyed && p.Saved > 0:
+		return "bailed out"
+	}
+	return "shot down"
+}
+
 // Sighting is what one side knows of one enemy plane.
 type Sighting struct {
 	Spotted    bool `json:"spotted"`

@@ -167,6 +167,21 @@ func RoundNoun(g Game) string {
 	return "turn"
 }
 
+// TurnKeeper is a game whose rounds do not say which game turn it has reached (the impulse game's
+// stops): LastTurn is the last game turn played, in whole or in part (0 before the first).
+type TurnKeeper interface {
+	LastTurn() int
+}
+
+// LastTurn is the last game turn g has played, in whole or in part: for most games the turn before the
+// round to order next (Round), 0 before the first.
+func LastTurn(g Game) int {
+	if t, ok := g.(TurnKeeper); ok {
+		return t.LastTurn()
+	}
+	return max(g.Round()-1, 0)
+}
+
 // DiceStreamer is a game whose dice are not keyed by its rounds: in the impulse game the engine stops
 // more often when a hidden enemy finishes more manoeuvres, so dice keyed by the stop would differ with
 // the enemy's hidden moves. DiceStream names the stream the next round draws from ("" for the round's

@@ -13,16 +13,67 @@ type Outcome struct {
 	Reason string         `json:"reason"`
 }
 
+// Fate is how a unit left play, in its ruleset's words: {"RED1", "shot down"}, {"BLUE2", "left the map"}.
+type Fate struct {
+	Unit, How string
+}
+
 // EndReason says why a game ends after a turn, or "" if it goes on: the turn limit is passed (next is
-// the turn to be played next), or no more than one side has units in play.
-func EndReason(next, limit, sidesInPlay int) string {
-	switch {
-	case next > limit:
+// the turn to be played next), or no more than one side has units in play (inPlay). Every side reads the
+// same reason, so it says what is true from each: it names each side with nothing left in play and how
+// its units left it (gone, by side: its units out of play, in order), e.g. "Luftwaffe has nothing left
+// in play (RED1 and RED2 shot down, RED3 left the map)". The game is over, so naming units is no news.
+func EndReason(next, limit int, sides []string, inPlay map[string]bool, gone map[string][]Fate) string {
+	if next > limit {
 		return fmt.Sprintf("the turn limit (%d) was reached", limit)
-	case sidesInPlay <= 1:
-		return "no enemy is left in the air"
 	}
-	return ""
+	n := 0
+	for _, side := range sides {
+		if inPlay[side] {
+			n++
+		}
+	}
+	if n > 1 {
+		return ""
+	}
+	var out []string
+	for _, side := range sides {
+		if inPlay[side] {
+			continue
+		}
+		if len(gone[side]) == 0 {
+			out = append(out, side+" has nothing in play")
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s has nothing left in play (%s)", side, fatesText(gone[side])))
+	}
+	return strings.Join(out, ", and ")
+}
+
+// fatesText groups units by how they left, in the order each way first appears: "RED1 and RED3 shot
+// down, RED2 left the map".
+func fatesText(fates []Fate) string {
+	var hows []string
+	units := map[string][]string{}
+	for _, f := range fates {
+		if _, ok := units[f.How]; !ok {
+			hows = append(hows, f.How)
+		}
+		units[f.How] = append(units[f.How], f.Unit)
+	}
+	parts := make([]string, len(hows))
+	for i, how := range hows {
+		parts[i] = andList(units[how]) + " " + how
+	}
+	return strings.Join(parts, ", ")
+}
+
+// andList joins names as prose: "A", "A and B", "A, B and C".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // NewOutcome starts the outcome of a game that ended for reason, every side at 0 points; the ruleset

@@ -115,6 +115,14 @@ type Report struct {
 	Result string     `json:"result"`
 	// OrderLines are the lines of a ready-to-fill order block for the next round, one per unit.
 	OrderLines []string `json:"order_lines"`
+	// Noun is the game's word for a round, where it is not "turn" (RoundNoun: the impulse game's
+	// "round"); LastTurn is the last game turn the round played, where a round may play several (a
+	// Swarm squadron's plotted course: round 1 played turns 1 to 3) or is not a turn; When is where the
+	// game's clock stood after a round that is not a turn, in its rules' words ("turn 1, impulse 6").
+	// Title, NextTitle and Played name the rounds from them (naming.go).
+	Noun     string `json:"noun,omitempty"`
+	LastTurn int    `json:"last_turn,omitempty"`
+	When     string `json:"when,omitempty"`
 }
 
 // Picture is the report's map picture as data: the ruleset's Scene with the report's events as its

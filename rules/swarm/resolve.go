@@ -563,12 +563,16 @@ func updateSight(st *State, emit func(Event)) {
 // scores the victory conditions.
 func checkVictory(st *State) *Outcome {
 	flying := map[string]bool{}
+	gone := map[string][]ruleset.Fate{}
 	for i := range st.Squadrons {
-		if st.Squadrons[i].InPlay() {
-			flying[st.Squadrons[i].Side] = true
+		q := &st.Squadrons[i]
+		if q.InPlay() {
+			flying[q.Side] = true
+		} else {
+			gone[q.Side] = append(gone[q.Side], ruleset.Fate{Unit: q.Callsign, How: string(q.Status)})
 		}
 	}
-	reason := ruleset.EndReason(st.Turn, st.TurnLimit, len(flying))
+	reason := ruleset.EndReason(st.Turn, st.TurnLimit, st.Sides, flying, gone)
 	if reason == "" {
 		return nil
 	}

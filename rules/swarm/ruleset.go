@@ -229,6 +229,11 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	side := st.SideOf(player)
 	v := ViewOf(st, side)
 	r := ruleset.NewReport(side, st.Turn, st.Over, log)
+	if log != nil {
+		// A round flies on through the turns of the squadrons' plotted courses: it is named by the turns
+		// it played (ruleset.Report.Title), from its first (log.Round) to the one before the next to order.
+		r.LastTurn = st.Turn - 1
+	}
 	if st.Over {
 		r.Result = outcomeText(st)
 	}

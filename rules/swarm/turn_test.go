@@ -160,8 +160,10 @@ func TestSwarmInitiativeOrderAndLossesAtOnce(t *testing.T) {
 	if e := find(events, EvDestroyed, "BBB"); e == nil || e.Target != "AAA" {
 		t.Errorf("no destroyed event: %v", events)
 	}
-	if over, result := next.Over(); !over || !strings.Contains(result, "no enemy is left") {
-		t.Errorf("the game must end when one side has nothing left: %v %q", over, result)
+	// The game ends when one side has nothing left, and the reason, read by both sides, names that side
+	// and how its squadron left play (every pip filled: destroyed, seed 004).
+	if over, result := next.Over(); !over || !strings.HasSuffix(result, ": Luftwaffe has nothing left in play (BBB destroyed)") {
+		t.Errorf("the game must end when one side has nothing left, and say which: %v %q", over, result)
 	}
 }
 

@@ -370,12 +370,16 @@ func updateSight(st *State, emit func(Event)) {
 // the victory conditions.
 func checkVictory(st *State) *Outcome {
 	flying := map[string]bool{}
+	gone := map[string][]ruleset.Fate{}
 	for i := range st.Aircraft {
-		if st.Aircraft[i].InPlay() {
-			flying[st.Aircraft[i].Side] = true
+		a := &st.Aircraft[i]
+		if a.InPlay() {
+			flying[a.Side] = true
+		} else {
+			gone[a.Side] = append(gone[a.Side], ruleset.Fate{Unit: a.Callsign, How: a.fate()})
 		}
 	}
-	reason := ruleset.EndReason(st.Turn, st.TurnLimit, len(flying))
+	reason := ruleset.EndReason(st.Turn, st.TurnLimit, st.Sides, flying, gone)
 	if reason == "" {
 		return nil
 	}

@@ -66,6 +66,14 @@ type Aircraft struct {
 // InPlay reports whether the aircraft flies and fights.
 func (a *Aircraft) InPlay() bool { return a.Status == Flying }
 
+// fate is how an aircraft out of play left it, as the game's end reason says it (ruleset.Fate).
+func (a *Aircraft) fate() string {
+	if a.Status == Destroyed {
+		return "shot down"
+	}
+	return string(a.Status)
+}
+
 // Has reports whether the pilot has a skill.
 func (a *Aircraft) Has(skill string) bool {
 	for _, s := range a.Skills {

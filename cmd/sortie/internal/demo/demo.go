@@ -67,6 +67,9 @@ type demoWorld struct {
 
 // deliver routes a message accepted by the SMTP server: mail to the service goes into its IMAP inbox,
 // mail to a player into that player's mailbox; everything is also written to the output folder.
+// demoRoundRE finds the round on an order block's GAME line.
+var demoRoundRE = regexp.MustCompile(`\b(TURN|ROUND) (\d+)`)
+
 func (w *demoWorld) deliver(from string, to []string, raw []byte) error {
 	for _, rcpt := range to {
 		rcpt = strings.ToLower(rcpt)
@@ -337,8 +340,9 @@ func (b *bot) play(ctx context.Context) (string, error) {
 			if orders == "" {
 				continue // the pilot has nothing to say this turn (say, every unit flies a plotted course)
 			}
-			if turn := regexp.MustCompile(`TURN (\d+)`).FindStringSubmatch(block); turn != nil {
-				fmt.Fprintf(b.progress, "  %s reads %q and plots turn %s\n", b.name, m.Subject, turn[1])
+			// The block's GAME line names the round as the game counts it (TURN n, or ROUND n).
+			if turn := demoRoundRE.FindStringSubmatch(block); turn != nil {
+				fmt.Fprintf(b.progress, "  %s reads %q and plots %s %s\n", b.name, m.Subject, strings.ToLower(turn[1]), turn[2])
 			}
 			readyBlock = block
 			if err := b.send(m, raw, orders); err != nil {
