@@ -190,9 +190,7 @@ func (s *Service) queueReportPictured(tx *storage.Tx, g *Game, rg ruleset.Game, 
 		OrderHeader: s.orderHeader(g, seat, rep.NextRound), Rules: g.Ruleset, Notes: notes, NeedSecret: s.cfg.NoPlusAddressing}
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
-	if s.cfg.WebBase != "" {
-		data.WebLink = strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, seat.Player))
-	}
+	data.WebLink = s.webLink(g, seat)
 	if log != nil {
 		for _, p := range log.Missed {
 			name := p
