@@ -38,11 +38,12 @@ func (s *Service) renew(tx *storage.Tx, g *Game, player string) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The moderator has renewed your secret, your personal reply address and your web link in game %s. "+
-		"The old ones no longer work: mail with the old secret or to the old reply address is refused, and the old link shows nothing.\n\n", g.ID)
-	fmt.Fprintf(&b, "Your secret for this game is %s. Keep it to yourself: with your mail address it proves the orders are yours.\n", st.Secret)
+	fmt.Fprintf(&b, "The moderator has renewed your secret, your personal reply address and your web link in game %s.\n"+
+		"The old ones no longer work: mail with the old secret or to the old reply address is refused,\nand the old link shows nothing.\n\n", g.ID)
+	fmt.Fprintf(&b, "Your secret for this game is %s. Keep it to yourself: with your mail address it\nproves the orders are yours.\n", st.Secret)
 	if reply := s.replyTo(st); reply != s.cfg.Address {
-		fmt.Fprintf(&b, "Your personal reply address is now %s: reply to this mail or to any later one. Replies to earlier mails go to the old address.\n", reply)
+		fmt.Fprintf(&b, "Your personal reply address is now %s: reply to this mail or to any later one\n"+
+			"(replies to earlier mails go to the old address and are refused).\n", reply)
 	} else {
 		fmt.Fprintf(&b, "Put it on the GAME line of every block: GAME %s SECRET %s\n", g.ID, st.Secret)
 	}
