@@ -123,6 +123,11 @@ type Seat struct {
 	// how many rounds this seat has been asked in: its own round number. Its mails, its order block's
 	// TURN line and its receipts count in it, so no player can count the rounds others were asked in.
 	Asks int `json:"asks,omitempty"`
+	// LinkNonce is mixed into the key of the seat's web link (PlayerKey): 128 random bits in hex, new at
+	// every REPLACE and RENEW, so the link follows the seat's holder and the old one stops working. Empty
+	// for a seat never handed on (and every seat stored before there was a nonce): its key is the seed's
+	// alone, as it always was. Withheld from exported archives.
+	LinkNonce string `json:"link_nonce,omitempty"`
 }
 
 // away reports whether the seat is on leave at t.
@@ -409,7 +414,7 @@ func (s *Service) NewGameBots(scenario []byte, files fs.FS, source, id string, b
 			}
 		}
 		return s.queueModerator(tx, g, "game started", fmt.Sprintf("Game %s (%s) has started with %d players; the first deadline is %s.\n\n"+
-			"You moderate it. Your command mails start with the line\n\n  GAME %s SECRET %s\n\nand may hold PAUSE, RESUME, EXTEND hours, PROCESS TURN n, ROLLBACK TURN n, REPLACE player address,\nAWAY date player, BACK player and DIGEST, one per line, then END (docs/operations.md).",
+			"You moderate it. Your command mails start with the line\n\n  GAME %s SECRET %s\n\nand may hold PAUSE, RESUME, EXTEND hours, PROCESS TURN n, ROLLBACK TURN n, REPLACE player address,\nRENEW player, AWAY date player, BACK player and DIGEST, one per line, then END (docs/operations.md).",
 			g.ID, g.Name, len(g.Seats), g.Deadline.Format(time.RFC1123), g.ID, g.ModSecret))
 	})
 	if err != nil {

@@ -113,7 +113,7 @@ func (s *Service) wrongSecret(tx *storage.Tx, g *Game, env Envelope, b parser.Bl
 		if c.Count == wrongSecretsNotice {
 			if err := s.queueModerator(tx, g, "wrong secrets for "+who, fmt.Sprintf("Game %s: %d mails on %s named %s's address with a wrong secret; the latest came from %s. "+
 				"Someone may be guessing. Nothing was accepted; the sender was only told the mail could not be matched. "+
-				"REPLACE gives the seat a new secret and reply address if you think it is known.",
+				"RENEW gives the seat a new secret, reply address and web link if you think one is known.",
 				g.ID, c.Count, day, who, env.From)); err != nil {
 				return err
 			}

@@ -214,9 +214,7 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 		Position: kind == kindPosition}
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
-	if s.cfg.WebBase != "" {
-		data.WebLink = strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, seat.Player))
-	}
+	data.WebLink = s.webLink(g, seat)
 	if j.log != nil {
 		for _, p := range j.log.Missed {
 			name := p

@@ -107,6 +107,11 @@ func (s *Service) command(tx *storage.Tx, g *Game, cmd parser.Command, tellModer
 			return "", err
 		}
 		return fmt.Sprintf("%s is now played from %s", cmd.Args[0], cmd.Args[1]), nil
+	case "RENEW":
+		if err := s.renew(tx, g, cmd.Args[0]); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s has a new secret, reply address and web link, mailed to their address; the old ones no longer work", cmd.Args[0]), nil
 	case "AWAY", "BACK":
 		if len(cmd.Args) == 0 || (cmd.Name == "AWAY" && len(cmd.Args) < 2) {
 			return "", modErr(cmd.Name + " from the moderator names the player: " + cmd.Name + " ... player")
@@ -324,22 +329,19 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// replace gives a seat to a new player: new address, secret and reply token; the newcomer gets a
-// welcome with the current position, the old address a notice, everyone an announcement.
+// replace gives a seat to a new player: new address, secret, reply token and web link (renewSeat); the
+// newcomer gets a welcome with the current position, the old address a notice, everyone an announcement.
 func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 	st := g.seat(player)
 	if st == nil {
 		return modErr("no player " + player)
 	}
 	old := st.Email
-	if err := tx.Delete(bucketTokens, st.Token); err != nil {
+	if err := renewSeat(tx, g, st); err != nil {
 		return err
 	}
-	st.Email, st.Secret, st.Token = strings.ToLower(email), newSecret(), randomHex(8)
+	st.Email = strings.ToLower(email)
 	st.Misses, st.Autopilot, st.AwayUntil = 0, false, time.Time{}
-	if err := tx.Put(bucketTokens, st.Token, []byte(g.ID+"/"+st.Player)); err != nil {
-		return err
-	}
 	rg, err := loadRules(tx, g)
 	if err != nil {
 		return err
@@ -348,7 +350,7 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 		return err
 	}
 	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": "your seat has a new player",
-		"Text": fmt.Sprintf("The moderator has handed your seat (%s) in game %s to another player. Your secret no longer works. Thank you for playing.", player, g.ID)})
+		"Text": fmt.Sprintf("The moderator has handed your seat (%s) in game %s to another player. Your secret no longer works, nor do your reply address and web link. Thank you for playing.", player, g.ID)})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sortie/parser"
+	"sortie/rules/afd"
 	"sortie/storage"
 	"sortie/templates"
 
@@ -115,15 +116,145 @@ func TestRollbackPositionSubject(t *testing.T) {
 
 func TestReplaceAPlayer(t *testing.T) {
 	f := newFixture(t, 0)
+	f.s.cfg.WebBase = "https://games.example.org/sortie/"
+	oldLink := f.link("bob")
+	oldReply := f.s.replyTo(f.game().seat("bob"))
 	f.mod("REPLACE", "bob", "carol@players.test")
-	if body := f.last("carol@players.test").Body; !strings.Contains(body, "Your secret for this game is") {
-		t.Errorf("the new player gets a welcome:\n%s", body)
+	welcome := f.last("carol@players.test")
+	if !strings.Contains(welcome.Body, "Your secret for this game is") {
+		t.Errorf("the new player gets a welcome:\n%s", welcome.Body)
 	}
-	if body := f.last("bob@players.test").Body; !strings.Contains(body, "no longer works") {
-		t.Errorf("the old address is told:\n%s", body)
+	if body := f.last("bob@players.test").Body; !strings.Contains(body, "no longer works") || strings.Contains(body, "/p/g1/") {
+		t.Errorf("the old address is told, and given no link:\n%s", body)
 	}
 	if o := f.mail("bob@players.test", "old", "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5\nEND"); o != Refused {
 		t.Errorf("the old player's secret must stop working: %s", o)
+	}
+	if o := f.mailTo("bob@players.test", oldReply, "GAME g1 TURN 1\nKURT: 5\nEND"); o != Refused {
+		t.Errorf("the old player's reply address must stop working: %s", o)
+	}
+	// The seat's web link is the newcomer's now, and a new one: the old holder's reads nothing.
+	newLink := f.link("bob")
+	if newLink == oldLink || !strings.Contains(welcome.Body, newLink) || strings.Contains(welcome.Body, oldLink) {
+		t.Errorf("the newcomer's welcome must carry the seat's new link %s, not the old %s:\n%s", newLink, oldLink, welcome.Body)
+	}
+	if f.webKey("bob") != strings.Split(newLink, "/")[6] {
+		t.Error("the web archive does not know the seat's new key")
+	}
+}
+
+// link is a player's whole web link now.
+func (f *fixture) link(player string) string {
+	f.t.Helper()
+	path, err := f.s.PlayerLink("g1", player)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return f.s.cfg.WebBase + path
+}
+
+// webKey is the key the web archive compares a player's link with.
+func (f *fixture) webKey(player string) string {
+	f.t.Helper()
+	w, ok, err := f.s.WebGame("g1")
+	if err != nil || !ok {
+		f.t.Fatal(err)
+	}
+	for _, p := range w.Players {
+		if p.Player == player {
+			return p.Key
+		}
+	}
+	f.t.Fatalf("no player %s", player)
+	return ""
+}
+
+// RENEW keeps the seat's player and address and gives it a new secret, reply address and web link, in
+// one mail to that address; the old ones stop working, the new ones work, and nobody else is told.
+func TestRenewAPlayer(t *testing.T) {
+	f := newFixture(t, 0)
+	f.s.cfg.WebBase = "https://games.example.org/sortie/"
+	before := *f.game().seat("bob")
+	oldLink, oldReply := f.link("bob"), f.s.replyTo(&before)
+	aliceLink, aliceMails := f.link("alice"), len(f.outbox("alice@players.test"))
+	if out := f.mod("RENEW", "bob"); !strings.Contains(out, "bob has a new secret") || strings.Contains(out, f.game().seat("bob").Secret) {
+		t.Errorf("the moderator is told, without the secret: %s", out)
+	}
+	st := *f.game().seat("bob")
+	if st.Secret == before.Secret || st.Token == before.Token || st.LinkNonce == "" || st.Email != before.Email || st.Player != "bob" {
+		t.Fatalf("the seat after RENEW: %+v", st)
+	}
+	newLink, newReply := f.link("bob"), f.s.replyTo(&st)
+	if newLink == oldLink || newReply == oldReply {
+		t.Fatalf("the link %s or the reply address %s did not change", newLink, newReply)
+	}
+	m := f.last("bob@players.test")
+	if m.Kind != "renew" || m.ReplyTo != newReply {
+		t.Errorf("the renewal mail is a %s replying to %q, want renew replying to %q", m.Kind, m.ReplyTo, newReply)
+	}
+	for _, want := range []string{"Your secret for this game is " + st.Secret + ".", newReply, newLink, "no longer work"} {
+		if !strings.Contains(m.Body, want) {
+			t.Errorf("the renewal mail lacks %q:\n%s", want, m.Body)
+		}
+	}
+	for _, old := range []string{before.Secret, before.Token, oldLink} {
+		if strings.Contains(m.Body, old) {
+			t.Errorf("the renewal mail shows the old %q", old)
+		}
+	}
+	if len(f.outbox("alice@players.test")) != aliceMails || f.link("alice") != aliceLink {
+		t.Error("RENEW of bob changed something for alice")
+	}
+	if f.webKey("bob") != strings.Split(newLink, "/")[6] {
+		t.Error("the web archive does not know the seat's new key")
+	}
+	// The old secret and the old reply address are refused, the new ones are taken.
+	if o := f.mail("bob@players.test", "old-secret", "GAME g1 TURN 1 SECRET kite-heron-0002\nKURT: 5\nEND"); o != Refused {
+		t.Errorf("the old secret: %s", o)
+	}
+	if o := f.mailTo("bob@players.test", oldReply, "GAME g1 TURN 1\nKURT: 5\nEND"); o != Refused {
+		t.Errorf("the old reply address: %s", o)
+	}
+	if o := f.mail("bob@players.test", "new-secret", "GAME g1 TURN 1 SECRET "+st.Secret+"\nKURT: 5\nEND"); o != Accepted {
+		t.Errorf("the new secret: %s", o)
+	}
+	if o := f.mailTo("bob@players.test", newReply, "GAME g1 TURN 1\nHANS: 6\nEND"); o != Accepted {
+		t.Errorf("the new reply address: %s", o)
+	}
+	// A report kept from before, sent again, carries the link of now.
+	f.play(1)
+	f.mod("RENEW", "bob")
+	renewed := f.link("bob")
+	if o := f.mailTo("bob@players.test", f.s.replyTo(f.game().seat("bob")), "GAME g1\nRESEND\nEND"); o != Accepted {
+		t.Fatalf("RESEND: %s", o)
+	}
+	if r := f.lastOf("bob@players.test", "resend"); r.Kind != "resend" || !strings.Contains(r.Body, renewed) || strings.Contains(r.Body, newLink) {
+		t.Errorf("the %s mail must carry the link %s, not %s:\n%s", r.Kind, renewed, newLink, r.Body)
+	}
+	// By mail too; unknown players and the computer's seats are refused.
+	if o := f.mail("mod@players.test", "m-renew", "GAME g1 SECRET mod-secret-0009\nRENEW alice\nRENEW carol\nEND"); o != Accepted {
+		t.Fatalf("moderator mail: %s", o)
+	}
+	if body := f.last("mod@players.test").Body; !strings.Contains(body, "RENEW alice: done") || !strings.Contains(body, "RENEW carol: NOT DONE: no player carol") ||
+		strings.Contains(body, f.game().seat("alice").Secret) {
+		t.Errorf("the moderator's answer:\n%s", body)
+	}
+	if f.link("alice") == aliceLink || f.last("alice@players.test").Kind != "renew" {
+		t.Error("RENEW alice by mail did not renew her link or tell her")
+	}
+	if o := f.mail("alice@players.test", "a-renew", "GAME g1 SECRET "+f.game().seat("alice").Secret+"\nRENEW alice\nEND"); o != Refused {
+		t.Errorf("a player's RENEW: %s", o)
+	}
+	scn, err := afd.BundledScenarioFile("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	solo := append(scn, "\nservice:\n  players:\n    alice: {email: alice@players.test}\n"...)
+	if _, err := f.s.NewGameBots(solo, nil, "solo.yaml", "g2", []string{"Luftwaffe"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.Moderate("g2", parser.Command{Name: "RENEW", Args: []string{"bob"}}); err == nil || !strings.Contains(err.Error(), "played by the computer") {
+		t.Errorf("RENEW of the computer's seat: %v", err)
 	}
 }
 

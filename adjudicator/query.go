@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"sortie/rules/ruleset"
@@ -166,8 +165,8 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 			if !seat.AwayUntil.IsZero() {
 				ss.AwayUntil = seat.AwayUntil.Format("2006-01-02")
 			}
-			if s.cfg.WebBase != "" && !seat.Bot {
-				ss.WebLink = strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, seat.Player))
+			if !seat.Bot {
+				ss.WebLink = s.webLink(g, &seat)
 			}
 			st.Seats = append(st.Seats, ss)
 		}

@@ -503,7 +503,7 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 	if from := strings.ToLower(env.From); from != "" && from != strings.ToLower(seat.Email) {
 		// Sent to the seat's reply address from another address: accepted (the address is the key),
 		// and said, so a player whose reply address has leaked learns of it from the first such mail.
-		rec.Notes = append(rec.Notes, fmt.Sprintf("This mail came from %s, not from your address %s; Sortie took it because it was sent to your reply address. If you did not send it, tell your moderator: REPLACE gives your seat a new reply address.", env.From, seat.Email))
+		rec.Notes = append(rec.Notes, fmt.Sprintf("This mail came from %s, not from your address %s; Sortie took it because it was sent to your reply address. If you did not send it, tell your moderator: RENEW gives your seat a new reply address.", env.From, seat.Email))
 	}
 	resent := map[string]bool{} // one copy of each report per mail, however often RESEND names it
 	for _, c := range block.Commands {
@@ -796,7 +796,7 @@ func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inR
 	}
 	done[keptKey] = true
 	// The same mail again, parts and all, to the seat's address now, as an answer to the request.
-	return note, exact, s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: m.Body, Parts: m.Parts,
+	return note, exact, s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: s.relink(g, seat, m.Body), Parts: m.Parts,
 		InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo, keptKey}})
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"sortie/rules/dice"
@@ -13,24 +14,47 @@ import (
 )
 
 // The web archive (package adjudicator/web, docs/web.md) shows each player their own reports through a
-// secret link. The link's key is derived from the game's seed, so it needs no secret of its own, never
-// changes during the game, and is neither the seat's reply token nor its mail secret: a link that leaks
-// lets a reader see that player's reports, never send orders in their name.
+// secret link. The link's key is derived from the game's seed and, once the seat has been handed on or
+// renewed, from a random nonce stored on the seat (Seat.LinkNonce): a seat never handed on needs no
+// storage, and REPLACE and RENEW give the seat a new key and leave the old one matching nothing. The key is
+// neither the seat's reply token nor its mail secret: a link that leaks lets a reader see that seat's
+// reports, never send orders in its name.
 
 // linkLabel separates the key of the players' web links from every other use of the seed.
 const linkLabel = "sortie web link"
 
 // PlayerKey is the secret part of a player's web link: HMAC-SHA256 over the game's id, a zero byte and
 // the player's id, keyed by HMAC-SHA256(seed, "sortie web link"); its first 16 bytes (128 bits) in hex.
-// Once the game is over the seed is revealed, and with it every key: by then the whole game is public.
-func PlayerKey(seed dice.Seed, gameID, player string) string {
+// nonce is the seat's Seat.LinkNonce: when it is not empty a zero byte and it follow the player's id
+// (player ids hold no zero byte, so no two seats' messages are equal). A seat without one, as every seat
+// was before seats carried one, keeps the key it always had.
+// Once the game is over the seed is revealed, and with it the keys of seats without a nonce: by then the
+// whole game is public.
+func PlayerKey(seed dice.Seed, gameID, player, nonce string) string {
 	k := hmac.New(sha256.New, seed[:])
 	k.Write([]byte(linkLabel))
 	m := hmac.New(sha256.New, k.Sum(nil))
 	m.Write([]byte(gameID))
 	m.Write([]byte{0})
 	m.Write([]byte(player))
+	if nonce != "" {
+		m.Write([]byte{0})
+		m.Write([]byte(nonce))
+	}
 	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// playerKey is the key of the seat's link now.
+func (g *Game) playerKey(st *Seat) string {
+	return PlayerKey(g.seedValue(), g.ID, st.Player, st.LinkNonce)
+}
+
+// webLink is the seat's whole web link for its mail, or "" when the web archive's address is not set.
+func (s *Service) webLink(g *Game, st *Seat) string {
+	if s.cfg.WebBase == "" {
+		return ""
+	}
+	return strings.TrimRight(s.cfg.WebBase, "/") + "/" + PlayerPath(g.ID, g.playerKey(st))
 }
 
 // PlayerPath is the path of a player's pages in the web archive, relative to its base URL: p/GAME/KEY/.
@@ -51,10 +75,11 @@ func (s *Service) PlayerLink(gameID, player string) (string, error) {
 		if g == nil {
 			return fmt.Errorf("no game %q", gameID)
 		}
-		if g.seat(player) == nil {
+		st := g.seat(player)
+		if st == nil {
 			return fmt.Errorf("game %s has no player %q", g.ID, player)
 		}
-		out = PlayerPath(g.ID, PlayerKey(g.seedValue(), g.ID, player))
+		out = PlayerPath(g.ID, g.playerKey(st))
 		return nil
 	})
 	return out, err
@@ -98,7 +123,7 @@ func WebGameOf(g *Game) WebGame {
 		Epoch: g.Epoch, Created: g.Created}
 	seed := g.seedValue()
 	for _, st := range g.Seats {
-		w.Players = append(w.Players, WebPlayer{Player: st.Player, Name: st.Name, Side: st.Side, Bot: st.Bot, Key: PlayerKey(seed, g.ID, st.Player)})
+		w.Players = append(w.Players, WebPlayer{Player: st.Player, Name: st.Name, Side: st.Side, Bot: st.Bot, Key: PlayerKey(seed, g.ID, st.Player, st.LinkNonce)})
 	}
 	return w
 }

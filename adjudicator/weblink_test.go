@@ -1,9 +1,13 @@
 package adjudicator
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"sortie/rules/dice"
+	"sortie/storage"
 )
 
 // With the web archive's address configured, every report carries its player's own link, and only that
@@ -71,5 +75,40 @@ func play(f *fogGame) {
 	f.tick()
 	if st, err := f.s.Status("g1"); err != nil || st.Round != 2 {
 		f.t.Fatalf("turn 1 did not resolve: %+v %v", st, err)
+	}
+}
+
+// A seat stored before seats carried a link nonce keeps the link it always had: the key of a seat without
+// one is the seed's, the game's and the player's alone, exactly as before, so the links in mails already
+// sent keep working after an upgrade. RENEW moves one seat's key and no other.
+func TestSeatsWithoutANonceKeepTheirLinks(t *testing.T) {
+	seed, err := dice.ParseSeed(testSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The keys the derivation gave before seats had a nonce, for this seed, game and players.
+	want := map[string]string{"alice": "e992bdc7d455747099890ecf79b8f5a2", "bob": "67eca0f184797b255233af3c406458d4"}
+	for p, k := range want {
+		if got := PlayerKey(seed, "g1", p, ""); got != k {
+			t.Errorf("%s's key without a nonce is %s, was %s", p, got, k)
+		}
+	}
+	f := newFixture(t, 0)
+	var raw []byte
+	f.db.View(func(tx *storage.Tx) error { raw, _ = tx.Get(bucketGames, "g1"); return nil })
+	if len(raw) == 0 || bytes.Contains(raw, []byte("link_nonce")) {
+		t.Fatalf("a game never handed on stores a link nonce (or nothing):\n%s", raw)
+	}
+	for p, k := range want {
+		if path, err := f.s.PlayerLink("g1", p); err != nil || path != "p/g1/"+k+"/" || f.webKey(p) != k {
+			t.Errorf("%s's link is %s (%v), the web archive's key %s; want the key %s", p, path, err, f.webKey(p), k)
+		}
+	}
+	f.mod("RENEW", "bob")
+	if f.webKey("alice") != want["alice"] || f.webKey("bob") == want["bob"] {
+		t.Errorf("after RENEW bob: alice %s, bob %s", f.webKey("alice"), f.webKey("bob"))
+	}
+	if k := PlayerKey(seed, "g1", "bob", f.game().seat("bob").LinkNonce); k != f.webKey("bob") || k == PlayerKey(seed, "g1", "bob", "") {
+		t.Errorf("bob's key after RENEW is not his nonce's: %s", k)
 	}
 }

@@ -254,11 +254,12 @@ var blockCommands = []commandSpec{
 	{"PROCESS", "PROCESS TURN n", turnArg},
 	{"ROLLBACK", "ROLLBACK TURN n", turnArg},
 	{"REPLACE", "REPLACE player address", replaceArgs},
+	{"RENEW", "RENEW player", renewArgs},
 	{"DIGEST", "DIGEST", noArgs},
 }
 
 // ModeratorCommands are the commands only a game's moderator may give.
-var ModeratorCommands = []string{"PAUSE", "RESUME", "EXTEND", "PROCESS", "ROLLBACK", "REPLACE", "DIGEST"}
+var ModeratorCommands = []string{"PAUSE", "RESUME", "EXTEND", "PROCESS", "ROLLBACK", "REPLACE", "RENEW", "DIGEST"}
 
 func awayArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
 	const usage = "write AWAY and the last day you are away, e.g. AWAY 2026-12-24"
@@ -320,6 +321,13 @@ func replaceArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
 		return nil, []Diagnostic{argError(cmd.col, "write REPLACE, the player id and the new player's mail address, e.g. REPLACE bob carol@example.org")}
 	}
 	return []string{strings.ToLower(args[0].text), strings.ToLower(args[1].text)}, nil
+}
+
+func renewArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
+	if len(args) != 1 || !isIDWord(args[0].text) {
+		return nil, []Diagnostic{argError(cmd.col, "write RENEW and the player id, e.g. RENEW bob: the player gets a new secret, reply address and web link")}
+	}
+	return []string{strings.ToLower(args[0].text)}, nil
 }
 
 // headerFields are the words that may follow GAME <name>, or start a line of their own.

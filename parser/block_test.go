@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -213,5 +214,31 @@ func TestParseBlockRoundIsTheRoundNumber(t *testing.T) {
 	}
 	if _, ds = ParseBlock("GAME imp1 ROUND 4 TURN 5\nEND\n"); !HasLineErrors(ds) {
 		t.Error("ROUND and TURN differently is the round number given twice")
+	}
+}
+
+// RENEW names one player: read in any case, printed canonically, and anything else is a positioned
+// error that says how to write it. It is a moderator's command, so the players' list of commands does
+// not name it.
+func TestRenewCommand(t *testing.T) {
+	b, ds := ParseBlock("GAME g1 SECRET mod-secret-0009\nrenew Bob\nEND")
+	if HasLineErrors(ds) {
+		t.Fatal(dumpLine(ds))
+	}
+	if len(b.Commands) != 1 || b.Commands[0].Name != "RENEW" || len(b.Commands[0].Args) != 1 || b.Commands[0].Args[0] != "bob" {
+		t.Fatalf("commands %+v", b.Commands)
+	}
+	if got, want := b.Canonical(), "GAME g1\nRENEW bob\nEND\n"; got != want {
+		t.Errorf("Canonical:\n%s\nwant\n%s", got, want)
+	}
+	if !slices.Contains(ModeratorCommands, "RENEW") || strings.Contains(commandList(), "RENEW") {
+		t.Errorf("RENEW must be the moderator's only: %v; the players' commands are %s", ModeratorCommands, commandList())
+	}
+	for _, line := range []string{"RENEW", "RENEW bob carol", "RENEW bob@example.org", "RENEW TURN", "RENEW b!b"} {
+		b, ds := ParseBlock("GAME g1\n" + line + "\nEND")
+		if len(b.Commands) != 0 || len(ds) != 1 || ds[0].Code != CodeCommandArgs || ds[0].Line != 2 || ds[0].Col != 1 ||
+			!strings.Contains(ds[0].Message, "write RENEW and the player id, e.g. RENEW bob") {
+			t.Errorf("%q: commands %+v, diagnostics\n%s", line, b.Commands, dumpLine(ds))
+		}
 	}
 }

@@ -195,7 +195,7 @@ func New(rec *adjudicator.GameRecord) (*Archive, error) {
 	a.Game.Scenario, a.Game.ModSecret = "", ""
 	a.Game.Seats = append([]adjudicator.Seat(nil), g.Seats...)
 	for i := range a.Game.Seats {
-		a.Game.Seats[i].Secret, a.Game.Seats[i].Token = "", ""
+		a.Game.Seats[i].Secret, a.Game.Seats[i].Token, a.Game.Seats[i].LinkNonce = "", "", ""
 	}
 	if !over {
 		a.Game.Seed = ""

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 
 	"sortie/adjudicator"
 	"sortie/mailer/outmail"
+	"sortie/parser"
 	"sortie/rules/afd"
 	"sortie/rules/dice"
 	"sortie/storage"
@@ -756,18 +758,40 @@ service:
 }
 
 // A running game's archive withholds the keys of the players' web links that its reports carry: whoever
-// holds one reads that player's reports while the game runs.
+// holds one reads that player's reports while the game runs. So are the keys a seat had before RENEW or
+// REPLACE gave it new ones, and the seats' link nonces.
 func TestArchiveWithholdsWebLinks(t *testing.T) {
 	a := newArchiveGameConfig(t, 4, "", adjudicator.Config{Address: "sortie@sortie.test", Name: "Sortie", TurnLength: 48 * time.Hour,
 		WebBase: "https://games.example.org/sortie/"})
 	a.play(1)
 	var keys []string
-	for _, p := range []string{"alice", "bob"} {
-		path, err := a.s.PlayerLink("g1", p)
-		if err != nil {
+	addKeys := func() {
+		for _, p := range []string{"alice", "bob"} {
+			path, err := a.s.PlayerLink("g1", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, strings.Split(strings.Trim(path, "/"), "/")[2])
+		}
+	}
+	addKeys()
+	for _, c := range []parser.Command{{Name: "RENEW", Args: []string{"alice"}}, {Name: "REPLACE", Args: []string{"bob", "carol@players.test"}}} {
+		if _, err := a.s.Moderate("g1", c); err != nil {
 			t.Fatal(err)
 		}
-		keys = append(keys, strings.Split(strings.Trim(path, "/"), "/")[2])
+	}
+	a.play(1)
+	addKeys()
+	seats, err := a.s.Seats("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nonces []string
+	for _, st := range seats {
+		if st.LinkNonce == "" {
+			t.Fatalf("%s has no link nonce after RENEW and REPLACE", st.Player)
+		}
+		nonces = append(nonces, st.LinkNonce)
 	}
 	ar, dir := a.export()
 	sent := 0
@@ -777,12 +801,16 @@ func TestArchiveWithholdsWebLinks(t *testing.T) {
 	if sent == 0 {
 		t.Fatal("no archived report shows where its web link was")
 	}
-	for _, name := range []string{fileMbox, fileMails} {
+	anyKey := regexp.MustCompile(`p/g1/[0-9a-f]{32}`)
+	for _, name := range []string{fileMbox, fileMails, fileGame} {
 		b := mustRead(t, dir, name)
-		for _, k := range keys {
+		for _, k := range append(keys, nonces...) {
 			if bytes.Contains(b, []byte(k)) {
-				t.Errorf("%s holds a player's web link key", name)
+				t.Errorf("%s holds a player's web link key or nonce %s", name, k)
 			}
+		}
+		if anyKey.Match(b) {
+			t.Errorf("%s holds a web link key: %s", name, anyKey.Find(b))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"bytes"
+	"net/url"
 	"regexp"
 	"sort"
 	"sortie/adjudicator"
@@ -14,10 +15,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// redactor withholds the players' and the moderator's secrets and the reply tokens from mail.
+// redactor withholds the players' and the moderator's secrets, the reply tokens and the keys of the
+// players' web links from mail.
 type redactor struct {
 	tokens  *strings.Replacer
 	secrets []*regexp.Regexp
+	links   *regexp.Regexp
 }
 
 func newRedactor(g *adjudicator.Game) *redactor {
@@ -31,9 +34,11 @@ func newRedactor(g *adjudicator.Game) *redactor {
 		}
 		// The key of the player's web link (in reports when the web archive is served): whoever holds
 		// it reads that player's reports while the game runs.
-		pairs = append(pairs, adjudicator.PlayerKey(seed, g.ID, st.Player), "key-"+withheld)
+		pairs = append(pairs, adjudicator.PlayerKey(seed, g.ID, st.Player, st.LinkNonce), "key-"+withheld)
 		secrets = append(secrets, st.Secret)
 	}
+	// And any other key in a link of this game: a seat's keys before REPLACE or RENEW gave it a new one.
+	r.links = regexp.MustCompile(`(` + regexp.QuoteMeta("p/"+url.PathEscape(g.ID)+"/") + `)[0-9a-f]{32}\b`)
 	// Whatever word follows a SECRET keyword, known secret or not (a mistyped one is nearly right).
 	r.secrets = append(r.secrets, regexp.MustCompile(`(\bSECRET:?[ \t]+)[\w-]+($|[^\w-])`))
 	for _, secret := range secrets {
@@ -50,6 +55,7 @@ func newRedactor(g *adjudicator.Game) *redactor {
 
 func (r *redactor) text(s string) string {
 	s = r.tokens.Replace(s)
+	s = r.links.ReplaceAllString(s, "${1}key-"+withheld)
 	for _, re := range r.secrets {
 		// Twice: two occurrences separated by one character share it between their matches.
 		for i := 0; i < 2; i++ {

@@ -99,8 +99,9 @@ func (g *testGame) status(id string) *adjudicator.GameStatus {
 	return st
 }
 
-// play plays n turns of game id: each player mails the computer pilot's orders (GHOST flies straight on,
-// away from the fight) and the round resolves when both are in.
+// play plays n turns of game id: each seat's holder mails the computer pilot's orders from their address
+// with their secret (GHOST flies straight on, away from the fight) and the round resolves when both are
+// in.
 func (g *testGame) play(id string, n int) {
 	g.t.Helper()
 	for i := 0; i < n; i++ {
@@ -109,7 +110,13 @@ func (g *testGame) play(id string, n int) {
 			g.t.Fatalf("game %s is %s", id, st.Status)
 		}
 		g.setNow(g.now.Load().Add(time.Hour))
-		for _, player := range []string{"alice", "bob"} {
+		// Each seat's holder now, with their secret: the moderator may have handed a seat on or renewed it.
+		seats, err := g.svc.Seats(id)
+		if err != nil {
+			g.t.Fatal(err)
+		}
+		for _, seat := range seats {
+			player := seat.Player
 			orders, err := g.svc.PilotOrders(id, player)
 			if err != nil {
 				g.t.Fatal(err)
@@ -123,13 +130,13 @@ func (g *testGame) play(id string, n int) {
 			}
 			sort.Strings(units)
 			var b strings.Builder
-			fmt.Fprintf(&b, "GAME %s TURN %d SECRET %s\n", id, st.Round, secrets[player])
+			fmt.Fprintf(&b, "GAME %s TURN %d SECRET %s\n", id, st.Round, seat.Secret)
 			for _, u := range units {
 				fmt.Fprintf(&b, "%s: %s\n", u, orders[u])
 			}
 			b.WriteString("END\n")
 			g.n++
-			if _, err := g.svc.Submit(adjudicator.Envelope{From: player + "@players.test", MessageID: fmt.Sprintf("m%d@players.test", g.n),
+			if _, err := g.svc.Submit(adjudicator.Envelope{From: seat.Email, MessageID: fmt.Sprintf("m%d@players.test", g.n),
 				Text: b.String(), Size: b.Len(), To: []string{"sortie@sortie.test"}}); err != nil {
 				g.t.Fatal(err)
 			}

@@ -287,6 +287,53 @@ func TestPlayerLink(t *testing.T) {
 	}
 }
 
+// A link belongs to whoever holds the seat: when the moderator hands it to someone else (REPLACE) or
+// renews the player's secrets (RENEW), the seat gets a new link and the old one answers the same 404 as
+// any wrong link, for every page, the turns played since included. The new link shows the seat's whole
+// history, which its holder inherits.
+func TestOldLinkStopsWithTheSeat(t *testing.T) {
+	for _, cmd := range []parser.Command{{Name: "REPLACE", Args: []string{"alice", "carol@players.test"}}, {Name: "RENEW", Args: []string{"alice"}}} {
+		t.Run(cmd.Name, func(t *testing.T) {
+			g := newTestGame(t, "g1", 12)
+			g.play("g1", 2)
+			s := g.server(Options{})
+			old := g.link("g1", "alice")
+			mustGet(t, s, old+"report/2") // and it is cached
+			res, _ := get(t, s, "/p/g1/"+strings.Repeat("0", 32)+"/")
+			want := headerText(res.Header)
+			if _, err := g.svc.Moderate("g1", cmd); err != nil {
+				t.Fatal(err)
+			}
+			g.play("g1", 1)
+			now := g.link("g1", "alice")
+			if now == old {
+				t.Fatalf("%s left the seat's link as it was: %s", cmd.Name, now)
+			}
+			for _, p := range []string{old, old + "report/3", old + "report/3/map.svg", old + "report/2", old + "report/0"} {
+				res, body := get(t, s, p)
+				if res.StatusCode != 404 || body != notFoundBody || headerText(res.Header) != want {
+					t.Errorf("the old link after %s: %s: %d %q\n%s", cmd.Name, p, res.StatusCode, body, headerText(res.Header))
+				}
+			}
+			home := mustGet(t, s, now)
+			for _, want := range []string{`href="` + now + `report/0">Opening position`, `href="` + now + `report/3">Turn 3`} {
+				if !strings.Contains(home, want) {
+					t.Errorf("the new link's page does not show %q:\n%s", want, home)
+				}
+			}
+			for _, p := range []string{now + "report/3", now + "report/3/map.svg", now + "report/1"} {
+				mustGet(t, s, p)
+			}
+			if strings.Contains(mustGet(t, s, now+"report/3"), strings.TrimPrefix(old, "/p/g1/")) {
+				t.Error("the new holder's page names the old link")
+			}
+			if b := g.link("g1", "bob"); b == now || b == old {
+				t.Error("bob's link is alice's")
+			}
+		})
+	}
+}
+
 // Everything that is not there, or not the reader's: 404 with the same body and headers, whatever was
 // wrong.
 func TestNotFoundSaysNothingElse(t *testing.T) {

@@ -300,6 +300,19 @@ func TestEndToEndGameByMail(t *testing.T) {
 	if !strings.Contains(r.Text, "for turn 1, but the game is on turn 2") {
 		t.Errorf("the wrong-turn receipt:\n%s", r.Text)
 	}
+	// The moderator renews bob's secret and reply address through the daemon's socket: one mail brings
+	// him the new ones, and his old secret is refused from now on.
+	if out := w.run("game", "renew", "--config", w.cfg, "e2e", "bob"); !strings.Contains(out, "bob has a new secret") {
+		t.Errorf("game renew:\n%s", out)
+	}
+	renewed := w.waitMails("bob@players.test", "new secret", 1)[0]
+	oldSecret := bSecret
+	bSecret = secretOf(t, renewed)
+	if bSecret == oldSecret || renewed.ReplyTo == bobWelcome.ReplyTo || !strings.Contains(renewed.ReplyTo, "sortie+") || !strings.Contains(renewed.Text, renewed.ReplyTo) {
+		t.Errorf("the renewal mail (Reply-To %s):\n%s", renewed.ReplyTo, renewed.Text)
+	}
+	w.send("bob@players.test", "sortie@sortie.test", "b5@players.test", plainHeaders(), fmt.Sprintf("GAME e2e TURN 2 SECRET %s\nKURT: 5\nEND\n", oldSecret))
+	w.waitMails("bob@players.test", "could not be matched", 1)
 
 	// Play on with the ready-made blocks until the game ends.
 	for round := 2; round <= 13; round++ {

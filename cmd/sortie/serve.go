@@ -194,6 +194,8 @@ const gameHelp = `sortie game: moderators' commands, on the daemon's database (s
   sortie game process --config FILE ID TURN          resolve now, only if the game is on that turn
   sortie game rollback --config FILE ID TURN         back to the start of an earlier turn
   sortie game replace --config FILE ID PLAYER EMAIL  hand a seat to a new player
+  sortie game renew --config FILE ID PLAYER          new secret, reply address and web link for a
+                                                     player (mailed to them; the old ones stop working)
   sortie game away --config FILE ID PLAYER DATE      a player is away until DATE (YYYY-MM-DD)
   sortie game back --config FILE ID PLAYER           the absence ends
   sortie game digest --config FILE ID                mail the moderator the digest of their games now
@@ -256,11 +258,11 @@ func cmdGame(args []string, stdout io.Writer) error {
 			return usagef("game %s: which game? (sortie game list)", sub)
 		}
 		call = append(call, pos)
-	case "pause", "resume", "extend", "process", "rollback", "replace", "away", "back", "digest":
+	case "pause", "resume", "extend", "process", "rollback", "replace", "renew", "away", "back", "digest":
 		if pos == "" {
 			return usagef("game %s: which game? (sortie game list)", sub)
 		}
-		want := map[string]int{"pause": 0, "resume": 0, "digest": 0, "extend": 1, "process": 1, "rollback": 1, "back": 1, "replace": 2, "away": 2}[sub]
+		want := map[string]int{"pause": 0, "resume": 0, "digest": 0, "extend": 1, "process": 1, "rollback": 1, "back": 1, "renew": 1, "replace": 2, "away": 2}[sub]
 		if len(extra) != want {
 			return usagef("game %s takes %d argument(s) after the game\n\n%s", sub, want, gameHelp)
 		}
@@ -472,7 +474,7 @@ func gameCommand(svc *adjudicator.Service, args []string, input []byte, name str
 			}
 		}
 		return nil
-	case "pause", "resume", "extend", "process", "rollback", "replace", "away", "back", "digest":
+	case "pause", "resume", "extend", "process", "rollback", "replace", "renew", "away", "back", "digest":
 		cmd := parser.Command{Name: strings.ToUpper(args[0]), Args: args[2:]}
 		switch cmd.Name {
 		case "AWAY":
