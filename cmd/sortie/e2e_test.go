@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,8 +29,6 @@ type world struct {
 	smtp     *localmail.SMTPServer
 	cfg, db  string
 	scenario string
-	mu       sync.Mutex
-	n        int
 }
 
 const e2eSeed = "5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e"
