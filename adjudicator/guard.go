@@ -44,7 +44,6 @@ var (
 	bucketFloodAlert  = "flood-alert"
 	bucketStrangers   = "strangers" // strangers/<hour>/replies → answers to strangers this hour
 	bucketAutoReplies = "autoreply" // autoreply/<day>/<address key> → answered once today
-	bucketHousekeep   = []string{"housekeeping"}
 )
 
 // failureRecord is what is kept of a failed mail.

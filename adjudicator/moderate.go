@@ -419,9 +419,7 @@ func (s *Service) digestLines(tx *storage.Tx, moderator string) (lines map[strin
 			if err != nil {
 				return err
 			}
-			for _, p := range sortedKeys(miss) {
-				d.Missing = append(d.Missing, p)
-			}
+			d.Missing = append(d.Missing, sortedKeys(miss)...)
 		}
 		lines[g.Moderator] = append(lines[g.Moderator], d)
 		return nil

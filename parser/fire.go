@@ -164,14 +164,15 @@ func ParseFire(text string, col int) (Fire, []Diagnostic) {
 	head := strings.ToUpper(ws[0].text)
 	if head == "HOLD" {
 		f.Mode = FireHold
+		// Every word after HOLD is a fault; a second FIRE or HOLD starts another fire order, whose own
+		// words are not blamed again.
 		for _, w := range ws[1:] {
 			up := strings.ToUpper(w.text)
 			if up == "FIRE" || up == "HOLD" {
 				errorf(w.col, CodeFireTwice, "", "%q: give one fire order, FIRE or HOLD, not both", w.text)
-			} else {
-				errorf(w.col, CodeFireAfterEnd, "", "%q after HOLD: HOLD ends the order", w.text)
+				break
 			}
-			break
+			errorf(w.col, CodeFireAfterEnd, "", "%q after HOLD: HOLD ends the order", w.text)
 		}
 		return f, ds
 	}

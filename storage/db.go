@@ -37,6 +37,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // DefaultTimeout is how long Open waits for the file lock before it gives up. bbolt flocks the file, and
@@ -151,11 +152,11 @@ func Open(path string, opts Options) (*DB, error) {
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("storage: open %s: %w (gave up after %s; is another sortie running on this file?): %w",
 				path, ErrLocked, timeout, err)
 		}
-		if errors.Is(err, bolt.ErrInvalid) || errors.Is(err, bolt.ErrVersionMismatch) || errors.Is(err, bolt.ErrChecksum) {
+		if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrVersionMismatch) || errors.Is(err, berrors.ErrChecksum) {
 			err = fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)

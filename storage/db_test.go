@@ -12,6 +12,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // openTemp opens a fresh database in the test's temp folder and closes it when the test ends.
@@ -163,8 +164,8 @@ func TestSecondOpenIsLocked(t *testing.T) {
 		db2.Close()
 		t.Fatal("second Open succeeded")
 	}
-	if !errors.Is(err, ErrLocked) || !errors.Is(err, bolt.ErrTimeout) {
-		t.Errorf("error %v is not ErrLocked/bolt.ErrTimeout", err)
+	if !errors.Is(err, ErrLocked) || !errors.Is(err, berrors.ErrTimeout) {
+		t.Errorf("error %v is not ErrLocked/bbolt's ErrTimeout", err)
 	}
 	if !strings.Contains(err.Error(), "database is locked by another process") || !strings.Contains(err.Error(), path) {
 		t.Errorf("error message %q does not say the file is locked", err)

@@ -7,7 +7,7 @@ import (
 	"os"
 	"syscall"
 
-	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Transient reports whether err is a fault that may go away by itself: the disk is full or failing, the
@@ -27,8 +27,8 @@ func Transient(err error) bool {
 		errors.Is(err, syscall.EROFS), errors.Is(err, syscall.EAGAIN), errors.Is(err, syscall.EINTR),
 		errors.Is(err, syscall.ENOMEM), errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
 		return true
-	case errors.Is(err, ErrLocked), errors.Is(err, bolt.ErrTimeout), errors.Is(err, bolt.ErrDatabaseNotOpen),
-		errors.Is(err, bolt.ErrTxClosed), errors.Is(err, bolt.ErrDatabaseReadOnly):
+	case errors.Is(err, ErrLocked), errors.Is(err, berrors.ErrTimeout), errors.Is(err, berrors.ErrDatabaseNotOpen),
+		errors.Is(err, berrors.ErrTxClosed), errors.Is(err, berrors.ErrDatabaseReadOnly):
 		return true
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), errors.Is(err, os.ErrDeadlineExceeded):
 		return true

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"sortie/mailer/outmail"
 )
@@ -20,7 +22,7 @@ func TestTransient(t *testing.T) {
 		&fs.PathError{Op: "write", Path: "/x/sortie.db", Err: syscall.ENOSPC},
 		fmt.Errorf("commit: %w", syscall.EIO),
 		fmt.Errorf("storage: open: %w", ErrLocked),
-		bolt.ErrTimeout, bolt.ErrDatabaseNotOpen, bolt.ErrTxClosed,
+		berrors.ErrTimeout, berrors.ErrDatabaseNotOpen, berrors.ErrTxClosed,
 		&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED},
 	}
 	for _, err := range transient {
@@ -29,8 +31,8 @@ func TestTransient(t *testing.T) {
 		}
 	}
 	permanent := []error{
-		bolt.ErrKeyTooLarge, bolt.ErrValueTooLarge, ErrDuplicateMessageID, ErrInvalidMail, ErrBadPath,
-		errors.New("templates: refusal: index out of range"), fmt.Errorf("wrapped: %w", bolt.ErrKeyTooLarge),
+		berrors.ErrKeyTooLarge, berrors.ErrValueTooLarge, ErrDuplicateMessageID, ErrInvalidMail, ErrBadPath,
+		errors.New("templates: refusal: index out of range"), fmt.Errorf("wrapped: %w", berrors.ErrKeyTooLarge),
 	}
 	for _, err := range permanent {
 		if Transient(err) {
@@ -39,6 +41,61 @@ func TestTransient(t *testing.T) {
 	}
 	if Transient(nil) {
 		t.Error("nil")
+	}
+}
+
+// Transient classifies the errors bbolt itself returns, not only the variables it exports: the ones a real
+// bbolt database gives for a closed database, a finished transaction, a write to a read-only file and a key
+// over its limit.
+func TestTransientOnBboltsOwnErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bolt.db")
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyErr := bdb.Update(func(btx *bolt.Tx) error {
+		b, err := btx.CreateBucketIfNotExists([]byte("b"))
+		if err != nil {
+			return err
+		}
+		return b.Put(make([]byte, bolt.MaxKeySize+1), []byte("v"))
+	})
+	tx, err := bdb.Begin(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	txErr := tx.Rollback()
+	if err := bdb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, closedErr := bdb.Begin(false)
+
+	ro, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	roErr := ro.Update(func(*bolt.Tx) error { return nil })
+
+	for _, c := range []struct {
+		name      string
+		err, want error
+		transient bool
+	}{
+		{"key too large", keyErr, berrors.ErrKeyTooLarge, false},
+		{"tx closed", txErr, berrors.ErrTxClosed, true},
+		{"database not open", closedErr, berrors.ErrDatabaseNotOpen, true},
+		{"read-only", roErr, berrors.ErrDatabaseReadOnly, true},
+	} {
+		if !errors.Is(c.err, c.want) {
+			t.Errorf("%s: bbolt returned %v, not %v", c.name, c.err, c.want)
+		}
+		if got := Transient(fmt.Errorf("wrapped: %w", c.err)); got != c.transient {
+			t.Errorf("%s: Transient(%v) = %v, want %v", c.name, c.err, got, c.transient)
+		}
 	}
 }
 

@@ -30,7 +30,6 @@ type tReceipt struct {
 	Help        bool
 	Stored      []string
 	Exempt      string
-	fresh       map[string]string //nolint:unused // as in the adjudicator's: unexported, never read by a template
 }
 
 type tOrderEcho struct {

@@ -287,9 +287,10 @@ func oneLine(text []byte) string {
 	word := -1 // where the word being read began
 	for i := 0; i < len(text); {
 		c := text[i]
-		r, size := rune(c), 1
+		size := 1
 		sep := c <= ' ' || c == 0x7f // the ASCII controls and space
 		if c >= utf8.RuneSelf {
+			var r rune
 			r, size = utf8.DecodeRune(text[i:])
 			sep = separator(r)
 		}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,8 +29,6 @@ type world struct {
 	smtp     *localmail.SMTPServer
 	cfg, db  string
 	scenario string
-	mu       sync.Mutex
-	n        int
 }
 
 const e2eSeed = "5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e5e2e"
@@ -253,7 +250,7 @@ func TestEndToEndGameByMail(t *testing.T) {
 	}
 
 	// Bob: HTML only, windows-1252, through his token address (no secret needed).
-	html := fmt.Sprintf("<html><body><p>Hallo</p><p>GAME e2e TURN 1<br>KURT: 5 HOLD<br>END</p></body></html>")
+	html := "<html><body><p>Hallo</p><p>GAME e2e TURN 1<br>KURT: 5 HOLD<br>END</p></body></html>"
 	w.send("Bob <bob@players.test>", bobWelcome.ReplyTo, "b1@players.test", "Content-Type: text/html; charset=windows-1252\r\n", html)
 	r = w.waitMails("bob@players.test", "receipt", 1)[0]
 	if !strings.Contains(r.Text, "KURT: 5 HOLD") || !strings.Contains(r.Text, "Still missing from you: HANS") {

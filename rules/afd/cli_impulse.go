@@ -66,17 +66,6 @@ func calcImpulses(args []string, stdout io.Writer) error {
 	return nil
 }
 
-const calcMoveImpulseHelp = `sortie calc move --impulse: fly impulse orders (Delta-T, seed 001) impulse by impulse.
-
-  --aircraft, --speed, --alt, --bank, --facing, --loaded, --straight   as for calc move
-  --from I     the impulse of the turn the first manoeuvre starts in (default 1)
-  --plot "..." manoeuvres in the impulse notation, e.g. "` + "` ` TR -1; 1" + `"
-  --json       one JSON object instead of the table
-
-Manoeuvres that run past impulse 12 go on in the next turn with its new initial values.
-Exit status 1 when a manoeuvre is illegal, 2 for a usage error.
-`
-
 // impulseRowJSON is one impulse flown by the calculator.
 type impulseRowJSON struct {
 	Turn    int    `json:"turn"`

@@ -7,13 +7,6 @@ import (
 	"sortie/rules/afd/aircraft"
 )
 
-// letterHit is one hit to be marked: a system letter, and the parity of the hit-location D10 that
-// picks the side of sided systems (seed 000: odd left, even right).
-type letterHit struct {
-	Letter byte
-	Odd    bool
-}
-
 func destroyed(card *aircraft.Card, dmg []int, i int) bool { return dmg[i] >= card.Systems[i].Boxes }
 
 // chooseSystem picks the system a hit on letter goes to (seed 000, hit location): sided systems by the

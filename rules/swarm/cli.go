@@ -119,13 +119,11 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 			out.Warnings = append(out.Warnings, p)
 		}
 	}
-	var moves []MoveResult
 	if !parser.HasErrors(diags) {
 		out.Canonical = o.String()
 		tack, pos := from, start
 		for i, turn := range o.Turns {
 			m := Move(t, tack, pos, turn)
-			moves = append(moves, m)
 			for _, e := range m.Errors {
 				out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col, Suggestion: e.Suggestion})
 			}

@@ -3,7 +3,6 @@ package tnl
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"sortie/parser"
@@ -212,8 +211,6 @@ func parseFire(text string) (notation.Fire, []parser.Diagnostic) {
 	}
 	return o.Segments[0].Fire, ds
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 type notationOrder = notation.Order
 

@@ -122,18 +122,13 @@ func (p *impulseParser) run() {
 			semis++
 			lastSemi = p.toks[i].Col
 		}
-		segCol := 1
-		if start < len(p.toks) {
-			segCol = p.toks[start].Col
-		}
 		if i > start {
 			p.manoeuvre(p.toks[start:i])
 		} else if !end || semis > 0 {
-			col := segCol
+			// Nothing before this semicolon, or after the last one: the fault is at that semicolon.
+			col := lastSemi
 			if !end {
 				col = p.toks[i].Col
-			} else {
-				col = lastSemi
 			}
 			p.errorf(col, CodeImpulseEmpty, "", "an empty manoeuvre: write one between each pair of semicolons, or leave the extra ; out")
 		}

@@ -187,7 +187,6 @@ type docDiag struct {
 
 type swarmDocBlock struct {
 	line  int
-	input string
 	keys  map[string]string
 	diags []docDiag
 }
