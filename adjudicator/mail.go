@@ -122,9 +122,6 @@ func (s *Service) replyTo(seat *Seat) string {
 	return local + "+" + seat.Token + "@" + domain
 }
 
-// orderHeader is the first line of the ready-to-fill block. It carries no secret: the mail that holds it
-// comes with the seat's reply address as Reply-To, and a reply to that identifies the seat (only the
-// welcome shows the secret, see queueReport).
 // asksOnly says a game asks only some players each round (ruleset.Selective).
 func asksOnly(rg ruleset.Game) bool {
 	sel, ok := rg.(ruleset.Selective)
@@ -147,12 +144,10 @@ func playerRound(g *Game, rg ruleset.Game, seat *Seat) int {
 	return g.Round
 }
 
-func (s *Service) orderHeader(g *Game, _ *Seat, round int) string {
-	return s.blockHeader(g, ruleset.BlockWord("turn"), round)
-}
-
-// blockHeader is orderHeader with the game's word for a round (ruleset.BlockWord: "TURN", or "ROUND"
-// where rounds are not turns), the word the player's reports and receipts use.
+// blockHeader is the first line of the ready-to-fill block, with the game's word for a round
+// (ruleset.BlockWord: "TURN", or "ROUND" where rounds are not turns), the word the player's reports and
+// receipts use. It carries no secret: the mail that holds it comes with the seat's reply address as
+// Reply-To, and a reply to that identifies the seat (only the welcome shows the secret).
 func (s *Service) blockHeader(g *Game, word string, round int) string {
 	if s.cfg.NoPlusAddressing {
 		// Replies carry no identity without plus-addressing: the player adds the secret (never printed
