@@ -346,3 +346,32 @@ func TestImpulseGroundPlaneByMail(t *testing.T) {
 		}
 	}
 }
+
+// TestImpulseReminderNamesThePlayersOwnRound: a reminder said "orders for turn N" with the game's own
+// round count, which in a game that asks only some players tells how often the others were asked.
+func TestImpulseReminderNamesThePlayersOwnRound(t *testing.T) {
+	f := newImpulseGame(t)
+	f.playForwards(4)
+	st, err := f.s.Status("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.now = f.now.Add(23 * time.Hour) // within the 2-hour reminder of a 24-hour turn
+	f.s.Tick()
+	found := false
+	for _, addr := range []string{"alice@players.test", "bob@players.test"} {
+		for _, m := range f.outbox(addr) {
+			if m.Kind != "reminder" {
+				continue
+			}
+			found = true
+			own := f.askedRound(addr)
+			if !strings.Contains(m.Body, fmt.Sprintf("orders for round %d are due", own)) || (st.Round != own && strings.Contains(m.Subject+m.Body, fmt.Sprintf(" %d ", st.Round))) {
+				t.Errorf("%s's reminder (own round %d, game round %d):\n%s\n%s", addr, own, st.Round, m.Subject, m.Body)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no reminder was sent")
+	}
+}

@@ -519,6 +519,12 @@ func asModErr(err error, target *moderatorError) bool {
 	return ok
 }
 
+// autopilotUnits is the game's word for its units, for a reminder.
+func autopilotUnits(g *Game) string {
+	_, units := unitNouns(g)
+	return units
+}
+
 // remind sends the reminders that are due for a game: before the deadline to players still missing
 // orders, and once the deadline has passed (during the grace period) to the late ones.
 func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error) {
@@ -531,22 +537,24 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	text := fmt.Sprintf("Reminder: orders for turn %d are due by %s, and yours are missing for %%s.", g.Round, deadlineMark)
-	if key == "late" {
-		text = fmt.Sprintf("The deadline for turn %d has passed and your orders are missing for %%s. They are still taken until %s; after that your aircraft fly straight on.",
-			g.Round, g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"))
-	}
-	topic := fmt.Sprintf("reminder: turn %d orders due %s", g.Round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
-	if key == "late" {
-		topic = fmt.Sprintf("LATE: turn %d orders missing", g.Round)
-	}
+	// Each player's reminder names the round as their own mails do (in a game that asks only some
+	// players, their own count: the game's would tell how often others were asked).
+	noun := ruleset.RoundNoun(rg)
 	g.Reminded = append(g.Reminded, key)
 	for _, p := range sortedKeys(miss) {
 		st := g.seat(p)
 		if st == nil {
 			continue
 		}
-		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": s.withDeadline(fmt.Sprintf(text, strings.Join(miss[p], ", ")), g, st)})
+		round := playerRound(g, rg, st)
+		text := fmt.Sprintf("Reminder: orders for %s %d are due by %s, and yours are missing for %s.", noun, round, deadlineMark, strings.Join(miss[p], ", "))
+		topic := fmt.Sprintf("reminder: %s %d orders due %s", noun, round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
+		if key == "late" {
+			text = fmt.Sprintf("The deadline for %s %d has passed and your orders are missing for %s. They are still taken until %s; after that your %s fly straight on.",
+				noun, round, strings.Join(miss[p], ", "), g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"), autopilotUnits(g))
+			topic = fmt.Sprintf("LATE: %s %d orders missing", noun, round)
+		}
+		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": s.withDeadline(text, g, st)})
 		if err != nil {
 			return false, err
 		}

@@ -406,15 +406,16 @@ func noArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
 }
 
 func resendArgs(cmd blockWord, args []blockWord) ([]string, []Diagnostic) {
-	const usage = "write RESEND for your last report, or RESEND TURN n for turn n's"
+	const usage = "write RESEND for your last report, or RESEND TURN n for turn n's (RESEND ROUND n in a game whose GAME line says ROUND)"
 	if len(args) == 0 {
 		return nil, nil
 	}
 	num := args[0]
 	rest := args[1:]
-	if strings.EqualFold(num.text, "TURN") {
+	// ROUND is TURN's word in a game whose rounds are not turns, as on the GAME line.
+	if word := strings.ToUpper(num.text); word == "TURN" || word == "ROUND" {
 		if len(args) < 2 {
-			return nil, []Diagnostic{argError(num.col, "TURN needs the turn number: %s", usage)}
+			return nil, []Diagnostic{argError(num.col, "%s needs the number: %s", word, usage)}
 		}
 		num, rest = args[1], args[2:]
 	}

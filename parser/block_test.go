@@ -242,3 +242,19 @@ func TestRenewCommand(t *testing.T) {
 		}
 	}
 }
+
+// RESEND ROUND n is RESEND TURN n in a game whose GAME line says ROUND (its player's own round count).
+func TestResendRound(t *testing.T) {
+	b, ds := ParseBlock("GAME imp1\nRESEND ROUND 3\nresend round 2\nEND")
+	if HasLineErrors(ds) || len(b.Commands) != 2 {
+		t.Fatalf("%+v\n%s", b.Commands, dumpLine(ds))
+	}
+	for i, want := range []string{"3", "2"} {
+		if c := b.Commands[i]; c.Name != "RESEND" || len(c.Args) != 2 || c.Args[0] != "TURN" || c.Args[1] != want {
+			t.Errorf("command %d: %+v", i, c)
+		}
+	}
+	if _, ds := ParseBlock("GAME imp1\nRESEND ROUND\nEND"); len(ds) != 1 || !strings.Contains(ds[0].Message, "ROUND needs the number") {
+		t.Errorf("RESEND ROUND without a number:\n%s", dumpLine(ds))
+	}
+}

@@ -59,12 +59,18 @@ func TestGameLifeModel(t *testing.T) {
 	}
 	for _, lg := range lifeGames {
 		t.Run(lg.scenario, func(t *testing.T) {
+			ended, runs := 0, 0
+			defer func() { t.Logf("%d of %d sequences reached the game's end", ended, runs) }()
 			t.Parallel()
 			rapid.Check(t, func(rt *rapid.T) {
 				m := newLifeModel(rt, t.TempDir(), lg.ruleset, lg.scenario)
 				defer m.close()
 				rt.Repeat(rapid.StateMachineActions(m))
 				m.verify(rt) // every sequence ends with an export that must verify
+				runs++
+				if m.state == "over" {
+					ended++
+				}
 			})
 		})
 	}
@@ -117,6 +123,8 @@ func newLifeModel(t *rapid.T, dir, rulesetName, scenario string) *lifeModel {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A short game, so that sequences of a few dozen steps reach its end too.
+	scn = regexp.MustCompile(`(?m)^turns: \d+$`).ReplaceAll(scn, []byte("turns: 3"))
 	part, err := adjudicator.GamePart(scn)
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +197,11 @@ var blockRE = regexp.MustCompile(`(?ms)^GAME g1 (?:TURN|ROUND) (\d+)[^\n]*\n(.*?
 // is the order their unit would follow by default); now and then for the turn before.
 func (m *lifeModel) Order(t *rapid.T) {
 	m.step = "order"
-	p := rapid.SampledFrom(m.players).Draw(t, "player")
+	m.order(t, rapid.SampledFrom(m.players).Draw(t, "player"), rapid.IntRange(0, 9).Draw(t, "stale") == 0)
+}
+
+// order sends a player's block from their latest mail that carries one; stale, for the round before.
+func (m *lifeModel) order(t *rapid.T, p string, stale bool) {
 	s := m.seat(t, p)
 	mails := m.mails(t)
 	for i := len(mails) - 1; i >= 0; i-- {
@@ -201,11 +213,19 @@ func (m *lifeModel) Order(t *rapid.T) {
 			continue
 		}
 		turn, _ := strconv.Atoi(b[1])
-		if rapid.IntRange(0, 9).Draw(t, "stale") == 0 {
+		if stale {
 			turn-- // the guard must refuse it and store nothing
 		}
 		m.submit(t, s.Email, fmt.Sprintf("GAME g1 TURN %d SECRET %s\n%sEND", turn, s.Secret, b[2]))
 		return
+	}
+}
+
+// Play: every player sends the block of their latest mail, as players of a running game do each round.
+func (m *lifeModel) Play(t *rapid.T) {
+	m.step = "play"
+	for _, p := range m.players {
+		m.order(t, p, false)
 	}
 }
 
@@ -381,6 +401,20 @@ func (m *lifeModel) Check(t *rapid.T) {
 			latest[mail.To] = mail
 		}
 	}
+	// Each game-over reason is true for the side that reads it: a side it says has nothing left in
+	// play has none of its units in the final state.
+	for _, mail := range rec.Mails[m.checked:] {
+		if mail.Kind != "over" {
+			continue
+		}
+		for _, side := range m.sidesWithNothingLeft(t, mail.Body) {
+			for _, s := range rec.Game.Seats {
+				if s.Side == side && m.inPlay(t, rec, s.Player) {
+					t.Fatalf("the game-over mail to %s says %s has nothing left in play, but %s still has units:\n%s", mail.To, side, s.Player, mail.Body)
+				}
+			}
+		}
+	}
 	m.checked = len(rec.Mails)
 	// The block of the last report a player got this step asks for the round the game waits for.
 	if st.State() != "over" {
@@ -400,6 +434,34 @@ func (m *lifeModel) Check(t *rapid.T) {
 		}
 	}
 	m.remember(t)
+}
+
+var nothingLeftRE = regexp.MustCompile(`(\S+) has nothing (?:left )?in play`)
+
+// sidesWithNothingLeft are the sides a game-over mail says have nothing left in play.
+func (m *lifeModel) sidesWithNothingLeft(t *rapid.T, body string) []string {
+	var out []string
+	for _, s := range nothingLeftRE.FindAllStringSubmatch(body, -1) {
+		out = append(out, s[1])
+	}
+	return out
+}
+
+// inPlay says a player still has units in the game's final state (in a game that asks only some
+// players, units waiting for no order are in play too: the report's own units tell).
+func (m *lifeModel) inPlay(t *rapid.T, rec *adjudicator.GameRecord, player string) bool {
+	rs, err := registry.Get(rec.Game.Ruleset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rs.Load(rec.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.selective {
+		return false // Units names only the units asked for an order
+	}
+	return len(g.Units(player)) > 0
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
