@@ -65,6 +65,7 @@ const (
 	EventProcess  Event = "PROCESS TURN"
 	EventRollback Event = "ROLLBACK"
 	EventReplace  Event = "REPLACE"
+	EventRenew    Event = "RENEW"
 	EventAway     Event = "AWAY"
 	EventDigest   Event = "DIGEST"
 	// A player asks for a report again.
@@ -99,6 +100,7 @@ var lifeTable = map[Event]transition{
 	EventProcess:  {from: live, to: PhaseRunning, resolves: true},
 	EventRollback: {from: always}, // a pause stays; a hold or the game's end does not
 	EventReplace:  {from: live},
+	EventRenew:    {from: live},
 	EventAway:     {from: live},
 	EventDigest:   {from: always},
 	EventResend:   {from: always},

@@ -180,6 +180,11 @@ func TestLifeTable(t *testing.T) {
 			}
 		}
 	}
+	for _, name := range append([]string{"AWAY", "BACK"}, parser.ModeratorCommands...) {
+		if _, ok := commandEvents[name]; !ok {
+			t.Errorf("the moderator's command %s is no event of the game's life", name)
+		}
+	}
 	for name, e := range commandEvents {
 		if _, ok := lifeTable[e]; !ok {
 			t.Errorf("the command %s is the event %s, which the table lacks", name, e)

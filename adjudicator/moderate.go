@@ -60,7 +60,7 @@ func (s *Service) moderate(tx *storage.Tx, g *Game, cmd parser.Command, byMail b
 // commandEvents are the moderator's commands as events of the game's life (life.go).
 var commandEvents = map[string]Event{
 	"PAUSE": EventPause, "RESUME": EventResume, "EXTEND": EventExtend, "PROCESS": EventProcess,
-	"ROLLBACK": EventRollback, "REPLACE": EventReplace, "AWAY": EventAway, "BACK": EventAway, "DIGEST": EventDigest,
+	"ROLLBACK": EventRollback, "REPLACE": EventReplace, "RENEW": EventRenew, "AWAY": EventAway, "BACK": EventAway, "DIGEST": EventDigest,
 }
 
 // command carries out a moderator's command that the game's life allows now (moderate).
