@@ -351,7 +351,7 @@ func (m *lifeModel) Check(t *rapid.T) {
 		}
 	}
 
-	// Every state commitment mailed is one of the archive's states, in some timeline.
+	// The states of the archive (known), and of the game as it stands (current), by commitment.
 	known := map[string]bool{rec.StateCommitment: true}
 	current := map[string]bool{rec.StateCommitment: true}
 	for _, r := range rec.Rounds {
@@ -362,16 +362,6 @@ func (m *lifeModel) Check(t *rapid.T) {
 	for _, r := range discardedRounds(rec) {
 		known[adjudicator.StateCommitment(m.seed, compactJSON(r.StateBefore))], known[r.Commitment] = true, true
 	}
-	// (Checked as each mail is queued: the archive's states only grow, a rollback keeping what it
-	// discards.)
-	for i, mail := range rec.Mails[m.checked:] {
-		for _, c := range mailCommitmentRE.FindAllStringSubmatch(mail.Body, -1) {
-			if !known[c[1]] {
-				t.Fatalf("mail %d (%s to %s, %q) shows the state commitment %s, which no state in the archive gives", m.checked+i+1, mail.Kind, mail.To, mail.Subject, c[1])
-			}
-		}
-	}
-
 	// The mails of this step.
 	latest := map[string]storage.Outgoing{}
 	for _, mail := range rec.Mails[m.checked:] {
@@ -401,6 +391,17 @@ func (m *lifeModel) Check(t *rapid.T) {
 			latest[mail.To] = mail
 		}
 	}
+	// Every state commitment mailed is one of the archive's states, in some timeline.
+	// (Checked as each mail is queued: the archive's states only grow, a rollback keeping what it
+	// discards.)
+	for i, mail := range rec.Mails[m.checked:] {
+		for _, c := range mailCommitmentRE.FindAllStringSubmatch(mail.Body, -1) {
+			if !known[c[1]] {
+				t.Fatalf("mail %d (%s to %s, %q) shows the state commitment %s, which no state in the archive gives", m.checked+i+1, mail.Kind, mail.To, mail.Subject, c[1])
+			}
+		}
+	}
+
 	// Each game-over reason is true for the side that reads it: a side it says has nothing left in
 	// play has none of its units in the final state.
 	for _, mail := range rec.Mails[m.checked:] {

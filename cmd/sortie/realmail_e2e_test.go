@@ -254,6 +254,9 @@ func TestRealMail(t *testing.T) {
 		{Address: "foe@players.test"}, {Address: "ally@players.test"}, {Address: corpusService},
 		{Address: recipeService}, {Address: "carol@players.test"}, {Address: "dave@players.test"},
 	}
+	for _, a := range lifeUsers {
+		users = append(users, realmail.User{Address: a})
+	}
 	seen := map[string]bool{}
 	for _, u := range users {
 		seen[u.Address] = true
@@ -291,6 +294,10 @@ func TestRealMail(t *testing.T) {
 	t.Run("Recipe", func(t *testing.T) {
 		t.Parallel()
 		realRecipe(t, srv, filepath.Join(dir, "recipe"))
+	})
+	t.Run("Life", func(t *testing.T) {
+		t.Parallel()
+		realLife(t, srv, filepath.Join(dir, "life"))
 	})
 	t.Cleanup(func() {
 		if t.Failed() {
