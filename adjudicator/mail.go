@@ -240,8 +240,14 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 	}
 	round := rep.Round
 	key := storage.SeqKey(uint64(round))
-	if kind == kindPosition {
+	switch {
+	case kind == kindPosition:
 		key = positionKey(round)
+	case kind == kindStart && rep.NextRound > 1:
+		// A newcomer's welcome in a game under way (REPLACE) is kept after the seat's report of the
+		// round before, which it must not replace (RESEND TURN n still finds that report), and is the
+		// latest mail RESEND sends.
+		key = storage.SeqKey(uint64(rep.NextRound-1)) + "/welcome"
 	}
 	o := outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: template, Subject: subject, Body: body, Parts: parts, Token: seat.Token,
 		Key: []string{kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch)}}
