@@ -408,7 +408,13 @@ func (m *lifeModel) Check(t *rapid.T) {
 		if mail.Kind != "over" {
 			continue
 		}
-		for _, side := range m.sidesWithNothingLeft(t, mail.Body) {
+		sides := m.sidesWithNothingLeft(t, mail.Body)
+		if len(sides) == 0 && !strings.Contains(mail.Body, "turn limit") {
+			// "no enemy is left in the air" is false for the side that has nothing left: a reason must
+			// name who has nothing left, or the turn limit.
+			t.Fatalf("the game-over mail to %s gives a reason that names no side:\n%s", mail.To, mail.Body)
+		}
+		for _, side := range sides {
 			for _, s := range rec.Game.Seats {
 				if s.Side == side && m.inPlay(t, rec, s.Player) {
 					t.Fatalf("the game-over mail to %s says %s has nothing left in play, but %s still has units:\n%s", mail.To, side, s.Player, mail.Body)

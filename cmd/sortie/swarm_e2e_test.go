@@ -277,8 +277,9 @@ func TestEndToEndSwarmGameByMail(t *testing.T) {
 	}
 	// Bob replies to his welcome with the ready-made block, through his reply address.
 	w.send("bob@players.test", bWelcome.ReplyTo, "sb1@players.test", plainHeaders(), blockOf(bWelcome.Text))
-	rep := w.waitMails("alice@players.test", "turn 1 report", 1)[0]
-	w.waitMails("bob@players.test", "turn 1 report", 1)
+	// A round of several turns is named by them (rules/ruleset/naming.go): "turns 1-3 report".
+	rep := w.waitMails("alice@players.test", "turns 1-3 report", 1)[0]
+	w.waitMails("bob@players.test", "turns 1-3 report", 1)
 	// Everyone flew a course of three turns or more, so turns 1-3 are one round.
 	if !strings.Contains(rep.Text, "turn 1: TIGER sets out on a plotted course of 4 turns") || !strings.Contains(rep.Text, "turn 3: ") ||
 		!strings.Contains(rep.Text, "NEXT: TURN 4") {
@@ -376,7 +377,13 @@ func checkSwarmReports(t *testing.T, w *world) {
 			if err := json.Unmarshal(recs[i+1].StateBefore, &after); err != nil {
 				t.Fatal(err)
 			}
-			reps := w.mailsTo(addr, fmt.Sprintf("turn %d report", recs[i].Round))
+			var reps []mail
+			roundRE := regexp.MustCompile(fmt.Sprintf(`\] turns? %d(-\d+)? report`, recs[i].Round))
+			for _, m := range w.mailsTo(addr, "report") {
+				if roundRE.MatchString(m.Subject) {
+					reps = append(reps, m)
+				}
+			}
 			if len(reps) != 1 {
 				t.Fatalf("%s got %d reports for round %d", addr, len(reps), recs[i].Round)
 			}
