@@ -341,7 +341,8 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 		return err
 	}
 	st.Email = strings.ToLower(email)
-	st.Misses, st.Autopilot, st.AwayUntil = 0, false, time.Time{}
+	// A seat the computer played goes to a person: the rounds wait for them from now on.
+	st.Misses, st.Autopilot, st.AwayUntil, st.Bot = 0, false, time.Time{}, false
 	rg, err := loadRules(tx, g)
 	if err != nil {
 		return err

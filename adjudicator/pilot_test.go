@@ -150,3 +150,28 @@ func TestBotSeatProblems(t *testing.T) {
 		t.Errorf("--bot with an unknown side: %v", err)
 	}
 }
+
+// TestReplaceHandsTheComputersSeatToAPerson: REPLACE of a seat the computer played gave it an address
+// and mail while the computer went on playing it and the rounds never waited for the newcomer.
+func TestReplaceHandsTheComputersSeatToAPerson(t *testing.T) {
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour})
+	scn, err := afd.BundledScenarioFile("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn = append(scn, fmt.Appendf(nil, "\nservice:\n  moderator: mod@players.test\n  seed: %s\n  players:\n    alice: {email: alice@players.test, secret: lark-swift-0001}\n    bob: {bot: true}\n", testSeed)...)
+	if f.g, err = f.s.NewGame(scn, "solo.yaml", "g1"); err != nil {
+		t.Fatal(err)
+	}
+	f.mod("REPLACE", "bob", "carol@players.test")
+	st, _ := f.s.Status("g1")
+	for _, s := range st.Seats {
+		if s.Player == "bob" && (s.Bot || len(s.Missing) == 0) {
+			t.Errorf("after REPLACE the seat is still the computer's: %+v", s)
+		}
+	}
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND")
+	if st, _ := f.s.Status("g1"); st.Round != 1 {
+		t.Errorf("alice's orders alone resolved the round the newcomer plays in: round %d", st.Round)
+	}
+}
