@@ -18,11 +18,8 @@ import (
 	hexmap "sortie/rules/hex"
 )
 
-// strafable says strafing can hurt a kind of target: vehicles, guns, personnel, small buildings and
-// ships, not large buildings or bridges (seed 002, strafing targets).
-func strafable(kind string) bool {
-	return kind != "large-building" && kind != "bridge"
-}
+// strafable says strafing can hurt a kind of target (strike.Strafable, which the calculator asks too).
+func strafable(kind string) bool { return strike.Strafable(kind) }
 
 // GunFactor is a plane's gun factor for strafing (house rule, docs/rulings.md): its fixed forward guns
 // counted with seed 002's flak values per barrel (a rifle-calibre gun 0.25, a heavy machine gun 0.5, a

@@ -42,16 +42,20 @@ const calcTargetHelp = `sortie calc target: the damage an attack does to a groun
   --strafe N        instead: a strafing attack value (sortie calc bomb has none; see docs)
   --defence N       the target's defence value (or --target tank, truck, gun, bridge, ...: the seed's samples)
   --prior D         none, light or heavy: damage the target already has
-  --secondary       another target in the hex: half the attack value
+  --secondary       another target in the hex: half the attack value (not for a torpedo)
   --attack-die N    the attacker's d10     --defence-die N   the defender's d10
   --json            one JSON object
+
+Exit status 1 when the attack is not allowed (strafing a large building or a bridge, a torpedo's
+--secondary), 2 for a usage error.
 `
 
 const calcFlakHelp = `sortie calc flak: a flak unit's attack value (seed 002).
 
   --kind K          light, heavy or naval (default light)
   --barrels LIST    light and naval: e.g. 4x20mm,2x40mm (small-arms, .30, .50, 20mm, 30mm, 40mm)
-  --alt FT          light: the target plane's altitude in feet     --range N   hexes to it (0-2)
+  --alt FT          light and heavy: the target plane's altitude in feet
+  --range N         light and heavy: hexes to it (light reaches 2, heavy 4); out of reach exits 1
   --front           light: firing at the plane's front or rear     --damaged   the flak is lightly damaged
   --mm N --guns N   heavy: the calibre and the guns in the hex (naval: the dual-purpose guns)
   --size S          naval: carrier, battleship, aa-ship, cruiser, destroyer or other
@@ -168,6 +172,9 @@ func calcBomb(args []string, stdout io.Writer) error {
 	if a.Kind == strike.Rockets {
 		res, out.Damages = strike.Rocket(level, out.Modified)
 	}
+	if out.Problem != "" {
+		out.Damages = false // an attack that may not be made does no damage
+	}
 	if res == strike.Scatter && *scatter > 0 && a.Kind != strike.Rockets {
 		if side, moved := strike.ScatterHex(*heading, *scatter); moved {
 			out.Scatter = fmt.Sprintf("the bombs land in the neighbouring hex across hexside %03d", side*30)
@@ -176,7 +183,7 @@ func calcBomb(args []string, stdout io.Writer) error {
 		}
 	}
 	text := fmt.Sprintf("%s attack from level %d: d10 %d, modifiers %s = %d: %s", *kind, level, *die, modsText(out.Modifiers), out.Modified, out.Result)
-	if !out.Damages {
+	if !out.Damages && out.Problem == "" {
 		text += " (a rocket near miss or scatter does no damage)"
 	}
 	if out.Scatter != "" {
@@ -236,8 +243,15 @@ func calcTarget(args []string, stdout io.Writer) error {
 	default:
 		return ruleset.Usagef("give --weapon, --attack or --strafe")
 	}
+	problem := ""
 	if *secondary {
+		if *strafe == 0 && !strike.SecondaryApplies(*weapon) {
+			problem = "a torpedo attacks only the ship it hits: the other targets in the hex take nothing (seed 002)"
+		}
 		av = strike.Secondary(av)
+	}
+	if *strafe > 0 && *target != "" && !strike.Strafable(*target) {
+		problem = fmt.Sprintf("strafing cannot hurt a %s (seed 002: vehicles, guns, troops, small buildings and ships)", *target)
 	}
 	dv := *defence
 	if *target != "" {
@@ -269,9 +283,21 @@ func calcTarget(args []string, stdout io.Writer) error {
 		AttackTotal  int    `json:"attack_total"`
 		DefenceTotal int    `json:"defence_total"`
 		Damage       string `json:"damage"`
-	}{av, dvNow, av + *ad, dvNow + *dd, dmg.String()}
+		Problem      string `json:"problem,omitempty"`
+	}{av, dvNow, av + *ad, dvNow + *dd, dmg.String(), problem}
 	text := fmt.Sprintf("attack %d + %d = %d against defence %d + %d = %d: %s\n", av, *ad, out.AttackTotal, dvNow, *dd, out.DefenceTotal, out.Damage)
-	return printStrike(stdout, *asJSON, out, text)
+	if problem != "" {
+		// Not allowed: no damage, whatever the dice.
+		out.Damage = strike.NoDamage.String()
+		text = "Not allowed: " + problem + "\n"
+	}
+	if err := printStrike(stdout, *asJSON, out, text); err != nil {
+		return err
+	}
+	if problem != "" {
+		return ruleset.ErrIllegal
+	}
+	return nil
 }
 
 // parseBarrels reads "4x20mm,2x40mm" for a flag.
@@ -339,11 +365,35 @@ func calcFlak(args []string, stdout io.Writer) error {
 			return ruleset.Usagef("%v", err)
 		}
 		out := struct {
-			Aimed   int `json:"aimed"`
-			Splash  int `json:"splash"`
-			Ceiling int `json:"ceiling"`
-		}{a, s, ceil}
-		return printStrike(stdout, *asJSON, out, fmt.Sprintf("heavy flak %d/%d (aimed hex / next hex or level), up to level %d, 4 hexes, every other impulse\n", a, s, ceil))
+			Aimed   int    `json:"aimed"`
+			Splash  int    `json:"splash"`
+			Ceiling int    `json:"ceiling"`
+			Problem string `json:"problem,omitempty"`
+		}{Aimed: a, Splash: s, Ceiling: ceil}
+		text := fmt.Sprintf("heavy flak %d/%d (aimed hex / next hex or level), up to level %d, 4 hexes, every other impulse\n", a, s, ceil)
+		if *altText != "" || *rng != 0 {
+			// The plane given: whether the flak reaches it, as the game decides (strike.HeavyFlakCheck).
+			level := 2
+			if *altText != "" {
+				alt, err := parseAlt(*altText)
+				if err != nil {
+					return err
+				}
+				level = strike.Level(alt)
+			}
+			if out.Problem = strike.HeavyFlakCheck(level, *rng, ceil); out.Problem != "" {
+				text += "Out of reach: " + out.Problem + "\n"
+			} else {
+				text += fmt.Sprintf("It reaches a plane at level %d, %d hexes away.\n", level, *rng)
+			}
+		}
+		if err := printStrike(stdout, *asJSON, out, text); err != nil {
+			return err
+		}
+		if out.Problem != "" {
+			return ruleset.ErrIllegal
+		}
+		return nil
 	case "naval":
 		n, err := strike.Naval(strike.ShipSize(*size), bs, *mm, *guns)
 		if err != nil {

@@ -87,3 +87,38 @@ func TestCalcFlakHit(t *testing.T) {
 		t.Errorf("a missing value is a usage mistake: %v", err)
 	}
 }
+
+// The calculators refuse what the game refuses, as the game does (seed 002): a torpedo hits only its
+// ship, strafing cannot hurt a large building or a bridge, heavy flak reaches levels 2 to its ceiling
+// and 4 hexes; and an attack that may not be made damages nothing.
+func TestStrikeCalculatorsRefuseWhatTheGameRefuses(t *testing.T) {
+	target := func(a []string, w io2) error { return calcTarget(a, w) }
+	m, err := runCalc(t, target, "--weapon", "torpedo", "--result", "direct-hit", "--defence", "7", "--secondary", "--attack-die", "8", "--defence-die", "2")
+	if !errors.Is(err, ruleset.ErrIllegal) || m["damage"] != "no damage" || !strings.Contains(m["problem"].(string), "torpedo") {
+		t.Errorf("a torpedo's secondary attack (seed 002: not for torpedoes): %v %v", m, err)
+	}
+	for _, kind := range []string{"large-building", "bridge"} {
+		m, err = runCalc(t, target, "--strafe", "6", "--target", kind, "--attack-die", "10", "--defence-die", "1")
+		if !errors.Is(err, ruleset.ErrIllegal) || m["damage"] != "no damage" || !strings.Contains(m["problem"].(string), "strafing cannot hurt a "+kind) {
+			t.Errorf("strafing a %s: %v %v", kind, m, err)
+		}
+	}
+	if m, err = runCalc(t, target, "--strafe", "6", "--target", "truck", "--attack-die", "10", "--defence-die", "1"); err != nil || m["damage"] == "no damage" {
+		t.Errorf("strafing a truck: %v %v", m, err)
+	}
+	flak := func(a []string, w io2) error { return calcFlak(a, w) }
+	for _, c := range []struct {
+		alt, rng string
+		reach    bool
+	}{{"10000", "2", true}, {"1000", "1", false}, {"20000", "1", true}, {"30000", "1", false}, {"10000", "5", false}} {
+		m, err := runCalc(t, flak, "--kind", "heavy", "--mm", "88", "--guns", "2", "--alt", c.alt, "--range", c.rng)
+		if reached := err == nil && m["problem"] == nil; reached != c.reach || (!c.reach && !errors.Is(err, ruleset.ErrIllegal)) {
+			t.Errorf("heavy 88 mm flak at %s ft, %s hexes: %v %v, want reach %v", c.alt, c.rng, m, err, c.reach)
+		}
+	}
+	bomb := func(a []string, w io2) error { return calcBomb(a, w) }
+	m, err = runCalc(t, bomb, "--kind", "rocket", "--alt", "1000", "--die", "9", "--range", "4")
+	if !errors.Is(err, ruleset.ErrIllegal) || m["damages"] != false {
+		t.Errorf("a rocket attack at range 4 is refused and damages nothing: %v %v", m, err)
+	}
+}

@@ -146,7 +146,22 @@ func HeavyFlak(mm, guns int) (aimed, splash, ceiling int, err error) {
 // HeavyFlakReaches says whether heavy flak reaches a plane: levels 2 up to the gun's ceiling, up to 4
 // hexes, and only every other impulse (the even ones, Sortie's reading).
 func HeavyFlakReaches(level, rangeHexes, ceiling, impulse int) bool {
-	return level >= 2 && level <= ceiling && rangeHexes <= 4 && impulse%2 == 0
+	return HeavyFlakCheck(level, rangeHexes, ceiling) == "" && impulse%2 == 0
+}
+
+// HeavyFlakCheck says why heavy flak whose ceiling is ceiling cannot reach a plane at level, rangeHexes
+// away, or "" when it can: it fires at levels 2 up to its ceiling and at most 4 hexes (seed 002, heavy
+// flak). The game and `sortie calc flak` both ask it.
+func HeavyFlakCheck(level, rangeHexes, ceiling int) string {
+	switch {
+	case level < 2:
+		return fmt.Sprintf("heavy flak fires at level 2 and above; the plane is at level %d", level)
+	case level > ceiling:
+		return fmt.Sprintf("this heavy flak reaches up to level %d; the plane is at level %d", ceiling, level)
+	case rangeHexes > 4:
+		return fmt.Sprintf("heavy flak reaches 4 hexes; the plane is %d away", rangeHexes)
+	}
+	return ""
 }
 
 // HeavyAt is the heavy flak value a plane at (planeHex, planeLevel) takes from guns aimed at (aimHex,

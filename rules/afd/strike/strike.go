@@ -317,6 +317,17 @@ func DamageOf(attackTotal, defenceTotal int) Damage {
 func Worse(a, b Damage) Damage { return max(a, b) }
 
 // Sample defence values of seed 002, used when a scenario gives none.
+// Strafable says strafing can hurt a kind of target: vehicles, guns, personnel, small buildings and
+// ships, not large buildings or bridges (seed 002, strafing targets). The game and `sortie calc target`
+// both ask it.
+func Strafable(kind string) bool {
+	return kind != "large-building" && kind != "bridge"
+}
+
+// SecondaryApplies says an attack with weapon also hits the other targets in the hex at half value: every
+// weapon but the torpedo (seed 002, multiple targets in a hex).
+func SecondaryApplies(weapon string) bool { return weapon != "torpedo" }
+
 var SampleDefence = map[string]int{
 	"tank": 3, "truck": 2, "vehicle": 2, "gun": 4, "infantry": 4, "small-building": 5,
 	"large-building": 8, "bridge": 9, "destroyer": 7,
