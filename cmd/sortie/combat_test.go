@@ -119,6 +119,35 @@ func TestResolveCommand(t *testing.T) {
 	}
 }
 
+// TestResolveSaysWhyAnOrderWasRefused: an illegal order (one the rules refuse) was flown as a missed
+// order, "no order from alice", with exit 0 and no reason. It is refused as the service refuses it, with
+// its positioned problems, the turn still resolved (the unit flies as if it had no order), and exit 1.
+func TestResolveSaysWhyAnOrderWasRefused(t *testing.T) {
+	dir := t.TempDir()
+	orders := filepath.Join(dir, "orders.txt")
+	os.WriteFile(orders, []byte("RED1: 3 TR\nRED2: 6\n"), 0o644)
+	for _, scenario := range []string{"../../rules/afd/scenarios/channel-1940.yaml"} {
+		out, _, code := sortie(t, "resolve", "--scenario", scenario, "--orders", orders)
+		if code != 1 || !strings.Contains(out, "REFUSED ORDERS") || !strings.Contains(out, "orders.txt:1: RED1: 3 TR") ||
+			!strings.Contains(out, "movement points") {
+			t.Errorf("%s: exit %d\n%s", scenario, code, out)
+		}
+		js, _, code := sortie(t, "resolve", "--scenario", scenario, "--orders", orders, "--json")
+		var r struct {
+			Refused []struct {
+				Line     int
+				Unit     string
+				Problems []string
+			}
+			Hash string
+		}
+		if code != 1 || json.Unmarshal([]byte(js), &r) != nil || len(r.Refused) != 1 || r.Refused[0].Unit != "RED1" || r.Refused[0].Line != 1 ||
+			len(r.Refused[0].Problems) == 0 || len(r.Hash) != 64 {
+			t.Errorf("%s --json: exit %d %s", scenario, code, js)
+		}
+	}
+}
+
 // sortie resolve knows no game: a Swarm scenario resolves through the same generic path, its orders
 // read in Swarm's notation, and the printed state resolves the next turn.
 func TestResolveCommandSwarm(t *testing.T) {

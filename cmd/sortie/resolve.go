@@ -27,7 +27,9 @@ const resolveHelp = `sortie resolve: resolve one turn offline and print its even
   --seed N          the dice seed: a number, or 64 hex digits (default 1)
   --json            {"ruleset", "round", "events", "dice", "state", "hash"}; --state reads it back
 
-Moderators use it to check a disputed turn: the service resolves turns with the same code.
+Moderators use it to check a disputed turn: the service resolves turns with the same code. An order
+the rules refuse is not flown (its unit flies as if it had none, as in a game by mail): the answer lists
+it with why, and the exit status is 1; a line that is no order at all is a usage error (exit 2).
 `
 
 func cmdResolve(args []string, stdout io.Writer) error {
@@ -89,7 +91,7 @@ func cmdResolve(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	orders, err := readOrders(data, *ordersPath, g)
+	orders, refused, err := readOrders(data, *ordersPath, g)
 	if err != nil {
 		return err
 	}
@@ -101,12 +103,31 @@ func cmdResolve(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// An order the rules refuse is not flown, as the service does not store it: its unit flies as if it
+	// had no order, and the answer says why and exits 1.
+	var illegal error
+	if len(refused) > 0 {
+		illegal = errIllegal
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(resolvedJSON{Ruleset: rs.Name(), Round: log.Round, Events: log.Events, Dice: log.Dice, State: state, Hash: next.Hash()})
+		if err := enc.Encode(resolvedJSON{Ruleset: rs.Name(), Round: log.Round, Events: log.Events, Dice: log.Dice, State: state, Hash: next.Hash(), Refused: refused}); err != nil {
+			return err
+		}
+		return illegal
 	}
 	fmt.Fprintf(stdout, "%s — %s %d resolved\n\n", next.Name(), ruleset.RoundNoun(next), log.Round)
+	if len(refused) > 0 {
+		fmt.Fprintln(stdout, "  REFUSED ORDERS (not flown: each unit flew as if it had none, as in a game by mail)")
+		for _, r := range refused {
+			fmt.Fprintf(stdout, "  %s:%d: %s: %s\n", r.File, r.Line, r.Unit, r.Order)
+			for _, p := range r.Problems {
+				fmt.Fprintf(stdout, "                  %s\n", p)
+			}
+		}
+		fmt.Fprintln(stdout)
+	}
 	var events []struct {
 		Kind     string `json:"kind"`
 		Text     string `json:"text"`
@@ -135,7 +156,16 @@ func cmdResolve(args []string, stdout io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "\nState hash %s\n", next.Hash())
-	return nil
+	return illegal
+}
+
+// refusedOrder is an order of the orders file that the rules refuse, with why.
+type refusedOrder struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Unit     string   `json:"unit"`
+	Order    string   `json:"order"`
+	Problems []string `json:"problems"`
 }
 
 // resolvedJSON is what resolve --json prints; --state reads it back.
@@ -146,6 +176,8 @@ type resolvedJSON struct {
 	Dice    []dice.Roll     `json:"dice"`
 	State   json.RawMessage `json:"state"`
 	Hash    string          `json:"hash"`
+	// Refused are the orders the rules refused (not flown).
+	Refused []refusedOrder `json:"refused,omitempty"`
 }
 
 // loadState reads a state printed by resolve --json (or a bare saved state that names its ruleset).
@@ -192,10 +224,10 @@ func parseSeed(s string) (dice.Seed, error) {
 	return seed, nil
 }
 
-// readOrders reads an orders file: one "CALLSIGN: order" per line, in the game's own notation. Every
-// problem is reported with its line; an order the rules refuse is left to the resolver, which flies the
-// default and says why, as the service does.
-func readOrders(data []byte, name string, g ruleset.Game) (map[string]string, error) {
+// readOrders reads an orders file: one "CALLSIGN: order" per line, in the game's own notation. A line
+// that is no order is a usage error with its line; an order the rules refuse (CheckOrder, as the
+// service checks every order) is returned apart, with its problems, and not flown.
+func readOrders(data []byte, name string, g ruleset.Game) (map[string]string, []refusedOrder, error) {
 	owner := map[string]string{}
 	for _, p := range g.Players() {
 		for _, u := range g.Units(p.ID) {
@@ -203,6 +235,7 @@ func readOrders(data []byte, name string, g ruleset.Game) (map[string]string, er
 		}
 	}
 	orders := map[string]string{}
+	var refused []refusedOrder
 	var problems []string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
@@ -230,15 +263,31 @@ func readOrders(data []byte, name string, g ruleset.Game) (map[string]string, er
 		case twice:
 			problems = append(problems, fmt.Sprintf("%s:%d: a second order for %s", name, n, cs))
 		default:
-			if chk := g.CheckOrder(player, cs, text); chk.OK() {
+			chk := g.CheckOrder(player, cs, text)
+			if chk.OK() {
 				orders[cs] = chk.Canonical
-			} else {
-				orders[cs] = strings.TrimSpace(text)
+				continue
 			}
+			r := refusedOrder{File: name, Line: n, Unit: cs, Order: strings.TrimSpace(text)}
+			offset := len(line[:i+1]) // columns counted in the whole line, as a receipt counts them
+			for _, p := range chk.Errors {
+				if p.Col > 0 {
+					r.Problems = append(r.Problems, fmt.Sprintf("column %d: %s", p.Col+offset, p.Message))
+				} else {
+					r.Problems = append(r.Problems, p.Message)
+				}
+			}
+			refused = append(refused, r)
+			orders[cs] = "" // one order per unit: a second line for it is still a mistake
 		}
 	}
 	if len(problems) > 0 {
-		return nil, usagef("%s", strings.Join(problems, "\n"))
+		return nil, nil, usagef("%s", strings.Join(problems, "\n"))
 	}
-	return orders, nil
+	for cs, o := range orders {
+		if o == "" {
+			delete(orders, cs)
+		}
+	}
+	return orders, refused, nil
 }
