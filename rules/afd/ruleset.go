@@ -173,7 +173,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	}
 	p := g.st.Plane(strings.ToUpper(unit))
 	if p == nil || p.Player != player {
-		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your aircraft", strings.ToUpper(unit))})
+		out.Errors = append(out.Errors, ruleset.NotYours(strings.ToUpper(unit), "aircraft", g.Units(player)))
 		return out
 	}
 	if !p.InPlay() {

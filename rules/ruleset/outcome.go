@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"sortie/parser"
 )
 
 // Outcome is how a game ended: the side that won (or "draw"), each side's points, and why it ended.
@@ -175,4 +177,21 @@ func SightFor[V any](sight map[string]map[string]V, sides []string) map[string]m
 		}
 	}
 	return sight
+}
+
+// NotYours is the problem of an order for a unit the player does not command: it names the unit, and
+// suggests the nearest of the player's own callsigns when one is a slip away ("HNAS" for "HANS"). The
+// suggestion comes from own only: an enemy's callsign would tell the player that such a unit exists.
+func NotYours(name, noun string, own []string) Problem {
+	msg := fmt.Sprintf("%s is not one of your %s", name, noun)
+	best, bestD := "", 3
+	for _, cs := range own {
+		if d := parser.EditDistance(name, cs); d < bestD || d == bestD && cs < best {
+			best, bestD = cs, d
+		}
+	}
+	if best != "" && best != name {
+		msg += " (did you mean " + best + "?)"
+	}
+	return Problem{Code: "not-yours", Message: msg}
 }

@@ -111,7 +111,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	q := g.st.Squadron(cs)
 	switch {
 	case q == nil || q.Player != player:
-		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your squadrons", cs)})
+		out.Errors = append(out.Errors, ruleset.NotYours(cs, "squadrons", g.Units(player)))
 		return out
 	case !q.InPlay():
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s is %s and takes no more orders", cs, q.Status)})

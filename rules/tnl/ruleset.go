@@ -111,7 +111,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	u := g.st.UnitNamed(name)
 	switch {
 	case u == nil || u.Player != player:
-		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your units", name)})
+		out.Errors = append(out.Errors, ruleset.NotYours(name, "units", g.Units(player)))
 		return out
 	case len(g.st.Flying(u)) == 0:
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s has no aircraft left in the air", name)})
