@@ -352,3 +352,18 @@ func (f *fixture) seatSecret(player string) string {
 	f.t.Fatalf("no seat %s", player)
 	return ""
 }
+
+// TestNotStoredSaysWhetherAnOrderStands: "the order already on file still stands" was said when
+// another unit had an order on file and this one had none.
+func TestNotStoredSaysWhetherAnOrderStands(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mail("alice@players.test", "a1", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 6\nRED2: 3 TR\nEND")
+	rec := f.last("alice@players.test").Body
+	if !strings.Contains(rec, "NOT STORED") || strings.Contains(rec, "still stands") {
+		t.Errorf("RED2 has no order on file, yet the receipt says one stands:\n%s", rec)
+	}
+	f.mail("alice@players.test", "a2", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 3 TR\nEND")
+	if rec := f.last("alice@players.test").Body; !strings.Contains(rec, "the order already on file for it still stands") {
+		t.Errorf("RED1's earlier order stands:\n%s", rec)
+	}
+}

@@ -50,7 +50,9 @@ type orderEcho struct {
 	Errors    []string
 	Warnings  []string
 	Stored    bool
-	Line      int
+	// OnFile says the order was not stored and an earlier one for the unit stands this round.
+	OnFile bool
+	Line   int
 }
 
 // reportData is the data of the report, start and over templates: one player's report, built by the

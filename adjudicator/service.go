@@ -480,6 +480,13 @@ func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *S
 					}
 				}
 			}
+			if !echo.Stored && mine[o.Callsign] {
+				if _, ok, err := s.order(tx, g, o.Callsign); err != nil {
+					return err
+				} else {
+					echo.OnFile = ok
+				}
+			}
 			rec.Orders = append(rec.Orders, echo)
 		}
 	}

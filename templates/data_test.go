@@ -40,6 +40,7 @@ type tOrderEcho struct {
 	Errors    []string
 	Warnings  []string
 	Stored    bool
+	OnFile    bool
 	Line      int
 }
 
@@ -132,7 +133,7 @@ func receiptData(v int) tReceipt {
 	if bit(v, 3) {
 		rec.Orders = append(rec.Orders, tOrderEcho{Unit: "RED1", Written: "2R 1 TR 1 FIRE KURT", Canonical: "2 TR 1 TR 1 FIRE KURT",
 			Errors:   []string{"column 12: TR at MP 5 comes 2 hexes after the last manoeuvre; the Supermarine Spitfire Mk I needs 3 at speed 6"},
-			Warnings: []string{`column 8: "R" was read as TR, a turn right`}, Line: 2})
+			Warnings: []string{`column 8: "R" was read as TR, a turn right`}, Line: 2, OnFile: bit(v, 7)})
 	}
 	if bit(v, 4) {
 		rec.Orders = append(rec.Orders, tOrderEcho{Unit: "RED2", Written: "6 FIRE KURT", Canonical: pick(bit(v, 5), "6 FIRE KURT"), Stored: true,
