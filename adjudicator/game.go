@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"sortie/parser"
 	"sortie/rules/dice"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
@@ -414,8 +415,8 @@ func (s *Service) NewGameBots(scenario []byte, files fs.FS, source, id string, b
 			}
 		}
 		return s.queueModerator(tx, g, "game started", fmt.Sprintf("Game %s (%s) has started with %d players; the first deadline is %s.\n\n"+
-			"You moderate it. Your command mails start with the line\n\n  GAME %s SECRET %s\n\nand may hold PAUSE, RESUME, EXTEND hours, PROCESS TURN n, ROLLBACK TURN n, REPLACE player address,\nRENEW player, AWAY date player, BACK player and DIGEST, one per line, then END (docs/operations.md).",
-			g.ID, g.Name, len(g.Seats), g.Deadline.Format(time.RFC1123), g.ID, g.ModSecret))
+			"You moderate it. Your command mails start with the line\n\n  GAME %s SECRET %s\n\nand may hold these commands, one per line, then END (docs/operations.md):\n\n  %s",
+			g.ID, g.Name, len(g.Seats), g.Deadline.Format(time.RFC1123), g.ID, g.ModSecret, strings.Join(parser.ModeratorUsage(), "\n  ")))
 	})
 	if err != nil {
 		return nil, err

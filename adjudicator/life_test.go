@@ -367,3 +367,27 @@ func TestNotStoredSaysWhetherAnOrderStands(t *testing.T) {
 		t.Errorf("RED1's earlier order stands:\n%s", rec)
 	}
 }
+
+// TestOneListOfCommands: HELP inside a block omitted AWAY and BACK that the HELP mail lists, and the
+// moderator's start notice omitted STATUS. Every guide is made from the parser's one list.
+func TestOneListOfCommands(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mail("alice@players.test", "h1", "GAME g1 SECRET lark-swift-0001\nHELP\nEND")
+	rec := f.last("alice@players.test").Body
+	f.mail("alice@players.test", "h2", "HELP")
+	help := f.last("alice@players.test").Body
+	for _, c := range parser.Commands() {
+		if !strings.Contains(rec, "  "+c.Word+" ") || !strings.Contains(help, "  "+c.Word+" ") {
+			t.Errorf("%s is missing from the receipt's HELP or the HELP mail:\n%s\n%s", c.Word, rec, help)
+		}
+	}
+	start := f.outbox("mod@players.test")[0].Body
+	for _, u := range parser.ModeratorUsage() {
+		if !strings.Contains(start, "  "+u+"\n") {
+			t.Errorf("the moderator's start notice does not list %s:\n%s", u, start)
+		}
+	}
+	if !strings.Contains(start, "STATUS") {
+		t.Error("the moderator's start notice omits STATUS")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sortie/mailer/outmail"
+	"sortie/parser"
 	mappicture "sortie/rules/hex/picture"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
@@ -36,8 +37,10 @@ type receipt struct {
 	OrderHeader string
 	Status      bool
 	Help        bool
-	Stored      []string // the player's orders on file this round, canonical
-	Exempt      string   // why the round does not wait for this player, if it does not
+	// Commands are the players' commands for the HELP section (parser.Commands), when Help.
+	Commands []parser.CommandHelp
+	Stored   []string // the player's orders on file this round, canonical
+	Exempt   string   // why the round does not wait for this player, if it does not
 	// fresh is what this mail stored, by unit (canonical text): fillReceipt need not read those back.
 	fresh map[string]string
 }
@@ -396,7 +399,7 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 }
 
 func (s *Service) helpData() map[string]any {
-	return map[string]any{"Address": s.cfg.Address, "Name": s.cfg.Name, "NeedSecret": s.cfg.NoPlusAddressing}
+	return map[string]any{"Address": s.cfg.Address, "Name": s.cfg.Name, "NeedSecret": s.cfg.NoPlusAddressing, "Commands": parser.Commands()}
 }
 
 // queueSimple renders a template with data and queues it to one address.

@@ -518,7 +518,7 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		case "STATUS":
 			rec.Status = true
 		case "HELP":
-			rec.Help = true
+			rec.Help, rec.Commands = true, parser.Commands()
 		case "RESEND":
 			note, _, err := s.resend(tx, g, seat, c.Args, env.MessageID, resent)
 			if err != nil {

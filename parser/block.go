@@ -233,29 +233,32 @@ type commandSpec struct {
 	name  string
 	usage string
 	check func(cmd blockWord, args []blockWord) ([]string, []Diagnostic)
+	// help says what a player's command does, for the guides (Commands); moderators' commands have none.
+	// A second line starts with a line break and is indented to the guides' column (18).
+	help string
 }
 
 // blockCommands are the commands of a block, in the order the guide and the messages list them. Moderator
 // commands go here too; each needs a section in docs/orders.md (or the moderator's guide).
 var blockCommands = []commandSpec{
-	{"STATUS", "STATUS", noArgs},
-	{"RESEND", "RESEND [TURN n]", resendArgs},
-	{"HELP", "HELP", noArgs},
-	{"CLEAR", "CLEAR [callsign]", clearArgs},
-	{"WAIT", "WAIT", noArgs},
-	{"READY", "READY", noArgs},
-	{"AWAY", "AWAY YYYY-MM-DD [player]", awayArgs},
-	{"BACK", "BACK [player]", playerArg},
+	{"STATUS", "STATUS", noArgs, "what you have on file and who is still missing, with nothing changed"},
+	{"RESEND", "RESEND [TURN n]", resendArgs, "your last report again (RESEND TURN n for an older one)"},
+	{"HELP", "HELP", noArgs, "this list"},
+	{"CLEAR", "CLEAR [callsign]", clearArgs, "withdraw your orders for this turn (CLEAR and a callsign for one unit)"},
+	{"WAIT", "WAIT", noArgs, "hold the round for you until the deadline or READY"},
+	{"READY", "READY", noArgs, "stop holding the round"},
+	{"AWAY", "AWAY YYYY-MM-DD [player]", awayArgs, "you are away until that day (at most 90 days ahead): the turns do not wait for\n                  you and it does not count as missed turns; everyone is told"},
+	{"BACK", "BACK [player]", playerArg, "you are back before that day"},
 	// Moderator commands: accepted only in a block signed with the game's moderator secret from the
 	// moderator's address (docs/operations.md).
-	{"PAUSE", "PAUSE", noArgs},
-	{"RESUME", "RESUME", noArgs},
-	{"EXTEND", "EXTEND hours", extendArgs},
-	{"PROCESS", "PROCESS TURN n", turnArg},
-	{"ROLLBACK", "ROLLBACK TURN n", turnArg},
-	{"REPLACE", "REPLACE player address", replaceArgs},
-	{"RENEW", "RENEW player", renewArgs},
-	{"DIGEST", "DIGEST", noArgs},
+	{"PAUSE", "PAUSE", noArgs, ""},
+	{"RESUME", "RESUME", noArgs, ""},
+	{"EXTEND", "EXTEND hours", extendArgs, ""},
+	{"PROCESS", "PROCESS TURN n", turnArg, ""},
+	{"ROLLBACK", "ROLLBACK TURN n", turnArg, ""},
+	{"REPLACE", "REPLACE player address", replaceArgs, ""},
+	{"RENEW", "RENEW player", renewArgs, ""},
+	{"DIGEST", "DIGEST", noArgs, ""},
 }
 
 // ModeratorCommands are the commands only a game's moderator may give.
@@ -378,6 +381,41 @@ func lookupCommand(up string) *commandSpec {
 }
 
 func isHeaderField(up string) bool { return slices.Contains(headerFields, up) }
+
+// CommandHelp is one command as the guides list it: how it is written, and what it does.
+type CommandHelp struct {
+	Name, Word, Help string
+}
+
+// Commands are the players' commands, in the order the guides list them: the one list every guide
+// (the HELP mail, a receipt's HELP) is made from. Word is the command as a player writes it alone
+// ("AWAY YYYY-MM-DD" for AWAY).
+func Commands() []CommandHelp {
+	var out []CommandHelp
+	for _, c := range blockCommands {
+		if slices.Contains(ModeratorCommands, c.name) {
+			continue
+		}
+		word := c.name
+		if c.name == "AWAY" {
+			word = "AWAY YYYY-MM-DD"
+		}
+		out = append(out, CommandHelp{Name: c.name, Word: word, Help: c.help})
+	}
+	return out
+}
+
+// ModeratorUsage is every command a moderator may give, as written ("PAUSE", "EXTEND hours", …, and
+// STATUS, AWAY and BACK, which the moderator gives for any player), in the guides' order.
+func ModeratorUsage() []string {
+	out := []string{}
+	for _, c := range blockCommands {
+		if slices.Contains(ModeratorCommands, c.name) {
+			out = append(out, c.usage)
+		}
+	}
+	return append(out, "AWAY YYYY-MM-DD player", "BACK player", "STATUS")
+}
 
 // commandList is "STATUS, RESEND, HELP, CLEAR, WAIT and READY".
 func commandList() string {

@@ -28,8 +28,13 @@ type tReceipt struct {
 	OrderHeader string
 	Status      bool
 	Help        bool
+	Commands    []tCommand
 	Stored      []string
 	Exempt      string
+}
+
+type tCommand struct {
+	Name, Word, Help string
 }
 
 type tOrderEcho struct {
@@ -149,6 +154,7 @@ func receiptData(v int) tReceipt {
 		rec.Resolving = "All orders are in: the round is being resolved now."
 	case 3:
 		rec.Help, rec.Status = true, true
+		rec.Commands = []tCommand{{"STATUS", "STATUS", "what you have on file"}, {"AWAY", "AWAY YYYY-MM-DD", "away until that day:\n                  a second line"}}
 	}
 	return rec
 }
@@ -196,7 +202,8 @@ func reportData(kind string, v int) tReportData {
 func mapData(name string, v int) map[string]any {
 	switch name {
 	case "help":
-		return map[string]any{"Address": "sortie@sortie.test", "Name": "Sortie", "NeedSecret": bit(v, 0)}
+		return map[string]any{"Address": "sortie@sortie.test", "Name": "Sortie", "NeedSecret": bit(v, 0),
+			"Commands": []tCommand{{"STATUS", "STATUS", "what you have on file"}, {"AWAY", "AWAY YYYY-MM-DD", "away until that day:\n                  a second line"}}}
 	case "refusal":
 		return map[string]any{"Game": pick(bit(v, 0), "g1"), "NoSecret": bit(v, 1), "ReplyShape": "sortie+<token>@sortie.test", "NeedSecret": bit(v, 2)}
 	case "error":
