@@ -440,12 +440,14 @@ func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *S
 		for _, o := range lines {
 			echo := orderEcho{Unit: o.Callsign, Written: strings.TrimSpace(o.Text), Line: o.Line}
 			lineErrs := false
+			// The problems of the line, from the block parser and from the rules, are told in column order.
+			var errs, warns []positioned
 			for _, d := range lineDiags(diags, o.Line) {
 				if d.Severity == parser.SeverityError {
 					lineErrs = true
-					echo.Errors = append(echo.Errors, diagText(d))
+					errs = append(errs, positioned{d.Col, diagText(d)})
 				} else {
-					echo.Warnings = append(echo.Warnings, diagText(d))
+					warns = append(warns, positioned{d.Col, diagText(d)})
 				}
 			}
 			{
@@ -457,13 +459,16 @@ func (s *Service) playerOrders(tx *storage.Tx, g *Game, rg ruleset.Game, seat *S
 					echo.Canonical, echo.Preview = chk.Canonical, chk.Preview
 				}
 				for _, p := range chk.Errors {
-					echo.Errors = append(echo.Errors, problemText(shift(p, offset)))
+					p = shift(p, offset)
+					errs = append(errs, positioned{p.Col, problemText(p)})
 				}
 				for _, p := range chk.Warnings {
 					if !parserWarning(p, diags, o.Line) {
-						echo.Warnings = append(echo.Warnings, problemText(shift(p, offset)))
+						p = shift(p, offset)
+						warns = append(warns, positioned{p.Col, problemText(p)})
 					}
 				}
+				echo.Errors, echo.Warnings = inColumnOrder(errs), inColumnOrder(warns)
 				if !lineErrs && chk.OK() && mine[o.Callsign] {
 					b, _ := json.Marshal(storedOrder{Unit: o.Callsign, Player: seat.Player, Text: chk.Canonical, MessageID: env.MessageID, At: s.now().UTC()})
 					if err := tx.Put(ordersBucket(g.ID, g.Round), o.Callsign, b); err != nil {
@@ -541,6 +546,23 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		return Accepted, nil
 	}
 	return Accepted, s.putGameIfChanged(tx, g)
+}
+
+// positioned is a problem's text and its column (0: the whole line).
+type positioned struct {
+	col  int
+	text string
+}
+
+// inColumnOrder is the texts of ps by column, the whole line's first, in the order given where columns
+// are equal; nil for none.
+func inColumnOrder(ps []positioned) []string {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].col < ps[j].col })
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.text)
+	}
+	return out
 }
 
 func shift(p ruleset.Problem, offset int) ruleset.Problem {
