@@ -150,6 +150,15 @@ func fireWords(text string, col0 int, ws []fireWord) ([]fireWord, []Diagnostic) 
 	return ws, ds
 }
 
+// isFireKeyword says a word is one of the fire clause's own words that never follows FIRE AT.
+func isFireKeyword(w string) bool {
+	switch strings.ToUpper(w) {
+	case "GUNS", "GUN", "MAX", "FIRE", "HOLD":
+		return true
+	}
+	return false
+}
+
 // ParseFire reads a fire clause that starts at rune column col of its line.
 func ParseFire(text string, col int) (Fire, []Diagnostic) {
 	f := Fire{Mode: FireAny, Col: col}
@@ -180,7 +189,14 @@ func ParseFire(text string, col int) (Fire, []Diagnostic) {
 		errorf(ws[0].col, CodeFireTarget, "FIRE ANY", "FIRE needs a target: FIRE ANY, or FIRE and the callsign of the enemy aircraft")
 		return f, ds
 	}
-	tgt := ws[1]
+	next := 1
+	if strings.EqualFold(ws[1].text, "AT") && len(ws) > 2 && !isFireKeyword(ws[2].text) {
+		// "FIRE AT KURT", as one says it: read as FIRE KURT, and said so.
+		ds = append(ds, Diagnostic{Code: CodeFireSyntax, Col: ws[1].col, Severity: SeverityWarning,
+			Message: fmt.Sprintf("FIRE AT %s was read as FIRE %s", strings.ToUpper(ws[2].text), strings.ToUpper(ws[2].text))})
+		next = 2
+	}
+	tgt := ws[next]
 	up := strings.ToUpper(tgt.text)
 	switch {
 	case up == "ANY":
@@ -193,7 +209,7 @@ func ParseFire(text string, col int) (Fire, []Diagnostic) {
 	default:
 		f.Mode, f.Target = FireTarget, up
 	}
-	i := 2
+	i := next + 1
 	seenGuns, seenMax := false, false
 	for i < len(ws) {
 		w := ws[i]

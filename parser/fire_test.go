@@ -41,3 +41,29 @@ func TestParseFireAfterHold(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFireAt: "FIRE AT KURT" read AT as the target and then refused KURT ("after the target come
+// only GUNS … and MAX …"). It is read as FIRE KURT, with a note saying so; a unit called AT is still a
+// target when nothing follows it.
+func TestParseFireAt(t *testing.T) {
+	for _, c := range []struct {
+		text, want string
+		notes      int
+	}{
+		{"FIRE AT KURT", "FIRE KURT", 1},
+		{"fire at kurt max 3", "FIRE KURT MAX 3", 1},
+		{"FIRE AT ANY", "FIRE ANY", 1},
+		{"FIRE AT", "FIRE AT", 0},
+		{"FIRE AT GUNS nose", "FIRE AT GUNS nose", 0},
+	} {
+		f, ds := ParseFire(c.text, 1)
+		if HasErrors(ds) || f.String() != c.want || len(ds) != c.notes {
+			t.Errorf("%q: read %q, diagnostics %v; want %q with %d note(s)", c.text, f.String(), ds, c.want, c.notes)
+		}
+		for _, d := range ds {
+			if d.Severity != SeverityWarning || d.Col != 6 {
+				t.Errorf("%q: %+v", c.text, d)
+			}
+		}
+	}
+}
