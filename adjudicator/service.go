@@ -343,7 +343,7 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	if parser.BlockRefused(diags) {
 		return s.refuseBlock(tx, g, rg, seat, env, block, diags, &rec)
 	}
-	if err := s.playerCommands(tx, g, seat, block, &rec); err != nil {
+	if err := s.playerCommands(tx, g, seat, block, diags, &rec); err != nil {
 		return "", err
 	}
 	if err := s.playerOrders(tx, g, rg, seat, env, block, diags, &rec); err != nil {
@@ -374,7 +374,7 @@ func (s *Service) refuseBlock(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 
 // playerCommands carries out a player's commands before the orders, so that CLEAR then new orders in one
 // mail works.
-func (s *Service) playerCommands(tx *storage.Tx, g *Game, seat *Seat, block parser.Block, rec *receipt) error {
+func (s *Service) playerCommands(tx *storage.Tx, g *Game, seat *Seat, block parser.Block, diags []parser.LineDiagnostic, rec *receipt) error {
 	// Commands first: CLEAR before new orders, so "CLEAR" then orders in one mail works.
 	for _, c := range block.Commands {
 		switch c.Name {
@@ -383,7 +383,22 @@ func (s *Service) playerCommands(tx *storage.Tx, g *Game, seat *Seat, block pars
 			if err != nil {
 				return err
 			}
-			rec.Notes = append(rec.Notes, fmt.Sprintf("CLEAR: %d order(s) withdrawn", n))
+			// What it withdrew on file, and (the block reads top to bottom) what it withdrew of this mail.
+			note := c.String() + ": "
+			switch n {
+			case 0:
+				note += "no order was on file to withdraw"
+			case 1:
+				note += "1 order on file withdrawn"
+			default:
+				note += fmt.Sprintf("%d orders on file withdrawn", n)
+			}
+			for _, d := range diags {
+				if d.Line == c.Line && d.Code == parser.CodeCleared {
+					note += "; " + strings.TrimPrefix(d.Message, c.String()+" ")
+				}
+			}
+			rec.Notes = append(rec.Notes, note)
 		case "WAIT":
 			if !g.waiting(seat.Player) {
 				g.Waiting = append(g.Waiting, seat.Player)
