@@ -796,8 +796,10 @@ func TestParseMessageLinear(t *testing.T) {
 			continue
 		}
 		m.ShouldIgnore()
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%s took %v", name, d)
+		// A hang guard, not a speed claim (BenchmarkParseMessageShapes measures the speed): linear work
+		// takes well under a second here even under the race detector; a quadratic one takes minutes.
+		if d := time.Since(start); d > time.Minute {
+			t.Errorf("%s took %v: the reading is no longer linear in the input", name, d)
 		}
 	}
 }
