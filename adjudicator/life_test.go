@@ -327,30 +327,14 @@ func TestReplaceKeepsTheSeatsReports(t *testing.T) {
 	f := newFixture(t, 0)
 	f.playTurns(2)
 	f.mod("REPLACE", "bob", "carol@players.test")
-	f.mail("carol@players.test", "c1", "GAME g1 SECRET "+f.seatSecret("bob")+"\nRESEND TURN 2\nEND")
+	f.mail("carol@players.test", "c1", "GAME g1 SECRET "+f.game().seat("bob").Secret+"\nRESEND TURN 2\nEND")
 	if sent := f.lastOf("carol@players.test", "resend"); !strings.Contains(sent.Subject, "turn 2 report") {
 		t.Errorf("RESEND TURN 2 after REPLACE sent %q", sent.Subject)
 	}
-	f.mail("carol@players.test", "c2", "GAME g1 SECRET "+f.seatSecret("bob")+"\nRESEND\nEND")
+	f.mail("carol@players.test", "c2", "GAME g1 SECRET "+f.game().seat("bob").Secret+"\nRESEND\nEND")
 	if sent := f.lastOf("carol@players.test", "resend"); !strings.Contains(sent.Subject, "welcome") && !strings.Contains(sent.Body, "Your secret for this game is") {
 		t.Errorf("RESEND after REPLACE sent %q, want the newcomer's welcome (the latest mail)", sent.Subject)
 	}
-}
-
-// seatSecret is a seat's secret now.
-func (f *fixture) seatSecret(player string) string {
-	f.t.Helper()
-	seats, err := f.s.Seats("g1")
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	for _, s := range seats {
-		if s.Player == player {
-			return s.Secret
-		}
-	}
-	f.t.Fatalf("no seat %s", player)
-	return ""
 }
 
 // TestNotStoredSaysWhetherAnOrderStands: "the order already on file still stands" was said when

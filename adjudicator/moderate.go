@@ -520,12 +520,6 @@ func asModErr(err error, target *moderatorError) bool {
 	return ok
 }
 
-// autopilotUnits is the game's word for its units, for a reminder.
-func autopilotUnits(g *Game) string {
-	_, units := unitNouns(g)
-	return units
-}
-
 // remind sends the reminders that are due for a game: before the deadline to players still missing
 // orders, and once the deadline has passed (during the grace period) to the late ones.
 func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error) {
@@ -541,6 +535,7 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 	// Each player's reminder names the round as their own mails do (in a game that asks only some
 	// players, their own count: the game's would tell how often others were asked).
 	noun := ruleset.RoundNoun(rg)
+	_, units := unitNouns(g)
 	g.Reminded = append(g.Reminded, key)
 	for _, p := range sortedKeys(miss) {
 		st := g.seat(p)
@@ -552,7 +547,7 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 		topic := fmt.Sprintf("reminder: %s %d orders due %s", noun, round, g.Deadline.Format("Mon 2 Jan 15:04 UTC"))
 		if key == "late" {
 			text = fmt.Sprintf("The deadline for %s %d has passed and your orders are missing for %s. They are still taken until %s; after that your %s fly straight on.",
-				noun, round, strings.Join(miss[p], ", "), g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"), autopilotUnits(g))
+				noun, round, strings.Join(miss[p], ", "), g.Deadline.Add(g.Grace).Format("Mon 2 Jan 15:04 UTC"), units)
 			topic = fmt.Sprintf("LATE: %s %d orders missing", noun, round)
 		}
 		subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": topic, "Text": s.withDeadline(text, g, st)})
