@@ -287,8 +287,8 @@ func printMove(w io.Writer, name string, start Flight, text string, out moveJSON
 	}
 	if out.End != nil {
 		e := out.End
-		fmt.Fprintf(w, "\nEnd:      hex (%d,%d), facing %03d, %s ft, speed %.1f, bank %s; %d hexes moved, %d manoeuvres\n",
-			e.Q, e.R, e.Facing*30, feet(e.Alt), e.Speed, e.Bank, out.HexesMoved, out.Maneuvers)
+		fmt.Fprintf(w, "\nEnd:      hex (%d,%d), facing %03d, %s ft, speed %.1f, bank %s; %d hex%s moved, %d manoeuvre%s\n",
+			e.Q, e.R, e.Facing*30, feet(e.Alt), e.Speed, e.Bank, out.HexesMoved, plural2(out.HexesMoved), out.Maneuvers, plural(out.Maneuvers))
 		if len(out.SpeedLog) > 0 {
 			fmt.Fprintf(w, "Speed:    %.1f", start.Speed.Float())
 			for _, t := range out.SpeedLog {
