@@ -1,0 +1,99 @@
+package picture
+
+import (
+	"fmt"
+	"testing"
+
+	"sortie/rules/dice"
+	"sortie/rules/hex"
+	"sortie/rules/registry"
+	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
+)
+
+// rounds is how many rounds of each bundled scenario the layout test plays.
+const rounds = 6
+
+// Every bundled scenario of every ruleset, played for some rounds by the rulesets' own pilots (or their
+// default orders), gives every player pictures in which no writing (label, title, caption line, legend
+// entry) covers other writing or a marker (counter, badge, edge marker), and nothing drawn is cut by
+// the picture's frame: map items lie in the map, coordinates included. The layout checked is the one the
+// picture was drawn from (LayoutOf).
+func TestScenarioPicturesLayout(t *testing.T) {
+	for _, name := range registry.Names() {
+		rs, err := registry.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for scen, data := range rulesettest.BundledScenarios(t, rs) {
+			t.Run(name+"/"+scen, func(t *testing.T) {
+				g, err := rs.NewGame(data, nil, scen+".yaml")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var log *ruleset.Log
+				for round := 0; ; round++ {
+					for _, p := range g.Players() {
+						r := g.Report(p.ID, log)
+						if sc := r.Picture(); sc != nil {
+							checkLayout(t, fmt.Sprintf("round %d, %s", round, p.ID), *sc)
+						}
+					}
+					if over, _ := g.Over(); over || round == rounds {
+						break
+					}
+					orders := map[string]string{}
+					for _, p := range g.Players() {
+						if pl, ok := g.(ruleset.Piloted); ok {
+							for u, o := range pl.PilotOrders(p.ID) {
+								orders[u] = o
+							}
+						}
+						for _, u := range g.Units(p.ID) {
+							if _, ok := orders[u]; !ok {
+								orders[u] = g.DefaultOrder(u)
+							}
+						}
+					}
+					next, l, err := g.Resolve(orders, dice.NewSeeded(dice.SeedFromUint64(uint64(round+1))))
+					if err != nil {
+						t.Fatal(err)
+					}
+					g, log = next, l
+				}
+			})
+		}
+	}
+}
+
+// The test scenes hold to the same: every kind of thing at once, a dogfight, a crowd of 40 units.
+func TestTestScenesLayout(t *testing.T) {
+	for _, s := range []hex.Scene{everything(), dogfight(), crowd(40, 12, 6), crowd(100, 30, 10), far(40)} {
+		checkLayout(t, s.Title, s)
+	}
+}
+
+// checkLayout fails when writing covers writing or a marker, or anything lies outside the picture, or a
+// map item outside the map.
+func checkLayout(t *testing.T, when string, s hex.Scene) {
+	t.Helper()
+	lay, err := LayoutOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := Box{X0: 0, Y0: 0, X1: lay.W, Y1: lay.H}
+	for i, a := range lay.Items {
+		onMap := a.Kind.Marker() || a.Kind == Label || a.Kind == Coordinate
+		switch {
+		case !a.Box.Within(whole):
+			t.Errorf("%s: %s %q at %v is cut by the picture's frame %v×%v", when, a.Kind, a.Text, a.Box, lay.W, lay.H)
+		case onMap && !a.Box.Within(lay.Map):
+			t.Errorf("%s: %s %q at %v is cut by the map's frame %v", when, a.Kind, a.Text, a.Box, lay.Map)
+		}
+		for _, b := range lay.Items[i+1:] {
+			if (a.Kind.Writing() && (b.Kind.Writing() || b.Kind.Marker()) || b.Kind.Writing() && a.Kind.Marker()) && a.Box.Overlaps(b.Box) {
+				t.Errorf("%s: %s %q at %v overlaps %s %q at %v", when, a.Kind, a.Text, a.Box, b.Kind, b.Text, b.Box)
+			}
+		}
+	}
+}
