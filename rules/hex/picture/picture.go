@@ -462,12 +462,19 @@ type mark struct {
 	r     float64
 }
 
-// placeMarks puts each mark's badge at the top right of its hex, further marks in the hex to the left.
+// placeMarks puts each mark's badge at the top right of its hex, further marks in the hex to the left. A
+// mark that repeats one before it (the same kind and label in the same hex: a plane hit by several guns)
+// is drawn once.
 func placeMarks(f *frame, s *hex.Scene) []mark {
 	r := clamp(0.24*f.side, 6.5, 9)
 	n := map[hex.Hex]int{}
+	seen := map[hex.SceneMark]bool{}
 	var out []mark
 	for _, m := range s.Marks {
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
 		x, y := f.centre(m.Hex)
 		k := n[m.Hex]
 		n[m.Hex]++

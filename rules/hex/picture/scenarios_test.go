@@ -97,3 +97,32 @@ func checkLayout(t *testing.T, when string, s hex.Scene) {
 		}
 	}
 }
+
+// A plane hit by four guns in one turn gets one damage badge and one label, not four piled up (a
+// player's strike picture showed CAT2 four times over the bridge).
+func TestRepeatedMarksDrawnOnce(t *testing.T) {
+	s := hex.Scene{Units: []hex.SceneUnit{
+		{Hex: hex.Hex{Q: 0, R: 0}, Kind: hex.Target, Side: hex.Own, Label: "BRIDGE"},
+		{Hex: hex.Hex{Q: 1, R: 0}, Kind: hex.Aircraft, Faced: true, Side: hex.Enemy, Label: "CAT2"},
+	}}
+	for range 4 {
+		s.Marks = append(s.Marks, hex.SceneMark{Hex: hex.Hex{Q: 1, R: 0}, Kind: hex.Damaged, Label: "CAT2"})
+	}
+	lay, err := LayoutOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	badges, labels := 0, 0
+	for _, it := range lay.Items {
+		switch {
+		case it.Kind == Badge:
+			badges++
+		case it.Kind == Label && it.Text == "CAT2":
+			labels++
+		}
+	}
+	if badges != 1 || labels != 2 {
+		t.Errorf("%d badges and %d labels CAT2, want one badge, the plane's label and the mark's", badges, labels)
+	}
+	checkLayout(t, "repeated marks", s)
+}
