@@ -70,7 +70,7 @@ func (s *Scene) ASCII() string {
 			if u.Side == Enemy {
 				sym = 'x'
 			}
-			label += " " + groundNames[u.Kind]
+			label += " " + groundName(u.Kind)
 		case u.Side == Enemy:
 			sym = next(enemySymbols, &enemy)
 		default:
@@ -81,8 +81,19 @@ func (s *Scene) ASCII() string {
 	return ASCII(marks, s.Clouds)
 }
 
-// groundNames are the legend's words for the kinds of ground unit.
-var groundNames = map[UnitKind]string{Ground: "vehicle", Ship: "ship", Target: "target", Flak: "flak gun"}
+// groundName is the legend's word for a kind of ground unit.
+func groundName(k UnitKind) string {
+	switch k {
+	case Ground:
+		return "vehicle"
+	case Ship:
+		return "ship"
+	case Flak:
+		return "flak gun"
+	default:
+		return "target"
+	}
+}
 
 // ASCII draws the hexes around the marks and clouds, north up, with two hexes of margin: every mark and
 // cloud is on it (a ruleset gives the clouds near its units, not a whole sky). Each
@@ -90,7 +101,8 @@ var groundNames = map[UnitKind]string{Ground: "vehicle", Ship: "ship", Target: "
 // spread wider than 35 hex columns or taller than 20 rows, each character stands for a square of s×s
 // hexes, s as small as lets every mark in (the header says so). Several marks in one character show as
 // '*'. Below the map, the legend gives every mark, "<symbol> <label> <hex>", then what each '*' holds
-// and, when a cloud is drawn, the cloud's symbol; wrapped at MapColumns. No marks draw no map: "".
+// ("* = A, 2 in (1,0)", or "in one character" on a coarser map) and, when a cloud is drawn, the cloud's
+// symbol; wrapped at MapColumns. No marks draw no map: "".
 func ASCII(marks []Mark, clouds []Hex) string {
 	if len(marks) == 0 {
 		return ""
@@ -144,14 +156,17 @@ func ASCII(marks []Mark, clouds []Hex) string {
 		}
 		fmt.Fprintf(&b, "north is up; columns q %d to %d; each character is %d×%d hexes\n", minQ, maxQ, scale, scale)
 	}
-	// What each character holds, in the marks' order, so a crowd's legend entry can name its members.
+	// What each character holds, in the marks' order, so a crowd's legend entry can name its members
+	// (and, on a map of one hex a character, their hex).
 	type spot struct{ x, y int }
 	held := map[spot][]byte{}
+	hexOf := map[spot]Hex{}
 	var crowds []spot
 	for _, m := range marks {
 		x, y, _ := at(m.Hex)
 		k := spot{x, y}
 		held[k] = append(held[k], m.Sym)
+		hexOf[k] = m.Hex
 		switch len(held[k]) {
 		case 1:
 			grid[y][x] = m.Sym
@@ -175,11 +190,11 @@ func ASCII(marks []Mark, clouds []Hex) string {
 	for _, m := range marks {
 		legend = append(legend, fmt.Sprintf("%c %s %s", m.Sym, m.Label, m.Hex))
 	}
-	where := "one hex"
-	if scale > 1 {
-		where = "one character"
-	}
 	for _, k := range crowds {
+		where := "one character"
+		if scale == 1 {
+			where = hexOf[k].String()
+		}
 		syms := held[k]
 		names := make([]string, len(syms))
 		for i, s := range syms {

@@ -20,7 +20,7 @@ func TestASCIIMap(t *testing.T) {
 	if lines[0] != "north is up; columns q -2 to 3" {
 		t.Errorf("header %q", lines[0])
 	}
-	if !strings.Contains(got, "A RED1 (0,0); 1 KURT (1,0); 2 OTTO (1,0); * = 1, 2 in one hex\n") {
+	if !strings.Contains(got, "A RED1 (0,0); 1 KURT (1,0); 2 OTTO (1,0); * = 1, 2 in (1,0)\n") {
 		t.Errorf("legend:\n%s", got)
 	}
 	// Hex (0,0) is row 0, column 2 of the map (two characters a column, two hexes of margin); (1,0) is an
@@ -97,7 +97,7 @@ func checkMapTrue(t *testing.T, got string, units int) {
 			if strings.Count(e, ",") < 1 {
 				t.Errorf("the crowd entry %q names fewer than two", e)
 			}
-			if scale > 1 && strings.HasSuffix(e, "one hex") {
+			if scale > 1 && !strings.HasSuffix(e, "in one character") {
 				t.Errorf("%q: at %d×%d hexes a character is not one hex:\n%s", e, scale, scale, got)
 			}
 			explained['*'] = true
@@ -134,7 +134,7 @@ func TestSceneASCII(t *testing.T) {
 		SceneUnit{Hex: Hex{1, 2}, Kind: Aircraft, Side: Own, Label: "RED2", Out: true})
 	got := s.ASCII()
 	checkMapTrue(t, got, 14)
-	for _, want := range []string{"1 HE1 (0,0)", "9 HE9 (8,0)", "a HE10 (9,0)", "c HE12 (11,0)", "A RED1 (0,2)", "x KAGA ship (0,2)", "* = A, x in one hex", "~ cloud"} {
+	for _, want := range []string{"1 HE1 (0,0)", "9 HE9 (8,0)", "a HE10 (9,0)", "c HE12 (11,0)", "A RED1 (0,2)", "x KAGA ship (0,2)", "* = A, x in (0,2)", "~ cloud"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the map lacks %q:\n%s", want, got)
 		}
