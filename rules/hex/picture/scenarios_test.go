@@ -126,3 +126,45 @@ func TestRepeatedMarksDrawnOnce(t *testing.T) {
 	}
 	checkLayout(t, "repeated marks", s)
 }
+
+// An enemy 30 hexes off does not shrink the map round the fight: it is an arrow on the map's edge,
+// labelled with its distance and bearing from the nearest own plane, and the hexes keep their size.
+func TestFarEnemyIsAnEdgeMarker(t *testing.T) {
+	near := hex.Scene{Units: []hex.SceneUnit{
+		{Hex: hex.Hex{Q: 0, R: 0}, Kind: hex.Aircraft, Faced: true, Side: hex.Own, Label: "RED1", Notes: []string{"8000 ft"}},
+		{Hex: hex.Hex{Q: 2, R: -1}, Kind: hex.Aircraft, Faced: true, Side: hex.Own, Label: "RED2"},
+		{Hex: hex.Hex{Q: 3, R: 1}, Kind: hex.Aircraft, Faced: true, Side: hex.Enemy, Label: "HE1"},
+	}}
+	s := near
+	s.Units = append(append([]hex.SceneUnit(nil), near.Units...),
+		hex.SceneUnit{Hex: hex.Hex{Q: 0, R: -30}, Kind: hex.Aircraft, Faced: true, Side: hex.Enemy, Label: "HE6"})
+	lay, err := LayoutOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var marker, label bool
+	for _, it := range lay.Items {
+		switch {
+		case it.Kind == Counter && it.Text == "HE6":
+			t.Errorf("HE6 is drawn as a counter on the map at %v", it.Box)
+		case it.Kind == EdgeMarker && it.Text == "HE6":
+			marker = true
+			if it.Box.Y0 > lay.Map.Y0+40 {
+				t.Errorf("HE6 lies north, its marker at %v is not on the map's top edge %v", it.Box, lay.Map)
+			}
+		case it.Kind == Label && it.Text == "HE6\n30 hexes, bearing 000° from RED1":
+			label = true
+		}
+	}
+	if !marker || !label {
+		t.Errorf("no edge marker (%v) or no label with distance and bearing (%v): %+v", marker, label, lay.Items)
+	}
+	checkLayout(t, "far enemy", s)
+	// The map round the fight is drawn as without HE6: the same hexes.
+	without := layout(&near, func(float64) float64 { return 0 })
+	shown, _ := framed(&s)
+	with := layout(&shown, func(float64) float64 { return 0 })
+	if with.side != without.side {
+		t.Errorf("the far enemy changed the hex side from %v to %v", without.side, with.side)
+	}
+}
