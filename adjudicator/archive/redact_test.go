@@ -59,8 +59,17 @@ func TestArchiveRedactsShortSecrets(t *testing.T) {
 	if word.MatchString(ar.Scenario) {
 		t.Errorf("the scenario shows a secret:\n%s", ar.Scenario)
 	}
+	// The pictures' base64 is left out of the mbox's check: two letters turn up in it by chance.
+	pictures := regexp.MustCompile(`(?m)^Content-Type: image/[^\n]*\n(?:[^\n]+\n)*\n(?:[A-Za-z0-9+/=]+\r?\n)+`)
 	for _, name := range []string{fileScenario, fileMbox} {
-		if b := mustRead(t, dir, name); word.Match(b) {
+		b := mustRead(t, dir, name)
+		if name == fileMbox {
+			if n := len(pictures.FindAll(b, -1)); n == 0 {
+				t.Errorf("the mbox holds no picture: the pattern that leaves them out misses")
+			}
+			b = pictures.ReplaceAll(b, nil)
+		}
+		if word.Match(b) {
 			t.Errorf("%s shows a secret: %q", name, word.Find(b))
 		}
 	}

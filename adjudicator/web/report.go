@@ -135,21 +135,5 @@ func truthMap(scenes []sideScene, sides []string, id, caption, title string) *ma
 		return a.Label < b.Label
 	})
 	merged.Title = title
-	var marks []hex.Mark
-	letter, digit := byte('A'), byte('1')
-	for _, u := range merged.Units {
-		sym := byte('#')
-		if u.Kind == hex.Aircraft || u.Kind == hex.Squadron {
-			switch {
-			case u.Side == hex.Own && letter <= 'Z':
-				sym = letter
-				letter++
-			case u.Side != hex.Own && digit <= '9':
-				sym = digit
-				digit++
-			}
-		}
-		marks = append(marks, hex.Mark{Hex: u.Hex, Sym: sym, Label: fmt.Sprintf("%c %s", sym, u.Label)})
-	}
-	return &mapView{ID: id, Caption: caption, ASCII: strings.TrimRight(hex.ASCII(marks, "more than one"), "\n"), scene: &merged}
+	return &mapView{ID: id, Caption: caption, ASCII: strings.TrimRight(merged.ASCII(), "\n"), scene: &merged}
 }

@@ -380,7 +380,6 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		}
 		r.Ground = append(r.Ground, unit)
 	}
-	r.Map = asciiMap(v)
 	when := ""
 	if st.Options.Impulse {
 		// A round is a stop of the engine, not a turn (ruleset.RoundNamer): the report names it by the
@@ -393,6 +392,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		}
 	}
 	r.Scene = sceneOf(v, player, seen, when)
+	r.Map = r.Scene.ASCII()
 	return r
 }
 
@@ -418,34 +418,6 @@ func eventLines(r *ruleset.Report, side string, events []Event) {
 		}
 		r.Roll(e.Dice...)
 	}
-}
-
-// asciiMap draws the hexes around a side's aircraft (hexmap.ASCII): own aircraft as capital letters
-// and spotted enemies as digits, with a legend.
-func asciiMap(v View) string {
-	var marks []hexmap.Mark
-	letter := byte('A')
-	for _, p := range v.Own {
-		if p.InPlay() && letter <= 'Z' {
-			marks = append(marks, hexmap.Mark{Hex: p.Flight.Hex, Sym: letter, Label: fmt.Sprintf("%c %s", letter, p.Callsign)})
-			letter++
-		}
-	}
-	digit := byte('1')
-	for _, c := range v.Enemies {
-		if digit <= '9' {
-			marks = append(marks, hexmap.Mark{Hex: c.Hex, Sym: digit, Label: fmt.Sprintf("%c %s", digit, c.Callsign)})
-			digit++
-		}
-	}
-	for _, u := range v.Ground {
-		sym := byte('+')
-		if u.Side != v.Side {
-			sym = 'x'
-		}
-		marks = append(marks, hexmap.Mark{Hex: u.Hex, Sym: sym, Label: fmt.Sprintf("%c %s (%s)", sym, u.Callsign, u.Kind)})
-	}
-	return hexmap.ASCII(marks, "more than one aircraft")
 }
 
 // Withdraw takes a player's aircraft out of the game (a player who dropped out): they leave the map and

@@ -148,8 +148,9 @@ func sceneEvent(sc *hexmap.Scene, where map[string]hexmap.Hex, e *Event) {
 	}
 }
 
-// cloudHexes are the hexes of the clouds near what the picture shows (within three hexes of it), so a
-// wide cloud bank neither hides nor stretches the map.
+// cloudHexes are the hexes of the clouds near what the picture shows (within six hexes of it, a turn's
+// flight at a fighter's cruising speed), so the clouds a pilot may reach or hide behind next are on the
+// maps, and a wide cloud bank neither hides nor stretches them.
 func cloudHexes(clouds []Cloud, shown []hexmap.Hex) []hexmap.Hex {
 	if len(clouds) == 0 || len(shown) == 0 {
 		return nil
@@ -159,7 +160,7 @@ func cloudHexes(clouds []Cloud, shown []hexmap.Hex) []hexmap.Hex {
 		minQ, maxQ = min(minQ, h.Q), max(maxQ, h.Q)
 		minRow, maxRow = min(minRow, hexmap.Row(h)), max(maxRow, hexmap.Row(h))
 	}
-	const margin = 3
+	const margin = 6
 	seen := map[hexmap.Hex]bool{}
 	var out []hexmap.Hex
 	for _, c := range clouds {

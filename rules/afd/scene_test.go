@@ -1,6 +1,7 @@
 package afd
 
 import (
+	"strings"
 	"testing"
 
 	"sortie/rules/dice"
@@ -80,5 +81,28 @@ func TestSceneShowsTheSidesViewOnly(t *testing.T) {
 	}
 	if fireLines == 0 || tracks == 0 {
 		t.Fatalf("the game drew %d fire lines and %d tracks: too few to test", fireLines, tracks)
+	}
+}
+
+// Clouds block sight (docs/rulings.md, spotting), so the report's map draws the clouds near the planes,
+// with a legend entry: channel-1940 has a cloud bank north-east of the RAF section.
+func TestMapShowsClouds(t *testing.T) {
+	data, err := BundledScenarioFile("channel-1940")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Ruleset{Env: testEnv(t)}.NewGame(data, nil, "channel-1940.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range g.Players() {
+		r := g.Report(p.ID, nil)
+		if len(r.Scene.Clouds) == 0 {
+			t.Fatalf("%s's picture has no clouds", p.ID)
+		}
+		grid := r.Map[:strings.Index(r.Map, "A ")]
+		if !strings.Contains(grid, "~") || !strings.Contains(r.Map, "~ cloud") {
+			t.Errorf("%s's map shows no cloud:\n%s", p.ID, r.Map)
+		}
 	}
 }

@@ -319,35 +319,9 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		}
 		r.Contacts = append(r.Contacts, u)
 	}
-	r.Map = asciiMap(v)
 	r.Scene = sceneOf(v, player, mine)
+	r.Map = r.Scene.ASCII()
 	return r
-}
-
-// asciiMap draws the hexes around a side's squadrons (hexmap.ASCII): own squadrons as capital letters,
-// enemies in sight as digits, ground targets as #, with a legend.
-func asciiMap(v View) string {
-	var marks []hexmap.Mark
-	letter := byte('A')
-	for _, q := range v.Own {
-		if q.InPlay() && letter <= 'Z' {
-			marks = append(marks, hexmap.Mark{Hex: q.Pos.Hex, Sym: letter, Label: fmt.Sprintf("%c %s facing %s", letter, q.Callsign, q.Pos.Facing)})
-			letter++
-		}
-	}
-	digit := byte('1')
-	for _, c := range v.Enemies {
-		if digit <= '9' {
-			marks = append(marks, hexmap.Mark{Hex: c.Pos.Hex, Sym: digit, Label: fmt.Sprintf("%c %s facing %s", digit, c.Callsign, c.Pos.Facing)})
-			digit++
-		}
-	}
-	for _, t := range v.Targets {
-		if !t.Destroyed() {
-			marks = append(marks, hexmap.Mark{Hex: t.Hex, Sym: '#', Label: "# " + t.Name})
-		}
-	}
-	return hexmap.ASCII(marks, "more than one")
 }
 
 // Withdraw takes a player's squadrons out of the game (a player who dropped out).

@@ -207,8 +207,6 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		}
 		r.Roll(diceOf(mine)...)
 	}
-	var marks []hexmap.Mark
-	letter := byte('A')
 	for i := range v.Units {
 		u := &v.Units[i]
 		for _, cs := range u.Members {
@@ -238,16 +236,11 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			traits = append(traits, fmt.Sprintf("dive %+d/%+d, climb %+d/%+d, up to %s", sh.Dive[0], sh.Dive[1], sh.Climb[0], sh.Climb[1], sh.MaxLevel))
 			unit.Detail = append(unit.Detail, strings.Join(traits, "; "))
 			r.Own = append(r.Own, unit)
-			if letter <= 'Z' {
-				marks = append(marks, hexmap.Mark{Hex: a.Hex, Sym: letter, Label: fmt.Sprintf("%c %s", letter, a.Callsign)})
-				letter++
-			}
 		}
 		if fl := v.Flying(u); u.Player == player && len(fl) > 0 && !v.Over {
 			r.OrderLines = append(r.OrderLines, u.Name+": "+defaultOrder(g.d, v.LoadedModifiers, fl, u.Fire).String())
 		}
 	}
-	digit := byte('1')
 	for _, e := range v.Enemies {
 		sh, _ := g.d.Sheet(e.Type)
 		unit := ruleset.Unit{Name: e.Callsign, Type: e.Type,
@@ -271,10 +264,6 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			unit.Detail = append(unit.Detail, fmt.Sprintf("from %s: %d hexes %s, %s", o.Callsign, hexmap.Distance(o.Hex, e.Hex), where, level))
 		}
 		r.Contacts = append(r.Contacts, unit)
-		if digit <= '9' {
-			marks = append(marks, hexmap.Mark{Hex: e.Hex, Sym: digit, Label: fmt.Sprintf("%c %s", digit, e.Callsign)})
-			digit++
-		}
 	}
 	for _, gr := range v.Ground {
 		u := ruleset.Unit{Name: gr.Callsign, Type: gr.Kind, Summary: fmt.Sprintf("%s of %s: hex %s facing %s", gr.Kind, gr.Side, gr.Hex, gr.Facing)}
@@ -290,10 +279,9 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			u.Detail = append(u.Detail, fmt.Sprintf("AA guns: heavy %d, medium %d, light %d, very light %d%s", gr.AA.Heavy, gr.AA.Medium, gr.AA.Light, gr.AA.VeryLight, map[bool]string{true: ", radar controlled"}[gr.Radar]))
 		}
 		r.Ground = append(r.Ground, u)
-		marks = append(marks, hexmap.Mark{Hex: gr.Hex, Sym: '#', Label: "# " + gr.Callsign})
 	}
-	r.Map = hexmap.ASCII(marks, "more than one")
 	r.Scene = sceneOf(v, player, mine)
+	r.Map = r.Scene.ASCII()
 	return r
 }
 

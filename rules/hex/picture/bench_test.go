@@ -43,7 +43,7 @@ func BenchmarkSVG100(b *testing.B) {
 // size100 is the 100-unit picture's size.
 func size100(b *testing.B) (w, h float64) {
 	s := crowd(100, 30, 10)
-	c, _, err := draw(&s)
+	c, _, _, err := draw(&s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func size100(b *testing.B) (w, h float64) {
 // default compression): what a PNG of that picture costs without the palette.
 func BenchmarkRawPNGEncode(b *testing.B) {
 	s := crowd(100, 30, 10)
-	c, _, err := draw(&s)
+	c, _, _, err := draw(&s)
 	if err != nil {
 		b.Fatal(err)
 	}

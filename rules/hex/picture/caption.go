@@ -90,7 +90,7 @@ func captionHeight(lines []string) float64 {
 }
 
 // drawCaption writes the caption's lines in the strip that starts at y.
-func drawCaption(p *pen, f *frame, lines []string, y float64) {
+func drawCaption(p *pen, f *frame, lines []string, y float64, lay *Layout) {
 	if len(lines) == 0 {
 		return
 	}
@@ -98,7 +98,9 @@ func drawCaption(p *pen, f *frame, lines []string, y float64) {
 	p.fill(rect(0, y, f.W, 1), gridLine)
 	y += captionPad + captionSize - 2
 	for _, l := range lines {
-		p.draw(p.text(l, captionSize, false, ink), captionPad, y)
+		t := p.text(l, captionSize, false, ink)
+		p.draw(t, captionPad, y)
+		lay.add(CaptionLine, l, textBox(t, captionPad, y))
 		y += captionLineH
 	}
 }

@@ -17,18 +17,33 @@
 // under colour blindness; its inside tells the kind: a plane pointing along its facing, a squadron's
 // solid counter of three planes with a facing tick, a vehicle, a ship's hull along its facing, a target's
 // bullseye, a flak gun's dome. Units out of play are drawn faded. Each hex's units share one label block
-// (label in bold in the side's colour, notes beneath), put where it covers least of the other labels and
-// counters. Units sharing a hex are drawn as a ring of smaller counters.
+// (label in bold in the side's colour, notes beneath), put beside its counters where it covers no other
+// label, counter, badge or edge marker, else at the nearest free spot further out with a thin leader
+// line back to them; only a map with no free spot left puts a block where it covers least. Units
+// sharing a hex are drawn as a ring of smaller counters. A hex's coordinates are printed only where they
+// are whole inside the map, never cut by its edge.
 //
 // # Framing
 //
-// Every hex of Scene.Hexes lies inside the map with a margin. The hex side is chosen to keep the picture
+// The map frames the action: the side's own and friendly aircraft and squadrons in play, their tracks,
+// the lines and the marks always; the other units and the clouds near the action, nearest first, while
+// the map still fits about 1200×1300 pixels with hexes of 24 pixels or more, so coordinates stay
+// legible. A unit beyond that is an edge marker: an arrow on the map's edge pointing at it from the
+// side's nearest unit, labelled with its name, distance and bearing from that unit (LayoutOf lists
+// it). Every hex framed lies inside the map with a margin. The hex side is chosen to keep the picture
 // near 1200×1300 pixels, between 36 pixels (a small scene) and 16 (labels keep their size, so a smaller
 // hex would bury the map under them); a wider spread makes the picture grow instead, up to 2800×2800,
 // and only a spread beyond that shrinks the hexes further (and drops the grid when they would be a few
 // pixels across). Hexes are snapped to the pixel grid (a whole even side, a whole even height, centres
 // on half pixels) so that every hex covers the same pixels: grid lines are crisp and the PNG compressor
 // finds them repeating. An empty scene gives a small picture that says so.
+//
+// # Layout
+//
+// draw records where it puts each counter, badge, edge marker, label, caption line, legend entry and
+// coordinate as it places them, and draws from the same numbers; LayoutOf returns that record, so a test
+// can check the picture it got (no words over other words or markers, nothing cut by the frame) rather
+// than a second computation of it.
 //
 // # One drawing, two formats
 //

@@ -66,12 +66,13 @@ func FuzzPicture(f *testing.F) {
 			t.Fatal(err)
 		}
 		fs, _ := loadFonts()
-		legend := legendItems(newPen(fs), &s)
-		fr := layout(&s, func(w float64) float64 { return legendHeight(legend, w) })
+		shown, far := framed(&s)
+		legend := legendItems(newPen(fs), &shown, len(far) > 0)
+		fr := layout(&shown, func(w float64) float64 { return legendHeight(legend, w) })
 		if img.Bounds().Dx() != int(fr.W) || img.Bounds().Dy() != int(fr.H) || fr.W > capW || fr.bottom-fr.top > capH+2 {
 			t.Fatalf("PNG %v, frame %v×%v (map %v high)", img.Bounds().Size(), fr.W, fr.H, fr.bottom-fr.top)
 		}
-		for _, h := range s.Hexes() {
+		for _, h := range shown.Hexes() {
 			x, y := fr.centre(h)
 			if math.IsNaN(x) || x < 0 || x > fr.W || y < fr.top || y > fr.bottom {
 				t.Fatalf("%v drawn at (%v,%v), outside the map", h, x, y)

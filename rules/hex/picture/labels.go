@@ -3,6 +3,8 @@ package picture
 import (
 	"math"
 	"strings"
+
+	"github.com/tdewolff/canvas"
 )
 
 // The label block of a hex: each unit's label in bold, in its side's colour, with its notes on one line
@@ -80,11 +82,31 @@ func candidates(x, y, r, w, h float64) []box {
 	}
 }
 
-// placer keeps what is already on the map and scores a place for a new block by what it would cover.
+// placer keeps what is already on the map and finds each new block a place: beside its counters where
+// that covers nothing, else the nearest free spot further out (drawn with a leader line back to them),
+// looked for in a fixed order so the result never varies. Only a map too full for any free spot puts a
+// block where it covers least.
 type placer struct {
-	area     box
-	counters []box // counters and badges: covering them hides the map
+	area     box   // the map, less a pixel all round
+	counters []box // counters, badges and edge markers: covering them hides the map
 	labels   []box // blocks already placed
+}
+
+func (pl *placer) free(b box) bool {
+	if b.x0 < pl.area.x0 || b.y0 < pl.area.y0 || b.x1 > pl.area.x1 || b.y1 > pl.area.y1 {
+		return false
+	}
+	for _, o := range pl.labels {
+		if b.overlap(o) > 0 {
+			return false
+		}
+	}
+	for _, o := range pl.counters {
+		if b.overlap(o) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (pl *placer) cost(b box, order int) float64 {
@@ -99,7 +121,40 @@ func (pl *placer) cost(b box, order int) float64 {
 	return c + 0.01*float64(order)
 }
 
-func (pl *placer) place(cands []box) box {
+// leaderStep and leaderReach bound the search for a free spot: rings leaderStep pixels apart, out to
+// leaderReach from the counters.
+const (
+	leaderStep  = 6.0
+	leaderReach = 900.0
+)
+
+// place finds a block of w×h a spot near a cluster at (x, y) reaching r, records it and says whether it
+// went further out than the spots beside the cluster (and so needs a leader line).
+func (pl *placer) place(x, y, r, w, h float64) (box, bool) {
+	cands := candidates(x, y, r, w, h)
+	for _, c := range cands {
+		if pl.free(c) {
+			pl.labels = append(pl.labels, c)
+			return c, false
+		}
+	}
+	at := func(cx, cy float64) box {
+		x0, y0 := math.Round(cx-w/2), math.Round(cy-h/2)
+		return box{x0, y0, x0 + w, y0 + h}
+	}
+	for d := leaderStep; d <= leaderReach; d += leaderStep {
+		// Sixteen ways round, then more as the ring grows, so the spots stay about a block's height
+		// apart; east first, clockwise.
+		n := max(16, int(2*math.Pi*d/12))
+		for k := range n {
+			dx, dy := bearing(90 + 360*float64(k)/float64(n))
+			c := at(x+dx*(r+d+w/2), y+dy*(r+d+h/2))
+			if pl.free(c) {
+				pl.labels = append(pl.labels, c)
+				return c, true
+			}
+		}
+	}
 	best, bestCost := cands[0], pl.cost(cands[0], 0)
 	for i, c := range cands[1:] {
 		if k := pl.cost(c, i+1); k < bestCost {
@@ -107,12 +162,21 @@ func (pl *placer) place(cands []box) box {
 		}
 	}
 	pl.labels = append(pl.labels, best)
-	return best
+	return best, false
 }
 
-// drawLabels places and draws the units' label blocks, then the marks' labels.
-func drawLabels(p *pen, f *frame, groups []*group, marks []mark) {
-	pl := &placer{area: box{2, f.top + 2, f.W - 2, f.bottom - 2}}
+// placed is a block with the point its leader line starts from, when it has one.
+type placed struct {
+	b      *block
+	leader bool
+	from   canvas.Point
+	r      float64 // how far the counters reach from it
+}
+
+// drawLabels places the units' label blocks, then the marks' labels, then the far units', and draws
+// their leader lines and then the blocks, so no line crosses a block.
+func drawLabels(p *pen, f *frame, groups []*group, marks []mark, edges []*edgeMarker, lay *Layout) {
+	pl := &placer{area: box{1, f.top + 1, f.W - 1, f.bottom - 1}}
 	for _, g := range groups {
 		for i := range g.units {
 			r := frameReach(g.units[i].Side, g.r)
@@ -122,27 +186,70 @@ func drawLabels(p *pen, f *frame, groups []*group, marks []mark) {
 	for _, m := range marks {
 		pl.counters = append(pl.counters, box{m.x - m.r, m.y - m.r, m.x + m.r, m.y + m.r})
 	}
+	for _, e := range edges {
+		pl.counters = append(pl.counters, box{e.x - e.r, e.y - e.r, e.x + e.r, e.y + e.r})
+	}
+	var all []placed
+	put := func(b *block, x, y, r float64) {
+		x, y, r = math.Round(x), math.Round(y), math.Round(r)
+		var lead bool
+		b.at, lead = pl.place(x, y, r, b.w, b.h)
+		all = append(all, placed{b: b, leader: lead, from: canvas.Point{X: x, Y: y}, r: r})
+	}
 	for _, g := range groups {
-		b := labelBlock(p, g)
-		if b == nil {
-			continue
+		if b := labelBlock(p, g); b != nil {
+			x, y := f.centre(g.h)
+			put(b, x, y, g.reach)
 		}
-		x, y := f.centre(g.h)
-		b.at = pl.place(candidates(math.Round(x), math.Round(y), g.reach, b.w, b.h))
-		drawBlock(p, b)
 	}
 	for _, m := range marks {
 		if m.label == "" {
 			continue
 		}
-		t := p.text(m.label, markSize, false, ink)
 		b := &block{}
-		b.add(t, 11.5)
+		b.add(p.text(m.label, markSize, false, ink), 11.5)
 		b.w = math.Ceil(b.w + 2*labelPadX)
 		b.h = math.Ceil(b.h + 2*labelPadY)
-		b.at = pl.place(candidates(math.Round(m.x), math.Round(m.y), math.Round(m.r), b.w, b.h))
-		drawBlock(p, b)
+		put(b, m.x, m.y, m.r)
 	}
+	for _, e := range edges {
+		b := &block{}
+		c := coloursOf(e.u.Side, false).dark
+		if e.u.Out {
+			c = outInk
+		}
+		b.add(p.text(clean(e.u.Label, 24), labelSize, true, c), labelLineH)
+		if e.notes != "" {
+			b.add(p.text(e.notes, noteSize, false, noteInk), noteLineH)
+		}
+		b.w = math.Ceil(b.w + 2*labelPadX)
+		b.h = math.Ceil(b.h + 2*labelPadY)
+		put(b, e.x, e.y, e.r)
+	}
+	for _, a := range all {
+		if !a.leader {
+			continue
+		}
+		// From the edge of the counters to the block's nearest point.
+		to := canvas.Point{X: clamp(a.from.X, a.b.at.x0, a.b.at.x1), Y: clamp(a.from.Y, a.b.at.y0, a.b.at.y1)}
+		d := to.Sub(a.from)
+		if n := d.Length(); n > a.r+2 {
+			p.stroke(polyline(a.from.Add(d.Mul((a.r+1)/n)), to), noteInk, 1)
+		}
+	}
+	for _, a := range all {
+		drawBlock(p, a.b)
+		lay.add(Label, a.b.text(), a.b.at)
+	}
+}
+
+// text is a block's words, a line a line.
+func (b *block) text() string {
+	var out []string
+	for _, l := range b.lines {
+		out = append(out, l.s)
+	}
+	return strings.Join(out, "\n")
 }
 
 func drawBlock(p *pen, b *block) {

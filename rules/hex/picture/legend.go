@@ -39,8 +39,8 @@ var (
 )
 
 // legendItems lists what s shows, in a fixed order: sides, kinds, units out of play, tracks, lines, marks,
-// clouds, the map's edge.
-func legendItems(p *pen, s *hex.Scene) []legendItem {
+// clouds, the markers of units beyond the map (when beyond), the map's edge.
+func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 	var items []legendItem
 	add := func(text string, swatch func(p *pen, x, y float64)) {
 		items = append(items, legendItem{swatch: swatch, text: p.text(text, legendSize, false, legendInk)})
@@ -124,6 +124,9 @@ func legendItems(p *pen, s *hex.Scene) []legendItem {
 			p.fill(circle(x, y+2, 4).Append(circle(x-4, y+3, 3), circle(x+4, y+3, 3)), cloudPuff)
 		})
 	}
+	if beyond {
+		add("beyond this map", func(p *pen, x, y float64) { drawEdgeArrow(p, neutral, x, y, 8, 90) })
+	}
 	if s.Bounds != nil {
 		add("off the map", func(p *pen, x, y float64) {
 			h := &canvas.Path{}
@@ -158,7 +161,7 @@ func legendHeight(items []legendItem, w float64) float64 {
 }
 
 // drawLegend draws the legend strip from top down to the picture's foot.
-func drawLegend(p *pen, f *frame, items []legendItem, top float64) {
+func drawLegend(p *pen, f *frame, items []legendItem, top float64, lay *Layout) {
 	if len(items) == 0 {
 		return
 	}
@@ -170,6 +173,7 @@ func drawLegend(p *pen, f *frame, items []legendItem, top float64) {
 		for _, it := range row {
 			it.swatch(p, x+legendSwatch/2, y)
 			p.draw(it.text, x+legendSwatch+4, y+4)
+			lay.add(LegendEntry, it.text.s, box{x, y - legendSwatch/2 + 1, x + it.width(), y + legendSwatch/2 - 1})
 			x += it.width() + legendGapX
 		}
 		y += legendRowH

@@ -82,6 +82,7 @@ func (p *pen) fillStroke(path *canvas.Path, fill, line color.RGBA, w float64) {
 
 // span is one line of text ready to draw: shaped once, measured, drawn later.
 type span struct {
+	s     string
 	t     *canvas.Text
 	width float64
 	size  float64
@@ -97,7 +98,7 @@ func (p *pen) text(s string, size float64, bold bool, c color.RGBA) span {
 		p.used[k][r] = true
 	}
 	t := canvas.NewTextLine(f.Face(size*ptPerPx, c), s, canvas.Left)
-	return span{t: t, width: t.Width, size: size}
+	return span{s: s, t: t, width: t.Width, size: size}
 }
 
 // measure is the width of s in the regular face at size, without marking its glyphs as used.

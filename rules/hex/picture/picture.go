@@ -16,7 +16,7 @@ import (
 
 // PNG draws the scene as a PNG image: paletted, so a busy map stays small enough to mail.
 func PNG(s hex.Scene) ([]byte, error) {
-	c, _, err := draw(&s)
+	c, _, _, err := draw(&s)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func PNG(s hex.Scene) ([]byte, error) {
 // SVG draws the scene as an SVG document: the same drawing as PNG, with its text as text (in the glyphs
 // of the embedded fonts it uses).
 func SVG(s hex.Scene) ([]byte, error) {
-	c, p, err := draw(&s)
+	c, p, _, err := draw(&s)
 	if err != nil {
 		return nil, err
 	}
@@ -52,46 +52,71 @@ func SVG(s hex.Scene) ([]byte, error) {
 }
 
 // draw is the one drawing of a scene both formats render: it records onto a canvas, in layers from the
-// map up.
-func draw(s *hex.Scene) (*canvas.Canvas, *pen, error) {
+// map up, and records where it put each thing (Layout).
+func draw(s *hex.Scene) (*canvas.Canvas, *pen, *Layout, error) {
 	fs, err := loadFonts()
 	if err != nil {
-		return nil, nil, fmt.Errorf("picture: loading the embedded fonts: %w", err)
+		return nil, nil, nil, fmt.Errorf("picture: loading the embedded fonts: %w", err)
 	}
 	p := newPen(fs)
-	legend := legendItems(p, s)
+	shown, far := framed(s)
+	legend := legendItems(p, &shown, len(far) > 0)
 	var caption []string
-	f := layout(s, func(w float64) float64 {
+	f := layout(&shown, func(w float64) float64 {
 		caption = captionLines(p, s.Caption, w)
 		return captionHeight(caption) + legendHeight(legend, w)
 	})
+	lay := &Layout{W: f.W, H: f.H, Map: Box{0, f.top, f.W, f.bottom}}
 	c := canvas.New(f.W, f.H)
 	p.attach(c)
 	p.fill(rect(0, 0, f.W, f.H), paper)
 	if f.empty {
 		msg := p.text("Nothing to show on the map.", 13, false, noteInk)
-		p.draw(msg, (f.W-msg.width)/2, f.top+(f.H-f.top)/2+4)
-		drawTitle(p, &f, s.Title)
-		return c, p, nil
+		x, y := (f.W-msg.width)/2, f.top+(f.H-f.top)/2+4
+		p.draw(msg, x, y)
+		lay.add(Label, msg.s, textBox(msg, x, y))
+		drawTitle(p, &f, s.Title, lay)
+		return c, p, lay, nil
 	}
-	groups := groupUnits(s, &f)
-	drawMap(p, &f, s)
-	drawTracks(p, &f, s, groups)
-	drawLines(p, &f, s, groups)
+	groups := groupUnits(&shown, &f)
+	drawMap(p, &f, &shown, lay)
+	drawTracks(p, &f, &shown, groups)
+	drawLines(p, &f, &shown, groups)
 	for _, g := range groups {
 		for i, u := range g.units {
 			drawUnit(p, u, coloursOf(u.Side, u.Out), g.at[i].X, g.at[i].Y, g.r)
+			r := frameReach(u.Side, g.r)
+			lay.add(Counter, u.Label, box{g.at[i].X - r, g.at[i].Y - r, g.at[i].X + r, g.at[i].Y + r})
 		}
 	}
-	marks := placeMarks(&f, s)
+	marks := placeMarks(&f, &shown)
 	for _, m := range marks {
 		drawMark(p, m.kind, m.x, m.y, m.r)
+		lay.add(Badge, m.label, box{m.x - m.r, m.y - m.r, m.x + m.r, m.y + m.r})
 	}
-	drawLabels(p, &f, groups, marks)
-	drawTitle(p, &f, s.Title)
-	drawCaption(p, &f, caption, f.bottom)
-	drawLegend(p, &f, legend, f.bottom+captionHeight(caption))
-	return c, p, nil
+	edges := edgeMarkers(&f, &shown, far)
+	for _, e := range edges {
+		drawEdgeArrow(p, coloursOf(e.u.Side, e.u.Out), e.x, e.y, e.r, e.deg)
+		lay.add(EdgeMarker, e.u.Label, box{e.x - e.r, e.y - e.r, e.x + e.r, e.y + e.r})
+	}
+	drawLabels(p, &f, groups, marks, edges, lay)
+	drawTitle(p, &f, s.Title, lay)
+	drawCaption(p, &f, caption, f.bottom, lay)
+	drawLegend(p, &f, legend, f.bottom+captionHeight(caption), lay)
+	return c, p, lay, nil
+}
+
+// drawEdgeArrow draws a far unit's marker: an arrow in the unit's colours, pointing deg clockwise from
+// north, within a circle of radius r around (x, y).
+func drawEdgeArrow(p *pen, c sideColours, x, y, r, deg float64) {
+	dx, dy := bearing(deg)
+	tip := canvas.Point{X: x + dx*r, Y: y + dy*r}
+	back := canvas.Point{X: x - dx*0.6*r, Y: y - dy*0.6*r}
+	px, py := -dy, dx
+	p.fillStroke(polygon(tip,
+		canvas.Point{X: back.X + px*0.75*r, Y: back.Y + py*0.75*r},
+		canvas.Point{X: x - dx*0.2*r, Y: y - dy*0.2*r},
+		canvas.Point{X: back.X - px*0.75*r, Y: back.Y - py*0.75*r}), c.main, c.dark, 1)
 }
 
 // maxGridHexes bounds the hexes a grid draws; a scene spread so wide that its hexes are a few pixels
@@ -127,7 +152,7 @@ func (f *frame) cells() []cell {
 }
 
 // drawMap draws the paper: the playing area's bounds, clouds, the hex grid and coordinates.
-func drawMap(p *pen, f *frame, s *hex.Scene) {
+func drawMap(p *pen, f *frame, s *hex.Scene, lay *Layout) {
 	visible := f.cells()
 	grid := visible != nil
 
@@ -199,8 +224,15 @@ func drawMap(p *pen, f *frame, s *hex.Scene) {
 		if !every && (mod(v.h.Q, 5) != 0 || mod(v.h.R, 5) != 0) {
 			continue
 		}
+		// Only where it is whole: a coordinate cut by the picture's edge reads as another.
 		t := p.text(v.h.String(), size, false, coordInk)
-		p.draw(t, v.x-t.width/2, v.y-0.52*f.side)
+		x, y := v.x-t.width/2, v.y-0.52*f.side
+		b := textBox(t, x, y)
+		if b.x0 < 1 || b.x1 > f.W-1 || b.y0 < f.top+1 || b.y1 > f.bottom-1 {
+			continue
+		}
+		p.draw(t, x, y)
+		lay.add(Coordinate, t.s, b)
 	}
 }
 
@@ -430,12 +462,19 @@ type mark struct {
 	r     float64
 }
 
-// placeMarks puts each mark's badge at the top right of its hex, further marks in the hex to the left.
+// placeMarks puts each mark's badge at the top right of its hex, further marks in the hex to the left. A
+// mark that repeats one before it (the same kind and label in the same hex: a plane hit by several guns)
+// is drawn once.
 func placeMarks(f *frame, s *hex.Scene) []mark {
 	r := clamp(0.24*f.side, 6.5, 9)
 	n := map[hex.Hex]int{}
+	seen := map[hex.SceneMark]bool{}
 	var out []mark
 	for _, m := range s.Marks {
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
 		x, y := f.centre(m.Hex)
 		k := n[m.Hex]
 		n[m.Hex]++
@@ -448,7 +487,7 @@ func placeMarks(f *frame, s *hex.Scene) []mark {
 }
 
 // drawTitle draws the title bar with a north arrow.
-func drawTitle(p *pen, f *frame, title string) {
+func drawTitle(p *pen, f *frame, title string, lay *Layout) {
 	p.fill(rect(0, 0, f.W, titleH), titleBg)
 	title = clean(title, 120)
 	if title == "" {
@@ -461,9 +500,11 @@ func drawTitle(p *pen, f *frame, title string) {
 		t = p.text(title, titleSize, true, white)
 	}
 	p.draw(t, 12, 21)
+	lay.add(Title, t.s, textBox(t, 12, 21))
 	// North is up: an arrow and an N.
 	x := f.W - 22
 	p.fill(polygon(shape(arrowShape, x, 6, 16, 0)...), white)
 	n := p.text("N", 10, true, white)
 	p.draw(n, x-n.width-9, 21)
+	lay.add(Title, "N", box{math.Round(x - n.width - 9), 4, x + 9, titleH - 4})
 }

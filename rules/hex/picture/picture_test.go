@@ -260,7 +260,7 @@ func TestFraming(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			legend := legendItems(newPen(fs), &c.s)
+			legend := legendItems(newPen(fs), &c.s, false)
 			f := layout(&c.s, func(w float64) float64 { return legendHeight(legend, w) })
 			r := f.unitRadius() * 1.16
 			for _, h := range c.s.Hexes() {

@@ -27,7 +27,7 @@ func TestBandsMatchOnePass(t *testing.T) {
 		{"far", far(40)},
 	} {
 		c := c
-		cv, _, err := draw(&c.s)
+		cv, _, _, err := draw(&c.s)
 		if err != nil {
 			t.Fatal(err)
 		}
