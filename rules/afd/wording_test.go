@@ -1,11 +1,13 @@
 package afd
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"sortie/rules/dice"
+	"sortie/rules/ruleset"
 )
 
 // Report wording players found wrong (each test fails on the wording they were sent).
@@ -62,5 +64,83 @@ func TestIdentificationNamesTheType(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no identification in three turns: the test plays nothing")
+	}
+}
+
+// bundledGame is a bundled scenario's game as the service plays it (Ruleset.NewGame).
+func bundledGame(t *testing.T, scenario string) ruleset.Game {
+	t.Helper()
+	scn, err := BundledScenarioFile(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Ruleset{Env: testEnv(t)}.NewGame(scn, nil, scenario+".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// reportAfter is a player's report of a round whose log holds the given events.
+func reportAfter(t *testing.T, g ruleset.Game, player string, events ...Event) ruleset.Report {
+	t.Helper()
+	b, err := json.Marshal(events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Report(player, &ruleset.Log{Round: 1, Events: b})
+}
+
+// reportText is a report's lines but its dice (a roll's label is the archive's record).
+func reportText(r ruleset.Report) string {
+	lines := append([]string(nil), r.Events...)
+	for _, us := range [][]ruleset.Unit{r.Own, r.Contacts, r.Ground} {
+		for _, u := range us {
+			lines = append(lines, u.Type+": "+u.Summary)
+			lines = append(lines, u.Detail...)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// A game without the impulse option (seed 001 is an option, docs/rulings.md) never speaks of impulses
+// to its players: a ship's move inside the turn ("turn 1 impulse 7: DD1 (ship) moved") and its flak's
+// rate of fire ("1 attack every even impulse") are told in turns.
+func TestPlainGameNamesNoImpulse(t *testing.T) {
+	g := bundledGame(t, "strike")
+	rep := reportAfter(t, g, "kenji", Event{Turn: 1, Impulse: 7, Kind: EvGroundMove, Plane: "DD1", Side: "IJN", Text: "DD1 (ship) moved to (2,-5)"})
+	text := reportText(rep)
+	if strings.Contains(strings.ToLower(text), "impulse") {
+		t.Errorf("a game without impulses names them:\n%s", text)
+	}
+	if !strings.Contains(text, "DD1 (ship) moved to (2,-5)") || !strings.Contains(text, "up to 6 attacks a turn") {
+		t.Errorf("the ship's move or the heavy flak's rate (one attack every even impulse: 6 a turn) is missing:\n%s", text)
+	}
+	// The impulse game's players plot impulses, and read them.
+	ig := bundledGame(t, "kent-impulse-1940")
+	if text := reportText(ig.Report("alice", nil)); !strings.Contains(text, "1 attack an impulse") {
+		t.Errorf("the impulse game's flak no longer fires by the impulse:\n%s", text)
+	}
+}
+
+// A critical hit is said to be one, on both sides: the red die's 5 or 6 adds 1 or 2 hits to the starred
+// system of a shot of 2 hits or more (seed 000, hit location), so "3 hits ... hit location WWE*" is
+// followed by 5 boxes of damage; the report must say where the other 2 came from.
+func TestCriticalHitIsExplained(t *testing.T) {
+	g := bundledGame(t, "channel-1940")
+	shot := Event{Turn: 1, Kind: EvFire, Plane: "RED2", Side: "RAF", Target: "KURT", Text: "RED2 fired at KURT at range 3 (8x30M chart): 3 hits",
+		Fire: &FireDetail{Chart: "8x30M", Range: 3, Column: "3", Row: "5-7", Red: 6, White: 4, Modified: 10, Hits: 3, Locations: []string{"WWE*"}, Critical: 2}}
+	shooter := reportText(reportAfter(t, g, "alice", shot))
+	if !strings.Contains(shooter, "hit location WWE*; the starred E was a critical hit: red 6 added 2 more hits to it") {
+		t.Errorf("the shooter's report does not explain the critical hit:\n%s", shooter)
+	}
+	target := reportText(reportAfter(t, g, "bob", shot))
+	if !strings.Contains(target, "3 hits, and a critical hit added 2 more") {
+		t.Errorf("the target's report does not explain the critical hit:\n%s", target)
+	}
+	// A starred letter without a critical (a red under 5) says what the star means.
+	shot.Fire.Red, shot.Fire.Critical = 3, 0
+	if text := reportText(reportAfter(t, g, "alice", shot)); !strings.Contains(text, "the starred E would have been a critical hit on a red 5 or 6") {
+		t.Errorf("the star is left unexplained:\n%s", text)
 	}
 }
