@@ -144,3 +144,16 @@ func TestCriticalHitIsExplained(t *testing.T) {
 		t.Errorf("the star is left unexplained:\n%s", text)
 	}
 }
+
+// A plane of initial speed 0 (on the ground, engine stopped) moves in no impulse (seed 001 IV: a plane
+// moves one hex in each of as many impulses as its speed): its report says so, not "active in impulses"
+// with nothing after it.
+func TestStationaryPlaneIsActiveInNoImpulse(t *testing.T) {
+	text := reportText(bundledGame(t, "kent-impulse-1940").Report("alice", nil))
+	if strings.Contains(text, "initial speed 0: active in impulses") {
+		t.Errorf("an empty list of impulses:\n%s", text)
+	}
+	if !strings.Contains(text, "initial speed 0: stationary, it moves in no impulse this turn") {
+		t.Errorf("the plane at speed 0 is not said to stay put:\n%s", text)
+	}
+}
