@@ -55,7 +55,7 @@ var mailProblems = []mailProblem{
 	{re: regexp.MustCompile(`\b\d{4,} (ft|feet)\b`), why: "a height without its thousands comma (one format everywhere: 10,000 ft)"},
 	{re: regexp.MustCompile(`(?i)\bimpulses?\b`), why: "impulses in a game that has none", skip: func(impulse bool) bool { return impulse }},
 	{re: regexp.MustCompile(`active in impulses\s*(?:$|[^0-9\s])`), why: "an empty list of impulses"},
-	{re: regexp.MustCompile(`\bpips \d+ of \d+ filled`), why: "pips unexplained"},
+	{re: regexp.MustCompile(`\bpips \d+ of \d+ filled(?:$|[^ ]| [^(])`), why: "pips unexplained"},
 	{re: regexp.MustCompile(`hit location [A-Z* ]*\*[A-Z* ]*(?:$|[^A-Z* (;])`), why: "a starred hit location without saying it was a critical hit"},
 }
 
