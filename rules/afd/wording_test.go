@@ -3,9 +3,11 @@ package afd
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
 )
@@ -155,5 +157,44 @@ func TestStationaryPlaneIsActiveInNoImpulse(t *testing.T) {
 	}
 	if !strings.Contains(text, "initial speed 0: stationary, it moves in no impulse this turn") {
 		t.Errorf("the plane at speed 0 is not said to stay put:\n%s", text)
+	}
+}
+
+// A running torpedo is told to its side every turn: where it ran, and when its run ends (seed 001
+// V.D.2-3: one hex in impulse 7 of each turn after the drop), so its first news after the drop is not,
+// turns later, that it missed a ship. The enemy is told nothing of it (the seeds give no sight of a
+// running torpedo; view.go: a side's own torpedoes).
+func TestRunningTorpedoIsToldEachTurn(t *testing.T) {
+	st := newTestGame(t, torpedoGame)
+	drop, _ := notation.ParseOrder("2 BOMB")
+	dice := &labelDice{want: map[string]int{"turn 1 AVENGER drops a torpedo: d10": 8, "turn 2 AVENGER torpedo hits DD1: d10": 1}}
+	next, _, err := Resolve(testEnv(t), st, map[string]notation.Order{"AVENGER": drop}, dice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for turn := 2; turn <= 3; turn++ {
+		var events []Event
+		next, events, err = Resolve(testEnv(t), next, nil, dice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var own []string
+		for _, e := range EventsFor(next, "A", events) {
+			if e.Kind == EvTorpedo {
+				own = append(own, e.Text)
+			}
+		}
+		if tp := next.Torpedoes; len(tp) != 1 {
+			t.Fatalf("turn %d: the torpedo that missed runs on: %+v", turn, tp)
+		}
+		want := fmt.Sprintf("AVENGER's torpedo (dropped in turn 1) ran on to hex (%d,%d), heading %s", next.Torpedoes[0].Hex.Q, next.Torpedoes[0].Hex.R, next.Torpedoes[0].Facing)
+		if !slices.Contains(own, want) {
+			t.Errorf("turn %d: side A is told %q, want %q", turn, own, want)
+		}
+		for _, e := range EventsFor(next, "B", events) {
+			if e.Kind == EvTorpedo {
+				t.Errorf("turn %d: side B is told of a torpedo it cannot see: %q", turn, e.Text)
+			}
+		}
 	}
 }
