@@ -118,12 +118,41 @@ func legendProblems(body string) []mailFault {
 			out = append(out, mailFault{"a mark on the map that its legend does not name", sym})
 		}
 	}
+	// Every unit the report lists in play (in a hex) is in the legend: a legend with fewer units than the
+	// report left the player to guess where the rest are.
+	legendWords := map[string]bool{}
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ';' || r == '\n' }) {
+		legendWords[w] = true
+	}
+	for _, name := range unitsInPlay(body) {
+		if !legendWords[name] {
+			out = append(out, mailFault{"a unit the report lists that the map's legend leaves out", name})
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].line < out[j].line })
 	return out
 }
 
 // mailFault is a pattern a mail showed, and the line it showed it in.
 type mailFault struct{ why, line string }
+
+// unitsInPlay are the units a report lists with a hex: its own, the enemy's in sight, and those on the
+// ground and at sea.
+func unitsInPlay(body string) []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(body, "\n") {
+		switch {
+		case strings.HasPrefix(l, "YOUR "), strings.HasPrefix(l, "ENEMY "), l == "ON THE GROUND AND AT SEA":
+			in = true
+		case l == "" || !strings.HasPrefix(l, " "):
+			in = false
+		case in && strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") && strings.Contains(l, "hex ("):
+			out = append(out, strings.Fields(l)[0])
+		}
+	}
+	return out
+}
 
 // checkMail gives what is wrong with one mail's text.
 func checkMail(body string, impulse bool) []mailFault {
