@@ -126,7 +126,7 @@ func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDi
 	res := strike.Bomb(level, die+mods.Sum())
 	rolls := []int{die}
 	land := b.Hex
-	text := fmt.Sprintf("%s %s-bombed hex %v from %d ft (level %d): d10 %d %s = %s", p.Callsign, a.Kind, b.Hex, b.Alt, level, die, modsSum(mods), res)
+	text := fmt.Sprintf("%s %s-bombed hex %v from %s ft (level %d): d10 %d %s = %s", p.Callsign, a.Kind, b.Hex, feetText(b.Alt), level, die, modsSum(mods), res)
 	if res == strike.Scatter {
 		sd := r.d.Roll(label+" scatter: d10", 10)
 		rolls = append(rolls, sd)

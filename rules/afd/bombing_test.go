@@ -45,7 +45,7 @@ func TestLevelBombingOfATruck(t *testing.T) {
 			text += e.Text + "\n"
 		}
 	}
-	if !strings.Contains(text, "level-bombed hex (0,-2) from 3000 ft (level 2): d10 8 +0 = on target") ||
+	if !strings.Contains(text, "level-bombed hex (0,-2) from 3,000 ft (level 2): d10 8 +0 = on target") ||
 		!strings.Contains(text, "BOMBER's bombs on TRUCK1 (truck): attack 18 + 5 against defence 2 + 6: heavy damage") {
 		t.Errorf("the bombing:\n%s", text)
 	}

@@ -1,6 +1,9 @@
 package afd
 
 import (
+	"fmt"
+	"strings"
+
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 )
@@ -124,4 +127,70 @@ type SystemHit struct {
 	Filled    int    `json:"filled"`
 	Boxes     int    `json:"boxes"`
 	Destroyed bool   `json:"destroyed"`
+}
+
+// eventLine is an event as its side's report reads it. Only the impulse game (seed 001, an option) names
+// the impulse a thing happened in: a plain game's player plots whole turns and never sees impulses,
+// though trucks, ships and flak keep the impulse chart's rhythm inside the turn. Of the side's own shots
+// it adds the chart, the dice and the hit locations; of any shot with a critical hit, what the critical
+// added (seed 000, hit location: a red 5 or 6 adds 1 or 2 hits to the starred system of a shot of 2
+// hits or more), so the hits told and the boxes marked add up.
+func eventLine(e *Event, side string, opt Options) string {
+	line := e.Text
+	if e.Impulse > 0 && opt.Impulse {
+		line = fmt.Sprintf("turn %d impulse %d: %s", e.Turn, e.Impulse, line)
+	}
+	if e.Kind != EvFire || e.Fire == nil {
+		return line
+	}
+	f := e.Fire
+	own := e.Side == side
+	if own {
+		line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
+			f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
+		if len(f.Locations) > 0 {
+			line += " hit location " + strings.Join(f.Locations, " ")
+		}
+	}
+	starred := starredSystem(f.Locations)
+	if opt.SimpleCriticals {
+		// The older rule's critical falls on the hit C, L or E system closest to destruction, not on a
+		// starred one.
+		starred = ""
+	}
+	switch {
+	case f.Critical > 0 && starred != "" && own:
+		line += fmt.Sprintf("; the starred %s was a critical hit: red %d added %d more hit%s to it", starred, f.Red, f.Critical, plural(f.Critical))
+	case f.Critical > 0 && own:
+		line += fmt.Sprintf("; a critical hit: red %d added %d more hit%s", f.Red, f.Critical, plural(f.Critical))
+	case f.Critical > 0:
+		line += fmt.Sprintf(", and a critical hit added %d more", f.Critical)
+	case starred != "" && own && !opt.SimpleCriticals:
+		line += fmt.Sprintf("; the starred %s would have been a critical hit on a red 5 or 6 with 2 hits or more", starred)
+	}
+	return line
+}
+
+// starredSystem is the letter marked critical-eligible (a '*' after it) in a shot's first hit location
+// that has one, "" when none has.
+func starredSystem(locations []string) string {
+	for _, l := range locations {
+		if i := strings.IndexByte(l, '*'); i > 0 {
+			return l[i-1 : i]
+		}
+	}
+	return ""
+}
+
+// flakRate is how often a flak gun fires, n attacks in each of the impulses it fires in (of twelve):
+// the impulse game's player sees the impulses; a plain game's player plots whole turns, and reads the
+// same rate as attacks a turn (seed 002: light flak every impulse, heavy flak every even impulse).
+func flakRate(n, impulses int, impulseGame bool) string {
+	if !impulseGame {
+		return fmt.Sprintf("up to %d attack%s a turn", n*impulses, plural(n*impulses))
+	}
+	if impulses == 12 {
+		return fmt.Sprintf("%d attack%s an impulse", n, plural(n))
+	}
+	return fmt.Sprintf("%d attack%s every even impulse", n, plural(n))
 }

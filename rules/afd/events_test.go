@@ -111,7 +111,7 @@ func TestEventsWithoutExtraAreRead(t *testing.T) {
 			for _, side := range st.Sides {
 				st.Sight[side] = map[string]Sighting{"BLUE1": {Spotted: true}, "RED1": {Spotted: true}}
 				var r ruleset.Report
-				eventLines(&r, side, EventsFor(st, side, back))
+				eventLines(&r, side, EventsFor(st, side, back), st.Options)
 			}
 		}
 	}

@@ -167,14 +167,14 @@ func (u *GroundUnit) checkFlakOrder(o FlakOrder) []Problem {
 		return out
 	}
 	if n := len(o.Aims); n > f.HeavyAttacks {
-		out = append(out, Problem{Code: CodeFlakGuns, Message: fmt.Sprintf("%s makes %d heavy attack%s every other impulse: give at most %d aim%s, not %d", u.Callsign, f.HeavyAttacks, plural(f.HeavyAttacks), f.HeavyAttacks, plural(f.HeavyAttacks), n)})
+		out = append(out, Problem{Code: CodeFlakGuns, Message: fmt.Sprintf("%s's heavy guns make %d attack%s at a time: give at most %d aim%s, not %d", u.Callsign, f.HeavyAttacks, plural(f.HeavyAttacks), f.HeavyAttacks, plural(f.HeavyAttacks), n)})
 	}
 	for _, a := range o.Aims {
 		if d := hexmap.Distance(u.Hex, a.Hex); d > HeavyFlakRange {
 			out = append(out, Problem{Code: CodeFlakAim, Col: a.Col, Message: fmt.Sprintf("hex (%d,%d) is %d hexes from %s: heavy flak reaches %d", a.Hex.Q, a.Hex.R, d, u.Callsign, HeavyFlakRange)})
 		}
 		if lv := strike.Level(a.Alt); lv < 2 || lv > f.HeavyCeiling {
-			out = append(out, Problem{Code: CodeFlakAim, Col: a.Col, Message: fmt.Sprintf("%d ft is altitude level %d: %s's heavy guns fire at levels 2 to %d (3,000 ft and up%s)", a.Alt, lv, u.Callsign, f.HeavyCeiling, ceilingNote(f.HeavyCeiling))})
+			out = append(out, Problem{Code: CodeFlakAim, Col: a.Col, Message: fmt.Sprintf("%s ft is altitude level %d: %s's heavy guns fire at levels 2 to %d (3,000 ft and up%s)", feetText(a.Alt), lv, u.Callsign, f.HeavyCeiling, ceilingNote(f.HeavyCeiling))})
 		}
 	}
 	return out

@@ -392,13 +392,15 @@ func TestFlakOrdersByTheRuleset(t *testing.T) {
 		t.Errorf("ann commands %v", u)
 	}
 	for text, want := range map[string]string{
-		"AIM 0,0 900":               "level 1",
-		"AIM 9,9 9000":              "heavy flak reaches 4",
-		"AIM 0,0 9000 AIM 0,1 9000": "at most 1 aim",
-		"FIRE LOW1":                 "no light flak",
-		"AIM 0;0 9000":              "not a hex",
-		"HOLD AIM 0,0 9000":         "HOLD stands alone",
-		"SHOOT":                     "a flak order is",
+		"AIM 0,0 900":                "level 1",
+		"AIM 0,0 2500":               "2,500 ft is altitude level 1", // one format for heights everywhere
+		"AIM 0,0 9000 AIM 0,1 9000 ": "make 1 attack at a time",      // no impulses in a game without them
+		"AIM 9,9 9000":               "heavy flak reaches 4",
+		"AIM 0,0 9000 AIM 0,1 9000":  "at most 1 aim",
+		"FIRE LOW1":                  "no light flak",
+		"AIM 0;0 9000":               "not a hex",
+		"HOLD AIM 0,0 9000":          "HOLD stands alone",
+		"SHOOT":                      "a flak order is",
 	} {
 		chk := g.CheckOrder("ben", "HEAVY", text)
 		if chk.OK() || !strings.Contains(fmtProblems(chk.Errors), want) {

@@ -269,7 +269,12 @@ func impulseDetail(st *State, p *Plane) []string {
 	for _, i := range Impulses(s) {
 		imps = append(imps, fmt.Sprint(i))
 	}
-	out := []string{fmt.Sprintf("turn %d, next impulse %d; initial speed %d: active in impulses %s", st.Turn, st.Clock.Impulse, s, strings.Join(imps, " "))}
+	active := "active in impulses " + strings.Join(imps, " ")
+	if s == 0 {
+		// Speed 0 moves in no impulse (seed 001 IV: a plane moves in as many impulses as its speed).
+		active = "stationary, it moves in no impulse this turn"
+	}
+	out := []string{fmt.Sprintf("turn %d, next impulse %d; initial speed %d: %s", st.Turn, st.Clock.Impulse, s, active)}
 	if len(p.Imp.Queue) > 0 {
 		var q []string
 		for i, m := range p.Imp.Queue {

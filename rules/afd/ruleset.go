@@ -259,7 +259,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	} else if events, ok := ruleset.Events[Event](log); ok {
 		seen = EventsFor(st, side, events)
 	}
-	eventLines(&r, side, seen)
+	eventLines(&r, side, seen, st.Options)
 	for _, p := range v.Own {
 		card, _ := g.env.Card(p.Type)
 		f := p.Flight
@@ -351,7 +351,7 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 		}
 		if u.Side == side {
 			if u.Flak != nil {
-				unit.Detail = append(unit.Detail, flakSummary(&u))
+				unit.Detail = append(unit.Detail, flakSummary(&u, st.Options.Impulse))
 				if u.Player == player && u.flakCrews() {
 					order := "FIRE ANY"
 					if u.Flak.Order != nil {
@@ -398,21 +398,10 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 
 // eventLines writes a side's events into its report: each event's text (with the details of its own
 // side's shots), the problems of its orders and the dice.
-func eventLines(r *ruleset.Report, side string, events []Event) {
-	for _, e := range events {
-		line := e.Text
-		if e.Impulse > 0 {
-			line = fmt.Sprintf("turn %d impulse %d: %s", e.Turn, e.Impulse, line)
-		}
-		if e.Kind == EvFire && e.Fire != nil && e.Side == side {
-			f := e.Fire
-			line += fmt.Sprintf(" [%s, range %d (column %s), %s deflection %+d, red %d + white %d = row %d]",
-				f.Chart, f.Range, f.Column, f.Row, f.DRM, f.Red, f.White, f.Modified)
-			if len(f.Locations) > 0 {
-				line += " hit location " + strings.Join(f.Locations, " ")
-			}
-		}
-		r.Event(line)
+func eventLines(r *ruleset.Report, side string, events []Event, opt Options) {
+	for i := range events {
+		e := &events[i]
+		r.Event(eventLine(e, side, opt))
 		for _, p := range e.Extras().Problems {
 			r.Problem(p.Col, p.Message)
 		}
@@ -478,7 +467,7 @@ func (g *game) checkFlakOrder(player string, u *GroundUnit, text string, out rul
 	}
 	out.Errors = append(out.Errors, problems(u.checkFlakOrder(o))...)
 	out.Canonical = o.String()
-	out.Preview = append(out.Preview, flakSummary(u))
+	out.Preview = append(out.Preview, flakSummary(u, g.st.Options.Impulse))
 	switch {
 	case o.Hold:
 		out.Preview = append(out.Preview, "the guns hold fire until you order otherwise")
@@ -506,21 +495,21 @@ func flakGone(u *GroundUnit) string {
 }
 
 // flakSummary describes a unit's flak as it stands, for its own side.
-func flakSummary(u *GroundUnit) string {
+func flakSummary(u *GroundUnit, impulseGame bool) string {
 	now, ok := u.flakNow()
 	if !ok {
 		return "flak: silent (" + flakGone(u) + ")"
 	}
 	var parts []string
 	if now.light > 0 && now.lightPerSide+now.lightTotal > 0 {
-		n := fmt.Sprintf("%d attack%s an impulse", now.lightTotal, plural(now.lightTotal))
+		n := flakRate(now.lightTotal, 12, impulseGame)
 		if now.lightPerSide > 0 {
-			n = fmt.Sprintf("%d attack%s an impulse on each side", now.lightPerSide, plural(now.lightPerSide))
+			n = flakRate(now.lightPerSide, 12, impulseGame) + " on each side"
 		}
 		parts = append(parts, fmt.Sprintf("light %d, %s, up to %d hexes and 6,900 ft", now.light, n, FlakRange))
 	}
 	if now.heavyAttacks > 0 {
-		parts = append(parts, fmt.Sprintf("heavy %d/%d, %d attack%s every even impulse, up to %d hexes and level %d", now.heavyAimed, now.heavySplash, now.heavyAttacks, plural(now.heavyAttacks), HeavyFlakRange, now.ceiling))
+		parts = append(parts, fmt.Sprintf("heavy %d/%d, %s, up to %d hexes and level %d", now.heavyAimed, now.heavySplash, flakRate(now.heavyAttacks, 6, impulseGame), HeavyFlakRange, now.ceiling))
 	}
 	s := "flak: " + strings.Join(parts, "; ")
 	if now.damagedAll {

@@ -351,7 +351,7 @@ func (r *resolution) spotPhase(climbs map[string]int) {
 					if hit {
 						s.Identified = true
 						events = append(events, Event{Turn: st.Turn, Kind: EvIdentified, Side: side, Plane: best.p.Callsign, Target: e.Callsign, Dice: rolls,
-							Text: text.start().str(best.p.Callsign).str(" identified ").str(e.Callsign).str(" as a ").str(e.Type).String()})
+							Text: text.start().str(best.p.Callsign).str(" identified ").str(e.Callsign).str(": ").str(r.typeName(e.Type)).String()})
 					}
 				}
 			}

@@ -67,3 +67,12 @@ func (a *textArena) string(b []byte) string {
 	a.block.Write(b)
 	return a.block.String()[at:]
 }
+
+// typeName is an aircraft type as a player reads it, its card's name ("Mitsubishi A6M2 Zero (Model
+// 21)"), not the key the data files use ("a6m2"); the key when the type has no card.
+func (r *resolution) typeName(key string) string {
+	if c, err := r.cardOf(key); err == nil && c.Name != "" {
+		return c.Name
+	}
+	return key
+}

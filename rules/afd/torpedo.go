@@ -178,7 +178,11 @@ func (r *resolution) moveTorpedoes(imp int) {
 			continue // spent, or dropped this turn: it moved its first hex when it was dropped
 		}
 		r.runTorpedo(i, imp)
+		hit := t.Turns > MaxTorpedoTurns
 		t.Turns++
+		if !hit {
+			r.torpedoRuns(t, imp)
+		}
 	}
 	kept := r.ns.Torpedoes[:0]
 	for _, t := range r.ns.Torpedoes {
@@ -187,4 +191,20 @@ func (r *resolution) moveTorpedoes(imp int) {
 		}
 	}
 	r.ns.Torpedoes = kept
+}
+
+// torpedoRuns tells the side that dropped a torpedo where it ran this turn, or that its run is over: a
+// torpedo runs unseen by its player for turns (seed 001 V.D.2-3), and its first news must not be, turns
+// later, that it missed a ship. Only its own side is told (view.go: a side's own torpedoes), for the
+// seeds give the enemy no sight of a running torpedo.
+func (r *resolution) torpedoRuns(t *Torpedo, imp int) {
+	where := fmt.Sprintf("hex (%d,%d)", t.Hex.Q, t.Hex.R)
+	text := fmt.Sprintf("%s's torpedo (dropped in turn %d) ran on to %s, heading %s", t.Owner, t.Dropped, where, t.Facing)
+	switch {
+	case t.Turns > MaxTorpedoTurns:
+		text = fmt.Sprintf("%s's torpedo (dropped in turn %d) ran its course and sank in %s", t.Owner, t.Dropped, where)
+	case r.ns.Map.Outside(t.Hex) != "":
+		text = fmt.Sprintf("%s's torpedo (dropped in turn %d) ran off the map at %s", t.Owner, t.Dropped, where)
+	}
+	r.emit(Event{Turn: r.turn, Impulse: imp, Kind: EvTorpedo, Plane: t.Owner, Side: t.Side, Text: text})
 }

@@ -1,6 +1,8 @@
 package swarm
 
 import (
+	"fmt"
+
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 )
@@ -89,4 +91,20 @@ type BombDetail struct {
 	Hits   int    `json:"hits"`
 	Damage int    `json:"damage"` // the target's damage after the attack
 	Gone   bool   `json:"destroyed"`
+}
+
+// pipsText is a squadron's damage as its report says it: the pips filled on its control sheet, and what
+// they mean to its player, the pip at which its firepower next falls and the last one, at which it is
+// out of the fight (seed 004: each hit not saved fills a pip; the firepower falls from 3D6 to 2D6 to 1D6
+// as the rows are filled, and a squadron with every pip filled is no longer combat effective).
+func pipsText(t *Type, filled int) string {
+	s := fmt.Sprintf("damage pips %d of %d filled (", filled, t.Pips())
+	// The next row down that has pips (a sheet may skip one).
+	for d := t.Firepower(filled) - 1; d >= 1; d-- {
+		if at := t.FirstPipAt(d); at > filled {
+			s += fmt.Sprintf("at %d its firepower falls to %dD6; ", at, d)
+			break
+		}
+	}
+	return s + fmt.Sprintf("at %d it is out of the fight)", t.Pips())
 }

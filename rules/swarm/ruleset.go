@@ -265,8 +265,8 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 			r.Own = append(r.Own, u)
 			continue
 		}
-		u.Summary = fmt.Sprintf("hex %s facing %s, tack %s (%s), firepower %dD6, pips %d of %d filled",
-			q.Pos.Hex, q.Pos.Facing, q.Tack, bandName(q.Tack.Band), t.Firepower(q.Filled), q.Filled, t.Pips())
+		u.Summary = fmt.Sprintf("hex %s facing %s, tack %s (%s), firepower %dD6, %s",
+			q.Pos.Hex, q.Pos.Facing, q.Tack, bandName(q.Tack.Band), t.Firepower(q.Filled), pipsText(t, q.Filled))
 		var traits []string
 		if q.Name != "" {
 			traits = append(traits, q.Name)

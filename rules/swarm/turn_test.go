@@ -283,7 +283,12 @@ func TestSwarmBelowFullStrength(t *testing.T) {
 	if a.Filled != 2 || ta.Firepower(a.Filled) != 2 || b.Filled != 5 || tb.Firepower(b.Filled) != 1 {
 		t.Errorf("AAA %d filled, BBB %d filled", a.Filled, b.Filled)
 	}
-	if rep := g.Report("alice", nil); !strings.Contains(rep.Own[0].Summary, "firepower 2D6, pips 2 of 6 filled") {
+	// The report says what the filled pips mean to the player (seed 004: firepower falls row by row, and
+	// a squadron with every pip filled is out of the fight), not just "pips 2 of 6 filled".
+	if rep := g.Report("alice", nil); !strings.Contains(rep.Own[0].Summary, "firepower 2D6, damage pips 2 of 6 filled (at 4 its firepower falls to 1D6; at 6 it is out of the fight)") {
+		t.Errorf("report: %q", rep.Own[0].Summary)
+	}
+	if rep := g.Report("bob", nil); !strings.Contains(rep.Own[0].Summary, "firepower 1D6, damage pips 5 of 6 filled (at 6 it is out of the fight)") {
 		t.Errorf("report: %q", rep.Own[0].Summary)
 	}
 	for _, bad := range []string{

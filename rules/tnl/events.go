@@ -1,6 +1,8 @@
 package tnl
 
 import (
+	"fmt"
+
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 )
@@ -86,4 +88,16 @@ type ShotDetail struct {
 	SR       int           `json:"sr"`
 	Saves    []SaveDetail  `json:"saves"`
 	Suffered int           `json:"suffered"`
+}
+
+// topSpeedText is an aircraft's top speed in each movement phase, as its sheet gives it and, when damage
+// or a load cuts it (seed 003, "Changing Speed", "Effects of Hits", "Loaded Modifiers"), as it is now:
+// "top speed 7 hexes in phase 1 and 6 in phase 2", "..., cut to 5 and 4 now". A "now" that says the
+// same as the sheet tells the player nothing.
+func topSpeedText(sheet, now [2]int) string {
+	s := fmt.Sprintf("top speed %d hexes in phase 1 and %d in phase 2", sheet[0], sheet[1])
+	if now != sheet {
+		s += fmt.Sprintf(", cut to %d and %d now", now[0], now[1])
+	}
+	return s
 }

@@ -205,7 +205,7 @@ func (r *resolver) combat(ph int) {
 			kind, who = EvAA, fmt.Sprintf("%s's %s AA", s.firer, s.aa)
 		}
 		r.emit(Event{Kind: kind, Phase: ph + 1, Unit: s.firer, Side: s.side, Target: t.Callsign, TargetSide: t.Side, Shot: d, Dice: evDice,
-			Text: fmt.Sprintf("combat phase %d: %s fired at %s at range %d: %s; %s", ph+1, who, t.Callsign, s.rng, groupsText(res.groups), savesText(d))})
+			Text: fmt.Sprintf("combat phase %d: %s fired at %s at range %d: %s%s", ph+1, who, t.Callsign, s.rng, groupsText(res.groups), savesText(d, len(res.hits), t.Callsign))})
 	}
 	if ph == 1 {
 		r.shipAttacks()
@@ -237,11 +237,17 @@ func groupsText(gs []GroupDetail) string {
 	return strings.Join(parts, "; ")
 }
 
-func savesText(d *ShotDetail) string {
+// savesText is what a shot's hits did, to follow the dice: "" when none hit; each hit's saving roll
+// and effect; or, when the target was destroyed by other fire of the same phase before these hits were
+// saved (all fire is simultaneous, seed 003 "Combat"), that they found it gone. It begins with "; ".
+func savesText(d *ShotDetail, hits int, target string) string {
 	if len(d.Saves) == 0 {
-		return "no hit"
+		if hits == 0 {
+			return ""
+		}
+		return fmt.Sprintf("; %s was already destroyed by other fire, so the hit%s did nothing more", target, plural(hits))
 	}
-	var parts []string
+	parts := []string{""}
 	for _, s := range d.Saves {
 		res := "saved"
 		if !s.Saved {

@@ -231,8 +231,8 @@ func plotOrder(t *testing.T, text string) notationOrder {
 // The demo pilot turns a fighter unit towards the enemy it sees off its nose, and leaves bombers be.
 func TestDemoPilotTurnsTowardsTheEnemy(t *testing.T) {
 	report := `YOUR UNITS
-  SPIT1    spitfire-i: unit SPITS: hex (0,0) facing 000, Medium, speed 7; sheet 8/7 now 8/7, FS 2, firepower 4 white, SR 5+, hits 0 of 2
-  HE1      he-111h: unit HEINKELS: hex (5,0) facing 000, Medium, speed 5; sheet 6/5 now 6/5, FS 3, firepower none, SR 4+, hits 0 of 4
+  SPIT1    spitfire-i: unit SPITS: hex (0,0) facing 000, Medium, speed 7; top speed 8 hexes in phase 1 and 7 in phase 2, FS 2, firepower 4 white, SR 5+, hits 0 of 2
+  HE1      he-111h: unit HEINKELS: hex (5,0) facing 000, Medium, speed 5; top speed 6 hexes in phase 1 and 5 in phase 2, FS 3, firepower none, SR 4+, hits 0 of 4
 ENEMY UNITS IN SIGHT
   EMIL1    bf-109e: Messerschmitt Bf 109 E-3: hex (6,0) facing 000, Medium
            from SPIT1: 6 hexes at 3 o'clock, same level

@@ -219,9 +219,9 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 				continue
 			}
 			fs := FS(sh, a, v.LoadedModifiers)
-			unit.Summary = fmt.Sprintf("unit %s: hex %s facing %s, %s%s, speed %d; sheet %d/%d now %d/%d, FS %d, %s, SR %d+, hits %d of %d",
-				u.Name, a.Hex, a.Facing, a.Level, invText(a.Inverted), a.Speed, sh.SP[0], sh.SP[1],
-				PhaseMax(sh, a, 0, v.LoadedModifiers), PhaseMax(sh, a, 1, v.LoadedModifiers), fs, firepowerText(sh), sh.SR, a.Hits, sh.Hits)
+			unit.Summary = fmt.Sprintf("unit %s: hex %s facing %s, %s%s, speed %d; %s, FS %d, %s, SR %d+, hits %d of %d",
+				u.Name, a.Hex, a.Facing, a.Level, invText(a.Inverted), a.Speed, topSpeedText(sh.SP, [2]int{PhaseMax(sh, a, 0, v.LoadedModifiers), PhaseMax(sh, a, 1, v.LoadedModifiers)}),
+				fs, firepowerText(sh), sh.SR, a.Hits, sh.Hits)
 			var traits []string
 			traits = append(traits, sh.Name, a.Training+" pilot")
 			if len(a.Skills) > 0 {

@@ -72,7 +72,7 @@ func EventsFor(st *State, side string, events []Event) []Event {
 				hits += g.Hits
 			}
 			r.Shot = &ShotDetail{Range: e.Shot.Range, SR: e.Shot.SR, Saves: e.Shot.Saves, Suffered: e.Shot.Suffered, Groups: []GroupDetail{}}
-			r.Text = fmt.Sprintf("combat phase %d: %s fired at %s at range %d: %d hit%s; %s", e.Phase, who, e.Target, e.Shot.Range, hits, plural(hits), savesText(e.Shot))
+			r.Text = fmt.Sprintf("combat phase %d: %s fired at %s at range %d: %d hit%s%s", e.Phase, who, e.Target, e.Shot.Range, hits, plural(hits), savesText(e.Shot, hits, e.Target))
 			for _, d := range e.Dice {
 				if strings.Contains(d.Label, e.Target+" saving roll") {
 					r.Dice = append(r.Dice, d)
