@@ -167,19 +167,23 @@ func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Mano
 	}
 	warnings := fc.warnings
 	var rows []impulseRowJSON
+	completed := 0
 	for guard := 0; guard < 12*40 && len(p.Imp.Queue) > 0 && p.InPlay(); guard++ {
 		imp := st.Clock.Impulse
 		for k := activeTimes(p.Imp.Start.Speed.Round(), imp); k > 0 && len(p.Imp.Queue) > 0 && p.InPlay(); k-- {
-			n := len(p.Imp.Queue)
 			box := p.Imp.Queue[0].Boxes[p.Imp.Done]
+			// This box completes its manoeuvre when it is the last: counted here, for the next one may be
+			// dropped from the queue as soon as this one is done.
+			last := p.Imp.Done == len(p.Imp.Queue[0].Boxes)-1
 			events := len(r.events)
 			if err := r.fly(p); err != nil {
 				return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings
 			}
 			row := impulseRowJSON{Turn: st.Turn, Impulse: imp, Token: boxToken(box), Q: p.Flight.Hex.Q, R: p.Flight.Hex.R,
 				Facing: int(p.Flight.Facing), Alt: p.Flight.Alt, Bank: p.Flight.Bank.String()}
-			if len(p.Imp.Queue) < n || (n == 1 && len(p.Imp.Queue) == 0) {
-				row.Done = fmt.Sprintf("manoeuvre %d done", len(ms)-len(p.Imp.Queue))
+			if last {
+				completed++
+				row.Done = fmt.Sprintf("manoeuvre %d done", completed)
 			}
 			rows = append(rows, row)
 			for _, e := range r.events[events:] {
