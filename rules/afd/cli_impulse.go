@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -166,6 +167,13 @@ func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Mano
 		return nil, fc.errors, fc.warnings
 	}
 	warnings := fc.warnings
+	warn := func(ws []Problem) {
+		for _, w := range ws {
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
+		}
+	}
 	var rows []impulseRowJSON
 	completed := 0
 	for guard := 0; guard < 12*40 && len(p.Imp.Queue) > 0 && p.InPlay(); guard++ {
@@ -175,6 +183,10 @@ func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Mano
 			// This box completes its manoeuvre when it is the last: counted here, for the next one may be
 			// dropped from the queue as soon as this one is done.
 			last := p.Imp.Done == len(p.Imp.Queue[0].Boxes)-1
+			// What the game says of this box as it flies it (a later manoeuvre's loss of height, say).
+			pt := r.planeTurn(p, card)
+			pt.left = 1
+			warn(tryManoeuvre(pt, p.Imp.Queue[0], p.Imp.Done).warnings)
 			events := len(r.events)
 			if err := r.fly(p); err != nil {
 				return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings

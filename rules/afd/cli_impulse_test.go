@@ -145,3 +145,31 @@ func TestCalcMoveImpulseClimbLimitAddsUp(t *testing.T) {
 		}
 	}
 }
+
+// TestCalcMoveImpulseWarnsOfEveryLoss: the calculator warns of each maximum-performance loss as the game
+// does, in later manoeuvres and turns too, and of none for a turn straight after a slip (seed 001 X.E.2.a,
+// X.E.3): the slip at column 3 and the second turn at column 15 lose 100 ft, the first turn nothing.
+func TestCalcMoveImpulseWarnsOfEveryLoss(t *testing.T) {
+	var out bytes.Buffer
+	err := calcMove([]string{"--impulse", "--json", "--aircraft", "spitfire-i", "--speed", "5", "--alt", "8000", "--bank", "N",
+		"--straight", "0", "--from", "8", "--plot", "` SR; ` TR; ` TR"}, &out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	var got struct {
+		Warnings []ruleset.CalcProblem `json:"warnings"`
+		Impulses []impulseRowJSON      `json:"impulses"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	var cols []int
+	for _, w := range got.Warnings {
+		if w.Code == "impulse-loss" {
+			cols = append(cols, w.Column)
+		}
+	}
+	if fmt.Sprint(cols) != "[3 15]" || len(got.Impulses) != 6 || got.Impulses[3].Alt != 7900 || got.Impulses[5].Alt != 7800 {
+		t.Errorf("losses warned at columns %v, want [3 15]; rows %+v", cols, got.Impulses)
+	}
+}

@@ -342,14 +342,8 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		if b.Forwards && bankSide(bankAt(pt, flown)) != 0 {
 			mandatory = "a forwards manoeuvre in a bank (seed 001 X.E.1.f)"
 		}
-		if !b.Cont && (b.Move.Kind == notation.Turn || b.Move.Kind == notation.Slip) {
-			if need := c.TurnMode(b.Move, 0); straight+1 == need && !afterSlip(pt.slipLast, flown, b) {
-				what := "turn"
-				if b.Move.Kind == notation.Slip {
-					what = "slip"
-				}
-				mandatory = fmt.Sprintf("a maximum-performance %s after only the minimum %d hex%s (seed 001 X.E)", what, need, plural2(need))
-			}
+		if what, need := maxPerformance(c, b, straight, pt.slipLast, flown); what != "" {
+			mandatory = fmt.Sprintf("a maximum-performance %s after only the minimum %d hex%s (seed 001 X.E)", what, need, plural2(need))
 		}
 		if mandatory != "" {
 			switch {
@@ -463,6 +457,34 @@ func bankAt(pt planeTurn, flown []FlownBox) notation.Bank {
 		return pt.start.Bank
 	}
 	return res.Steps[len(res.Steps)-1].Bank
+}
+
+// maxPerformance says a box is a maximum-performance turn or slip, flown after only the minimum of
+// hexes its turn mode asks (straight is the count before it), and names it with that minimum; "" if it
+// is not. A turn straight after a slip is none (seed 001 X.E.3.b). A skid turn is a slip with a turn in
+// its hex: at its minimum it is a maximum-performance slip when that minimum is the slip's own (not a
+// longer turn mode's), and its turn, flown with the slip, adds nothing (X.E.3.a, b; docs/rulings.md).
+func maxPerformance(c Card, b notation.Box, straight int, slipLast bool, flown []FlownBox) (string, int) {
+	if b.Cont {
+		return "", 0
+	}
+	need := c.TurnMode(b.Move, 0)
+	if straight+1 != need {
+		return "", 0
+	}
+	switch b.Move.Kind {
+	case notation.Turn:
+		if !afterSlip(slipLast, flown, b) {
+			return "turn", need
+		}
+	case notation.Slip:
+		return "slip", need
+	case notation.SkidTurn:
+		if c.TurnMode(notation.Element{Kind: notation.Slip, Side: b.Move.Side}, 0) == need {
+			return "slip (in a skid turn)", need
+		}
+	}
+	return "", 0
 }
 
 // afterSlip says a turn comes immediately after a slip: the plane's last manoeuvre before it was a slip

@@ -216,6 +216,27 @@ func TestImpulseTurnAfterASlipIsNoMaximumPerformanceTurn(t *testing.T) {
 	}
 }
 
+// TestImpulseSkidTurnAtItsMinimumIsAMaximumPerformanceSlip: a skid turn is a slip with a turn in its
+// hex (seed 000 rules 3, 10): flown after only the minimum of hexes it is a maximum-performance slip and
+// loses 100 ft (seed 001 X.E.3.a), and only 100, its turn coming with the slip (X.E.3.b); one hex
+// more and it loses nothing; a turn straight after it loses nothing either. The Spitfire, banked left
+// for the skid's left turn, has turn and slip modes of 2 at speed 5 and 8,000 ft.
+func TestImpulseSkidTurnAtItsMinimumIsAMaximumPerformanceSlip(t *testing.T) {
+	pt := planeTurn{card: card(t, "spitfire-i"), start: Flight{Speed: 50, Alt: 8000, Bank: notation.BankLB, Straight: 0}, left: 5, alt: 8000, bank: notation.BankLB, engine: 1}
+	fc := tryManoeuvre(pt, man("`", "SRTL"), 0)
+	if len(fc.errors) > 0 || fc.boxes[1].Alt != 7900 || fc.boxes[1].Mandatory != 100 {
+		t.Fatalf("a skid turn at its minimum: %+v %v", fc.boxes, fc.errors)
+	}
+	q := pt
+	q.flown, q.alt = fc.boxes, 7900
+	if fc := tryManoeuvre(q, man("`", "TL"), 0); len(fc.errors) > 0 || fc.boxes[1].Alt != 7900 {
+		t.Errorf("a turn straight after a skid turn: %+v %v", fc.boxes, fc.errors)
+	}
+	if fc := tryManoeuvre(pt, man("`", "`", "SRTL"), 0); len(fc.errors) > 0 || fc.boxes[2].Alt != 8000 {
+		t.Errorf("a skid turn after more than its minimum: %+v %v", fc.boxes, fc.errors)
+	}
+}
+
 // TestImpulseGameTurnAfterASlipKeepsItsHeight: the same through the engine, as a game plays it (seed
 // 001 X.E.3.b): RED1, a Spitfire at speed 5 (impulses 3 5 8 10 12), slips, then turns after the minimum
 // of one straight hex; once within a turn, once with the slip in impulse 12 and the turn in the next
