@@ -80,8 +80,15 @@ type impulseRowJSON struct {
 	Done    string `json:"done,omitempty"` // the manoeuvre completed in this impulse
 }
 
+// impulseStart is where an impulse game's turn stands for the calculator: the impulse the first
+// manoeuvre starts in, and whether the plane's last manoeuvre was a slip (PlaneImpulse.SlipLast).
+type impulseStart struct {
+	from    int
+	slipped bool
+}
+
 // calcMoveImpulse flies an impulse order from a start for the calculator.
-func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, asJSON bool, stdout io.Writer) error {
+func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text string, asJSON bool, stdout io.Writer) error {
 	out := struct {
 		Legal     bool                  `json:"legal"`
 		Errors    []ruleset.CalcProblem `json:"errors"`
@@ -100,7 +107,7 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, a
 	}
 	if !parser.HasErrors(ds) {
 		out.Canonical = o.String()
-		rows, errs, warns := flyImpulses(card, start, from, o.Manoeuvres)
+		rows, errs, warns := flyImpulses(card, start, at, o.Manoeuvres)
 		out.Impulses = rows
 		for _, e := range errs {
 			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
@@ -117,7 +124,7 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, a
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "%s at %s ft, speed %.1f, bank %s, facing %s, from impulse %d\n", card.Name, feet(start.Alt), start.Speed.Float(), start.Bank, start.Facing, from)
+		fmt.Fprintf(stdout, "%s at %s ft, speed %.1f, bank %s, facing %s, from impulse %d\n", card.Name, feet(start.Alt), start.Speed.Float(), start.Bank, start.Facing, at.from)
 		fmt.Fprintf(stdout, "Orders:   %s\n", text)
 		if out.Canonical != "" {
 			fmt.Fprintf(stdout, "Read as:  %s\n", out.Canonical)
@@ -151,13 +158,14 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, a
 
 // flyImpulses flies manoeuvres for one plane alone, from impulse from of turn 1, through as many turns
 // as they take, with the engine's own rules: the rows it flew, and the faults that stopped it.
-func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Manoeuvre) ([]impulseRowJSON, []Problem, []Problem) {
+func flyImpulses(card *aircraft.Card, start Flight, at impulseStart, ms []notation.Manoeuvre) ([]impulseRowJSON, []Problem, []Problem) {
 	st := &State{Ruleset: "afd", Turn: 1, Options: Options{Impulse: true}, Sides: []string{"calc"},
 		Players: []Player{{ID: "calc", Side: "calc"}}, Sight: map[string]map[string]Sighting{"calc": {}},
 		Planes: []Plane{{Callsign: "CALC", Type: card.Key, Side: "calc", Player: "calc", Flight: start, Status: Flying}}}
 	impulseState(st)
-	st.Clock.Impulse = from
+	st.Clock.Impulse = at.from
 	p := &st.Planes[0]
+	p.Imp.SlipLast = at.slipped
 	p.Imp.Queue = append([]notation.Manoeuvre(nil), ms...)
 	env := &Env{Cards: singleCard{card}}
 	r := &impulseRun{resolution: resolution{env: env, ns: st, d: dice.NewScripted(), turn: 1, cards: map[string]*aircraft.Card{},

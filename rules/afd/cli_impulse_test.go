@@ -173,3 +173,27 @@ func TestCalcMoveImpulseWarnsOfEveryLoss(t *testing.T) {
 		t.Errorf("losses warned at columns %v, want [3 15]; rows %+v", cols, got.Impulses)
 	}
 }
+
+// TestCalcMoveImpulseSlipped: --slipped starts the calculator where a game stands after a slip at the
+// end of the last turn (PlaneImpulse.SlipLast), so the turn after the minimum hexes loses no height (seed
+// 001 X.E.3.b); without it the same turn loses 100 ft; the plain game refuses the flag.
+func TestCalcMoveImpulseSlipped(t *testing.T) {
+	args := []string{"--aircraft", "spitfire-i", "--speed", "5", "--alt", "8000", "--bank", "N", "--straight", "0", "--plot", "` TR"}
+	for _, tc := range []struct {
+		slipped bool
+		alt     int
+	}{{true, 8000}, {false, 7900}} {
+		a := args
+		if tc.slipped {
+			a = append([]string{"--slipped"}, args...)
+		}
+		legal, rows, errs := calcImpulseRows(t, a...)
+		if !legal || len(rows) != 2 || rows[1].Alt != tc.alt {
+			t.Errorf("--slipped %v: %v %+v, want the turn at %d ft", tc.slipped, errs, rows, tc.alt)
+		}
+	}
+	var u ruleset.UsageError
+	if err := calcMove(append([]string{"--slipped"}, args...), &bytes.Buffer{}); !errors.As(err, &u) {
+		t.Errorf("--slipped without --impulse: want a usage error, got %v", err)
+	}
+}
