@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -79,8 +80,15 @@ type impulseRowJSON struct {
 	Done    string `json:"done,omitempty"` // the manoeuvre completed in this impulse
 }
 
+// impulseStart is where an impulse game's turn stands for the calculator: the impulse the first
+// manoeuvre starts in, and whether the plane's last manoeuvre was a slip (PlaneImpulse.SlipLast).
+type impulseStart struct {
+	from    int
+	slipped bool
+}
+
 // calcMoveImpulse flies an impulse order from a start for the calculator.
-func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, asJSON bool, stdout io.Writer) error {
+func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text string, asJSON bool, stdout io.Writer) error {
 	out := struct {
 		Legal     bool                  `json:"legal"`
 		Errors    []ruleset.CalcProblem `json:"errors"`
@@ -99,7 +107,7 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, a
 	}
 	if !parser.HasErrors(ds) {
 		out.Canonical = o.String()
-		rows, errs, warns := flyImpulses(card, start, from, o.Manoeuvres)
+		rows, errs, warns := flyImpulses(card, start, at, o.Manoeuvres)
 		out.Impulses = rows
 		for _, e := range errs {
 			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
@@ -116,7 +124,7 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, a
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "%s at %s ft, speed %.1f, bank %s, facing %s, from impulse %d\n", card.Name, feet(start.Alt), start.Speed.Float(), start.Bank, start.Facing, from)
+		fmt.Fprintf(stdout, "%s at %s ft, speed %.1f, bank %s, facing %s, from impulse %d\n", card.Name, feet(start.Alt), start.Speed.Float(), start.Bank, start.Facing, at.from)
 		fmt.Fprintf(stdout, "Orders:   %s\n", text)
 		if out.Canonical != "" {
 			fmt.Fprintf(stdout, "Read as:  %s\n", out.Canonical)
@@ -150,13 +158,14 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, from int, text string, a
 
 // flyImpulses flies manoeuvres for one plane alone, from impulse from of turn 1, through as many turns
 // as they take, with the engine's own rules: the rows it flew, and the faults that stopped it.
-func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Manoeuvre) ([]impulseRowJSON, []Problem, []Problem) {
+func flyImpulses(card *aircraft.Card, start Flight, at impulseStart, ms []notation.Manoeuvre) ([]impulseRowJSON, []Problem, []Problem) {
 	st := &State{Ruleset: "afd", Turn: 1, Options: Options{Impulse: true}, Sides: []string{"calc"},
 		Players: []Player{{ID: "calc", Side: "calc"}}, Sight: map[string]map[string]Sighting{"calc": {}},
 		Planes: []Plane{{Callsign: "CALC", Type: card.Key, Side: "calc", Player: "calc", Flight: start, Status: Flying}}}
 	impulseState(st)
-	st.Clock.Impulse = from
+	st.Clock.Impulse = at.from
 	p := &st.Planes[0]
+	p.Imp.SlipLast = at.slipped
 	p.Imp.Queue = append([]notation.Manoeuvre(nil), ms...)
 	env := &Env{Cards: singleCard{card}}
 	r := &impulseRun{resolution: resolution{env: env, ns: st, d: dice.NewScripted(), turn: 1, cards: map[string]*aircraft.Card{},
@@ -166,20 +175,35 @@ func flyImpulses(card *aircraft.Card, start Flight, from int, ms []notation.Mano
 		return nil, fc.errors, fc.warnings
 	}
 	warnings := fc.warnings
+	warn := func(ws []Problem) {
+		for _, w := range ws {
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
+		}
+	}
 	var rows []impulseRowJSON
+	completed := 0
 	for guard := 0; guard < 12*40 && len(p.Imp.Queue) > 0 && p.InPlay(); guard++ {
 		imp := st.Clock.Impulse
 		for k := activeTimes(p.Imp.Start.Speed.Round(), imp); k > 0 && len(p.Imp.Queue) > 0 && p.InPlay(); k-- {
-			n := len(p.Imp.Queue)
 			box := p.Imp.Queue[0].Boxes[p.Imp.Done]
+			// This box completes its manoeuvre when it is the last: counted here, for the next one may be
+			// dropped from the queue as soon as this one is done.
+			last := p.Imp.Done == len(p.Imp.Queue[0].Boxes)-1
+			// What the game says of this box as it flies it (a later manoeuvre's loss of height, say).
+			pt := r.planeTurn(p, card)
+			pt.left = 1
+			warn(tryManoeuvre(pt, p.Imp.Queue[0], p.Imp.Done).warnings)
 			events := len(r.events)
 			if err := r.fly(p); err != nil {
 				return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings
 			}
 			row := impulseRowJSON{Turn: st.Turn, Impulse: imp, Token: boxToken(box), Q: p.Flight.Hex.Q, R: p.Flight.Hex.R,
 				Facing: int(p.Flight.Facing), Alt: p.Flight.Alt, Bank: p.Flight.Bank.String()}
-			if len(p.Imp.Queue) < n || (n == 1 && len(p.Imp.Queue) == 0) {
-				row.Done = fmt.Sprintf("manoeuvre %d done", len(ms)-len(p.Imp.Queue))
+			if last {
+				completed++
+				row.Done = fmt.Sprintf("manoeuvre %d done", completed)
 			}
 			rows = append(rows, row)
 			for _, e := range r.events[events:] {

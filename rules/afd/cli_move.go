@@ -30,6 +30,8 @@ const calcMoveHelp = `sortie calc move: fly one plot and show it hex by hex.
   --json             one JSON object instead of the table
   --impulse          the plot is an impulse order (Delta-T): manoeuvres flown impulse by impulse
   --from I           with --impulse: the impulse of the turn the first manoeuvre starts in (default 1)
+  --slipped          with --impulse: the plane's last manoeuvre was a slip (the --straight hexes ago),
+                     so a turn next loses no height at its minimum (seed 001 X.E.3.b)
 
 The start hex is q=0, r=0. Exit status 1 when the plot is illegal, 2 for a usage error.
 `
@@ -87,6 +89,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "")
 	impulse := fs.Bool("impulse", false, "")
 	from := fs.Int("from", 1, "")
+	slipped := fs.Bool("slipped", false, "")
 	if done, err := ruleset.ParseCommandFlags(fs, args, "calc move", calcMoveHelp, "(is the plot quoted? --plot \"2R 1 TR\")", stdout); done || err != nil {
 		return err
 	}
@@ -127,7 +130,10 @@ func calcMove(args []string, stdout io.Writer) error {
 		if *from < 1 || *from > 12 {
 			return ruleset.Usagef("--from is an impulse, 1 to 12; got %d", *from)
 		}
-		return calcMoveImpulse(card, start, *from, *plotText, *asJSON, stdout)
+		return calcMoveImpulse(card, start, impulseStart{from: *from, slipped: *slipped}, *plotText, *asJSON, stdout)
+	}
+	if *slipped {
+		return ruleset.Usagef("--slipped is for impulse orders (--impulse): the plain game takes no height for a turn at its minimum")
 	}
 
 	out := moveJSON{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Steps: []stepJSON{}, SpeedLog: []speedJSON{}}

@@ -55,6 +55,9 @@ type PlaneImpulse struct {
 	NoseLoss int `json:"nose_loss,omitempty"`
 	// DownAt is the impulse (turn*12+impulse) the plane was shot down, for its bail-out (IX).
 	DownAt int `json:"down_at,omitempty"`
+	// SlipLast says the last manoeuvre before this turn's boxes was a slip (or a skid turn), with only
+	// straight hexes since: a turn flown next is no maximum-performance turn (seed 001 X.E.3.b).
+	SlipLast bool `json:"slip_last,omitempty"`
 }
 
 // FlownBox is one impulse a plane flew: its movement token ("`" or "1" for a straight hex, "+" for the
@@ -129,15 +132,79 @@ func boxToken(b notation.Box) string {
 	return b.Move.Token()
 }
 
-// altAllowance is the most a plane may climb (or dive) in one impulse, in feet, and how many of its
-// impulses this turn may take one hundred feet more (seed 001 X.D.1): the card's rate for the turn,
-// in hundreds, shared among the active impulses, the remainder to impulses of the player's choice.
-func altAllowance(rate, active int) (base, extra int) {
-	if active <= 0 {
-		return 0, 0
+// altShare is a turn's climb or dive shared among the hexes a plane moves in the turn, one an active
+// impulse (seed 001 X.D.1): every move may take Base feet, and Extra of them one hundred feet more, the
+// player choosing which; together they never take more than the turn's figure (X.D.2).
+type altShare struct {
+	Turn  int // the turn's figure in feet, a multiple of 100
+	Speed int // the initial speed: the plane moves once in each of that many impulses
+	Base  int // feet every move may take
+	Extra int // how many moves may take 100 ft more than Base
+}
+
+// shareOf shares a turn's figure among the moves of a plane of initial speed s.
+func shareOf(turn, s int) altShare {
+	a := altShare{Turn: turn, Speed: s}
+	if s > 0 {
+		units := turn / 100
+		a.Base, a.Extra = units/s*100, units%s
 	}
-	units := rate / 100
-	return units / active * 100, units % active
+	return a
+}
+
+// usedText is "it" for one, "them" for more.
+func usedText(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// most is the most one move may take.
+func (a altShare) most() int {
+	if a.Extra > 0 {
+		return a.Base + 100
+	}
+	return a.Base
+}
+
+// unit names one move: an impulse, or above speed 12 (twice in some impulses) a move.
+func (a altShare) unit() string {
+	if a.Speed > 12 {
+		return "move"
+	}
+	return "impulse"
+}
+
+// perUnit is "an impulse", or above speed 12 "a move".
+func (a altShare) perUnit() string {
+	if a.Speed > 12 {
+		return "a move"
+	}
+	return "an impulse"
+}
+
+// explain says how the turn's figure is shared, its numbers adding up: "800 ft, shared among the 4
+// impulses it moves in at speed 4: 200 ft each".
+func (a altShare) explain() string {
+	among := fmt.Sprintf("the %d impulse%s it moves in at speed %d", a.Speed, plural(a.Speed), a.Speed)
+	if a.Speed > 12 {
+		among = fmt.Sprintf("its %d moves at speed %d (twice in %d of the impulses)", a.Speed, a.Speed, a.Speed-12)
+	}
+	var each string
+	switch {
+	case a.Speed <= 0:
+		return fmt.Sprintf("%s ft, and it moves in no impulse at speed 0", feetText(a.Turn))
+	case a.Extra == 0 && a.Speed == 1:
+		each = fmt.Sprintf("%s ft in it", feetText(a.Base))
+	case a.Extra == 0:
+		each = fmt.Sprintf("%s ft each", feetText(a.Base))
+	case a.Base == 0:
+		each = fmt.Sprintf("100 ft in %d of them and none in the other %d", a.Extra, a.Speed-a.Extra)
+	default:
+		each = fmt.Sprintf("%s ft in %d of them and %s ft in the other %d", feetText(a.Base+100), a.Extra, feetText(a.Base), a.Speed-a.Extra)
+	}
+	return fmt.Sprintf("%s ft, shared among %s: %s", feetText(a.Turn), among, each)
 }
 
 // partialCodes are the plain game's faults that only make sense for a whole turn: a turn under way is
@@ -200,6 +267,8 @@ type planeTurn struct {
 	bank   notation.Bank // the bank now
 	engine int           // working engines, for power per impulse
 	loaded bool          // still carrying its bombs
+	// slipLast: the last manoeuvre before this turn's boxes was a slip (PlaneImpulse.SlipLast).
+	slipLast bool
 }
 
 // tryManoeuvre checks the first boxes of m (as many as the turn has impulses left, from box done on)
@@ -218,18 +287,24 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		return fc
 	}
 	s := pt.start.Speed.Round()
-	climbBase, climbExtra := altAllowance(c.MaxClimb, s)
-	diveBase, diveExtra := altAllowance(200*s, s)
+	// The turn's climb is the card's (rule 16) and its dive the plain game's shallow dive (rule 17), the
+	// same limits a plain plot has, shared among the moves (seed 001 X.D.1).
+	climbWhat, diveWhat, cite := "its climb this turn,", "its shallow dive this turn,", "seed 001 X.D.1"
+	climbShare, diveShare := shareOf(c.MaxClimb, s), shareOf(shallowDiveLimit(c, s), s)
+	if stalling(c) && 200*s < diveShare.Turn {
+		diveWhat = "its dive this turn, below its lowest flying speed,"
+	}
 	// A half loop (or Immelmann) climbs or dives at its maximum rate in every impulse of the loop, across
 	// turns (seed 001 X.E.4): the plain game's steep rates (rules 18, 19) shared among the impulses.
 	looping := len(m.Boxes) > 0 && isLoop(boxToken(m.Last()))
 	loopSign := 0
 	if looping {
-		climbBase, climbExtra = altAllowance(min(200*s, 1000), s)
-		diveBase, diveExtra = altAllowance(200*s, s)
+		climbWhat, diveWhat, cite = "a half loop's steep climb this turn,", "a half loop's steep dive this turn,", "seed 001 X.D.1, X.E.4"
+		climbShare, diveShare = shareOf(min(200*s, 1000), s), shareOf(200*s, s)
 	}
+	climbBase, climbExtra := climbShare.Base, climbShare.Extra
+	diveBase, diveExtra := diveShare.Base, diveShare.Extra
 	usedClimbExtra, usedDiveExtra := 0, 0
-	climbed, dived := false, false
 	for _, b := range pt.flown {
 		if b.Climb > climbBase {
 			usedClimbExtra++
@@ -267,14 +342,8 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		if b.Forwards && bankSide(bankAt(pt, flown)) != 0 {
 			mandatory = "a forwards manoeuvre in a bank (seed 001 X.E.1.f)"
 		}
-		if !b.Cont && (b.Move.Kind == notation.Turn || b.Move.Kind == notation.Slip) {
-			if need := c.TurnMode(b.Move, 0); straight+1 == need && !afterSlip(flown, b) {
-				what := "turn"
-				if b.Move.Kind == notation.Slip {
-					what = "slip"
-				}
-				mandatory = fmt.Sprintf("a maximum-performance %s after only the minimum %d hex%s (seed 001 X.E)", what, need, plural2(need))
-			}
+		if what, need := maxPerformance(c, b, straight, pt.slipLast, flown); what != "" {
+			mandatory = fmt.Sprintf("a maximum-performance %s after only the minimum %d hex%s (seed 001 X.E)", what, need, plural2(need))
 		}
 		if mandatory != "" {
 			switch {
@@ -300,43 +369,40 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 				loopSign = sign
 			}
 			if sign == 0 || sign != loopSign || abs(change) < base {
-				errf(b.Col, "impulse-loop-rate", "a half loop climbs or dives at its maximum rate in every impulse of the loop, all one way: at speed %d that is %s an impulse climbing or %s diving (seed 001 X.E.4)",
-					s, feetText(climbBase), feetText(diveBase))
+				errf(b.Col, "impulse-loop-rate", "a half loop climbs or dives in every %s of the loop, all one way, and at least its share of the steep rate: %s ft %s climbing (%s %s) or %s ft %s diving (%s %s; seed 001 X.E.4)",
+					climbShare.unit(), feetText(max(climbBase, 100)), climbShare.perUnit(), climbWhat, climbShare.explain(),
+					feetText(max(diveBase, 100)), diveShare.perUnit(), diveWhat, diveShare.explain())
 			}
 		}
 		if change%100 != 0 {
 			errf(b.AltCol, "impulse-altitude", "altitudes go in steps of 100 ft, not %s", feetText(want))
 		}
 		if change > 0 {
-			climbed = true
 			switch {
-			case change > climbBase+100 || (change > climbBase && climbExtra == 0):
-				errf(b.AltCol, "impulse-climb", "the %s may climb at most %s in one impulse at speed %d (%s a turn shared among %d impulses; seed 001 X.D.1)",
-					pt.card.Name, feetText(climbBase+min(100, climbExtra*100)), s, feetText(c.MaxClimb), s)
+			case change > climbShare.most():
+				errf(b.AltCol, "impulse-climb", "the %s may climb at most %s ft in one %s, not %s ft (%s %s; %s)",
+					pt.card.Name, feetText(climbShare.most()), climbShare.unit(), feetText(change), climbWhat, climbShare.explain(), cite)
 			case change > climbBase:
 				usedClimbExtra++
 				if usedClimbExtra > climbExtra {
-					errf(b.AltCol, "impulse-climb-extra", "only %d impulse%s this turn may climb %s; the others at most %s (seed 001 X.D.1)",
-						climbExtra, plural(climbExtra), feetText(climbBase+100), feetText(climbBase))
+					errf(b.AltCol, "impulse-climb-extra", "only %d %s%s of this turn may climb %s ft, and the %s has used %s (%s %s; %s)",
+						climbExtra, climbShare.unit(), plural(climbExtra), feetText(climbBase+100), pt.card.Name, usedText(climbExtra), climbWhat, climbShare.explain(), cite)
 				}
 			}
 		}
 		if d := -change - fb.Mandatory; d > 0 {
-			dived = true
 			switch {
-			case d > diveBase+100 || (d > diveBase && diveExtra == 0):
-				errf(b.AltCol, "impulse-dive", "the %s may dive at most %s in one impulse at speed %d (%s a turn shared among %d impulses; seed 001 X.D.1)",
-					pt.card.Name, feetText(diveBase+min(100, diveExtra*100)), s, feetText(200*s), s)
+			case d > diveShare.most():
+				errf(b.AltCol, "impulse-dive", "the %s may dive at most %s ft in one %s, not %s ft (%s %s; %s)",
+					pt.card.Name, feetText(diveShare.most()), diveShare.unit(), feetText(d), diveWhat, diveShare.explain(), cite)
 			case d > diveBase:
 				usedDiveExtra++
 				if usedDiveExtra > diveExtra {
-					errf(b.AltCol, "impulse-dive-extra", "only %d impulse%s this turn may dive %s; the others at most %s (seed 001 X.D.1)",
-						diveExtra, plural(diveExtra), feetText(diveBase+100), feetText(diveBase))
+					errf(b.AltCol, "impulse-dive-extra", "only %d %s%s of this turn may dive %s ft, and the %s has used %s (%s %s; %s)",
+						diveExtra, diveShare.unit(), plural(diveExtra), feetText(diveBase+100), pt.card.Name, usedText(diveExtra), diveWhat, diveShare.explain(), cite)
 				}
 			}
 		}
-		_ = climbed
-		_ = dived
 		// Power and brake per impulse (X.C): one power factor per working engine, one brake factor.
 		if b.Power > pt.engine {
 			errf(b.PowerCol, "impulse-power", "%d power factors in one impulse; the %s may apply one per working engine (%d; seed 001 X.C.1)", b.Power, pt.card.Name, pt.engine)
@@ -393,14 +459,55 @@ func bankAt(pt planeTurn, flown []FlownBox) notation.Bank {
 	return res.Steps[len(res.Steps)-1].Bank
 }
 
-// afterSlip says a turn comes straight after a slip: such turns keep the plain game's rule and lose no
-// height for being flown at the minimum (seed 001 X.E.3.b).
-func afterSlip(flown []FlownBox, b notation.Box) bool {
-	if b.Move.Kind != notation.Turn || len(flown) == 0 {
-		return false
+// maxPerformance says a box is a maximum-performance turn or slip, flown after only the minimum of
+// hexes its turn mode asks (straight is the count before it), and names it with that minimum; "" if it
+// is not. A turn straight after a slip is none (seed 001 X.E.3.b). A skid turn is a slip with a turn in
+// its hex: at its minimum it is a maximum-performance slip when that minimum is the slip's own (not a
+// longer turn mode's), and its turn, flown with the slip, adds nothing (X.E.3.a, b; docs/rulings.md).
+func maxPerformance(c Card, b notation.Box, straight int, slipLast bool, flown []FlownBox) (string, int) {
+	if b.Cont {
+		return "", 0
 	}
-	last := flown[len(flown)-1].Token
-	return last == "SR" || last == "SL"
+	need := c.TurnMode(b.Move, 0)
+	if straight+1 != need {
+		return "", 0
+	}
+	switch b.Move.Kind {
+	case notation.Turn:
+		if !afterSlip(slipLast, flown, b) {
+			return "turn", need
+		}
+	case notation.Slip:
+		return "slip", need
+	case notation.SkidTurn:
+		if c.TurnMode(notation.Element{Kind: notation.Slip, Side: b.Move.Side}, 0) == need {
+			return "slip (in a skid turn)", need
+		}
+	}
+	return "", 0
+}
+
+// afterSlip says a turn comes immediately after a slip: the plane's last manoeuvre before it was a slip
+// or a skid turn, with only straight hexes (forwards manoeuvres included) between. Such a turn keeps the
+// plain game's rule and loses no height for being flown at the minimum (seed 001 X.E.3.b; docs/rulings.md).
+// slipLast is what the turn began with (PlaneImpulse.SlipLast).
+func afterSlip(slipLast bool, flown []FlownBox, b notation.Box) bool {
+	return b.Move.Kind == notation.Turn && lastWasSlip(slipLast, flown)
+}
+
+// lastWasSlip says the last manoeuvre flown, this turn's boxes read backwards past straight hexes and then
+// what the turn began with, was a slip or a skid turn.
+func lastWasSlip(slipLast bool, flown []FlownBox) bool {
+	for i := len(flown) - 1; i >= 0; i-- {
+		switch tok := flown[i].Token; tok {
+		case "`", "1":
+		case "SR", "SL", "SRTL", "SLTR":
+			return true
+		default:
+			return false
+		}
+	}
+	return slipLast
 }
 
 // hexesSinceManoeuvre counts the hexes flown since the last manoeuvre: the count at the start of the
@@ -581,7 +688,8 @@ func (r *impulseRun) planeTurn(p *Plane, card *aircraft.Card) planeTurn {
 			left++
 		}
 	}
-	return planeTurn{card: card, start: p.Imp.Start, flown: p.Imp.Flown, left: left, alt: p.Flight.Alt, bank: p.Flight.Bank, engine: engines(card, p.Imp.Start), loaded: p.Flight.Loaded}
+	return planeTurn{card: card, start: p.Imp.Start, flown: p.Imp.Flown, left: left, alt: p.Flight.Alt, bank: p.Flight.Bank, engine: engines(card, p.Imp.Start), loaded: p.Flight.Loaded,
+		slipLast: p.Imp.SlipLast}
 }
 
 // forwards is the forwards manoeuvre `1` (seed 001 X.E.1).
@@ -946,6 +1054,7 @@ func (r *impulseRun) endImpulseTurn() error {
 			p.Flight = end
 		}
 		p.Imp.Start = p.Flight
+		p.Imp.SlipLast = lastWasSlip(p.Imp.SlipLast, p.Imp.Flown)
 		p.Imp.Flown = nil
 		p.Imp.FixedFired, p.Imp.FlexFired = false, false
 	}

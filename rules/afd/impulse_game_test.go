@@ -170,6 +170,112 @@ func TestImpulseMaximumPerformanceTurnLoses100ft(t *testing.T) {
 	}
 }
 
+// TestImpulseTurnAfterASlipIsNoMaximumPerformanceTurn: a turn flown after only the minimum of hexes
+// loses no height when the plane's last manoeuvre before it was a slip with only straight hexes between
+// (seed 001 X.E.3.b; docs/rulings.md "Turns after a slip"), whether the slip came this turn or at the end
+// of the last. The slip flown at its own minimum still loses its 100 ft (X.E.3.a), and a turn that follows
+// another manoeuvre after the slip is judged as usual (X.E.2.a). The Spitfire's turn and slip modes are 2
+// at speed 5 and 8,000 ft.
+func TestImpulseTurnAfterASlipIsNoMaximumPerformanceTurn(t *testing.T) {
+	pt := planeTurn{card: card(t, "spitfire-i"), start: Flight{Speed: 50, Alt: 8000, Straight: 0}, left: 5, alt: 8000, engine: 1}
+	fc := tryManoeuvre(pt, man("`", "SR"), 0)
+	if len(fc.errors) > 0 || fc.boxes[1].Alt != 7900 {
+		t.Fatalf("a maximum-performance slip loses 100 ft: %+v %v", fc.boxes, fc.errors)
+	}
+	after := func(flown []FlownBox, slipLast bool) planeTurn {
+		q := pt
+		q.flown, q.slipLast = flown, slipLast // left stays 5: room for the manoeuvre (only the boxes count here)
+		if len(flown) > 0 {
+			q.alt = flown[len(flown)-1].Alt
+		}
+		return q
+	}
+	slip := fc.boxes
+	for _, tc := range []struct {
+		what     string
+		pt       planeTurn
+		m        notation.Manoeuvre
+		loss     bool
+		mandated int
+	}{
+		{"a turn after the slip and the minimum hex", after(slip, false), man("`", "TR"), false, 0},
+		{"a turn after the slip and a forwards manoeuvre", after(append(append([]FlownBox(nil), slip...), FlownBox{Token: "1", Alt: 7900}), false), man("TR"), false, 0},
+		{"a turn after a slip at the end of last turn", after(nil, true), man("`", "TR"), false, 0},
+		{"a turn after a turn after the slip", after(append(append([]FlownBox(nil), slip...), FlownBox{Token: "`", Alt: 7900}, FlownBox{Token: "TR", Alt: 7900}), false), man("`", "TR"), true, 100},
+		{"a turn after a bank after the slip", after(append(append([]FlownBox(nil), slip...), FlownBox{Token: "`", Alt: 7900}, FlownBox{Token: "RB", Alt: 7900}), false), man("`", "TR"), true, 100},
+		{"a turn with no slip before it", after(nil, false), man("`", "TR"), true, 100},
+	} {
+		fc := tryManoeuvre(tc.pt, tc.m, 0)
+		last := fc.boxes[len(fc.boxes)-1]
+		if len(fc.errors) > 0 || (tc.pt.alt-last.Alt == 100) != tc.loss || last.Mandatory != tc.mandated {
+			t.Errorf("%s: %d ft from %d (loss %d), want a loss: %v; %v", tc.what, last.Alt, tc.pt.alt, last.Mandatory, tc.loss, fc.errors)
+		}
+		if warned := len(fc.warnings) > 0 && fc.warnings[0].Code == "impulse-loss"; warned != tc.loss {
+			t.Errorf("%s: warned of the loss %v, want %v: %v", tc.what, warned, tc.loss, fc.warnings)
+		}
+	}
+}
+
+// TestImpulseSkidTurnAtItsMinimumIsAMaximumPerformanceSlip: a skid turn is a slip with a turn in its
+// hex (seed 000 rules 3, 10): flown after only the minimum of hexes it is a maximum-performance slip and
+// loses 100 ft (seed 001 X.E.3.a), and only 100, its turn coming with the slip (X.E.3.b); one hex
+// more and it loses nothing; a turn straight after it loses nothing either. The Spitfire, banked left
+// for the skid's left turn, has turn and slip modes of 2 at speed 5 and 8,000 ft.
+func TestImpulseSkidTurnAtItsMinimumIsAMaximumPerformanceSlip(t *testing.T) {
+	pt := planeTurn{card: card(t, "spitfire-i"), start: Flight{Speed: 50, Alt: 8000, Bank: notation.BankLB, Straight: 0}, left: 5, alt: 8000, bank: notation.BankLB, engine: 1}
+	fc := tryManoeuvre(pt, man("`", "SRTL"), 0)
+	if len(fc.errors) > 0 || fc.boxes[1].Alt != 7900 || fc.boxes[1].Mandatory != 100 {
+		t.Fatalf("a skid turn at its minimum: %+v %v", fc.boxes, fc.errors)
+	}
+	q := pt
+	q.flown, q.alt = fc.boxes, 7900
+	if fc := tryManoeuvre(q, man("`", "TL"), 0); len(fc.errors) > 0 || fc.boxes[1].Alt != 7900 {
+		t.Errorf("a turn straight after a skid turn: %+v %v", fc.boxes, fc.errors)
+	}
+	if fc := tryManoeuvre(pt, man("`", "`", "SRTL"), 0); len(fc.errors) > 0 || fc.boxes[2].Alt != 8000 {
+		t.Errorf("a skid turn after more than its minimum: %+v %v", fc.boxes, fc.errors)
+	}
+}
+
+// TestImpulseGameTurnAfterASlipKeepsItsHeight: the same through the engine, as a game plays it (seed
+// 001 X.E.3.b): RED1, a Spitfire at speed 5 (impulses 3 5 8 10 12), slips, then turns after the minimum
+// of one straight hex; once within a turn, once with the slip in impulse 12 and the turn in the next
+// turn, which must remember the slip. It keeps its 8,000 ft both times.
+func TestImpulseGameTurnAfterASlipKeepsItsHeight(t *testing.T) {
+	for _, tc := range []struct {
+		what  string
+		ms    []notation.Manoeuvre
+		turn  int
+		slips bool // the turn begins with the slip remembered
+	}{
+		{"within a turn", []notation.Manoeuvre{man("SR"), man("`", "TR")}, 1, false},
+		{"across the turn's end", []notation.Manoeuvre{man("1"), man("1"), man("1"), man("1"), man("SR"), man("`", "TR")}, 2, true},
+	} {
+		st := newTestGame(t, impulseDuel)
+		o := map[string]notation.ImpulseOrder{"RED1": {Manoeuvres: tc.ms}}
+		for i := 0; i < 10; i++ {
+			o = mergeOrders(o, impOrders("BLUE1", man("1")))
+		}
+		var events []Event
+		for i := 0; i < 10 && (i == 0 || !st.Plane("RED1").NeedsOrders()); i++ {
+			var ev []Event
+			st, ev = runImpulse(t, st, o)
+			o = nil
+			events = append(events, ev...)
+		}
+		red := st.Plane("RED1")
+		if !red.NeedsOrders() || st.Turn != tc.turn || red.Flight.Facing != 1 {
+			t.Fatalf("%s: RED1 should have flown its turn in turn %d: turn %d, facing %v, waiting %v, %+v", tc.what, tc.turn, st.Turn, red.Flight.Facing, red.NeedsOrders(), events)
+		}
+		if red.Flight.Alt != 8000 {
+			t.Errorf("%s: RED1 at %d ft after a turn straight after its slip, want 8,000 (no maximum-performance loss)", tc.what, red.Flight.Alt)
+		}
+		if tc.slips && (red.Imp.Start.Alt != 8000 || len(red.Imp.Flown) != 2) {
+			t.Errorf("%s: turn 2 should start at 8,000 ft and fly two boxes: %+v", tc.what, red.Imp)
+		}
+	}
+}
+
 // TestImpulseAltitudeShare: the card's climb for the turn is shared among the active impulses, the
 // remainder to impulses of the player's choice (seed 001 X.D.1, X.D.2); climb and dive may come in
 // one turn (X.D.3). The Spitfire climbs 300 ft a turn at 8,000 ft: at speed 5, 0 ft an impulse with

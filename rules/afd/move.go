@@ -475,12 +475,7 @@ func (m *mover) altitudePlan() {
 		}
 	case plot.Alt < 0:
 		dive = -plot.Alt
-		limit := 200 * S
-		if stalling(c) {
-			// House rule (docs/rulings.md: minimum speed): a plane below its lowest flying speed must dive
-			// 300 ft, so it may, whatever its speed.
-			limit = max(limit, 300)
-		}
+		limit := shallowDiveLimit(c, S)
 		if dive > limit {
 			res.errorf(plot.Col("ALT"), "dive-limit", "a shallow dive at speed %d may lose at most %s (rule 17); for more write STEEP or VERT", S, ft(limit))
 		}
@@ -787,6 +782,18 @@ func minFlyingSpeed(c Card) int {
 		return c.Band.Maneuver.Min
 	}
 	return c.Band.Level.Min
+}
+
+// shallowDiveLimit is the most a plane of rounded speed S may lose in a turn's shallow dive: 200 ft per
+// point of speed (rule (17)), and below its lowest flying speed at least the 300 ft the house
+// minimum-speed rule makes it dive (docs/rulings.md), so it may, whatever its speed. The impulse game
+// shares the same figure among the impulses (seed 001 X.D.1).
+func shallowDiveLimit(c Card, S int) int {
+	limit := 200 * S
+	if stalling(c) {
+		limit = max(limit, 300)
+	}
+	return limit
 }
 
 // stalling reports whether the plane starts the turn below its lowest flying speed.

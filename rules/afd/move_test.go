@@ -273,6 +273,24 @@ func TestRule09SlipsMoveSideways(t *testing.T) {
 	}
 }
 
+// The plain game has no maximum-performance loss of height (that is seed 001 X.E's, for the impulse
+// game only): a slip, a turn straight after it and a turn after only its minimum of hexes all keep the
+// plane's altitude. A guard, so the impulse game's rule does not leak into the plain game.
+func TestPlainGameTurnsAtTheirMinimumKeepTheirHeight(t *testing.T) {
+	start := at(50)
+	start.Straight = 0
+	r := fly(t, fighter(), start, "1 SR 1 TR 1")
+	legal(t, r)
+	for _, s := range r.Steps {
+		if s.Alt != 10000 {
+			t.Errorf("%s at MP %d: %d ft, want 10,000", s.Token, s.MP, s.Alt)
+		}
+	}
+	if r.End.Alt != 10000 {
+		t.Errorf("the plain game ends the turn at %d ft, want 10,000", r.End.Alt)
+	}
+}
+
 // Seed 000 rule (10): the skid turn's single 30° turn is made in the slip hex.
 func TestRule10SkidTurnIsOneThirtyDegreeTurnInTheSlipHex(t *testing.T) {
 	start := at(30)
