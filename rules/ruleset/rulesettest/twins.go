@@ -38,7 +38,14 @@ func checkTwins(t *testing.T, rs ruleset.Ruleset, o Oracle) {
 	}
 }
 
-func playTwins(t *testing.T, rs ruleset.Ruleset, tw Twins, o Oracle) {
+// failer is what playTwins needs of a test: a *testing.T, or the kit's own test's recorder.
+type failer interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func playTwins(t failer, rs ruleset.Ruleset, tw Twins, o Oracle) {
 	t.Helper()
 	a, err := rs.NewGame(tw.A.Scenario, nil, "a.yaml")
 	if err != nil {
@@ -125,7 +132,7 @@ func sidePlayers(g ruleset.Game, side string) []ruleset.Player {
 
 // toldTo is everything a side receives from g after the round in log, and its pilot's orders, by what
 // it is.
-func toldTo(t *testing.T, g ruleset.Game, side string, log *ruleset.Log, o Oracle) map[string]string {
+func toldTo(t failer, g ruleset.Game, side string, log *ruleset.Log, o Oracle) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	put := func(k string, v any) {
