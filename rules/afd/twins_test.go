@@ -77,6 +77,15 @@ func afdTwins() []rulesettest.Twins {
 			withFar.Scenario = twinScenario(back(x, pl.facing, 6), pl.facing, 6, "N", far)
 			withFar.Rounds = []map[string]string{{"N1": "6 FIRE ANY", "S1": "6 HOLD", "FAR": "6 HOLD"}}
 			out = append(out, rulesettest.Twins{Name: "a South plane far out of sight or none", Side: "North", A: play(6, "N"), B: withFar})
+			// A far bomber with its bombs aboard or not, whose player sent no order for it: North hears
+			// of the missed order in the same words (issue "Fog and faults", defect 2).
+			bomber := func(loaded bool) rulesettest.Play {
+				p := play(6, "N")
+				p.Scenario = twinScenario(back(x, pl.facing, 6), pl.facing, 6, "N",
+					fmt.Sprintf("  - {callsign: FAR, type: he-111h, side: South, player: s, hex: [0, 90], facing: 6, alt: 11000, speed: 5.0, bank: N, loaded: %v}\n", loaded))
+				return p
+			}
+			out = append(out, rulesettest.Twins{Name: "a far bomber loaded or not, its order missed", Side: "North", A: bomber(true), B: bomber(false)})
 		}
 	}
 	return out

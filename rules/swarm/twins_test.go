@@ -1,8 +1,11 @@
 package swarm
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
+	"testing"
 
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
@@ -84,3 +87,71 @@ func swarmTwins() []rulesettest.Twins {
 }
 
 func swarmView(g ruleset.Game, side string) any { return ViewOf(g.(*game).st, side) }
+
+// TestContactIsWhatTheReportShows: every field of an enemy Contact is something the side's report
+// shows (issue "Fog and faults", defect 1: a view must be a function of the report). Each field's change
+// in the game must change the report; a new field needs a line here, and so a line in the report.
+func TestContactIsWhatTheReportShows(t *testing.T) {
+	g0, err := Ruleset{}.NewGame(twinScenario(hexmap.Hex{Q: 1, R: 1}, 11, "2 S M", ""), nil, "twins.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := g0.(*game)
+	if !g.st.Sight["RAF"]["ADLER"] {
+		t.Fatal("the RAF does not see ADLER")
+	}
+	report := func(st *State) string {
+		r := (&game{d: g.d, st: st}).Report("ann", nil)
+		b, _ := json.Marshal(struct {
+			R  ruleset.Report
+			Sc *hexmap.Scene
+		}{r, r.Picture()})
+		return string(b)
+	}
+	base := report(g.st)
+	adler := func(st *State) *Squadron {
+		for i := range st.Squadrons {
+			if st.Squadrons[i].Callsign == "ADLER" {
+				return &st.Squadrons[i]
+			}
+		}
+		t.Fatal("no ADLER")
+		return nil
+	}
+	change := map[string]func(st *State){
+		"Callsign": func(st *State) {
+			adler(st).Callsign = "ADLER9"
+			st.Sight["RAF"]["ADLER9"] = true
+		},
+		"Pos": func(st *State) {
+			adler(st).Pos.Hex.Q++
+			adler(st).Pos.Facing = adler(st).Pos.Facing.Turn(2)
+		},
+		"Band": func(st *State) { adler(st).Tack.Band = "H" },
+	}
+	ct := reflect.TypeFor[Contact]()
+	for i := range ct.NumField() {
+		name := ct.Field(i).Name
+		fn, ok := change[name]
+		if !ok {
+			t.Errorf("Contact.%s: no line of this test shows that the report tells it", name)
+			continue
+		}
+		st := g.st.Clone()
+		fn(st)
+		if report(st) == base {
+			t.Errorf("Contact.%s changed and the report did not: the View holds what the side is not told", name)
+		}
+	}
+	// Each part of a position on its own.
+	for what, fn := range map[string]func(st *State){
+		"hex":    func(st *State) { adler(st).Pos.Hex.Q++ },
+		"facing": func(st *State) { adler(st).Pos.Facing = adler(st).Pos.Facing.Turn(2) },
+	} {
+		st := g.st.Clone()
+		fn(st)
+		if report(st) == base {
+			t.Errorf("Contact.Pos: its %s changed and the report did not", what)
+		}
+	}
+}
