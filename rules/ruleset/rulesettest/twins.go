@@ -16,8 +16,8 @@ import (
 // from farther or nearer while out of sight, flew faster or slower, carried its bombs or had dropped
 // them, or was not there at all. The kit plays both with the same keyed dice (as the adjudicator
 // throws them, so a side's rolls never shift with its hidden enemies' rolls) and, before the first
-// round and after each, requires that Side is told the very same things in both: every report of its
-// players (text, map, dice), its map picture, the check of every one of its units' default orders, the
+// round and after each, requires that Side is told the very same things in both: which of its players
+// are mailed and for which units, every report of its players (text, map, dice), its map picture, the check of every one of its units' default orders, the
 // computer pilot's orders for each of its players (ruleset.Piloted) and, when the oracle can read it,
 // the side's view itself (Oracle.View). Fog of war is then more than names and hexes left out: nothing
 // a side receives, and nothing its pilot decides, may depend on what its pilots could not see.
@@ -146,6 +146,8 @@ func toldTo(t failer, g ruleset.Game, side string, log *ruleset.Log, o Oracle) m
 		put("the side's view", o.View(g, side))
 	}
 	for _, p := range sidePlayers(g, side) {
+		put(p.ID+"'s units to order", ruleset.OrderableUnits(g, p.ID))
+		put("whether "+p.ID+" is mailed", ruleset.ReportsTo(g, p.ID))
 		r := g.Report(p.ID, log)
 		put(p.ID+"'s report", r)
 		if sc := r.Picture(); sc != nil {
