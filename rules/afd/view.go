@@ -53,9 +53,14 @@ func seenPlane(p *Plane, s Sighting) Contact {
 }
 
 // seenGround is what a side sees of an enemy truck, tank, ship or gun: what it is, where, which way it
-// faces and the damage it shows. Not its route, speed, defence, armour, torpedo hits or guns' orders.
+// faces if it moves, and the damage it shows. Not its route, speed, defence, armour, torpedo hits or
+// guns' orders.
 func seenGround(u *GroundUnit) GroundUnit {
-	return GroundUnit{Callsign: u.Callsign, Kind: u.Kind, Side: u.Side, Hex: u.Hex, Facing: u.Facing, Damage: u.Damage}
+	g := GroundUnit{Callsign: u.Callsign, Kind: u.Kind, Side: u.Side, Hex: u.Hex, Damage: u.Damage}
+	if moves(u.Kind) {
+		g.Facing = u.Facing
+	}
+	return g
 }
 
 // ViewOf builds a side's view of the state: its own planes and ground units in full, and of the enemy's
