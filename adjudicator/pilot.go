@@ -45,8 +45,14 @@ func autopilotFlies(rg ruleset.Game) string {
 // pilotMissing gives the computer pilot's orders (ruleset.Piloted: from each player's side's view
 // only) to the units that have none this round: every unit of a seat the computer plays, and under the
 // autopilot NMR policy the units of any player who sent no order for them, on autopilot or not. Each
-// order passes the same check a player's would. It returns the notes telling everyone which players'
-// units the pilot flew (by player only: naming units would count an enemy's units).
+// order passes the same check a player's would. A unit the pilot leaves alone (a plane with bombs, a
+// torpedo or rockets aboard: the attack is its player's) or whose order fails the check gets its
+// default order here, so every unit of such a seat has an order and the ruleset announces none of them
+// as missed. It returns the notes telling everyone which players' units the pilot flew: by player only
+// (naming units would count an enemy's), and the same whatever the pilot made of them. Fog of war
+// (invariant 4, docs/architecture.md): whether the pilot would fly a unit depends on what it carries,
+// which the other side may never have seen; a notice that said "flew on by default" for some and "the
+// computer pilot flew them" for others would tell it (docs/operations.md, Security).
 func (s *Service) pilotMissing(g *Game, rg ruleset.Game, orders map[string]string, now time.Time) []string {
 	p, ok := rg.(ruleset.Piloted)
 	if !ok {
@@ -67,20 +73,20 @@ func (s *Service) pilotMissing(g *Game, rg ruleset.Game, orders map[string]strin
 		if len(missing) == 0 {
 			continue
 		}
-		flown := 0
 		pilot := p.PilotOrders(st.Player)
 		for _, u := range missing {
 			if text, ok := pilot[u]; ok && rg.CheckOrder(st.Player, u, text).OK() {
 				orders[u] = text
-				flown++
+			} else if text := rg.DefaultOrder(u); text != "" && rg.CheckOrder(st.Player, u, text).OK() {
+				orders[u] = text
 			}
 		}
-		if flown > 0 && !st.Bot {
+		if !st.Bot {
 			name := st.Name
 			if name == "" {
 				name = st.Player
 			}
-			notes = append(notes, fmt.Sprintf("No orders came from %s for some of their %s: the computer pilot flew them this %s.", name, unitWords(g), ruleset.RoundNoun(rg)))
+			notes = append(notes, fmt.Sprintf("No orders came from %s for some of their %s: the computer pilot flew them this %s, on their default orders where it gave none of its own.", name, unitWords(g), ruleset.RoundNoun(rg)))
 		}
 	}
 	return notes

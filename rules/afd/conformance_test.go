@@ -106,6 +106,8 @@ func TestConformance(t *testing.T) {
 		Secrets:    afdSecrets,
 		EventKinds: EventKinds,
 		Plays:      afdPlays,
+		Twins:      afdTwins(),
+		View:       afdView,
 		// A plane below its lowest flying speed must dive 300 ft; from under 300 ft that takes it into
 		// the ground whatever its player writes.
 		Doomed: func(g ruleset.Game, unit string) bool {

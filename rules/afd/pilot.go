@@ -27,8 +27,9 @@ import (
 //	      − HeadingWeight × how far (in 30° steps) its nose points away from that point
 //	      + SpeedWeight × tenths of speed gained (negative when lost) − AltWeight × hundreds of feet lost
 //
-// Each enemy is assumed to fly straight on as far as it was seen to move last turn (before it was seen
-// moving, a third at each of three, five and seven hexes).
+// Each enemy is assumed to fly straight on, a third of it three, five and seven hexes: the pilot reads
+// only what its side's report shows of an enemy (where it is, its facing and height, its type once
+// identified), not how far it really flew nor its bank (docs/operations.md, Security).
 // An unidentified enemy counts as carrying two rifle-calibre machine guns.
 
 // Weights of the plain game's evaluation.
@@ -191,11 +192,8 @@ func Pilot(cards Cards, v View, player string) map[string]string {
 		if c.Type != "" {
 			card, _ = cards.Get(c.Type)
 		}
-		f := Flight{Hex: c.Hex, Facing: c.Facing, Alt: c.Alt, Bank: c.Bank}
+		f := Flight{Hex: c.Hex, Facing: c.Facing, Alt: c.Alt}
 		at := []Flight{ahead(f, 3), ahead(f, 5), ahead(f, 7)}
-		if c.Moved > 0 {
-			at = []Flight{ahead(f, c.Moved)}
-		}
 		enemies = append(enemies, pilotTarget{at: at, weight: gunWeight(card)})
 	}
 	out := map[string]string{}
@@ -247,7 +245,7 @@ func impulsePilot(cards Cards, v View, player string, check func(unit, text stri
 		if c.Type != "" {
 			card, _ = cards.Get(c.Type)
 		}
-		enemies = append(enemies, pilotTarget{at: []Flight{{Hex: c.Hex, Facing: c.Facing, Alt: c.Alt, Bank: c.Bank}}, weight: gunWeight(card)})
+		enemies = append(enemies, pilotTarget{at: []Flight{{Hex: c.Hex, Facing: c.Facing, Alt: c.Alt}}, weight: gunWeight(card)})
 	}
 	out := map[string]string{}
 	for i := range v.Own {

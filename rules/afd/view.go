@@ -3,7 +3,6 @@ package afd
 import (
 	"fmt"
 
-	"sortie/rules/afd/notation"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
 )
@@ -29,42 +28,61 @@ type View struct {
 	Ground []GroundUnit `json:"ground,omitempty"`
 }
 
-// Contact is an enemy plane as a side sees it.
+// Contact is an enemy plane as a side sees it: exactly what its report shows of it (the enemy list and
+// the map), and nothing else, so that whatever is built from a View — the report, the picture, the
+// computer pilot's orders — is a function of what the side was told (docs/operations.md, Security).
+// Not its bank, which no report shows, nor how far it flew: a plane first spotted at the end of a turn
+// was not watched on its way, and even one seen at both ends was not seen between them.
+// TestContactIsWhatTheReportShows holds every field here to a line of the report.
 type Contact struct {
-	Callsign string        `json:"callsign"`
-	Type     string        `json:"type,omitempty"` // only once identified
-	Hex      hexmap.Hex    `json:"hex"`
-	Facing   hexmap.Dir    `json:"facing"`
-	Alt      int           `json:"alt"`
-	Bank     notation.Bank `json:"bank"`
-	// Moved is how many hexes it was seen to cover last turn (a player who keeps the last report knows
-	// it too: the plane's hex then and now).
-	Moved int `json:"moved,omitempty"`
+	Callsign string     `json:"callsign"`
+	Type     string     `json:"type,omitempty"` // only once identified
+	Hex      hexmap.Hex `json:"hex"`
+	Facing   hexmap.Dir `json:"facing"`
+	Alt      int        `json:"alt"`
 }
 
-// ViewOf builds a side's view of the state.
+// seenPlane is what a side sees of an enemy plane it has spotted: where it is, which way it faces, its
+// height, and its type once identified. Every enemy plane of a View is made here.
+func seenPlane(p *Plane, s Sighting) Contact {
+	c := Contact{Callsign: p.Callsign, Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt}
+	if s.Identified {
+		c.Type = p.Type
+	}
+	return c
+}
+
+// seenGround is what a side sees of an enemy truck, tank, ship or gun: what it is, where, which way it
+// faces if it moves, and the damage it shows. Not its route, speed, defence, armour, torpedo hits or
+// guns' orders.
+func seenGround(u *GroundUnit) GroundUnit {
+	g := GroundUnit{Callsign: u.Callsign, Kind: u.Kind, Side: u.Side, Hex: u.Hex, Damage: u.Damage}
+	if moves(u.Kind) {
+		g.Facing = u.Facing
+	}
+	return g
+}
+
+// ViewOf builds a side's view of the state: its own planes and ground units in full, and of the enemy's
+// only what seenPlane and seenGround keep.
 func ViewOf(st *State, side string) View {
 	v := View{Side: side, Scenario: st.Scenario, Turn: st.Turn, TurnLimit: st.TurnLimit, Clouds: st.Clouds, Map: st.Map,
 		Over: st.Over, Outcome: st.Outcome, Own: []Plane{}, Enemies: []Contact{}}
-	for _, p := range st.Planes {
+	for i := range st.Planes {
+		p := &st.Planes[i]
 		if p.Side == side {
-			v.Own = append(v.Own, p)
+			v.Own = append(v.Own, *p)
 			continue
 		}
 		s := st.Sight[side][p.Callsign]
 		if !s.Spotted {
 			continue
 		}
+		c := seenPlane(p, s)
 		if !p.InPlay() {
-			v.Downed = append(v.Downed, Contact{Callsign: p.Callsign, Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt})
+			c.Type = "" // where it was last seen, for the map picture's marks
+			v.Downed = append(v.Downed, c)
 			continue
-		}
-		c := Contact{Callsign: p.Callsign, Hex: p.Flight.Hex, Facing: p.Flight.Facing, Alt: p.Flight.Alt, Bank: p.Flight.Bank}
-		if n := len(p.Track); n > 1 {
-			c.Moved = hexmap.Distance(p.Track[0], p.Track[n-1])
-		}
-		if s.Identified {
-			c.Type = p.Type
 		}
 		v.Enemies = append(v.Enemies, c)
 	}
@@ -74,10 +92,7 @@ func ViewOf(st *State, side string) View {
 			continue
 		}
 		if u.Side != side {
-			u.Route = nil // where an enemy column is going is not seen
-			// Nor its guns' orders, ammunition or who commands them: only what they do.
-			u.Flak, u.Player = nil, ""
-			u.TorpedoPort, u.TorpedoStarboard = 0, 0
+			u = seenGround(&u)
 		}
 		v.Ground = append(v.Ground, u)
 	}

@@ -71,6 +71,8 @@ func TestConformance(t *testing.T) {
 		Secrets:    swarmSecrets,
 		EventKinds: EventKinds,
 		Plays:      swarmPlays,
+		Twins:      swarmTwins(),
+		View:       swarmView,
 		Rounds:     10,
 	})
 }

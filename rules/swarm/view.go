@@ -25,7 +25,10 @@ type View struct {
 	Outcome    *Outcome   `json:"outcome,omitempty"`
 }
 
-// Contact is an enemy squadron as a side sees it.
+// Contact is an enemy squadron as a side sees it: exactly what its report shows of it (where it is,
+// its corner and its band), so whatever is built from a View — the report, the picture, the computer
+// pilot's orders — is a function of what the side was told (docs/operations.md, Security).
+// TestContactIsWhatTheReportShows holds every field here to a line of the report.
 type Contact struct {
 	Callsign string   `json:"callsign"`
 	Pos      Position `json:"pos"`

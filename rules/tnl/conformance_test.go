@@ -71,6 +71,8 @@ func TestConformance(t *testing.T) {
 		Secrets:    tnlSecrets,
 		EventKinds: EventKinds,
 		Plays:      tnlPlays,
+		Twins:      tnlTwins(),
+		View:       tnlView,
 		Rounds:     8,
 	})
 }

@@ -18,8 +18,9 @@ import (
 //	        (fighters) − TurnCost × manoeuvres (bombers, which keep their course)
 //	        + AttackWeight × the chance that a torpedo or a dive bomb written with the plan hits its ship
 //
-// The enemy is assumed to fly straight ahead at the speed it was seen to fly: at the end of phase 1 that
-// many hexes ahead of where it was seen, at the end of phase 2 twice as many. A diving or climbing aircraft neither scores nor is threatened in phase 1 (seed 003,
+// The enemy is assumed to fly straight ahead at the speed it was seen to fly (its sheet's top speed in
+// each phase when the side did not watch it fly: only a side that sees the whole table does): at the
+// end of phase 1 that many hexes ahead of where it was seen, at the end of phase 2 twice as many. A diving or climbing aircraft neither scores nor is threatened in phase 1 (seed 003,
 // "Altitude").
 
 // Weights of the pilot's evaluation.
@@ -200,7 +201,11 @@ func Score(d *Data, v *View, u *Unit, seg notation.Segment) float64 {
 		e := pilotEnemy{c: c, sh: sh}
 		h := c.Hex
 		for ph := 0; ph < 2; ph++ {
-			for k := 0; k < max(c.Speed, 1); k++ {
+			speed := c.Speed
+			if speed == 0 {
+				speed = sh.SP[ph] // not watched: as fast as it can
+			}
+			for k := 0; k < max(speed, 1); k++ {
 				h = h.Neighbor(c.Facing)
 			}
 			e.at[ph] = h

@@ -243,8 +243,12 @@ func (g *game) Report(player string, log *ruleset.Log) ruleset.Report {
 	}
 	for _, e := range v.Enemies {
 		sh, _ := g.d.Sheet(e.Type)
+		flying := "" // its speed only when the side watched it fly (seenAircraft)
+		if e.Speed > 0 {
+			flying = fmt.Sprintf(", seen flying %d hexes a phase", e.Speed)
+		}
 		unit := ruleset.Unit{Name: e.Callsign, Type: e.Type,
-			Summary: fmt.Sprintf("%s: hex %s facing %s, %s%s, seen flying %d hexes a phase%s", sh.Name, e.Hex, e.Facing, e.Level, invText(e.Inverted), e.Speed, damageText(e.Hits))}
+			Summary: fmt.Sprintf("%s: hex %s facing %s, %s%s%s%s", sh.Name, e.Hex, e.Facing, e.Level, invText(e.Inverted), flying, damageText(e.Hits))}
 		// From the three nearest of the side's aircraft: a line from each of twenty would bury the rest.
 		var from []*Aircraft
 		for _, cs := range r.Own {

@@ -133,7 +133,9 @@ type View struct {
 	Outcome         *Outcome   `json:"outcome,omitempty"`
 }
 
-// Contact is an enemy aircraft as a side sees it.
+// Contact is an enemy aircraft as a side sees it: exactly what its report shows of it, so whatever is
+// built from a View (the report, the picture, the computer pilot's orders) is a function of what the
+// side was told (docs/operations.md, Security).
 type Contact struct {
 	Callsign string     `json:"callsign"`
 	Type     string     `json:"type"`
@@ -142,8 +144,22 @@ type Contact struct {
 	Level    Level      `json:"level"`
 	Inverted bool       `json:"inverted,omitempty"`
 	Hits     int        `json:"hits,omitempty"`
-	// Speed is the hexes it was seen to fly in its last phase.
-	Speed int `json:"speed"`
+	// Speed is the hexes it flew in its last phase, known only when the side sees the whole table
+	// (visibility 0) and so watched it fly; 0 otherwise: sight is taken when a turn ends (seed 003
+	// has no sighting rule; docs/tnl.md, Fog of war), and an aircraft seen then was not watched on its
+	// way, however far it came.
+	Speed int `json:"speed,omitempty"`
+}
+
+// seenAircraft is what a side sees of an enemy aircraft in sight: its type, place, facing, level,
+// whether inverted and the smoke of its hits, and its speed only when the whole table is in view.
+// Every enemy aircraft of a View is made here.
+func seenAircraft(st *State, a *Aircraft) Contact {
+	c := Contact{Callsign: a.Callsign, Type: a.Type, Hex: a.Hex, Facing: a.Facing, Level: a.Level, Inverted: a.Inverted, Hits: a.Hits}
+	if st.Visibility == 0 {
+		c.Speed = a.Speed
+	}
+	return c
 }
 
 // ViewOf builds a side's view of the state.
@@ -157,7 +173,7 @@ func ViewOf(st *State, side string) View {
 			a.Track = append([]hexmap.Hex(nil), a.Track...)
 			v.Own = append(v.Own, a)
 		} else if a.InPlay() && st.Sight[side][a.Callsign] {
-			v.Enemies = append(v.Enemies, Contact{Callsign: a.Callsign, Type: a.Type, Hex: a.Hex, Facing: a.Facing, Level: a.Level, Inverted: a.Inverted, Hits: a.Hits, Speed: a.Speed})
+			v.Enemies = append(v.Enemies, seenAircraft(st, &a))
 		}
 	}
 	for _, u := range st.Units {

@@ -441,6 +441,10 @@ func TestToyPassesTheConformanceKit(t *testing.T) {
 		Rounds:     5,
 		Plays: []rulesettest.Play{{Name: "close fight", Scenario: []byte(skirmish), Dice: rulesettest.FixedDice(true),
 			Rounds: []map[string]string{{"N1": "MOVE 2 FIRE", "N2": "MOVE 2 FIRE", "S1": "MOVE -1 FIRE"}, nil}}},
+		// FAR, which north never sees, starts at cell 40 or 30: north must be told the same.
+		Twins: []rulesettest.Twins{{Name: "FAR at 40 or 30", Side: "north",
+			A: rulesettest.Play{Scenario: []byte(skirmish), Rounds: make([]map[string]string, 3)},
+			B: rulesettest.Play{Scenario: []byte(strings.Replace(skirmish, "at: 40", "at: 30", 1)), Rounds: make([]map[string]string, 3)}}},
 	})
 }
 

@@ -11,6 +11,9 @@
 //   - Fog of war: no report, OrderCheck text or error a side receives names a unit, a position or a roll
 //     that side has not seen. The ruleset's test says what each side has not seen (Oracle.Secrets) and
 //     which event kinds exist (Oracle.EventKinds); the kit fails if a kind is never produced.
+//   - What a side could not see changes nothing it is told: pairs of games that differ only in it
+//     (Oracle.Twins) give that side the same reports, map pictures, order checks, computer pilot's
+//     orders and view (twins.go).
 //   - No order text, however hostile, panics CheckOrder (a fixed corpus here, and FuzzCheckOrder for a
 //     fuzz target).
 //
@@ -76,6 +79,13 @@ type Oracle struct {
 	// Doomed says whether a unit has no legal order left (say, a plane too low and too slow to stay off
 	// the ground): its default order may then fail CheckOrder, because any order would.
 	Doomed func(g ruleset.Game, unit string) bool
+	// Twins are pairs of games that differ only in what one side could not see (twins.go); the kit
+	// requires at least one, since a fog of war that only leaves out names and hexes may still let
+	// a side's report or its computer pilot read what it never saw.
+	Twins []Twins
+	// View, if set, is the side's view of g as the ruleset builds its reports and its pilot's orders
+	// from it; the twins must give the same.
+	View func(g ruleset.Game, side string) any
 	// Rounds is how many rounds each bundled scenario is played (default 4).
 	Rounds int
 	// Seed seeds the dice (default 1).
@@ -104,6 +114,9 @@ func Run(t *testing.T, rs ruleset.Ruleset, scenarios map[string][]byte, o Oracle
 	if len(scenarios) == 0 {
 		t.Fatal("rulesettest: no bundled scenarios")
 	}
+	if len(o.Twins) == 0 {
+		t.Fatal("rulesettest: the oracle has no Twins: the kit cannot check that what a side could not see changes nothing it is told")
+	}
 	if o.Rounds == 0 {
 		o.Rounds = 4
 	}
@@ -128,6 +141,7 @@ func Run(t *testing.T, rs ruleset.Ruleset, scenarios map[string][]byte, o Oracle
 			}
 		})
 	}
+	checkTwins(t, rs, o)
 	listed := map[string]bool{}
 	for _, k := range o.EventKinds {
 		listed[k] = true

@@ -1,0 +1,5 @@
+//go:build !race
+
+package adjudicator
+
+const raceEnabled = false
