@@ -235,24 +235,24 @@ func flexWhy(f *flown, clock int, flex []int, rangeAdj int, blocked string) stri
 	return fmt.Sprintf("beyond the reach of its flexible guns (range %d)", rangeAdj)
 }
 
-// noFire tells plane f's side why its fire order fired nothing this turn (or impulse game turn), when
-// a reason is owed.
+// noFire tells plane f's side why its fire order fired nothing this turn, when a reason is owed.
 func (r *resolution) noFire(f *flown, imp int, ch fireChance) {
+	if target, text, ok := r.noFireLine(f, ch); ok {
+		r.emit(Event{Turn: r.turn, Impulse: imp, Kind: EvNoFire, Plane: f.p.Callsign, Side: f.p.Side, Player: f.p.Player, Target: target, Text: text})
+	}
+}
+
+// noFireLine is noFire's line, and whether one is owed.
+func (r *resolution) noFireLine(f *flown, ch fireChance) (target, text string, ok bool) {
 	p := f.p
-	var target, text string
 	if !p.InPlay() {
 		if !answersFire(f.order.Fire, f.nmr, true) {
-			return
+			return "", "", false
 		}
-		target, text = f.order.Fire.Target, p.Callsign+" did not fire: it "+goneText(p)
-	} else {
-		if !answersFire(f.order.Fire, f.nmr, len(seenEnemies(r.ns, p)) > 0) {
-			return
-		}
-		var ok bool
-		if target, text, ok = r.noFireText(f, ch); !ok {
-			return
-		}
+		return f.order.Fire.Target, p.Callsign + " did not fire: it " + goneText(p), true
 	}
-	r.emit(Event{Turn: r.turn, Impulse: imp, Kind: EvNoFire, Plane: p.Callsign, Side: p.Side, Player: p.Player, Target: target, Text: text})
+	if !answersFire(f.order.Fire, f.nmr, len(seenEnemies(r.ns, p)) > 0) {
+		return "", "", false
+	}
+	return r.noFireText(f, ch)
 }
