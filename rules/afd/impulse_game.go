@@ -678,7 +678,12 @@ func (r *impulseRun) impulse() error {
 	r.releases = nil
 	for _, a := range r.attacks {
 		card, err := r.cardOf(a.p.Type)
-		if err != nil || !a.p.InPlay() {
+		if err != nil {
+			continue
+		}
+		if !a.p.InPlay() {
+			// Shot down by this impulse's guns or flak, which fire before the bomb phase (VIII).
+			r.refuse(a.p, imp, attackWord(a.strafe), "it "+goneText(a.p)+" before the bomb phase of the impulse")
 			continue
 		}
 		if a.strafe {
@@ -1114,6 +1119,8 @@ func (d *impulseDice) Reserve(n int) { dice.Reserve(d.inner, n) }
 // fixed guns earlier in the turn keeps its bombs, and one that drops them fires no fixed guns after.
 func (r *impulseRun) release(p *Plane) {
 	if !p.Flight.Loaded {
+		// Its load went earlier: dropped, or jettisoned with an engine lost (docs/rulings.md, damage).
+		r.refuse(p, r.ns.Clock.Impulse, "bomb release", "it had nothing left to drop")
 		return
 	}
 	if p.Imp.FixedFired {

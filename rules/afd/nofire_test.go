@@ -195,3 +195,21 @@ func TestPlaneGoneBeforeFireSaysWhy(t *testing.T) {
 		t.Errorf("B reads %q, want %q", got, want)
 	}
 }
+
+// TestGroundAttackOfAPlaneGoneSaysWhy (seed 002, rocket attacks: made after movement, from where the
+// plot ends): a plane that flew off the map makes no rocket attack, and its side is told why.
+func TestGroundAttackOfAPlaneGoneSaysWhy(t *testing.T) {
+	scn := strings.Replace(strikeRange, "turns: 3\n", "turns: 3\nmap: {min_q: -10, max_q: 10, min_row: 2, max_row: 12}\n", 1)
+	scn = strings.Replace(scn, "hex: [0, -2], facing: 0", "hex: [0, 8], facing: 0", 1)
+	next, events := strikeTurn(t, scn, "3 ROCKET AT TRUCK2", nil)
+	if next.Plane("P47").Status != Disengaged {
+		t.Fatalf("the case is wrong: P47 is %s", next.Plane("P47").Status)
+	}
+	var got string
+	for _, e := range EventsFor(next, "A", events) {
+		got += e.Text + "\n"
+	}
+	if want := "P47 made no rocket attack: it had left the map"; !strings.Contains(got, want) {
+		t.Errorf("A reads %q, want %q", got, want)
+	}
+}

@@ -234,7 +234,13 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 	}
 	// Rockets and strafing from where the plots end (seed 002).
 	for _, f := range r.moved {
-		if !f.p.InPlay() || !f.legal {
+		if !f.legal {
+			continue // the illegal-order event said the plot was not flown
+		}
+		if !f.p.InPlay() {
+			if f.order.Plot.Rocket || f.order.Plot.Strafe {
+				r.refuse(f.p, 0, attackWord(f.order.Plot.Strafe), "it "+goneText(f.p))
+			}
 			continue
 		}
 		switch {
