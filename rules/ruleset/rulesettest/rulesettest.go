@@ -80,6 +80,11 @@ type Oracle struct {
 	Rounds int
 	// Seed seeds the dice (default 1).
 	Seed uint64
+	// Fire, when set, has the kit check that every fire order owed an answer gets one (FireCheck);
+	// the kit fails if no play ever owes one.
+	Fire *FireCheck
+
+	fireChecked *int // the answers the fire check has checked, across plays
 }
 
 // Nasty is the corpus of hostile order texts every CheckOrder must answer without panicking.
@@ -119,6 +124,8 @@ func Run(t *testing.T, rs ruleset.Ruleset, scenarios map[string][]byte, o Oracle
 	}
 	plays = append(plays, o.Plays...)
 	produced := map[string]string{}
+	fireChecked := 0
+	o.fireChecked = &fireChecked
 	for _, p := range plays {
 		t.Run(p.Name, func(t *testing.T) {
 			for _, k := range runPlay(t, rs, p, o) {
@@ -127,6 +134,9 @@ func Run(t *testing.T, rs ruleset.Ruleset, scenarios map[string][]byte, o Oracle
 				}
 			}
 		})
+	}
+	if o.Fire != nil && fireChecked == 0 {
+		t.Error("no play owed an answer to a fire order: the fire check never ran")
 	}
 	listed := map[string]bool{}
 	for _, k := range o.EventKinds {
@@ -236,6 +246,9 @@ func playOnce(t *testing.T, rs ruleset.Ruleset, g ruleset.Game, p Play, o Oracle
 			}
 			checkFog(t, g, next, log, o)
 			checkScene(t, next, log)
+			if o.Fire != nil {
+				*o.fireChecked += checkFire(t, o.Fire, g, next, orders, log)
+			}
 		}
 		g = next
 	}
