@@ -11,6 +11,8 @@
 //   - Fog of war: no report, OrderCheck text or error a side receives names a unit, a position or a roll
 //     that side has not seen. The ruleset's test says what each side has not seen (Oracle.Secrets) and
 //     which event kinds exist (Oracle.EventKinds); the kit fails if a kind is never produced.
+//   - No fire order goes unanswered (Oracle.Fire, FireCheck): a unit owed an answer attacked, or a line
+//     in the log says why it did not.
 //   - No order text, however hostile, panics CheckOrder (a fixed corpus here, and FuzzCheckOrder for a
 //     fuzz target).
 //
