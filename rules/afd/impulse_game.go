@@ -908,7 +908,7 @@ func (r *impulseRun) impulseNoFire(f *flown, moved bool) {
 		// Only a release of bombs, rockets or a torpedo sets it without a burst (release, fly).
 		ch.fixedBlocked = "do not fire the turn it releases bombs, rockets or a torpedo (seed 001 VIII.3)"
 	case !moved:
-		ch.fixedBlocked = "fire only in an impulse in which it moves (seed 001 VII.2)"
+		ch.fixedIdle = "they fire only in an impulse in which the plane moves (seed 001 VII.2)"
 	}
 	_, text, ok := r.noFireLine(f, ch)
 	if !ok {

@@ -65,8 +65,9 @@ func seenEnemies(st *State, p *Plane) []candidate {
 // VII.2: only in an impulse the plane moves, once a turn), and whether its flexible guns may (seed 001
 // VII.4: once a turn).
 type fireChance struct {
-	fixedBlocked string // why the fixed guns may not fire now; "" when they may
-	flexBlocked  string // the same for the flexible guns
+	fixedBlocked string // why the fixed guns may not fire this turn at all; "" when they may
+	fixedIdle    string // why they may not fire in this impulse, told only when they bore
+	flexBlocked  string // why the flexible guns may not fire now
 }
 
 // noFireText says why plane f fired no burst under its order, from its side's view: the order's
@@ -136,7 +137,7 @@ func (r *resolution) whyNotAt(f *flown, tg *Plane, ch fireChance) string {
 		why = append(why, fmt.Sprintf("range %d, beyond the MAX %d of its fire order", rangeAdj, fire.MaxRange))
 	default:
 		if len(fixed) > 0 {
-			why = append(why, r.fixedWhy(f, tg, fixed, rangeAdj, ch.fixedBlocked))
+			why = append(why, r.fixedWhy(f, tg, fixed, rangeAdj, ch))
 		}
 		if len(flex) > 0 {
 			why = append(why, flexWhy(f, clock, flex, rangeAdj, ch.flexBlocked))
@@ -187,9 +188,9 @@ func containsID(ids []string, id string) bool {
 }
 
 // fixedWhy says why the fixed guns did not fire at tg, in range of some gun.
-func (r *resolution) fixedWhy(f *flown, tg *Plane, fixed []int, rangeAdj int, blocked string) string {
-	if blocked != "" {
-		return "its fixed guns " + blocked
+func (r *resolution) fixedWhy(f *flown, tg *Plane, fixed []int, rangeAdj int, ch fireChance) string {
+	if ch.fixedBlocked != "" {
+		return "its fixed guns " + ch.fixedBlocked
 	}
 	_, fault := fixedGeometry(f.p.Flight, f.climb, tg.Flight)
 	// Seed 000, "Main combat rule changes" (the cone and its lead) and "Firing vertical attitude".
@@ -205,6 +206,9 @@ func (r *resolution) fixedWhy(f *flown, tg *Plane, fixed []int, rangeAdj int, bl
 	}
 	for _, i := range fixed {
 		if f.card.Guns[i].Range >= rangeAdj {
+			if ch.fixedIdle != "" {
+				return "its fixed guns bore, but " + ch.fixedIdle
+			}
 			return "its fixed guns could not fire on their combined weapon mix"
 		}
 	}

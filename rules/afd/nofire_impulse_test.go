@@ -85,6 +85,19 @@ func TestImpulseFireOrderThatNeverFiresSaysWhy(t *testing.T) {
 			t.Errorf("B reads A's fire order: %q", b)
 		}
 	})
+	t.Run("fixed guns bear only while it stands still", func(t *testing.T) {
+		// RED1 at speed 2 moves in impulses 5 and 10 only (seed 001 XII); BLUE1, faster and crossing,
+		// comes into its cone after impulse 10, when its fixed guns may not fire (VII.2).
+		scn := strings.NewReplacer("type: spitfire-i", "type: bf-109e", "speed: 4.0}\n  - {callsign: BLUE1", "speed: 2.0}\n  - {callsign: BLUE1").
+			Replace(fmt.Sprintf(impulsePair, "bf-109e", -8, -3, 4))
+		scn = strings.Replace(scn, "facing: 4, alt: 8000, speed: 4.0", "facing: 4, alt: 8000, speed: 5.0", 1)
+		st := newTestGame(t, scn)
+		next, events := playImpulseTurn(t, st, "FIRE BLUE1", "HOLD", dice.NewSeeded(dice.SeedFromUint64(3)))
+		want := "RED1 did not fire at BLUE1: BLUE1 was 8 hexes away at 11 o'clock: its fixed guns bore, but they fire only in an impulse in which the plane moves (seed 001 VII.2) (impulse 12, the last it was tried in)"
+		if got := noFireLines(next, "A", events); !strings.Contains(got, want) {
+			t.Errorf("A reads %q, want %q", got, want)
+		}
+	})
 	t.Run("shot down before it fired", func(t *testing.T) {
 		// An He 111 three hexes astern fires its flexible guns in impulse 1 (VII.5); RED1, one hit
 		// from going down and unable to bring its fixed guns round, never fires.

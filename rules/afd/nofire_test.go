@@ -102,6 +102,10 @@ func TestFireOrderThatDoesNotFireSaysWhy(t *testing.T) {
 				}
 			},
 			want: "RED1 did not fire at KURT: KURT was 3 hexes away at 12 o'clock: its guns are out of ammunition"},
+		// docs/rulings.md: the fire order may name the positions that fire; those are empty.
+		{name: "the named guns are empty", redAlt: 10000, clock: 12, dist: 3, kurtAlt: 10000, order: "RED1: 3 FIRE KURT GUNS wing-l",
+			prepare: func(t *testing.T, st *State) { st.Plane("RED1").Ammo.Set("wing-l", 0) },
+			want:    "RED1 did not fire at KURT: KURT was 3 hexes away at 12 o'clock: the guns its order names (wing-l) are out of ammunition"},
 		// docs/rulings.md, damage: a gun position whose boxes are full is knocked out.
 		{name: "guns knocked out", redAlt: 10000, clock: 12, dist: 3, kurtAlt: 10000, order: "RED1: 3 FIRE KURT",
 			prepare: func(t *testing.T, st *State) {
