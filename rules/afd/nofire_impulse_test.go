@@ -116,3 +116,32 @@ func TestImpulseFireOrderThatNeverFiresSaysWhy(t *testing.T) {
 		}
 	})
 }
+
+// TestImpulseReleaseTakesTheFixedGunsAndSaysSo (seed 001 VIII.3): a plane that fires its rockets in an
+// impulse fires no fixed guns that turn; with an enemy dead ahead all turn, its side is told why its
+// FIRE order never fired.
+func TestImpulseReleaseTakesTheFixedGunsAndSaysSo(t *testing.T) {
+	st := newTestGame(t, strings.Replace(strikeRange, "options: {fog_of_war: false}", "options: {fog_of_war: false, impulse: true}", 1))
+	p47, ds := notation.ParseImpulseOrder("1 ROCKET; 1; 1; 1 FIRE BLUE1")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	blue, ds := notation.ParseImpulseOrder("1; 1; 1; 1 HOLD")
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	o := map[string]notation.ImpulseOrder{"P47": p47, "BLUE1": blue}
+	var events []Event
+	for st.Turn == 1 && !st.Over {
+		next, ev, err := ResolveImpulse(testEnv(t), st, o, dice.NewSeeded(dice.SeedFromUint64(3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, o = next, nil
+		events = append(events, ev...)
+	}
+	want := "P47 did not fire at BLUE1: BLUE1 was 6 hexes away at 12 o'clock: its fixed guns do not fire the turn it releases bombs, rockets or a torpedo (seed 001 VIII.3)"
+	if got := noFireLines(st, "A", events); !strings.Contains(got, want) {
+		t.Errorf("A reads %q, want %q", got, want)
+	}
+}
