@@ -155,3 +155,29 @@ func TestShipAttackNotMadeSaysWhy(t *testing.T) {
 		t.Errorf("USN reads %q", got)
 	}
 }
+
+// TestShipAttackOfAnAircraftDestroyedFirstSaysWhy (seed 003, "Anti Aircraft Guns" and "Attacking
+// Ships"): the carrier's heavy guns destroy the Avenger in combat phase 1, before the attacks go in at
+// the end of movement phase 2; its side is told why its torpedo attack was not made.
+func TestShipAttackOfAnAircraftDestroyedFirstSaysWhy(t *testing.T) {
+	g := newTestGame(t, `
+ruleset: tnl
+name: last run
+turns: 4
+sides: [USN, IJN]
+players: [{id: ann, side: USN}, {id: ben, side: IJN}]
+aircraft:
+  - {callsign: TBF1, type: tbf-1, unit: TORPS, side: USN, player: ann, hex: [0, 14], facing: 0, level: VL, speed: 4}
+  - {callsign: ZEKE, type: a6m2, side: IJN, player: ben, hex: [0, -60], facing: 180, level: H, speed: 6}
+ships:
+  - {callsign: KAGA, side: IJN, hex: [0, 0], facing: 0, points: 80, aa: {heavy: 2}}
+`)
+	g.st.Plane("TBF1").Hits = sheet(t, "tbf-1").Hits - 1
+	next, evs, _ := Resolve(g.d, g.st, map[string]string{"TORPS": "3 / 3 TORPEDO KAGA"}, &firstSaveFails{})
+	if next.Plane("TBF1").InPlay() {
+		t.Fatal("the case is wrong: TBF1 survived")
+	}
+	if got, want := tnlNoFireLines(next, "USN", evs), "TBF1 made no attack on KAGA: it was destroyed before it could attack"; !strings.Contains(got, want) {
+		t.Errorf("USN reads %q, want %q", got, want)
+	}
+}
