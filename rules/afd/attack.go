@@ -96,6 +96,14 @@ func (r *resolution) attackTarget(p *Plane, f Flight, at notation.GroundTarget, 
 	return targets, hexmap.Distance(f.Hex, primary.Hex), ""
 }
 
+// attackWord names a rocket or strafing attack for refuse.
+func attackWord(strafe bool) string {
+	if strafe {
+		return "strafing attack"
+	}
+	return "rocket attack"
+}
+
 // refuse tells a plane's owner why its attack on the ground was not made.
 func (r *resolution) refuse(p *Plane, imp int, what, why string) {
 	r.emit(Event{Turn: r.turn, Impulse: r.impulseOf(imp), Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,

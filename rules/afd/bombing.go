@@ -102,6 +102,11 @@ func (r *resolution) bombingAt(p *Plane, card *aircraft.Card, startAlt int, atDi
 	b := p.Bombed
 	weapon, count, ok := BombLoad(card)
 	if !ok {
+		imp := 0
+		if !atDiveEnd && r.ns.Clock != nil {
+			imp = r.ns.Clock.Impulse
+		}
+		r.refuse(p, imp, "bombing attack", "its card gives it no bomb load to drop")
 		return
 	}
 	level := strike.Level(b.Alt)

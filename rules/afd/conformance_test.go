@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"sortie/parser"
+	"sortie/rules/afd/notation"
 	"sortie/rules/ruleset"
 	"sortie/rules/ruleset/rulesettest"
 )
@@ -114,6 +116,7 @@ func TestConformance(t *testing.T) {
 			p := g.(*game).st.Plane(unit)
 			return p != nil && p.Flight.Alt < 300
 		},
+		Fire: &rulesettest.FireCheck{Shots: []string{EvFire}, NoFire: EvNoFire, Owed: afdFireOwed},
 	})
 }
 
@@ -287,4 +290,20 @@ func FuzzConformanceCheckOrderImpulse(f *testing.F) {
 		f.Add(s)
 	}
 	rulesettest.FuzzCheckOrder(f, Ruleset{Env: testEnv(f)}, b)
+}
+
+// afdFireOwed: a plane in play whose order names its target is owed a burst or a line saying why not
+// (docs/rulings.md: the standing fire order). An impulse game answers at the end of its turn, which its
+// rounds seldom reach, and is checked by its own tests instead.
+func afdFireOwed(prev, _ ruleset.Game, unit, order string) []string {
+	st := prev.(*game).st
+	if st.Options.Impulse {
+		return nil
+	}
+	p := st.Plane(unit)
+	o, ds := notation.ParseOrder(order)
+	if p == nil || !p.InPlay() || parser.HasErrors(ds) || o.Fire.Mode != parser.FireTarget {
+		return nil
+	}
+	return []string{unit}
 }

@@ -33,7 +33,8 @@ const (
 
 // EventKinds lists every kind, for tests and documentation.
 var EventKinds = []string{EvMove, EvNMR, EvIllegalOrder, EvSpotted, EvIdentified, EvLostSight, EvFire,
-	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver, EvGroundMove, EvGroundDamage, EvTorpedo, EvFlak, EvEngineStart}
+	EvOutOfAmmo, EvDamage, EvShotDown, EvEngineOut, EvGunsOut, EvBailOut, EvCrash, EvDisengaged, EvBombs, EvGameOver, EvGroundMove, EvGroundDamage, EvTorpedo, EvFlak, EvEngineStart,
+	EvNoFire}
 
 // Event is one thing that happened in a turn, structured so reports and archives can be built from it
 // and views can filter it (invariant 4, docs/architecture.md).

@@ -49,6 +49,10 @@ type PlaneImpulse struct {
 	// FixedFired and FlexFired say the plane has fired that kind of gun this turn (seed 001 VII.2, VII.4).
 	FixedFired bool `json:"fixed_fired,omitempty"`
 	FlexFired  bool `json:"flex_fired,omitempty"`
+	// Fired says the plane has fired a burst this turn; NoFire is, until it has, why its fire order
+	// did not fire in the last impulse it was tried, told to its side at the end of the turn.
+	Fired  bool   `json:"fired,omitempty"`
+	NoFire string `json:"no_fire,omitempty"`
 	// PrevAlt is the altitude before the plane's last active impulse, for its nose attitude (VII.3):
 	// NoseLoss is the part of the change that was a manoeuvre's 100 ft, which does not tilt the nose.
 	PrevAlt  int `json:"prev_alt"`
@@ -782,7 +786,12 @@ func (r *impulseRun) impulse() error {
 	r.releases = nil
 	for _, a := range r.attacks {
 		card, err := r.cardOf(a.p.Type)
-		if err != nil || !a.p.InPlay() {
+		if err != nil {
+			continue
+		}
+		if !a.p.InPlay() {
+			// Shot down by this impulse's guns or flak, which fire before the bomb phase (VIII).
+			r.refuse(a.p, imp, attackWord(a.strafe), "it "+goneText(a.p)+" before the bomb phase of the impulse")
 			continue
 		}
 		if a.strafe {
@@ -808,6 +817,7 @@ func (r *impulseRun) impulse() error {
 	if flyingSides(ns) < 2 && !crewsWaiting(ns) {
 		if out := checkVictory(ns); out != nil {
 			ns.Over, ns.Outcome = true, out
+			r.impulseNoFireTold() // the turn ends here
 			r.emit(Event{Turn: ns.Turn, Impulse: imp, Kind: EvGameOver, Extra: &Extra{Outcome: out}, Text: "the game is over: " + out.Reason})
 			return nil
 		}
@@ -966,6 +976,7 @@ func (r *impulseRun) impulseFire(moved map[string]bool) error {
 			cands = append(cands, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-f.p.Flight.Alt)})
 		}
 		if len(cands) == 0 {
+			r.impulseNoFire(f, moved[f.p.Callsign])
 			continue
 		}
 		sortCandidates(cands)
@@ -975,6 +986,7 @@ func (r *impulseRun) impulseFire(moved map[string]bool) error {
 				return err
 			}
 			f.p.Imp.FixedFired = len(r.events) > before
+			f.p.Imp.Fired = f.p.Imp.Fired || len(r.events) > before
 		}
 		if !f.p.Imp.FlexFired {
 			before := len(r.events)
@@ -982,9 +994,60 @@ func (r *impulseRun) impulseFire(moved map[string]bool) error {
 				return err
 			}
 			f.p.Imp.FlexFired = len(r.events) > before
+			f.p.Imp.Fired = f.p.Imp.Fired || len(r.events) > before
 		}
+		r.impulseNoFire(f, moved[f.p.Callsign])
 	}
 	return nil
+}
+
+// impulseNoFire keeps, for a plane that has fired nothing yet this turn, why its fire order did not
+// fire in this impulse; the last such reason is told at the end of the turn (endImpulseTurn), since a
+// standing order may still fire in a later impulse (seed 001 VII.2, VII.4).
+func (r *impulseRun) impulseNoFire(f *flown, moved bool) {
+	p := f.p
+	if p.Imp.Fired {
+		p.Imp.NoFire = ""
+		return
+	}
+	var ch fireChance
+	switch {
+	case p.Imp.FixedFired:
+		// Only a release of bombs, rockets or a torpedo sets it without a burst (release, fly).
+		ch.fixedBlocked = "do not fire the turn it releases bombs, rockets or a torpedo (seed 001 VIII.3)"
+	case !moved:
+		ch.fixedIdle = "they fire only in an impulse in which the plane moves (seed 001 VII.2)"
+	}
+	_, text, ok := r.noFireLine(f, ch)
+	if !ok {
+		return
+	}
+	p.Imp.NoFire = fmt.Sprintf("%s (impulse %d, the last it was tried in)", text, r.ns.Clock.Impulse)
+}
+
+// impulseNoFireTold tells, at the end of an impulse game's turn, each side why its planes' fire
+// orders fired nothing that turn, and why a plane shot down this turn before it had fired did not.
+func (r *impulseRun) impulseNoFireTold() {
+	ns := r.ns
+	for i := range ns.Planes {
+		p := &ns.Planes[i]
+		if p.Imp == nil || p.Imp.Fired || p.Ground != nil {
+			continue
+		}
+		text := p.Imp.NoFire
+		fire, ds := parser.ParseFire(p.Imp.Fire, 1)
+		if !p.InPlay() {
+			text = ""
+			if p.Imp.DownAt > impulseID(ns.Turn, 0) && !parser.HasErrors(ds) &&
+				(fire.Mode == parser.FireTarget || fire.Mode == parser.FireAny && p.Imp.NoFire != "") {
+				text = p.Callsign + " did not fire: it had been shot down"
+			}
+		}
+		if text == "" {
+			continue
+		}
+		r.emit(Event{Turn: ns.Turn, Impulse: ns.Clock.Impulse, Kind: EvNoFire, Plane: p.Callsign, Side: p.Side, Player: p.Player, Target: fire.Target, Text: text})
+	}
 }
 
 // impulseBailOut lets the crews of planes shot down in an earlier impulse jump, at the plane's next
@@ -1028,6 +1091,7 @@ func (r *impulseRun) bailOne(p *Plane) {
 // last completed manoeuvre; the turn's firing and the clock start again.
 func (r *impulseRun) endImpulseTurn() error {
 	ns := r.ns
+	r.impulseNoFireTold()
 	for i := range ns.Planes {
 		p := &ns.Planes[i]
 		if p.Imp == nil {
@@ -1057,6 +1121,7 @@ func (r *impulseRun) endImpulseTurn() error {
 		p.Imp.SlipLast = lastWasSlip(p.Imp.SlipLast, p.Imp.Flown)
 		p.Imp.Flown = nil
 		p.Imp.FixedFired, p.Imp.FlexFired = false, false
+		p.Imp.Fired, p.Imp.NoFire = false, ""
 	}
 	ns.Clock.Impulse = 1
 	r.endTurn()
@@ -1163,6 +1228,8 @@ func (d *impulseDice) Reserve(n int) { dice.Reserve(d.inner, n) }
 // fixed guns earlier in the turn keeps its bombs, and one that drops them fires no fixed guns after.
 func (r *impulseRun) release(p *Plane) {
 	if !p.Flight.Loaded {
+		// Its load went earlier: dropped, or jettisoned with an engine lost (docs/rulings.md, damage).
+		r.refuse(p, r.ns.Clock.Impulse, "bomb release", "it had nothing left to drop")
 		return
 	}
 	if p.Imp.FixedFired {

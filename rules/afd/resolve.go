@@ -74,6 +74,8 @@ type flown struct {
 	legal       bool
 	diveBombing bool
 	flak        *lockStep
+	// nmr says no order came for the plane: its FIRE ANY is Sortie's, not a player's.
+	nmr bool
 }
 
 // lockStep is where a plane started the turn and where the plain game's lock-step movement has it at
@@ -232,7 +234,13 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 	}
 	// Rockets and strafing from where the plots end (seed 002).
 	for _, f := range r.moved {
-		if !f.p.InPlay() || !f.legal {
+		if !f.legal {
+			continue // the illegal-order event said the plot was not flown
+		}
+		if !f.p.InPlay() {
+			if f.order.Plot.Rocket || f.order.Plot.Strafe {
+				r.refuse(f.p, 0, attackWord(f.order.Plot.Strafe), "it "+goneText(f.p))
+			}
 			continue
 		}
 		switch {
@@ -360,6 +368,7 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
 				Text: r.text.start().str("no order from ").str(p.Player).str(" for ").str(p.Callsign).str(": it flew straight on").String()})
 			f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
+			f.nmr = true
 			res = moveInto(card, p.Flight, f.order.Plot, r.steps)
 		}
 		r.steps = res.Steps
@@ -459,10 +468,17 @@ func (r *resolution) fire() error {
 	r.shooters, r.targets = shooters, targets
 	idx := &r.fireGrid
 	idx.build(targets, MaxFireRange)
+	for _, f := range r.moved {
+		if !f.p.InPlay() {
+			// It crashed or left the map while moving: its fire order is answered.
+			r.noFire(f, 0, fireChance{})
+		}
+	}
 	for _, f := range shooters {
 		if f.order.Fire.Mode == parser.FireHold {
 			continue
 		}
+		before := len(r.events)
 		cands := r.cands[:0]
 		sight := r.ns.Sight[f.p.Side]
 		idx.near(f.p.Flight.Hex, MaxFireRange, targets, func(i int) {
@@ -484,8 +500,26 @@ func (r *resolution) fire() error {
 		if err := r.fireFlex(f, cands); err != nil {
 			return err
 		}
+		if !firedSince(r.events[before:]) {
+			var ch fireChance
+			if f.p.Attacked == r.turn {
+				// Seed 002, "Fighters and Bombing": no air-to-air fire by the pilot the turn he attacks the ground.
+				ch.fixedBlocked = "do not fire the turn it attacks the ground"
+			}
+			r.noFire(f, 0, ch)
+		}
 	}
 	return nil
+}
+
+// firedSince says whether events hold a burst fired.
+func firedSince(events []Event) bool {
+	for i := range events {
+		if events[i].Kind == EvFire {
+			return true
+		}
+	}
+	return false
 }
 
 // fireFixed fires a plane's fixed guns at the first candidate they bear on, if any.

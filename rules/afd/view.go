@@ -120,6 +120,11 @@ func EventsFor(st *State, side string, events []Event) []Event {
 			if own {
 				out = append(out, e)
 			}
+		case EvNoFire:
+			// Why a fire order did not fire: the firing side's own news, told from its view.
+			if own {
+				out = append(out, e)
+			}
 		case EvSpotted, EvIdentified, EvLostSight:
 			if own {
 				out = append(out, e)

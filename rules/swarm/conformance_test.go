@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"sortie/parser"
 	"sortie/rules/ruleset"
 	"sortie/rules/ruleset/rulesettest"
+	"sortie/rules/swarm/notation"
 )
 
 // swarmSecrets is what a side has not seen: the enemy squadrons it had in sight neither before nor
@@ -74,7 +76,23 @@ func TestConformance(t *testing.T) {
 		Twins:      swarmTwins(),
 		View:       swarmView,
 		Rounds:     10,
+		Fire:       &rulesettest.FireCheck{Shots: []string{EvFire}, NoFire: EvNoFire, Owed: swarmFireOwed},
 	})
+}
+
+// swarmFireOwed: a squadron in play, not flying on a plotted course, whose legal order names its
+// target is owed an attack or a line saying why not (seed 004, "Targeting and Firepower").
+func swarmFireOwed(prev, _ ruleset.Game, unit, order string) []string {
+	g := prev.(*game)
+	q := g.st.Squadron(unit)
+	if q == nil || !q.InPlay() || len(q.Queue) > 0 {
+		return nil
+	}
+	o, ds := notation.ParseSwarmOrder(order)
+	if parser.HasErrors(ds) || len(CheckOrder(g.d, g.st, q, o).Errors) > 0 || o.Turns[0].Fire.Mode != parser.FireTarget {
+		return nil
+	}
+	return []string{unit}
 }
 
 func FuzzConformanceCheckOrder(f *testing.F) {
@@ -121,6 +139,10 @@ func init() {
 	swarmPlays = []rulesettest.Play{
 		{Name: "clash", Scenario: []byte(clashGame), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{
 			{"TIGER": "9 S M 9", "ADLER": "1 S M 1 BOMB"}, {}, nil, nil, nil, nil,
+		}},
+		// Named targets, one behind: every one is attacked or told why not.
+		{Name: "clash at named targets", Scenario: []byte(clashGame), Rounds: []map[string]string{
+			{"TIGER": "2 S M 2 FIRE ADLER", "LION": "2 S M 2 FIRE ADLER", "ADLER": "1 S M 1 FIRE LION"}, {"TIGER": "2 S M 2 FIRE ADLER", "ADLER": "1 S M 1 FIRE TIGER"}, nil,
 		}},
 		{Name: "clash on turning dice", Scenario: []byte(clashGame), Dice: rulesettest.CyclingDice, Rounds: []map[string]string{
 			nil, nil, nil, nil,

@@ -26,7 +26,8 @@ const (
 
 // EventKinds lists every kind, for tests and documentation.
 var EventKinds = []string{EvInitiative, EvMove, EvCourse, EvNMR, EvIllegalOrder, EvContact, EvSpotted,
-	EvLostSight, EvFire, EvBomb, EvDestroyed, EvGameOver}
+	EvLostSight, EvFire, EvBomb, EvDestroyed, EvGameOver,
+	EvNoFire}
 
 // Event is one thing that happened in a turn, structured so that reports and archives can be built from
 // it and views can filter it (invariant 4, docs/architecture.md).

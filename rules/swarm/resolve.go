@@ -193,6 +193,8 @@ func (r *resolver) playTurn(orders map[string]string) {
 	// destroyed before its activation neither moves nor fires.
 	for _, q := range order {
 		if !q.InPlay() {
+			p := plots[q.Callsign]
+			r.notActivated(q, plotted{fire: p.Fire, bomb: p.Bomb})
 			continue
 		}
 		p := plots[q.Callsign]
@@ -328,7 +330,12 @@ func (r *resolver) fly(q *Squadron, from Tack, p notation.SwarmTurn) {
 // its firepower, needing the house strafing figure.
 func (r *resolver) bomb(q *Squadron) {
 	t := r.typ(q)
-	if (t.Bomber && q.Bombed) || (!t.Bomber && q.Tack.Band != "L") {
+	switch {
+	case t.Bomber && q.Bombed:
+		r.noBombing(q, "its bombs were dropped in an earlier turn")
+		return
+	case !t.Bomber && q.Tack.Band != "L":
+		r.noBombing(q, fmt.Sprintf("only a bomber attacks from above Low, and it flew at %s", bandName(q.Tack.Band)))
 		return
 	}
 	var tg *Target
@@ -425,6 +432,9 @@ func (r *resolver) fire(q *Squadron, f parser.Fire, rear bool) {
 		tg = cands[0]
 	}
 	if tg == nil {
+		if !rear {
+			r.noAttack(q, f)
+		}
 		return
 	}
 	n := r.typ(q).Firepower(q.Filled)

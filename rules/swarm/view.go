@@ -76,6 +76,11 @@ func EventsFor(st *State, side string, events []Event) []Event {
 	for _, e := range events {
 		own := e.Side == side
 		switch e.Kind {
+		case EvNoFire:
+			// Why an attack was not made: the ordering side's own news.
+			if own {
+				out = append(out, e)
+			}
 		case EvMove, EvCourse, EvIllegalOrder, EvContact, EvSpotted, EvLostSight:
 			if own {
 				out = append(out, e)

@@ -85,6 +85,8 @@ func TestSwarmEventsForEveryKind(t *testing.T) {
 			Bomb: &BombDetail{Band: "H", Need: 6, Rolls: []int{6, 1, 2, 3}, Hits: 1, Damage: 1}, Dice: roll("turn 2 BBB bombed DOCKS, die 1 of 4 (need 6)")},
 		EvDestroyed: {Kind: EvDestroyed, Unit: "BBB", Side: "Luftwaffe", Target: "AAA", TargetSide: "RAF", Text: "BBB is no longer combat effective"},
 		EvGameOver:  {Kind: EvGameOver, Outcome: &Outcome{Winner: "RAF"}, Text: "the game is over"},
+		// Why a fire order made no attack: the ordering side's own, told to no other.
+		EvNoFire: {Kind: EvNoFire, Unit: "BBB", Side: "Luftwaffe", Target: "AAA", Text: "BBB did not attack: AAA was not an enemy squadron in sight"},
 	}
 	if len(full) != len(EventKinds) {
 		t.Fatalf("the test covers %d kinds of %d", len(full), len(EventKinds))

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"sortie/parser"
 	"sortie/rules/ruleset"
 	"sortie/rules/ruleset/rulesettest"
+	"sortie/rules/tnl/notation"
 )
 
 // tnlSecrets is what a side has not seen: the enemy aircraft it had in sight neither before nor after
@@ -74,7 +76,27 @@ func TestConformance(t *testing.T) {
 		Twins:      tnlTwins(),
 		View:       tnlView,
 		Rounds:     8,
+		Fire:       &rulesettest.FireCheck{Shots: []string{EvFire}, NoFire: EvNoFire, Owed: tnlFireOwed},
 	})
+}
+
+// tnlFireOwed: each aircraft in play of a unit whose legal order names its target is owed dice thrown
+// or a line saying why not (seed 003, "Combat"; the standing fire order, docs/tnl.md).
+func tnlFireOwed(prev, _ ruleset.Game, unit, order string) []string {
+	g := prev.(*game)
+	u := g.st.UnitNamed(unit)
+	if u == nil {
+		return nil
+	}
+	o, ds := notation.Parse(order)
+	if parser.HasErrors(ds) || len(CheckOrder(g.d, g.st, u, o).Errors) > 0 || o.Unit().Fire.Mode != notation.FireTarget {
+		return nil
+	}
+	var out []string
+	for _, a := range g.st.Flying(u) {
+		out = append(out, a.Callsign)
+	}
+	return out
 }
 
 func FuzzConformanceCheckOrder(f *testing.F) {
@@ -130,6 +152,10 @@ func init() {
 	tnlPlays = []rulesettest.Play{
 		{Name: "dogfight", Scenario: []byte(dogfight), Rounds: []map[string]string{
 			{"RED": "6 / 6 FIRE ANY", "JAGD": "6 / 6 FIRE ANY"}, {"RED": "3 TL 3 / 6"}, {"RED": "RL 4 / 6 FIRE 2"}, nil,
+		}},
+		// Named targets, some out of reach: every one fires or is told why not.
+		{Name: "dogfight at named targets", Scenario: []byte(dogfight), Rounds: []map[string]string{
+			{"RED": "6 / 6 FIRE JAGD2", "JAGD": "6 / 6 FIRE RED1"}, {"RED": "3 TL 3 / 6 FIRE JAGD1", "JAGD": "6 / 6 FIRE RED2"},
 		}},
 		{Name: "dogfight on high dice", Scenario: []byte(dogfight), Dice: rulesettest.FixedDice(true), Rounds: []map[string]string{
 			{"RED": "6 / 6 FIRE ANY", "JAGD": "6 / 6 FIRE ANY"}, nil, nil, nil,

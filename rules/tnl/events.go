@@ -28,7 +28,8 @@ const (
 
 // EventKinds lists every kind.
 var EventKinds = []string{EvInitiative, EvMove, EvNMR, EvIllegalOrder, EvFire, EvAA, EvBomb, EvTorpedo,
-	EvDestroyed, EvSunk, EvSplit, EvSpotted, EvLostSight, EvGameOver}
+	EvDestroyed, EvSunk, EvSplit, EvSpotted, EvLostSight, EvGameOver,
+	EvNoFire}
 
 // Event is one thing that happened in a turn.
 type Event struct {

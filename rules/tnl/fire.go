@@ -107,7 +107,16 @@ func (r *resolver) combat(ph int) {
 	for i := range st.Aircraft {
 		a := &st.Aircraft[i]
 		f := r.plots[a.Callsign].Fire
-		if !r.engageable(a, ph) || r.fired[a.Callsign] || !fireAllowed(f, ph) {
+		if _, plotted := r.plots[a.Callsign]; plotted && a.Status == Destroyed && a.DownTurn == r.turn && !r.fired[a.Callsign] && !r.goneTold[a.Callsign] {
+			// Destroyed in the phase before this one (seed 003, "Effects of Hits"): it fires no more.
+			r.noFire[a.Callsign] = fmt.Sprintf("it was destroyed in combat phase %d before it fired", ph)
+			r.goneTold[a.Callsign] = true
+		}
+		if !a.InPlay() || r.fired[a.Callsign] || !fireAllowed(f, ph) {
+			continue
+		}
+		if !r.engageable(a, ph) {
+			r.noFire[a.Callsign], _ = r.noFireWhy(a, f, ph)
 			continue
 		}
 		sh := r.sheet(a)
@@ -136,6 +145,7 @@ func (r *resolver) combat(ph int) {
 			}
 		}
 		if best == nil {
+			r.noFire[a.Callsign], _ = r.noFireWhy(a, f, ph)
 			continue
 		}
 		r.fired[a.Callsign] = true
@@ -209,6 +219,7 @@ func (r *resolver) combat(ph int) {
 	}
 	if ph == 1 {
 		r.shipAttacks()
+		r.tellNoFire(r.noFire)
 	}
 	for _, cs := range sortedKeys(destroyed) {
 		a := st.Plane(cs)
@@ -357,10 +368,13 @@ func (r *resolver) shipAttacks() {
 			}
 		}
 	}
+	r.attacksNotMade()
 	sunk := map[string]bool{}
 	for _, at := range r.attacks {
 		a, g := at.a, st.GroundNamed(at.seg.Attack.Target)
 		if g == nil || g.Sunk() {
+			r.emit(Event{Kind: EvNoFire, Phase: 2, Unit: a.Callsign, Side: a.Side, Target: at.seg.Attack.Target,
+				Text: fmt.Sprintf("%s made no attack on %s: %s had sunk before the attack", a.Callsign, at.seg.Attack.Target, at.seg.Attack.Target)})
 			continue
 		}
 		base := Event{Phase: 2, Unit: a.Callsign, Side: a.Side, Target: g.Callsign, TargetSide: g.Side}

@@ -17,7 +17,8 @@ import (
 // sight and victory. It never changes st and draws every random number from src with a label.
 func Resolve(d *Data, st *State, orders map[string]string, src dice.Source) (*State, []Event, error) {
 	r := &resolver{d: d, st: st.Clone(), src: src, turn: st.Turn, plots: map[string]notation.Segment{},
-		changing: map[string]bool{}, fired: map[string]bool{}, jinx: map[string]bool{}, straight: map[string]int{}, base: map[string]int{}}
+		changing: map[string]bool{}, fired: map[string]bool{}, jinx: map[string]bool{}, straight: map[string]int{}, base: map[string]int{},
+		noFire: map[string]string{}, goneTold: map[string]bool{}}
 	r.play(orders)
 	return r.st, r.events, nil
 }
@@ -35,6 +36,10 @@ type resolver struct {
 	straight map[string]int  // straight hexes carried from phase 1
 	base     map[string]int  // speed flown in phase 1 without the altitude modifier
 	attacks  []attack
+	// noFire holds, for each aircraft whose fire order has fired nothing yet this turn, why not in
+	// the last combat phase it was tried; goneTold the aircraft already answered for as destroyed.
+	noFire   map[string]string
+	goneTold map[string]bool
 }
 
 type attack struct {

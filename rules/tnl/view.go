@@ -44,6 +44,11 @@ func EventsFor(st *State, side string, events []Event) []Event {
 				}
 				out = append(out, e)
 			}
+		case EvNoFire:
+			// Why a fire order or an attack did not happen: the ordering side's own news.
+			if own {
+				out = append(out, e)
+			}
 		case EvMove, EvIllegalOrder, EvSplit, EvSpotted, EvLostSight:
 			if own {
 				out = append(out, e)

@@ -14,6 +14,8 @@
 //   - What a side could not see changes nothing it is told: pairs of games that differ only in it
 //     (Oracle.Twins) give that side the same reports, map pictures, order checks, computer pilot's
 //     orders and view (twins.go).
+//   - No fire order goes unanswered (Oracle.Fire, FireCheck): a unit owed an answer attacked, or a line
+//     in the log says why it did not.
 //   - No order text, however hostile, panics CheckOrder (a fixed corpus here, and FuzzCheckOrder for a
 //     fuzz target).
 //
@@ -90,6 +92,11 @@ type Oracle struct {
 	Rounds int
 	// Seed seeds the dice (default 1).
 	Seed uint64
+	// Fire, when set, has the kit check that every fire order owed an answer gets one (FireCheck);
+	// the kit fails if no play ever owes one.
+	Fire *FireCheck
+
+	fireChecked *int // the answers the fire check has checked, across plays
 }
 
 // Nasty is the corpus of hostile order texts every CheckOrder must answer without panicking.
@@ -132,6 +139,8 @@ func Run(t *testing.T, rs ruleset.Ruleset, scenarios map[string][]byte, o Oracle
 	}
 	plays = append(plays, o.Plays...)
 	produced := map[string]string{}
+	fireChecked := 0
+	o.fireChecked = &fireChecked
 	for _, p := range plays {
 		t.Run(p.Name, func(t *testing.T) {
 			for _, k := range runPlay(t, rs, p, o) {
@@ -142,6 +151,9 @@ func Run(t *testing.T, rs ruleset.Ruleset, scenarios map[string][]byte, o Oracle
 		})
 	}
 	checkTwins(t, rs, o)
+	if o.Fire != nil && fireChecked == 0 {
+		t.Error("no play owed an answer to a fire order: the fire check never ran")
+	}
 	listed := map[string]bool{}
 	for _, k := range o.EventKinds {
 		listed[k] = true
@@ -250,6 +262,9 @@ func playOnce(t *testing.T, rs ruleset.Ruleset, g ruleset.Game, p Play, o Oracle
 			}
 			checkFog(t, g, next, log, o)
 			checkScene(t, next, log)
+			if o.Fire != nil {
+				*o.fireChecked += checkFire(t, o.Fire, g, next, orders, log)
+			}
 		}
 		g = next
 	}

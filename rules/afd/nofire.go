@@ -1,0 +1,262 @@
+package afd
+
+// Why a fire order did not fire. A standing fire order (docs/rulings.md: declared with the plot, resolved
+// after movement) that fires no burst is answered in its own side's report with the reason, told only
+// from what that side could see: a target out of sight is "not in sight", never where it was.
+
+import (
+	"fmt"
+	"strings"
+
+	"sortie/parser"
+	hexmap "sortie/rules/hex"
+)
+
+// EvNoFire is a fire order that fired no burst, with the reason; only the firing side sees it.
+const EvNoFire = "no-fire"
+
+// goneText says how a plane that left play went, for "did not fire: it ..." and "KURT ...".
+func goneText(p *Plane) string {
+	switch p.Status {
+	case Crashed:
+		return "had gone into the ground"
+	case Disengaged:
+		return "had left the map"
+	default:
+		return "had been shot down"
+	}
+}
+
+// answersFire says whether a fire order that fired nothing is owed a reason: it named a target, or it
+// was FIRE ANY (written, or read so from an order without a fire clause) with an enemy plane in sight
+// within 8 hexes, the most any gun reaches (farther, no one expects a burst).
+// HOLD fires nothing on purpose, and a plane that got no order at all answers to nobody's order.
+func answersFire(fire parser.Fire, nmr, enemySeen bool) bool {
+	switch {
+	case fire.Mode == parser.FireHold || nmr:
+		return false
+	case fire.Mode == parser.FireTarget:
+		return true
+	}
+	return enemySeen
+}
+
+// seenEnemies lists the enemy planes in play a side has in sight within MaxFireRange hexes of p,
+// closest to p first.
+func seenEnemies(st *State, p *Plane) []candidate {
+	var out []candidate
+	for i := range st.Planes {
+		tg := &st.Planes[i]
+		if tg.Side == p.Side || !tg.InPlay() || !st.Sight[p.Side][tg.Callsign].Spotted {
+			continue
+		}
+		d := hexmap.Distance(p.Flight.Hex, tg.Flight.Hex)
+		if d > MaxFireRange {
+			continue
+		}
+		out = append(out, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-p.Flight.Alt)})
+	}
+	sortCandidates(out)
+	return out
+}
+
+// fireChance is what a plane's guns could do at the moment its fire order was tried: whether its fixed
+// guns may fire at all now, and why not (seed 002: not the turn the pilot attacked the ground; seed 001
+// VII.2: only in an impulse the plane moves, once a turn), and whether its flexible guns may (seed 001
+// VII.4: once a turn).
+type fireChance struct {
+	fixedBlocked string // why the fixed guns may not fire this turn at all; "" when they may
+	fixedIdle    string // why they may not fire in this impulse, told only when they bore
+	flexBlocked  string // why the flexible guns may not fire now
+}
+
+// noFireText says why plane f fired no burst under its order, from its side's view: the order's
+// target, or for FIRE ANY the nearest enemy in sight, and what stopped each kind of gun. ok is false
+// when nothing is owed (FIRE ANY with no enemy in sight).
+func (r *resolution) noFireText(f *flown, ch fireChance) (target, text string, ok bool) {
+	p, fire := f.p, f.order.Fire
+	var tg *Plane
+	var lead string
+	if fire.Mode == parser.FireTarget {
+		tg = r.ns.Plane(fire.Target)
+		lead = p.Callsign + " did not fire at " + fire.Target + ": "
+		if tg == nil || tg.Side == p.Side || !r.ns.Sight[p.Side][tg.Callsign].Spotted {
+			// Seed 000 and docs/rulings.md: a plane fires only at an enemy its side has spotted.
+			return fire.Target, lead + fire.Target + " was not an enemy plane in sight", true
+		}
+		if !tg.InPlay() {
+			return tg.Callsign, lead + tg.Callsign + " " + goneText(tg), true
+		}
+	} else {
+		seen := seenEnemies(r.ns, p)
+		if len(seen) == 0 {
+			return "", "", false
+		}
+		tg = seen[0].p
+		why := r.whyNotAt(f, tg, ch)
+		return tg.Callsign, p.Callsign + " did not fire: no enemy in sight was in reach of its guns; the nearest, " + tg.Callsign + "," +
+			strings.TrimPrefix(why, tg.Callsign), true
+	}
+	return tg.Callsign, lead + r.whyNotAt(f, tg, ch), true
+}
+
+// whyNotAt says why plane f's guns did not fire at tg, an enemy its side sees: "KURT was 3 hexes away
+// at 11 o'clock: outside the cone of its fixed guns".
+func (r *resolution) whyNotAt(f *flown, tg *Plane, ch fireChance) string {
+	p, fire := f.p, f.order.Fire
+	d := hexmap.Distance(p.Flight.Hex, tg.Flight.Hex)
+	var b strings.Builder
+	b.WriteString(tg.Callsign)
+	if d == 0 {
+		// Seed 000, "Main combat rule changes": the cone starts in the hex ahead; flexible guns too
+		// need a range of at least 1.
+		b.WriteString(" was in the same hex, where no gun can bear")
+		return b.String()
+	}
+	clock := hexmap.Clock(p.Flight.Hex, p.Flight.Facing, tg.Flight.Hex)
+	fmt.Fprintf(&b, " was %d hex%s away at %d o'clock", d, plural2(d), clock)
+	dAlt := tg.Flight.Alt - p.Flight.Alt
+	switch {
+	case dAlt > 0:
+		fmt.Fprintf(&b, ", %s ft higher", feetText(dAlt))
+	case dAlt < 0:
+		fmt.Fprintf(&b, ", %s ft lower", feetText(-dAlt))
+	}
+	rangeAdj := AdjustedRange(d, dAlt)
+	var why []string
+	fixed := gunsFor(nil, f.card, p, true, fire.Guns)
+	flex := gunsFor(nil, f.card, p, false, fire.Guns)
+	switch {
+	case len(fixed)+len(flex) == 0:
+		why = append(why, r.noGunsText(f))
+	case rangeAdj > MaxFireRange:
+		// Seed 000, "Main combat rule changes" and "Firing vertical attitude": 8 hexes at most, one
+		// more for each full 500 ft of height difference.
+		why = append(why, fmt.Sprintf("range %d counting the height difference, and no gun reaches beyond %d", rangeAdj, MaxFireRange))
+	case fire.MaxRange > 0 && rangeAdj > fire.MaxRange:
+		why = append(why, fmt.Sprintf("range %d, beyond the MAX %d of its fire order", rangeAdj, fire.MaxRange))
+	default:
+		if len(fixed) > 0 {
+			why = append(why, r.fixedWhy(f, tg, fixed, rangeAdj, ch))
+		}
+		if len(flex) > 0 {
+			why = append(why, flexWhy(f, clock, flex, rangeAdj, ch.flexBlocked))
+		}
+	}
+	b.WriteString(": ")
+	b.WriteString(strings.Join(why, "; "))
+	return b.String()
+}
+
+// noGunsText says why a plane has no gun that can fire: every position its order lets fire is out of
+// ammunition or knocked out.
+func (r *resolution) noGunsText(f *flown) string {
+	p, card, allowed := f.p, f.card, f.order.Fire.Guns
+	empty, out := 0, 0
+	for _, g := range card.Guns {
+		if len(allowed) > 0 && !containsID(allowed, g.ID) {
+			continue
+		}
+		if gunDestroyed(card, p, g.ID) {
+			out++
+		} else if p.Ammo.Left(g.ID) <= 0 {
+			empty++
+		}
+	}
+	which := "its guns"
+	if len(allowed) > 0 {
+		which = "the guns its order names (" + strings.Join(allowed, ", ") + ")"
+	}
+	switch {
+	case out == 0 && empty == 0:
+		return "it has no guns"
+	case out == 0:
+		return which + " are out of ammunition"
+	case empty == 0:
+		return which + " have been knocked out"
+	}
+	return which + " are out of ammunition or knocked out"
+}
+
+func containsID(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// fixedWhy says why the fixed guns did not fire at tg, in range of some gun.
+func (r *resolution) fixedWhy(f *flown, tg *Plane, fixed []int, rangeAdj int, ch fireChance) string {
+	if ch.fixedBlocked != "" {
+		return "its fixed guns " + ch.fixedBlocked
+	}
+	_, fault := fixedGeometry(f.p.Flight, f.climb, tg.Flight)
+	// Seed 000, "Main combat rule changes" (the cone and its lead) and "Firing vertical attitude".
+	switch fault {
+	case outsideCone:
+		return "outside the cone of its fixed guns"
+	case climbingAtLower:
+		return "its fixed guns cannot fire down at a lower plane while it climbs"
+	case divingAtHigher:
+		return "its fixed guns cannot fire up at a higher plane while it dives"
+	case tooSteep:
+		return "flying level, its fixed guns reach no more than 300 ft of height a hex of range"
+	}
+	for _, i := range fixed {
+		if f.card.Guns[i].Range >= rangeAdj {
+			if ch.fixedIdle != "" {
+				return "its fixed guns bore, but " + ch.fixedIdle
+			}
+			return "its fixed guns could not fire on their combined weapon mix"
+		}
+	}
+	return fmt.Sprintf("beyond the reach of its fixed guns (range %d)", rangeAdj)
+}
+
+// flexWhy says why the flexible guns did not fire at a target at clock and rangeAdj.
+func flexWhy(f *flown, clock int, flex []int, rangeAdj int, blocked string) string {
+	if blocked != "" {
+		return "its flexible guns " + blocked
+	}
+	inArc := false
+	for _, i := range flex {
+		g := f.card.Guns[i]
+		for _, a := range g.Arcs {
+			if a == clock {
+				inArc = true
+				if g.Range >= rangeAdj {
+					return "its flexible guns that cover it had fired at another plane"
+				}
+			}
+		}
+	}
+	if !inArc {
+		// Seed 000, "Flex gun limitations": each position covers its own clock positions.
+		return "none of its flexible guns covers that clock position"
+	}
+	return fmt.Sprintf("beyond the reach of its flexible guns (range %d)", rangeAdj)
+}
+
+// noFire tells plane f's side why its fire order fired nothing this turn, when a reason is owed.
+func (r *resolution) noFire(f *flown, imp int, ch fireChance) {
+	if target, text, ok := r.noFireLine(f, ch); ok {
+		r.emit(Event{Turn: r.turn, Impulse: imp, Kind: EvNoFire, Plane: f.p.Callsign, Side: f.p.Side, Player: f.p.Player, Target: target, Text: text})
+	}
+}
+
+// noFireLine is noFire's line, and whether one is owed.
+func (r *resolution) noFireLine(f *flown, ch fireChance) (target, text string, ok bool) {
+	p := f.p
+	if !p.InPlay() {
+		if !answersFire(f.order.Fire, f.nmr, true) {
+			return "", "", false
+		}
+		return f.order.Fire.Target, p.Callsign + " did not fire: it " + goneText(p), true
+	}
+	if !answersFire(f.order.Fire, f.nmr, len(seenEnemies(r.ns, p)) > 0) {
+		return "", "", false
+	}
+	return r.noFireText(f, ch)
+}
