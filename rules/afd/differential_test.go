@@ -1,0 +1,387 @@
+package afd
+
+// The differential test of the plain game's movement: a plot is answered three ways, by the calculator
+// (`sortie calc move --json`, run in-process), by the receipt (the game's CheckOrder, which the
+// adjudicator calls for every order mailed) and by the turn itself (the game's Resolve with seeded
+// dice), and the three must agree: legal or not and why (the problem codes), and where the plane ends
+// (hex, facing, altitude, speed, bank). Thousands of random plots, legal and illegal, are flown from
+// random states of every bundled aircraft type.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"sortie/rules/afd/aircraft"
+	"sortie/rules/afd/notation"
+	"sortie/rules/dice"
+	"sortie/rules/hex"
+	"sortie/rules/ruleset"
+)
+
+// differentialCount is how many random cases a differential test runs: SORTIE_DIFF_N when set, else
+// fewer under the race detector (which is several times slower) than without it.
+func differentialCount(t *testing.T, normal, race int) int {
+	t.Helper()
+	if s := os.Getenv("SORTIE_DIFF_N"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("SORTIE_DIFF_N=%q: want a positive count", s)
+		}
+		return n
+	}
+	if raceBuild {
+		return race
+	}
+	return normal
+}
+
+// diffMoveTokens are the plot tokens the generator draws from: every movement token, flag, power and
+// brake, altitude figures, and some mistakes the notation refuses.
+var diffMoveTokens = []string{
+	"TR", "TL", "SR", "SL", "SRTL", "SLTR", "HR", "HL", "V", "VRR", "VLL", "RB", "LB", "N", "I", "IR", "IL", "BR", "BL",
+	"STEEP", "VERT", "BOMB", "SC", "SD", "P", "PP", "P3", "K", "KK", "K3", "ROCKET", "STRAFE",
+	"+5", "+10", "+20", "-5", "-10", "-30", "+1", "-1",
+	// mistakes
+	"SRTR", "VR", "B", "PP2", "X", "2.5", "TRR", "0",
+}
+
+// randomPlot is a plot the generator writes: half the time one of the moves a pilot considers at the
+// plane's speed (often legal), otherwise tokens drawn at random (often not).
+func randomPlot(rng *rand.Rand, moves map[int][][]notation.Element, s int) string {
+	var parts []string
+	if rng.IntN(2) == 0 {
+		plots := movesAt(moves, max(s, 1))
+		pl := notation.Plot{Elements: plots[rng.IntN(len(plots))]}
+		parts = append(parts, pl.String())
+		switch rng.IntN(6) {
+		case 0:
+			parts = append(parts, diffMoveTokens[rng.IntN(len(diffMoveTokens))])
+		case 1:
+			parts = append(parts, []string{"+5", "-5", "-10", "P", "K", "STEEP -10", "SC +5", "VERT"}[rng.IntN(8)])
+		}
+		return strings.Join(parts, " ")
+	}
+	n := 1 + rng.IntN(6)
+	for range n {
+		if rng.IntN(3) == 0 {
+			parts = append(parts, strconv.Itoa(1+rng.IntN(max(s, 2))))
+		} else {
+			parts = append(parts, diffMoveTokens[rng.IntN(len(diffMoveTokens))])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// movesAt is pilotPlots(s), kept in moves.
+func movesAt(moves map[int][][]notation.Element, s int) [][]notation.Element {
+	if moves[s] == nil {
+		moves[s] = pilotPlots(s)
+	}
+	return moves[s]
+}
+
+var diffBanks = []notation.Bank{notation.BankN, notation.BankRB, notation.BankLB, notation.BankI, notation.BankIR, notation.BankIL}
+
+// randomFlight is a random state of a plane of the card: a speed and altitude the card flies (now and
+// then one it does not), any bank, facing and grain, last turn's facts, the straight run.
+func randomFlight(rng *rand.Rand, card *aircraft.Card) Flight {
+	lo, hi := 99, 0
+	for _, b := range card.Bands {
+		lo, hi = min(lo, b.Level.Min, b.Dive.Min), max(hi, b.Dive.Max)
+	}
+	f := Flight{
+		Hex:    hex.Hex{Q: rng.IntN(21) - 10, R: rng.IntN(21) - 10},
+		Facing: hex.Dir(rng.IntN(12)),
+		Phase:  hex.Phase(rng.IntN(2)),
+		Speed:  Tenths(lo*10 + rng.IntN((hi-lo+1)*10)),
+		Alt:    100 * rng.IntN(card.Ceiling/100+1),
+		Bank:   diffBanks[rng.IntN(len(diffBanks))],
+	}
+	if rng.IntN(10) == 0 {
+		f.Speed = Tenths(rng.IntN(120))
+	}
+	if card.Loaded != nil && rng.IntN(2) == 0 {
+		f.Loaded = true
+	}
+	if card.MultiEngine() && rng.IntN(8) == 0 {
+		f.NoPower = true
+	}
+	switch rng.IntN(6) {
+	case 0:
+		f.Last.SteepClimb = true
+	case 1:
+		f.Last.SteepDive, f.Last.DiveFt = true, 100*rng.IntN(30)
+	case 2:
+		f.Last.Vert, f.Last.DiveFt = true, 100*rng.IntN(60)
+	case 3:
+		f.Last.DiveFt = 100 * rng.IntN(20)
+	}
+	f.Last.Power = rng.IntN(4) == 0
+	if rng.IntN(2) == 0 {
+		f.Last.Speed = max(f.Speed.Round()+rng.IntN(5)-2, 0)
+	}
+	f.Straight = Plenty
+	if rng.IntN(2) == 0 {
+		f.Straight = rng.IntN(6)
+	}
+	return f
+}
+
+// calcMoveArgs are the calculator's flags for a plane in flight f flying plot.
+func calcMoveArgs(card *aircraft.Card, f Flight, rockets int, plot string) []string {
+	args := []string{"--aircraft", card.Key, "--speed", fmt.Sprintf("%.1f", f.Speed.Float()), "--alt", strconv.Itoa(f.Alt),
+		"--bank", f.Bank.String(), "--facing", strconv.Itoa(int(f.Facing)),
+		"--straight", strconv.Itoa(f.Straight), "--plot", plot, "--json"}
+	if f.Phase != hex.RightFront {
+		args = append(args, "--grain", f.Phase.String())
+	}
+	if f.Loaded {
+		args = append(args, "--loaded")
+	}
+	if f.NoPower {
+		args = append(args, "--engine-out")
+	}
+	if rockets > 0 {
+		args = append(args, "--rockets", strconv.Itoa(rockets))
+	}
+	var prev []string
+	l := f.Last
+	for _, x := range []struct {
+		on   bool
+		text string
+	}{{l.SteepClimb, "steep-climb"}, {l.SteepDive, "steep-dive"}, {l.Vert, "vert"}, {l.Power, "power"},
+		{l.DiveFt > 0, fmt.Sprintf("dive=%d", l.DiveFt)}, {l.Speed > 0, fmt.Sprintf("speed=%d", l.Speed)}} {
+		if x.on {
+			prev = append(prev, x.text)
+		}
+	}
+	if len(prev) > 0 {
+		args = append(args, "--previous", strings.Join(prev, ","))
+	}
+	return args
+}
+
+// runCalcMove runs `sortie calc move` in-process and reads its JSON; ok is false for a usage error (the
+// state is one the calculator cannot be given).
+func runCalcMove(t *testing.T, args []string) (out moveJSON, usage error) {
+	t.Helper()
+	var buf bytes.Buffer
+	err := calcMove(args, &buf)
+	if err != nil && !errors.Is(err, ruleset.ErrIllegal) {
+		return out, err
+	}
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatalf("calc move %q: %v\n%s", args, err, buf.String())
+	}
+	if (err == nil) != out.Legal {
+		t.Fatalf("calc move %q: exit %v but legal=%v", args, err, out.Legal)
+	}
+	return out, nil
+}
+
+func calcCodes(ps []ruleset.CalcProblem) []string {
+	out := []string{}
+	for _, p := range ps {
+		out = append(out, p.Code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func problemCodes[P ruleset.Problem | Problem](ps []P) []string {
+	out := []string{}
+	for _, p := range ps {
+		switch v := any(p).(type) {
+		case ruleset.Problem:
+			out = append(out, v.Code)
+		case Problem:
+			out = append(out, v.Code)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+const diffScenario = `
+ruleset: afd
+name: differential
+options: {fog_of_war: false}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: %.1f}
+  - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -400], facing: 6, alt: 10000, speed: 3.0}
+turns: 5
+`
+
+// TestCalculatorReceiptAndTurnAgreeOnMovement is the plain game's differential test (seed 000 rules
+// (1)-(29)): the calculator, the receipt and the turn fly every plot with the one function (flyPlot),
+// so they give the same verdict, the same problem codes and the same end.
+func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
+	env := testEnv(t)
+	reg, err := aircraft.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := reg.All()
+	n := differentialCount(t, 5000, 2000)
+	rng := rand.New(rand.NewPCG(26, 2026))
+	legal, defaultRefused := 0, 0
+	games := map[string]*game{} // one game a type; each case sets its plane's state
+	moves := map[int][][]notation.Element{}
+	for i := range n {
+		card := cards[rng.IntN(len(cards))]
+		f := randomFlight(rng, card)
+		plot := randomPlot(rng, moves, f.Speed.Round())
+		if rng.IntN(3) == 0 {
+			// The default plot's altitude and power with a pilot's moves: legal more often than not.
+			pl := DefaultPlot(card, f)
+			if s := f.Speed.Round(); s > 0 && s < 12 {
+				plots := movesAt(moves, s)
+				pl.Elements = plots[rng.IntN(len(plots))]
+			}
+			plot = pl.String()
+		}
+		rockets := rng.IntN(3)
+		args := calcMoveArgs(card, f, rockets, plot)
+		calc, usage := runCalcMove(t, args)
+		if usage != nil {
+			t.Fatalf("case %d: the calculator cannot be given a plane the game has: %v\n%q", i, usage, args)
+		}
+
+		g := games[card.Key]
+		if g == nil {
+			g0, err := Ruleset{Env: env}.NewGame(fmt.Appendf(nil, diffScenario, card.Key, 3.0), nil, "diff.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			g = g0.(*game)
+			games[card.Key] = g
+		}
+		g.st.Plane("P1").Flight = f
+		g.st.Plane("P1").Rockets = rockets
+		order := plot + " HOLD"
+		rc := g.CheckOrder("ann", "P1", order)
+
+		where := fmt.Sprintf("case %d: %s %+v plot %q\ncalc: sortie calc move %s", i, card.Key, f, plot, strings.Join(args, " "))
+		if got, want := problemCodes(rc.Errors), calcCodes(calc.Errors); !slices.Equal(got, want) {
+			t.Fatalf("%s\nthe receipt's problems %v, the calculator's %v\nreceipt %+v\ncalc %+v", where, got, want, rc.Errors, calc.Errors)
+		}
+		if !calc.Legal {
+			// An order the receipt refuses is never stored: the turn flies the default plot, which the
+			// calculator must fly alike.
+			plot = DefaultPlot(card, f).String()
+			args = calcMoveArgs(card, f, rockets, plot)
+			if calc, usage = runCalcMove(t, args); usage != nil || calc.End == nil {
+				t.Fatalf("%s\nthe default plot %q: %v %+v", where, plot, usage, calc.Errors)
+			}
+			if !calc.Legal {
+				defaultRefused++
+			}
+			order = plot + " HOLD"
+		} else {
+			legal++
+			if want := appendEndLine(nil, endOf(calc, f)); rc.Preview[len(rc.Preview)-1] != string(want) {
+				t.Fatalf("%s\nthe receipt forecasts %q, the calculator %q", where, rc.Preview[len(rc.Preview)-1], want)
+			}
+			if len(rc.Preview)-1 != len(calc.Steps) {
+				t.Fatalf("%s\nthe receipt has %d steps, the calculator %d", where, len(rc.Preview)-1, len(calc.Steps))
+			}
+			for k, s := range calc.Steps {
+				h := hex.Hex{Q: f.Hex.Q + s.Q, R: f.Hex.R + s.R}
+				if line := rc.Preview[k]; !strings.Contains(line, " hex "+h.String()+" ") || !strings.Contains(line, "facing "+hex.Dir(s.Facing).String()) {
+					t.Fatalf("%s\nstep %d: the receipt says %q, the calculator hex %s facing %s", where, k, line, h, hex.Dir(s.Facing))
+				}
+			}
+		}
+		next, _, err := g.Resolve(map[string]string{"P1": order, "FAR": "3 HOLD"}, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
+		if err != nil {
+			t.Fatalf("%s\nresolve: %v", where, err)
+		}
+		p := next.(*game).st.Plane("P1")
+		want := endOf(calc, f)
+		if got := p.Flight; got.Hex != want.Hex || got.Facing != want.Facing || got.Alt != want.Alt || got.Speed != want.Speed || got.Bank != want.Bank {
+			if p.Status == Flying {
+				t.Fatalf("%s\nthe turn ends at %s facing %s %d ft speed %.1f bank %s; the calculator at %s facing %s %d ft speed %.1f bank %s",
+					where, got.Hex, got.Facing, got.Alt, got.Speed.Float(), got.Bank, want.Hex, want.Facing, want.Alt, want.Speed.Float(), want.Bank)
+			}
+		}
+		if slices.ContainsFunc(p.Damage, func(d int) bool { return d != 0 }) {
+			t.Fatalf("%s\nthe plane took damage %v flying alone", where, p.Damage)
+		}
+	}
+	t.Logf("%d random plots (%d legal) agreed between calc move, the receipt and the turn; the default plot the turn flies instead was refused by the rules %d times", n, legal, defaultRefused)
+}
+
+// endOf is where the calculator says a plane starting in f ends, in the game's hexes.
+func endOf(c moveJSON, f Flight) Flight {
+	e := c.End
+	return Flight{Hex: hex.Hex{Q: f.Hex.Q + e.Q, R: f.Hex.R + e.R}, Facing: hex.Dir(e.Facing), Alt: e.Alt,
+		Speed: Tenths(int(e.Speed*10 + 0.5)), Bank: mustBank(e.Bank)}
+}
+
+func mustBank(s string) notation.Bank {
+	b, _ := notation.ParseBank(s)
+	return b
+}
+
+// The calculator takes every fact of a plane's state the game flies it from. Seed 000 rule (8): across
+// the grain a plane enters the right-front and left-front hexes in turn, and which comes next is carried
+// from turn to turn; a plane whose next is the left-front hex flies "2" to another hex than one whose
+// next is the right-front. The calculator had no way to be told, so it answered for the right-front only.
+func TestCalcMoveTakesTheGrain(t *testing.T) {
+	c := card(t, "spitfire-i")
+	for _, ph := range []hex.Phase{hex.RightFront, hex.LeftFront} {
+		f := Flight{Facing: 1, Phase: ph, Speed: 30, Alt: 10000, Bank: notation.BankN, Straight: Plenty}
+		out, usage := runCalcMove(t, calcMoveArgs(c, f, 0, "3"))
+		if usage != nil {
+			t.Fatalf("grain %s: %v", ph, usage)
+		}
+		pl, _ := notation.ParsePlot("3")
+		want := Move(c, f, pl).End
+		if got := endOf(out, f); got.Hex != want.Hex || got.Facing != want.Facing {
+			t.Errorf("grain %s: the calculator ends in %s facing %s, the game in %s facing %s", ph, got.Hex, got.Facing, want.Hex, want.Facing)
+		}
+	}
+}
+
+// Seed 000 (combat example): a multi-engine plane that has lost an engine has no power factors; the
+// game refuses its P, and the calculator, told --engine-out, refuses it too.
+func TestCalcMoveTakesALostEngine(t *testing.T) {
+	c := card(t, "he-111h")
+	f := Flight{Speed: 40, Alt: 10000, Bank: notation.BankN, Straight: Plenty, NoPower: true}
+	out, usage := runCalcMove(t, calcMoveArgs(c, f, 0, "4 P"))
+	if usage != nil {
+		t.Fatal(usage)
+	}
+	pl, _ := notation.ParsePlot("4 P")
+	game := Move(c, f, pl)
+	if out.Legal || out.Legal != game.Legal() || !slices.Equal(calcCodes(out.Errors), problemCodes(game.Errors)) {
+		t.Errorf("engine out, 4 P: the calculator says legal=%v %v, the game %v", out.Legal, calcCodes(out.Errors), problemCodes(game.Errors))
+	}
+}
+
+// Seed 002 (rockets; docs/notation.md): a ROCKET plot needs rocket salvos left. The receipt refused it
+// for a plane without rockets while the calculator called the same plot legal.
+func TestCalcMoveChecksRocketsAsTheReceiptDoes(t *testing.T) {
+	c := card(t, "spitfire-i")
+	f := Flight{Speed: 40, Alt: 2000, Bank: notation.BankN, Straight: Plenty}
+	out, usage := runCalcMove(t, calcMoveArgs(c, f, 0, "4 ROCKET"))
+	if usage != nil {
+		t.Fatal(usage)
+	}
+	if out.Legal || !slices.Equal(calcCodes(out.Errors), []string{"no-rockets"}) {
+		t.Errorf("4 ROCKET without rockets: legal=%v %v; want no-rockets", out.Legal, calcCodes(out.Errors))
+	}
+	if out, _ = runCalcMove(t, calcMoveArgs(c, f, 2, "4 ROCKET")); !out.Legal {
+		t.Errorf("4 ROCKET with 2 salvos: %v", calcCodes(out.Errors))
+	}
+}
