@@ -537,3 +537,214 @@ func TestCalcFireReadsAFlexibleGunsRow(t *testing.T) {
 		t.Errorf("a flexible shot without its row: no error")
 	}
 }
+
+const diffStrikeScenario = `
+ruleset: afd
+name: differential strike
+options: {fog_of_war: false}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: P, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, alt: %d, speed: %.1f, pilot: %s, rockets: %d}
+  - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -300], facing: 6, alt: 10000, speed: 3.0}
+ground:
+  - {callsign: G1, kind: %s, side: B, hex: [%d, %d]%s}
+  - {callsign: G2, kind: %s, side: B, hex: [%d, %d]%s}
+turns: 5
+`
+
+// runStrikeCalc runs one of the air-to-ground calculators in-process: its JSON, and whether it allowed
+// the attack.
+func runStrikeCalc(t *testing.T, fn func([]string, io2) error, args ...string) (map[string]any, bool) {
+	t.Helper()
+	m, err := runCalc(t, fn, args...)
+	if err != nil && !errors.Is(err, ruleset.ErrIllegal) {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return m, err == nil
+}
+
+// TestCalculatorAndTurnAgreeOnGroundAttacks is the differential test of rockets and strafing on every
+// kind of ground target (seed 002: rockets, strafing, target damage, multiple targets in a hex): each
+// attack a resolved turn makes is made again by `sortie calc bomb` and `sortie calc target` with the
+// turn's dice, and each target's damage must be the calculator's.
+func TestCalculatorAndTurnAgreeOnGroundAttacks(t *testing.T) {
+	env := testEnv(t)
+	reg, err := aircraft.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cards []*aircraft.Card
+	for _, c := range reg.All() {
+		if GunFactor(c) > 0 {
+			cards = append(cards, c)
+		}
+	}
+	n := differentialCount(t, 1500, 500)
+	rng := rand.New(rand.NewPCG(26, 6))
+	pilots := []string{"green", "regular", "veteran", "ace"}
+	hits, refused := 0, 0
+	bomb := func(a []string, w io2) error { return calcBomb(a, w) }
+	target := func(a []string, w io2) error { return calcTarget(a, w) }
+	for i := range n {
+		c := cards[rng.IntN(len(cards))]
+		facing := 2 * rng.IntN(6)
+		alt := 100 * rng.IntN(36)
+		start := Flight{Facing: hex.Dir(facing), Speed: Tenths(20 + rng.IntN(20)), Alt: alt, Bank: notation.BankN, Straight: Plenty}
+		plot := DefaultPlot(c, start)
+		end := Move(c, start, plot).End
+		d := 1 + rng.IntN(4)
+		at := end.Hex
+		for range d {
+			at = at.Neighbor(end.Facing)
+		}
+		k1, k2 := GroundKinds[rng.IntN(len(GroundKinds))], GroundKinds[rng.IntN(len(GroundKinds))]
+		armour := func(kind string) string {
+			if kind != Ship {
+				return ""
+			}
+			ship := ", defence: 7, speed: 1, turn_rate: 1, size: small"
+			if rng.IntN(3) == 0 {
+				ship += ", armoured: true"
+			}
+			return ship
+		}
+		second := at
+		if rng.IntN(2) == 0 {
+			second = hex.Hex{Q: 30, R: 30} // alone in its hex
+		}
+		rockets := rng.IntN(3)
+		pilot := pilots[rng.IntN(len(pilots))]
+		yaml := fmt.Appendf(nil, diffStrikeScenario, c.Key, facing, alt, start.Speed.Float(), pilot, rockets,
+			k1, at.Q, at.R, armour(k1), k2, second.Q, second.R, armour(k2))
+		g0, err := Ruleset{Env: env}.NewGame(yaml, nil, "strike.yaml")
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, yaml)
+		}
+		g := g0.(*game)
+		weapon := []string{"ROCKET", "STRAFE"}[rng.IntN(2)]
+		order := plot.String() + " " + weapon
+		if rng.IntN(2) == 0 {
+			order += " AT G1"
+		}
+		order += " HOLD"
+		where := fmt.Sprintf("case %d: %s (%s) at %d ft, %s, %s %d hexes ahead, %s in %s, order %q", i, c.Key, pilot, alt, weapon, k1, d, k2, second, order)
+		if rc := g.CheckOrder("ann", "P", order); !rc.OK() {
+			// What the receipt refuses for the target, the calculator refuses too.
+			if slices.ContainsFunc(rc.Errors, func(p ruleset.Problem) bool { return p.Code == "not-strafable" }) {
+				if _, ok := runStrikeCalc(t, target, "--strafe", "3", "--target", k1, "--attack-die", "5", "--defence-die", "5"); ok {
+					t.Fatalf("%s\nthe receipt refuses strafing a %s, calc target allows it", where, k1)
+				}
+			}
+			refused++
+			continue
+		}
+		next, log, err := g.Resolve(map[string]string{"P": order, "FAR": "3 HOLD"}, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
+		if err != nil {
+			t.Fatalf("%s\nresolve: %v", where, err)
+		}
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err != nil {
+			t.Fatal(err)
+		}
+		p := next.(*game).st.Plane("P")
+		result, attack, dist := "", 0, 0
+		primaryDone := false // the first target an attack reaches is its primary, the others take half
+		for _, u := range next.(*game).st.Ground {
+			if u.Callsign == "G1" {
+				dist = hex.Distance(p.Flight.Hex, u.Hex)
+			}
+		}
+		for k, e := range events {
+			switch {
+			case e.Kind == EvIllegalOrder && e.Plane == "P" && strings.Contains(e.Text, "altitude level"):
+				// The turn refused the attack for its height: so does the calculator.
+				if _, ok := runStrikeCalc(t, bomb, "--kind", "rocket", "--alt", strconv.Itoa(p.Flight.Alt), "--die", "5", "--range", "1"); ok && weapon == "ROCKET" {
+					t.Fatalf("%s\nthe turn refused: %s; calc bomb allows rockets from %d ft", where, e.Text, p.Flight.Alt)
+				}
+			case e.Kind == EvBombs && weapon == "ROCKET" && len(e.Dice) == 1:
+				m, ok := runStrikeCalc(t, bomb, "--kind", "rocket", "--alt", strconv.Itoa(p.Flight.Alt), "--crew", pilot,
+					"--die", strconv.Itoa(e.Dice[0].Value), "--range", strconv.Itoa(dist))
+				if !ok {
+					t.Fatalf("%s\nthe turn fired rockets (%s), calc bomb refuses: %v", where, e.Text, m)
+				}
+				if !strings.Contains(e.Text, "= "+m["result"].(string)) {
+					t.Fatalf("%s\nthe turn: %s; calc bomb: %v", where, e.Text, m)
+				}
+				if damages := slices.ContainsFunc(events[k+1:], func(x Event) bool { return x.Kind == EvGroundDamage }); damages != m["damages"].(bool) {
+					t.Fatalf("%s\nthe turn damaged the ground %v (%s); calc bomb says damages %v", where, damages, e.Text, m["damages"])
+				}
+				result = strings.ReplaceAll(m["result"].(string), " ", "-")
+			case e.Kind == EvBombs && strings.Contains(e.Text, "is armoured"):
+				primaryDone = true
+				if _, ok := runStrikeCalc(t, target, "--strafe", strconv.Itoa(attack), "--ship", "--armoured", "--defence", "7", "--attack-die", "5", "--defence-die", "5"); ok {
+					t.Fatalf("%s\nthe turn: %s; calc target allows strafing an armoured ship", where, e.Text)
+				}
+			case e.Kind == EvBombs && weapon == "STRAFE" && strings.Contains(e.Text, "gun factor"):
+				attack, _ = strconv.Atoi(e.Text[strings.LastIndex(e.Text, "= ")+2:])
+			case e.Kind == EvGroundDamage:
+				hits++
+				u := g.st.groundUnit(e.Target)
+				if u == nil {
+					u = g.st.groundUnit(e.Plane)
+				}
+				if u == nil {
+					t.Fatalf("%s\nno ground unit in %+v", where, e)
+				}
+				args := []string{"--defence", strconv.Itoa(u.Defence), "--attack-die", strconv.Itoa(e.Dice[0].Value), "--defence-die", strconv.Itoa(e.Dice[1].Value)}
+				if weapon == "ROCKET" {
+					args = append(args, "--weapon", "rocket", "--count", strconv.Itoa(rockets), "--result", result)
+				} else {
+					args = append(args, "--strafe", strconv.Itoa(attack))
+					if u.Kind == Ship {
+						args = append(args, "--ship")
+					}
+				}
+				if primaryDone {
+					args = append(args, "--secondary")
+				}
+				primaryDone = true
+				m, ok := runStrikeCalc(t, target, args...)
+				if !ok {
+					t.Fatalf("%s\nthe turn damaged %s (%s), calc target refuses: %v", where, u.Callsign, e.Text, m)
+				}
+				if got := e.Extras().Ground.Result; got != m["damage"] {
+					t.Fatalf("%s\nthe turn: %s (%s); calc target %v: %v", where, got, e.Text, args, m)
+				}
+			}
+		}
+	}
+	if hits < n/20 {
+		t.Fatalf("only %d ground hits in %d turns", hits, n)
+	}
+	t.Logf("%d random attacks (%d refused by the receipt) made %d ground hits that agreed between calc bomb, calc target and the turn", n, refused, hits)
+}
+
+// Seed 002 (strafing): strafing a ship, not its flak, counts the ship's defence double, and an armoured
+// ship cannot be hurt by it. The turn did so (strike.StrafedShipDefence); calc target read a strafed
+// destroyer at its plain defence.
+func TestCalcTargetStrafesAShipAsTheTurnDoes(t *testing.T) {
+	target := func(a []string, w io2) error { return calcTarget(a, w) }
+	m, ok := runStrikeCalc(t, target, "--strafe", "4", "--target", "destroyer", "--attack-die", "5", "--defence-die", "5")
+	if !ok || m["defence"].(float64) != 14 {
+		t.Errorf("strafing a destroyer (defence 7): %v, want defence 14", m)
+	}
+	m, ok = runStrikeCalc(t, target, "--strafe", "4", "--defence", "7", "--ship", "--attack-die", "5", "--defence-die", "5")
+	if !ok || m["defence"].(float64) != 14 {
+		t.Errorf("strafing a ship of defence 7: %v, want defence 14", m)
+	}
+	if m, ok = runStrikeCalc(t, target, "--strafe", "4", "--defence", "7", "--ship", "--armoured", "--attack-die", "9", "--defence-die", "1"); ok || m["damage"] != "no damage" {
+		t.Errorf("strafing an armoured ship: allowed %v, %v", ok, m)
+	}
+}
+
+// Seed 002 (strafing) with the house gun factor (docs/rulings.md): a gun factor of 1 with its
+// modifiers makes an attack value of 0 or less, which the turn rolls with; calc target took only a
+// value above 0.
+func TestCalcTargetTakesAStrafingValueOfZero(t *testing.T) {
+	target := func(a []string, w io2) error { return calcTarget(a, w) }
+	m, ok := runStrikeCalc(t, target, "--strafe", "0", "--defence", "2", "--attack-die", "9", "--defence-die", "1")
+	if !ok || m["attack"].(float64) != 0 || m["attack_total"].(float64) != 9 {
+		t.Errorf("a strafing value of 0: %v", m)
+	}
+}
