@@ -748,3 +748,185 @@ func TestCalcTargetTakesAStrafingValueOfZero(t *testing.T) {
 		t.Errorf("a strafing value of 0: %v", m)
 	}
 }
+
+const diffImpulseScenario = `
+ruleset: afd
+name: differential impulses
+options: {fog_of_war: false, impulse: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -400], facing: 6, alt: 10000, speed: 3.0}
+turns: 5
+`
+
+// impulseJSON is calc move --impulse's answer.
+type impulseJSON struct {
+	Legal    bool                  `json:"legal"`
+	Errors   []ruleset.CalcProblem `json:"errors"`
+	Impulses []impulseRowJSON      `json:"impulses"`
+}
+
+// randomManoeuvres is an impulse order of one to three manoeuvres, legal or not.
+func randomManoeuvres(rng *rand.Rand) string {
+	ends := []string{"1", "TR", "TL", "SR", "SL", "SRTL", "SLTR", "HR", "HL", "RB", "LB", "N", "BR", "BL", "V", "VRR", "I", "X", "TRR"}
+	alts := []string{"", "", "", " +1", " -1", " +2", " -2", " P", " K", " 9900"}
+	var ms []string
+	for range 1 + rng.IntN(3) {
+		var boxes []string
+		for range rng.IntN(4) {
+			boxes = append(boxes, "`"+alts[rng.IntN(len(alts))])
+		}
+		boxes = append(boxes, ends[rng.IntN(len(ends))]+alts[rng.IntN(len(alts))])
+		ms = append(ms, strings.Join(boxes, " "))
+	}
+	return strings.Join(ms, "; ") + " HOLD"
+}
+
+// TestCalculatorReceiptAndTurnAgreeOnImpulses is the impulse game's differential test (seed 001, the
+// impulse game; docs/rulings.md): from the start of a turn, `sortie calc move --impulse --json`, the
+// receipt and the resolved round fly an impulse order with the engine's own code, so they agree on the
+// verdict for the turn, the impulse-by-impulse forecast and where the plane stands when it next needs an
+// order. The receipt checks only the impulses of this turn (a manoeuvre carried into the next is checked
+// then), so the calculator's problems in later turns are not the receipt's.
+func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
+	env := testEnv(t)
+	reg, err := aircraft.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := reg.All()
+	n := differentialCount(t, 2000, 600)
+	rng := rand.New(rand.NewPCG(26, 7))
+	legal, deferred := 0, 0
+	for i := range n {
+		card := cards[rng.IntN(len(cards))]
+		f := randomFlight(rng, card)
+		f.Speed = Tenths(10*card.Bands[0].Level.Min + rng.IntN(10*(card.Bands[0].Dive.Max-card.Bands[0].Level.Min+1)))
+		order := randomManoeuvres(rng)
+		args := append(calcMoveArgs(card, f, 0, order), "--impulse", "--from", "1")
+		var buf bytes.Buffer
+		err := calcMove(args, &buf)
+		if err != nil && !errors.Is(err, ruleset.ErrIllegal) {
+			t.Fatalf("case %d: calc move %q: %v", i, args, err)
+		}
+		var calc impulseJSON
+		if err := json.Unmarshal(buf.Bytes(), &calc); err != nil {
+			t.Fatal(err)
+		}
+		g0, err := Ruleset{Env: env}.NewGame(fmt.Appendf(nil, diffImpulseScenario, card.Key), nil, "impulse.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := g0.(*game)
+		p := g.st.Plane("P1")
+		p.Flight = f
+		p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+		rc := g.CheckOrder("ann", "P1", order)
+		where := fmt.Sprintf("case %d: %s %+v order %q\ncalc: sortie calc move %s", i, card.Key, f, order, strings.Join(args, " "))
+		// The receipt checks this turn only: an order that goes on into the next turn is checked there.
+		laterTurn := slices.ContainsFunc(rc.Preview, func(l string) bool {
+			return strings.Contains(l, "goes on into turn") || strings.Contains(l, "is flown next turn")
+		}) || len(calc.Impulses) > 0 && calc.Impulses[len(calc.Impulses)-1].Turn > 1
+		if got, want := problemCodes(rc.Errors), calcCodes(calc.Errors); !slices.Equal(got, want) && !(rc.OK() && laterTurn) {
+			t.Fatalf("%s\nthe receipt's problems %v, the calculator's %v\nreceipt %+v\ncalc %+v", where, got, want, rc.Errors, calc.Errors)
+		}
+		if !rc.OK() || !calc.Legal {
+			if rc.OK() {
+				deferred++
+			}
+			continue
+		}
+		legal++
+		// The receipt's forecast is the calculator's rows of this turn, line by line.
+		var rows []string
+		for _, r := range calc.Impulses {
+			if r.Turn == 1 {
+				s := Step{Hex: hex.Hex{Q: f.Hex.Q + r.Q, R: f.Hex.R + r.R}, Facing: hex.Dir(r.Facing), Bank: mustBank(r.Bank)}
+				rows = append(rows, string(appendImpulseLine(nil, 1, r.Impulse, r.Token, s, r.Alt)))
+			}
+		}
+		var forecast []string
+		for _, l := range rc.Preview {
+			if strings.HasPrefix(l, "turn ") {
+				forecast = append(forecast, l)
+			}
+		}
+		if !slices.Equal(rows, forecast) {
+			t.Fatalf("%s\nthe receipt forecasts\n  %s\nthe calculator\n  %s", where, strings.Join(forecast, "\n  "), strings.Join(rows, "\n  "))
+		}
+		next, _, err := g.Resolve(map[string]string{"P1": order, "FAR": "1; 1; 1; 1; 1; 1; 1; 1 HOLD"}, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
+		if err != nil {
+			t.Fatalf("%s\nresolve: %v", where, err)
+		}
+		// Where the round stopped (the first plane to need an order stops it), the plane stands where the
+		// calculator's last impulse before that point put it.
+		ns := next.(*game).st
+		q := ns.Plane("P1")
+		want := Step{Hex: f.Hex, Facing: f.Facing, Bank: f.Bank}
+		alt := f.Alt
+		for _, r := range calc.Impulses {
+			if r.Turn < ns.Turn || r.Turn == ns.Turn && r.Impulse < ns.Clock.Impulse {
+				want = Step{Hex: hex.Hex{Q: f.Hex.Q + r.Q, R: f.Hex.R + r.R}, Facing: hex.Dir(r.Facing), Bank: mustBank(r.Bank)}
+				alt = r.Alt
+			}
+		}
+		if q.Status == Flying && (q.Flight.Hex != want.Hex || q.Flight.Facing != want.Facing || q.Flight.Alt != alt || q.Flight.Bank != want.Bank) {
+			t.Fatalf("%s\nthe round stops before turn %d impulse %d with the plane at %s facing %s %d ft bank %s; the calculator has it at %s facing %s %d ft bank %s",
+				where, ns.Turn, ns.Clock.Impulse, q.Flight.Hex, q.Flight.Facing, q.Flight.Alt, q.Flight.Bank, want.Hex, want.Facing, alt, want.Bank)
+		}
+	}
+	if legal < n/20 {
+		t.Fatalf("only %d of %d impulse orders legal", legal, n)
+	}
+	t.Logf("%d random impulse orders (%d legal; %d the receipt passed for this turn and the calculator refused in a later one) agreed between calc move --impulse, the receipt and the round", n, legal, deferred)
+}
+
+// runImpulseCalc runs calc move --impulse from impulse 1 for a plane in flight f.
+func runImpulseCalc(t *testing.T, card *aircraft.Card, f Flight, order string) impulseJSON {
+	t.Helper()
+	var buf bytes.Buffer
+	args := append(calcMoveArgs(card, f, 0, order), "--impulse", "--from", "1")
+	if err := calcMove(args, &buf); err != nil && !errors.Is(err, ruleset.ErrIllegal) {
+		t.Fatalf("calc move %q: %v", args, err)
+	}
+	var out impulseJSON
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Seed 000 rules (4), (9) and seed 001 (a half roll takes two impulses): in the first impulse of a half
+// roll the plane is in the hex between, as the receipt forecasts and the plain game's first movement
+// point has it; the engine put it at the roll's end already, a hex off for every shot of that impulse.
+func TestImpulseHalfRollStandsBetweenInItsFirstImpulse(t *testing.T) {
+	c := card(t, "spitfire-i")
+	f := Flight{Facing: 0, Speed: 60, Alt: 10000, Bank: notation.BankN, Straight: Plenty}
+	out := runImpulseCalc(t, c, f, "` ` HR HOLD")
+	pl, _ := notation.ParsePlot("2 HR")
+	plain := Move(c, f, pl)
+	if !out.Legal || len(out.Impulses) != 4 || len(plain.Steps) != 4 {
+		t.Fatalf("` ` HR: %+v; plain %d steps", out, len(plain.Steps))
+	}
+	for k, r := range out.Impulses {
+		if s := plain.Steps[k]; (hex.Hex{Q: r.Q, R: r.R}) != s.Hex || r.Bank != s.Bank.String() {
+			t.Errorf("impulse %d: the engine has the plane at (%d,%d) bank %s; movement point %d of the plain plot at %s bank %s", r.Impulse, r.Q, r.R, r.Bank, k+1, s.Hex, s.Bank)
+		}
+	}
+}
+
+// A receipt lists every problem of an order at once (docs/architecture.md, "How a plot is checked
+// today"); calc move --impulse stopped at the first manoeuvre that failed, so it listed one problem
+// where the receipt listed all of this turn's.
+func TestCalcImpulseListsEveryProblemOfTheTurn(t *testing.T) {
+	c := card(t, "spitfire-i")
+	f := Flight{Facing: 0, Speed: 60, Alt: 10000, Bank: notation.BankN, Straight: Plenty}
+	order := "` +9 TR; ` -30 TL HOLD"
+	out := runImpulseCalc(t, c, f, order)
+	rc := checkAlone(c, f, 1, order)
+	if len(rc.Errors) < 2 || !slices.Equal(calcCodes(out.Errors), problemCodes(rc.Errors)) {
+		t.Errorf("%q: the calculator's problems %v, the receipt's %v", order, calcCodes(out.Errors), problemCodes(rc.Errors))
+	}
+}
