@@ -285,3 +285,88 @@ func TestCalcMoveChecksBombAsTheGame(t *testing.T) {
 		}
 	}
 }
+
+const diffSwarmFireScenario = `
+ruleset: swarm
+name: differential fire
+turns: 20
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+squadrons:
+  - {callsign: Q1, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, tack: 1 S M, pilots: %s, filled: %d}
+  - {callsign: Q2, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, tack: 1 S M, pilots: %s, filled: %d}
+`
+
+// TestCalculatorAndTurnAgreeOnFire is Swarm's differential test of fire (seed 004, "Firing", the
+// evasive saves of the house chart): every attack a resolved turn makes is made again by `sortie calc
+// fire --ruleset swarm --json` with the turn's range and dice, and the two must score the same dice,
+// need the same save and fill the same pips.
+func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
+	d, err := DefaultData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := d.TypeKeys()
+	pilots := []string{"green", "regular", "veteran", "ace"}
+	n := differentialCount(t, 1500, 500)
+	rng := rand.New(rand.NewPCG(26, 8))
+	attacks := 0
+	for i := range n {
+		t1, t2 := keys[rng.IntN(len(keys))], keys[rng.IntN(len(keys))]
+		p1, p2 := pilots[rng.IntN(4)], pilots[rng.IntN(4)]
+		yaml := fmt.Appendf(nil, diffSwarmFireScenario, t1, 1+2*rng.IntN(6), p1, rng.IntN(3), t2, rng.IntN(7)-3, rng.IntN(7)-3, 1+2*rng.IntN(6), p2, rng.IntN(3))
+		g0, err := Ruleset{}.NewGame(yaml, nil, "fire.yaml")
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, yaml)
+		}
+		g := g0.(*game)
+		_, log, err := g.Resolve(map[string]string{"Q1": "1 S M 1 FIRE ANY", "Q2": "1 S M 1 FIRE ANY"}, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range events {
+			f := e.Fire
+			if e.Kind != EvFire || f == nil {
+				continue
+			}
+			tq := g.st.Squadron(e.Target)
+			tt, _ := d.Type(tq.Type)
+			join := func(xs []int) string {
+				var s []string
+				for _, x := range xs {
+					s = append(s, strconv.Itoa(x))
+				}
+				return strings.Join(s, ",")
+			}
+			args := []string{"--firepower", fmt.Sprintf("%dD6", f.Firepower), "--range", strconv.Itoa(f.Range), "--dice", join(f.Attacks), "--pilots", tq.Pilots, "--json"}
+			if tt.Durable {
+				args = append(args, "--durable")
+			}
+			full := len(f.Saves) == f.Scored // fewer when the target went down first
+			if full && f.Scored > 0 {
+				args = append(args, "--save", join(f.Saves))
+			}
+			attacks++
+			var buf bytes.Buffer
+			where := fmt.Sprintf("case %d: %s fired at %s: %+v\ncalc: sortie calc fire --ruleset swarm %s", i, e.Unit, e.Target, *f, strings.Join(args, " "))
+			if err := calcSwarmFire(args, &buf); err != nil {
+				t.Fatalf("%s\n%v", where, err)
+			}
+			var c swarmFireJSON
+			if err := json.Unmarshal(buf.Bytes(), &c); err != nil {
+				t.Fatal(err)
+			}
+			if c.Scored != f.Scored || c.SaveNeed != f.SaveNeed || c.SaveMod != f.SaveMod || full && c.Filled != f.Filled {
+				t.Fatalf("%s\nthe calculator: scored %d, save need %d modifier %+d, filled %d", where, c.Scored, c.SaveNeed, c.SaveMod, c.Filled)
+			}
+		}
+	}
+	if attacks < n/10 {
+		t.Fatalf("only %d attacks in %d turns", attacks, n)
+	}
+	t.Logf("%d attacks of %d random turns agreed between calc fire and the turn", attacks, n)
+}
