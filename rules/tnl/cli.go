@@ -253,7 +253,8 @@ const calcFireHelp = `sortie calc fire --ruleset tnl: an attack's coloured dice 
   --inverted          the firer is inverted (-1)
   --training T        very-green or poor: -1
   --aim               the pilot has the +1 to hit skill
-  --gunsight G        gyro (+1) or radar (+2)
+  --gunsight G        gyro (+1) or radar (+2): the pilot's fixed guns only
+  --flexible          the dice are flexible mounts' (the gun sight does not serve them)
   --json              one JSON object
 
 Each die hits when it reaches the range plus one, after the modifiers.
@@ -279,6 +280,7 @@ func calcFire(args []string, stdout io.Writer) error {
 	training := fs.String("training", "trained", "")
 	aim := fs.Bool("aim", false, "")
 	sight := fs.String("gunsight", "", "")
+	flexible := fs.Bool("flexible", false, "")
 	asJSON := fs.Bool("json", false, "")
 	if done, err := ruleset.ParseCommandFlags(fs, args, "calc fire", calcFireHelp, "", stdout); done || err != nil {
 		return err
@@ -293,6 +295,9 @@ func calcFire(args []string, stdout io.Writer) error {
 		return ruleset.Usagef("--gunsight is gyro or radar, got %q", *sight)
 	}
 	th := ToHit{Range: *rng, Inverted: *inverted, Training: *training, Aim: *aim, Gunsight: *sight}
+	if *flexible {
+		th.Gunsight = "" // as the turn reads a flexible mount (groupsAt)
+	}
 	out := fireJSON{Range: *rng, Need: th.Need(), Hits: map[string]int{}, Groups: []GroupDetail{}}
 	any := false
 	for c := Blue; c >= White; c-- {
