@@ -232,7 +232,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		t.Fatal(err)
 	}
 	cards := reg.All()
-	n := differentialCount(t, 5000, 2000)
+	n := differentialCount(t, 5000, 500)
 	rng := rand.New(rand.NewPCG(26, 2026))
 	legal, defaultRefused := 0, 0
 	games := map[string]*game{} // one game a type; each case sets its plane's state
@@ -410,7 +410,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 		t.Fatal(err)
 	}
 	cards := reg.All()
-	n := differentialCount(t, 1500, 500)
+	n := differentialCount(t, 1500, 250)
 	rng := rand.New(rand.NewPCG(26, 5))
 	bursts, flexible := 0, 0
 	for i := range n {
@@ -580,7 +580,7 @@ func TestCalculatorAndTurnAgreeOnGroundAttacks(t *testing.T) {
 			cards = append(cards, c)
 		}
 	}
-	n := differentialCount(t, 1500, 500)
+	n := differentialCount(t, 1500, 250)
 	rng := rand.New(rand.NewPCG(26, 6))
 	pilots := []string{"green", "regular", "veteran", "ace"}
 	hits, refused := 0, 0
@@ -797,7 +797,7 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 		t.Fatal(err)
 	}
 	cards := reg.All()
-	n := differentialCount(t, 2000, 600)
+	n := differentialCount(t, 2000, 400)
 	rng := rand.New(rand.NewPCG(26, 7))
 	legal, deferred := 0, 0
 	for i := range n {

@@ -158,7 +158,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := d.TypeKeys()
-	n := differentialCount(t, 5000, 2000)
+	n := differentialCount(t, 5000, 800)
 	rng := rand.New(rand.NewPCG(26, 4))
 	legal := 0
 	games := map[string]*game{} // one game a type; each case sets its squadron's state
@@ -308,7 +308,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 	}
 	keys := d.TypeKeys()
 	pilots := []string{"green", "regular", "veteran", "ace"}
-	n := differentialCount(t, 1500, 500)
+	n := differentialCount(t, 1500, 250)
 	rng := rand.New(rand.NewPCG(26, 8))
 	attacks := 0
 	for i := range n {

@@ -180,7 +180,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := d.Keys()
-	n := differentialCount(t, 4000, 1500)
+	n := differentialCount(t, 4000, 600)
 	rng := rand.New(rand.NewPCG(26, 3))
 	legal := 0
 	games := map[string]*game{}
@@ -353,7 +353,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := d.Keys()
-	n := differentialCount(t, 1500, 500)
+	n := differentialCount(t, 1500, 400)
 	rng := rand.New(rand.NewPCG(26, 9))
 	trainings := []string{"very-green", "poor", "trained", "veteran", "ace"}
 	skills := []string{"", "aim", "lucky", "deadly", "aim, deadly"}
