@@ -269,6 +269,16 @@ func (r *resolution) hitGround(p *Plane, u *GroundUnit, attack, dv int, weapon, 
 		Text: fmt.Sprintf("%s's %s on %s (%s): attack %d + %d against defence %d + %d: %s", p.Callsign, weapon, what, u.Kind, attack, ad, dv, dd, dmg)})
 }
 
+// orderAttackProblems is attackProblems for the ground attack of an order, if it has one: the receipt
+// (CheckOrder) and the calculator (calc move, which knows no ground units) both ask it.
+func orderAttackProblems(st *State, p *Plane, card *aircraft.Card, o notation.Order) []Problem {
+	pl := o.Plot
+	if !pl.Rocket && !pl.Strafe && o.At.Unit == "" {
+		return nil
+	}
+	return attackProblems(st, p, card, pl.Rocket, pl.Strafe, o.At, pl.Col("ROCKET")+pl.Col("STRAFE"))
+}
+
 // attackProblems checks an order's ground attack against what the plane carries and what its side can
 // see: rockets left, fixed forward guns to strafe with, and a named target that is an enemy unit in
 // sight (the same answer for one that does not exist and one the side has not seen).

@@ -47,6 +47,14 @@ type SystemStatus struct {
 // firing positions; empty means every fixed forward position. Fixed positions fire together on the chart
 // of their combined mix; flexible ones by the best-single-position rule.
 func CalcFire(env *Env, shooter, target *aircraft.Card, guns []string, rangeHexes, heightDiff, clock int, d dice.Source, simple bool) (FireReport, error) {
+	return CalcFireRow(env, shooter, target, guns, rangeHexes, heightDiff, clock, "", d, simple)
+}
+
+// CalcFireRow is CalcFire with the deflection row of a flexible gun's shot given: "5-7", "4/8" or
+// "9-3". A flexible gun's row follows from both planes' headings, not from the clock alone (seed 000,
+// the deflection DRM rules; FlexDeflectionRow), so a flexible shot needs it; a fixed gun's row is its
+// clock's, and row must be empty or that one.
+func CalcFireRow(env *Env, shooter, target *aircraft.Card, guns []string, rangeHexes, heightDiff, clock int, row string, d dice.Source, simple bool) (FireReport, error) {
 	if clock < 1 || clock > 12 {
 		return FireReport{}, fmt.Errorf("the clock position is 1 to 12, got %d", clock)
 	}
@@ -89,13 +97,23 @@ func CalcFire(env *Env, shooter, target *aircraft.Card, guns []string, rangeHexe
 		if !ok {
 			return FireReport{}, fmt.Errorf("no chosen gun reaches range %d", rangeAdj)
 		}
+		if row != "" && row != tables.DeflectionRow(clock) {
+			return FireReport{}, fmt.Errorf("fixed guns at clock %d read deflection row %s, not %s", clock, tables.DeflectionRow(clock), row)
+		}
 		shot = Shot{Guns: ids, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: env.Tables.DRM(clock, me)}
 	case len(flex) > 0:
 		chart, ids, ok := bestFlex(env.Tables, flex, rangeAdj)
 		if !ok {
 			return FireReport{}, fmt.Errorf("no chosen gun reaches range %d", rangeAdj)
 		}
-		shot = Shot{Guns: ids, Flexible: true, Chart: chart, Range: rangeAdj, Clock: clock, Row: tables.DeflectionRow(clock), DRM: env.Tables.DRM(clock, me)}
+		if row == "" {
+			return FireReport{}, fmt.Errorf("a flexible gun's deflection row depends on both headings: give it (5-7, 4/8 or 9-3)")
+		}
+		drm, err := env.Tables.DRMRow(row, me)
+		if err != nil {
+			return FireReport{}, err
+		}
+		shot = Shot{Guns: ids, Flexible: true, Chart: chart, Range: rangeAdj, Clock: clock, Row: row, DRM: drm}
 	default:
 		return FireReport{}, fmt.Errorf("the %s has no fixed forward guns; name the positions with --guns", shooter.Name)
 	}

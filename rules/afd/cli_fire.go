@@ -20,6 +20,8 @@ const calcFireHelp = `sortie calc fire: one burst, read off the house tables, an
   --clock C            the shooter's clock position seen from the target: 12 ahead of it, 6 dead astern
   --height-diff FT     height difference in feet (+1 range per full 500 ft)
   --guns POS[,POS]     gun positions that fire (default: every fixed forward position)
+  --row R              flexible guns: the deflection row, 5-7, 4/8 or 9-3 (it depends on both planes'
+                       headings, as the turn's report gives it); fixed guns read it off --clock
   --dice R,W[,D10...]  red D6, white D6, then the hit-location D10s (1 or 2, more for 10+ hits)
   --simple-criticals   the seed's older red-die rule
   --json               one JSON object
@@ -34,6 +36,7 @@ func calcFire(args []string, stdout io.Writer) error {
 	clock := fs.Int("clock", 0, "")
 	height := fs.Int("height-diff", 0, "")
 	guns := fs.String("guns", "", "")
+	row := fs.String("row", "", "")
 	diceText := fs.String("dice", "", "")
 	simple := fs.Bool("simple-criticals", false, "")
 	asJSON := fs.Bool("json", false, "")
@@ -69,7 +72,7 @@ func calcFire(args []string, stdout io.Writer) error {
 		return err
 	}
 	d := dice.NewScripted(values...)
-	rep, err := CalcFire(env, shooter, target, gunList, *rng, *height, *clock, d, *simple)
+	rep, err := CalcFireRow(env, shooter, target, gunList, *rng, *height, *clock, strings.TrimSpace(*row), d, *simple)
 	if err != nil {
 		return ruleset.Usagef("calc fire: %v", err)
 	}

@@ -109,6 +109,14 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text st
 		out.Canonical = o.String()
 		rows, errs, warns := flyImpulses(card, start, at, o.Manoeuvres)
 		out.Impulses = rows
+		// This turn's problems are the receipt's, every one of them (flying stops at the first); a
+		// later turn's, which the receipt leaves to that turn, come from flying on.
+		if c := checkAlone(card, start, at, text); len(c.Errors) > 0 {
+			errs = errs[:0]
+			for _, e := range c.Errors {
+				errs = append(errs, Problem{Code: e.Code, Message: e.Message, Col: e.Col})
+			}
+		}
 		for _, e := range errs {
 			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
 		}
@@ -159,13 +167,8 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text st
 // flyImpulses flies manoeuvres for one plane alone, from impulse from of turn 1, through as many turns
 // as they take, with the engine's own rules: the rows it flew, and the faults that stopped it.
 func flyImpulses(card *aircraft.Card, start Flight, at impulseStart, ms []notation.Manoeuvre) ([]impulseRowJSON, []Problem, []Problem) {
-	st := &State{Ruleset: "afd", Turn: 1, Options: Options{Impulse: true}, Sides: []string{"calc"},
-		Players: []Player{{ID: "calc", Side: "calc"}}, Sight: map[string]map[string]Sighting{"calc": {}},
-		Planes: []Plane{{Callsign: "CALC", Type: card.Key, Side: "calc", Player: "calc", Flight: start, Status: Flying}}}
-	impulseState(st)
-	st.Clock.Impulse = at.from
+	st := aloneState(card, start, at)
 	p := &st.Planes[0]
-	p.Imp.SlipLast = at.slipped
 	p.Imp.Queue = append([]notation.Manoeuvre(nil), ms...)
 	env := &Env{Cards: singleCard{card}}
 	r := &impulseRun{resolution: resolution{env: env, ns: st, d: dice.NewScripted(), turn: 1, cards: map[string]*aircraft.Card{},
@@ -228,6 +231,25 @@ func flyImpulses(card *aircraft.Card, start Flight, at impulseStart, ms []notati
 		}
 	}
 	return rows, nil, warnings
+}
+
+// aloneState is an impulse game of one plane, CALC, in flight start at impulse from of turn 1.
+func aloneState(card *aircraft.Card, start Flight, at impulseStart) *State {
+	st := &State{Ruleset: "afd", Turn: 1, Options: Options{Impulse: true}, Sides: []string{"calc"},
+		Players: []Player{{ID: "calc", Side: "calc"}}, Sight: map[string]map[string]Sighting{"calc": {}},
+		Planes: []Plane{{Callsign: "CALC", Type: card.Key, Side: "calc", Player: "calc", Flight: start, Status: Flying}}}
+	impulseState(st)
+	st.Clock.Impulse = at.from
+	st.Planes[0].Imp.SlipLast = at.slipped
+	return st
+}
+
+// checkAlone is the receipt's check of an impulse order (impulseCheck) for a plane alone: every problem
+// of the manoeuvres flown this turn, as a receipt lists them.
+func checkAlone(card *aircraft.Card, start Flight, at impulseStart, text string) ruleset.OrderCheck {
+	st := aloneState(card, start, at)
+	g := &game{env: &Env{Cards: singleCard{card}}, st: st}
+	return g.impulseCheck(&st.Planes[0], text, ruleset.NewOrderCheck())
 }
 
 // singleCard is a Cards of one card.

@@ -22,7 +22,11 @@ const calcMoveHelp = `sortie calc move: fly one plot and show it hex by hex.
   --alt FT           start-of-turn altitude in feet, a multiple of 100
   --bank B           start-of-turn bank: N, RB, LB, I, IR or IL
   --facing D         facing 0-11, bearing 30°×D clockwise from north (default 0)
+  --grain R|L        facing across the grain (an odd D): whether the next hex entered across it is
+                     the right-front (R, default) or the left-front (L) one, seed 000 rule (8)
   --loaded           the plane carries its bombs or torpedo
+  --engine-out       a multi-engine plane that has lost an engine: no power factors
+  --rockets N        rocket salvos the plane has left, for a ROCKET plot (default 0)
   --previous LIST    last turn's facts, comma separated: steep-climb, steep-dive, vert, power,
                      dive=FT (feet dived), speed=N (last turn's rounded speed)
   --straight N       hexes flown since the last manoeuvre (default: enough for any manoeuvre)
@@ -82,7 +86,10 @@ func calcMove(args []string, stdout io.Writer) error {
 	altText := fs.String("alt", "", "")
 	bankText := fs.String("bank", "", "")
 	facing := fs.Int("facing", 0, "")
+	grain := fs.String("grain", "R", "")
 	loaded := fs.Bool("loaded", false, "")
+	engineOut := fs.Bool("engine-out", false, "")
+	rockets := fs.Int("rockets", 0, "")
 	previous := fs.String("previous", "", "")
 	straight := fs.Int("straight", Plenty, "")
 	plotText := fs.String("plot", "", "")
@@ -112,6 +119,14 @@ func calcMove(args []string, stdout io.Writer) error {
 	if *facing < 0 || *facing > 11 {
 		return ruleset.Usagef("--facing is 0 to 11 (bearing 30° × D from north); got %d", *facing)
 	}
+	var phase hex.Phase
+	switch strings.ToUpper(strings.TrimSpace(*grain)) {
+	case "R":
+	case "L":
+		phase = hex.LeftFront
+	default:
+		return ruleset.Usagef("--grain is R or L (the next hex entered across the grain); got %q", *grain)
+	}
 	if *straight < 0 {
 		return ruleset.Usagef("--straight cannot be negative; got %d", *straight)
 	}
@@ -122,9 +137,15 @@ func calcMove(args []string, stdout io.Writer) error {
 	if strings.TrimSpace(*plotText) == "" {
 		return ruleset.Usagef("--plot is required, e.g. --plot \"2R 1 TR STEEP P\"")
 	}
-	start := Flight{Facing: hex.Dir(*facing), Speed: speed, Alt: alt, Bank: bank, Loaded: *loaded, Last: last, Straight: *straight}
+	start := Flight{Facing: hex.Dir(*facing), Phase: phase, Speed: speed, Alt: alt, Bank: bank, Loaded: *loaded, NoPower: *engineOut, Last: last, Straight: *straight}
 	if *loaded && card.Loaded == nil {
 		return ruleset.Usagef("--loaded: the %s carries no bombs or torpedo", card.Name)
+	}
+	if *rockets < 0 || *rockets > 8 {
+		return ruleset.Usagef("--rockets is the salvos left, 0 to 8; got %d", *rockets)
+	}
+	if *engineOut && !card.MultiEngine() {
+		return ruleset.Usagef("--engine-out: the %s has one engine", card.Name)
 	}
 	if *impulse {
 		if *from < 1 || *from > 12 {
@@ -150,6 +171,9 @@ func calcMove(args []string, stdout io.Writer) error {
 	if !parser.HasErrors(diags) {
 		out.Canonical = plot.String()
 		res = Move(card, start, plot)
+		// The plot's ROCKET or STRAFE, checked as the receipt checks it (no target: the calculator
+		// knows no ground units).
+		res.Errors = append(res.Errors, orderAttackProblems(&State{}, &Plane{Callsign: "the plane", Rockets: *rockets}, card, notation.Order{Plot: plot})...)
 		for _, e := range res.Errors {
 			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
 		}

@@ -43,6 +43,8 @@ const calcTargetHelp = `sortie calc target: the damage an attack does to a groun
   --defence N       the target's defence value (or --target tank, truck, gun, bridge, ...: the seed's samples)
   --prior D         none, light or heavy: damage the target already has
   --secondary       another target in the hex: half the attack value (not for a torpedo)
+  --ship            strafing a ship (not its flak): its defence counts double; --armoured: an armoured
+                    ship (a battleship), which strafing cannot hurt. --target destroyer is a ship.
   --attack-die N    the attacker's d10     --defence-die N   the defender's d10
   --json            one JSON object
 
@@ -202,18 +204,23 @@ func calcBomb(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// noStrafe is --strafe not given.
+const noStrafe = -999
+
 func calcTarget(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc target", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	weapon := fs.String("weapon", "", "")
 	attack := fs.Int("attack", 0, "")
-	strafe := fs.Int("strafe", 0, "")
+	strafe := fs.Int("strafe", noStrafe, "")
 	count := fs.Int("count", 1, "")
 	resultText := fs.String("result", "on-target", "")
 	defence := fs.Int("defence", 0, "")
 	target := fs.String("target", "", "")
 	prior := fs.String("prior", "none", "")
 	secondary := fs.Bool("secondary", false, "")
+	ship := fs.Bool("ship", false, "")
+	armoured := fs.Bool("armoured", false, "")
 	ad := fs.Int("attack-die", 0, "")
 	dd := fs.Int("defence-die", 0, "")
 	asJSON := fs.Bool("json", false, "")
@@ -228,9 +235,14 @@ func calcTarget(args []string, stdout io.Writer) error {
 	if *count < 1 {
 		return ruleset.Usagef("--count is at least 1")
 	}
+	// A strafing attack value may be 0 or less: a small gun factor with its modifiers (strike.Strafe).
+	strafing := *strafe != noStrafe
+	if strafing && (*strafe < -20 || *strafe > 40) {
+		return ruleset.Usagef("--strafe %d: a strafing attack value is -20 to 40", *strafe)
+	}
 	av := *attack
 	switch {
-	case *strafe > 0:
+	case strafing:
 		av = *strafe
 	case *weapon != "":
 		v, ok := strike.AttackValue(*weapon)
@@ -245,12 +257,12 @@ func calcTarget(args []string, stdout io.Writer) error {
 	}
 	problem := ""
 	if *secondary {
-		if *strafe == 0 && !strike.SecondaryApplies(*weapon) {
+		if !strafing && !strike.SecondaryApplies(*weapon) {
 			problem = "a torpedo attacks only the ship it hits: the other targets in the hex take nothing (seed 002)"
 		}
 		av = strike.Secondary(av)
 	}
-	if *strafe > 0 && *target != "" && !strike.Strafable(*target) {
+	if strafing && *target != "" && !strike.Strafable(*target) {
 		problem = fmt.Sprintf("strafing cannot hurt a %s (seed 002: vehicles, guns, troops, small buildings and ships)", *target)
 	}
 	dv := *defence
@@ -276,6 +288,17 @@ func calcTarget(args []string, stdout io.Writer) error {
 		return err
 	}
 	dvNow := strike.Defence(dv, pd)
+	if *armoured && !*ship {
+		return ruleset.Usagef("--armoured is for a ship: give --ship too")
+	}
+	if strafing && (*ship || *target == "destroyer") {
+		// Strafing the whole ship, as the turn does it (strike.StrafedShipDefence).
+		v, ok := strike.StrafedShipDefence(dvNow, *armoured)
+		if !ok {
+			problem = "strafing cannot hurt an armoured ship (seed 002)"
+		}
+		dvNow = v
+	}
 	dmg := strike.DamageOf(av+*ad, dvNow+*dd)
 	out := struct {
 		Attack       int    `json:"attack"`

@@ -862,7 +862,9 @@ func (r *impulseRun) fly(p *Plane) error {
 	p.Imp.Flown = append(p.Imp.Flown, fb)
 	res := fc.res // the turn's plot with this box, flown by tryManoeuvre
 	if n := len(res.Steps); n > 0 {
-		s := res.Steps[n-1]
+		// The plane stands where this box's own movement point put it (the receipt's forecast reads the
+		// same step): the first impulse of a half roll ends in the hex between, not at the roll's end.
+		s := res.Steps[min(len(pt.flown), n-1)]
 		p.Flight.Hex, p.Flight.Facing, p.Flight.Bank = s.Hex, s.Facing, s.Bank
 		p.Flight.Phase = res.End.Phase
 	}

@@ -195,10 +195,7 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 	// Flown into a buffer of the check's own, the plot keeps no speed log: the forecast does not show one.
 	r := checkOrder(card, p.Flight, o, make([]Step, 0, o.Plot.MPs()))
 	out.Errors = append(out.Errors, problems(r.Errors)...)
-	if pl := o.Plot; pl.Rocket || pl.Strafe || o.At.Unit != "" {
-		col := pl.Col("ROCKET") + pl.Col("STRAFE")
-		out.Errors = append(out.Errors, problems(attackProblems(g.st, p, card, pl.Rocket, pl.Strafe, o.At, col))...)
-	}
+	out.Errors = append(out.Errors, problems(orderAttackProblems(g.st, p, card, o))...)
 	out.Warnings = append(out.Warnings, problems(r.Warnings)...)
 	if o.Fire.Default {
 		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})

@@ -25,6 +25,9 @@ const calcSwarmMoveHelp = `sortie calc move --ruleset swarm: fly one squadron's 
   --facing D       the hex corner the base points to: 1, 3, 5, 7, 9 or 11 (030°, 090° … 330°; default 1)
   --type KEY       the squadron type, to cross off the speeds it cannot fly (default: all three speeds)
   --plot "PLOT"    the order: the new tack, then the path, e.g. "3 R M 1 R 2" (several turns: separate with ;)
+  --contact        the squadron has the enemy in sight, so it plots one turn; --contact=false: it does not,
+                   so it plots a course of 3 to 6 turns (default: in sight for a plot of one turn, not for more)
+  --bombed         a bomber that has dropped its bombs already
   --json           one JSON object instead of the table
 
 The start hex is q=0, r=0. Exit status 1 when the plot is illegal, 2 for a usage error.
@@ -82,6 +85,8 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 	facing := fs.Int("facing", 1, "")
 	typeKey := fs.String("type", "", "")
 	plotText := fs.String("plot", "", "")
+	contact := fs.Bool("contact", false, "")
+	bombed := fs.Bool("bombed", false, "")
 	asJSON := fs.Bool("json", false, "")
 	if done, err := ruleset.ParseCommandFlags(fs, args, "calc move", calcSwarmMoveHelp, "(is the plot quoted? --plot \"3 R M 1 R 2\")", stdout); done || err != nil {
 		return err
@@ -121,16 +126,26 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 	}
 	if !parser.HasErrors(diags) {
 		out.Canonical = o.String()
+		contactSet := false
+		fs.Visit(func(f *flag.Flag) { contactSet = contactSet || f.Name == "contact" })
+		if !contactSet {
+			*contact = len(o.Turns) == 1
+		}
+		// The order checked as the receipt and the turn check it (CheckOrderOf), for a squadron alone.
+		q := &Squadron{Callsign: "the squadron", Type: t.Key, Tack: from, Pos: start, Contact: *contact, Bombed: *bombed, Status: Flying}
+		c := CheckOrderOf(t, &State{}, q, o)
+		for _, e := range c.Errors {
+			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col, Suggestion: e.Suggestion})
+		}
+		for _, e := range c.Warnings {
+			out.Warnings = append(out.Warnings, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col, Suggestion: e.Suggestion})
+		}
 		tack, pos := from, start
-		for i, turn := range o.Turns {
-			m := Move(t, tack, pos, turn)
-			for _, e := range m.Errors {
-				out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col, Suggestion: e.Suggestion})
-			}
+		for i, m := range c.Moves {
 			for _, s := range m.Steps {
 				out.Steps = append(out.Steps, swarmStepJSON{Turn: i + 1, Segment: s.Segment, Token: s.Token, Q: s.Hex.Q, R: s.Hex.R, Facing: int(s.Facing), Band: m.Tack.Band})
 			}
-			out.Segments += turn.Segments()
+			out.Segments += o.Turns[i].Segments()
 			out.Changes += m.Changes
 			tack, pos = m.Tack, m.End
 		}

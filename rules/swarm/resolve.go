@@ -32,12 +32,17 @@ type Check struct {
 // and bombs): each turn's tack move and path (Move), the length of a plotted course, BOMB. It is what a
 // receipt reports, and Resolve uses the same checks.
 func CheckOrder(d *Data, st *State, q *Squadron, o notation.SwarmOrder) Check {
-	c := Check{Errors: []Problem{}, Warnings: []Problem{}}
 	t, ok := d.Type(q.Type)
 	if !ok {
-		c.Errors = append(c.Errors, Problem{Code: "type", Message: "no squadron type " + q.Type})
-		return c
+		return Check{Errors: []Problem{{Code: "type", Message: "no squadron type " + q.Type}}, Warnings: []Problem{}}
 	}
+	return CheckOrderOf(t, st, q, o)
+}
+
+// CheckOrderOf is CheckOrder for a squadron of type t: the receipt, the turn and the calculator (calc
+// move, whose squadron may be of no type in the data) all check an order with it.
+func CheckOrderOf(t *Type, st *State, q *Squadron, o notation.SwarmOrder) Check {
+	c := Check{Errors: []Problem{}, Warnings: []Problem{}}
 	switch n := len(o.Turns); {
 	case n == 0:
 		c.Errors = append(c.Errors, Problem{Code: "empty", Message: "the order has no turn"})
@@ -47,8 +52,8 @@ func CheckOrder(d *Data, st *State, q *Squadron, o notation.SwarmOrder) Check {
 			Message: fmt.Sprintf("%s has the enemy in sight: plot this turn only (a course of several turns is for squadrons without eye contact)", q.Callsign)})
 	case !q.Contact && n < MinCourse:
 		c.Errors = append(c.Errors, Problem{Code: "course-length",
-			Message: fmt.Sprintf("%s has no enemy in sight (visibility %d hexes): plot its course for %d to %d turns at once, separated by ; (you have %d)",
-				q.Callsign, st.Visibility, MinCourse, MaxCourse, n)})
+			Message: fmt.Sprintf("%s has no enemy in sight%s: plot its course for %d to %d turns at once, separated by ; (you have %d)",
+				q.Callsign, visibilityText(st.Visibility), MinCourse, MaxCourse, n)})
 	}
 	from, pos := q.Tack, q.Pos
 	defaultFire := false
@@ -79,6 +84,14 @@ func CheckOrder(d *Data, st *State, q *Squadron, o notation.SwarmOrder) Check {
 	}
 	sort.SliceStable(c.Errors, func(i, j int) bool { return c.Errors[i].Col < c.Errors[j].Col })
 	return c
+}
+
+// visibilityText is " (visibility N hexes)", or nothing when the visibility is not known (0).
+func visibilityText(v int) string {
+	if v == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (visibility %d hexes)", v)
 }
 
 // DefaultTurn is what a squadron flies when no order came (docs/rulings.md: NMR): the tack kept at its speed and

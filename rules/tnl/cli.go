@@ -76,6 +76,10 @@ const calcMoveHelp = `sortie calc move --ruleset tnl: fly one movement phase, or
   --hits N        hits already suffered
   --training T    very-green, poor, trained, veteran, ace, multi-ace
   --agile         the pilot has the agile skill
+  --inverted      the aircraft starts the turn inverted
+  --load L        it still carries its 1000lb, 500lb or torpedo (for BOMB and TORPEDO; none by default)
+  --loaded-modifiers  the scenario plays the loaded modifiers (a loaded fighter turns and flies slower)
+  --dive-run      it dived from Medium last turn and may dive-bomb from Low
   --json          one JSON object
 
 The start hex is q=0, r=0. Exit status 1 when the plot is illegal, 2 for a usage error.
@@ -110,6 +114,10 @@ func calcMove(args []string, stdout io.Writer) error {
 	hits := fs.Int("hits", 0, "")
 	training := fs.String("training", "trained", "")
 	agile := fs.Bool("agile", false, "")
+	inverted := fs.Bool("inverted", false, "")
+	load := fs.String("load", "", "")
+	loadedMods := fs.Bool("loaded-modifiers", false, "")
+	diveRun := fs.Bool("dive-run", false, "")
 	asJSON := fs.Bool("json", false, "")
 	if done, err := ruleset.ParseCommandFlags(fs, args, "calc move", calcMoveHelp, "(is the plot quoted? --plot \"2 TL 6 HL\")", stdout); done || err != nil {
 		return err
@@ -138,7 +146,13 @@ func calcMove(args []string, stdout io.Writer) error {
 	if *hits < 0 || *hits >= sh.Hits {
 		return ruleset.Usagef("--hits is 0 to %d for the %s, got %d", sh.Hits-1, sh.Name, *hits)
 	}
-	a := &Aircraft{Callsign: "the " + sh.Name, Type: sh.Key, Level: lvl, Facing: dir, Hits: *hits, Training: *training, Status: Flying}
+	switch *load {
+	case "", "none", "1000lb", "500lb", "torpedo":
+	default:
+		return ruleset.Usagef("--load is 1000lb, 500lb or torpedo, got %q", *load)
+	}
+	a := &Aircraft{Callsign: "the " + sh.Name, Type: sh.Key, Level: lvl, Facing: dir, Inverted: *inverted, Hits: *hits, Training: *training,
+		Load: *load, Loaded: *load != "" && *load != "none", DiveRun: *diveRun, Status: Flying}
 	if *agile {
 		a.Skills = []string{SkillAgile}
 	}
@@ -147,7 +161,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	if single {
 		text += " / 1"
 	}
-	out := moveJSON{Errors: []ruleset.CalcProblem{}, Phases: []phaseJSON{}, FS: FS(sh, a, false), Level: lvl.String()}
+	out := moveJSON{Errors: []ruleset.CalcProblem{}, Phases: []phaseJSON{}, FS: FS(sh, a, *loadedMods), Level: lvl.String()}
 	o, ds := notation.Parse(text)
 	for _, d := range ds {
 		if d.Severity == parser.SeverityError {
@@ -169,8 +183,8 @@ func calcMove(args []string, stdout io.Writer) error {
 		}
 		if single {
 			out.Canonical = strings.TrimSuffix(strings.TrimSuffix(seg.String(), " "+seg.Fire.String()), " / 1")
-			lo, hi := SpeedRange(sh, a, ph0, a.Speed, false)
-			r := FlyPhase(Pos{Facing: dir}, 0, seg.Phases[0], out.FS)
+			lo, hi := SpeedRange(sh, a, ph0, a.Speed, *loadedMods)
+			r := FlyPhase(Pos{Facing: dir, Inverted: *inverted}, 0, seg.Phases[0], out.FS)
 			for _, e := range r.Errors {
 				out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
 			}
@@ -180,13 +194,15 @@ func calcMove(args []string, stdout io.Writer) error {
 			out.Phases = append(out.Phases, phaseJSON{Phase: ph0 + 1, Hexes: r.Hexes, MinSpeed: lo, MaxSpeed: hi, Steps: r.Steps, End: r.End})
 		} else {
 			out.Canonical = seg.String()
-			pc := CheckPlot(sh, a, seg, false)
-			for _, e := range pc.Errors {
+			// The plot and the attack's load and height, checked as the receipt checks them (the
+			// calculator knows no ships to name).
+			pc := CheckPlot(sh, a, seg, *loadedMods)
+			for _, e := range append(pc.Errors, LoadProblems(a, seg, pc.Level)...) {
 				out.Errors = append(out.Errors, ruleset.CalcProblem{Code: e.Code, Message: e.Message, Column: e.Col})
 			}
 			prev := a.Speed
 			for ph, r := range pc.Phases {
-				lo, hi := SpeedRange(sh, a, ph, prev, false)
+				lo, hi := SpeedRange(sh, a, ph, prev, *loadedMods)
 				mod := AltMod(sh, seg.Alt, ph)
 				out.Phases = append(out.Phases, phaseJSON{Phase: ph + 1, Hexes: r.Hexes, MinSpeed: lo + mod, MaxSpeed: hi + mod, Steps: r.Steps, End: r.End})
 				prev = max(pc.Bases[ph], 1)
@@ -237,7 +253,8 @@ const calcFireHelp = `sortie calc fire --ruleset tnl: an attack's coloured dice 
   --inverted          the firer is inverted (-1)
   --training T        very-green or poor: -1
   --aim               the pilot has the +1 to hit skill
-  --gunsight G        gyro (+1) or radar (+2)
+  --gunsight G        gyro (+1) or radar (+2): the pilot's fixed guns only
+  --flexible          the dice are flexible mounts' (the gun sight does not serve them)
   --json              one JSON object
 
 Each die hits when it reaches the range plus one, after the modifiers.
@@ -263,6 +280,7 @@ func calcFire(args []string, stdout io.Writer) error {
 	training := fs.String("training", "trained", "")
 	aim := fs.Bool("aim", false, "")
 	sight := fs.String("gunsight", "", "")
+	flexible := fs.Bool("flexible", false, "")
 	asJSON := fs.Bool("json", false, "")
 	if done, err := ruleset.ParseCommandFlags(fs, args, "calc fire", calcFireHelp, "", stdout); done || err != nil {
 		return err
@@ -277,6 +295,9 @@ func calcFire(args []string, stdout io.Writer) error {
 		return ruleset.Usagef("--gunsight is gyro or radar, got %q", *sight)
 	}
 	th := ToHit{Range: *rng, Inverted: *inverted, Training: *training, Aim: *aim, Gunsight: *sight}
+	if *flexible {
+		th.Gunsight = "" // as the turn reads a flexible mount (groupsAt)
+	}
 	out := fireJSON{Range: *rng, Need: th.Need(), Hits: map[string]int{}, Groups: []GroupDetail{}}
 	any := false
 	for c := Blue; c >= White; c-- {

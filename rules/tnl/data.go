@@ -157,7 +157,7 @@ func (d Dice) String() string {
 }
 
 // Mount is a flexible gun position on the sheet: one die of its colour, at -1 to hit when it is a single
-// gun on a pivot (seed 003, "Single Pivot Mount MG Firing -1").
+// machine gun on a pivot (seed 003, "Single Pivot Mount MG Firing -1").
 type Mount struct {
 	Colour Colour `json:"colour"`
 	Pivot  bool   `json:"pivot"`
@@ -238,7 +238,8 @@ func Derive(r Record) (Sheet, error) {
 		if !ok || g.Count < 1 {
 			return s, fmt.Errorf("%s: flexible gun %+v: unknown kind or no guns", r.Key, g)
 		}
-		mounts = append(mounts, Mount{Colour: c, Pivot: g.Count == 1})
+		// Seed 003 takes 1 off a single machine gun on a pivot (a white die); a single cannon is not one.
+		mounts = append(mounts, Mount{Colour: c, Pivot: g.Count == 1 && c == White})
 	}
 	sort.SliceStable(mounts, func(i, j int) bool {
 		if mounts[i].Colour != mounts[j].Colour {

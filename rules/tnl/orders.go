@@ -103,26 +103,43 @@ func dedupe(ps []Problem) []Problem {
 	return out
 }
 
-// attackProblems checks an attack on a ship against the aircraft: a bomb for BOMB, a torpedo for
-// TORPEDO, an enemy ship afloat, and the height: a dive bomber releases at Low or Very Low on a dive begun
-// at Medium, a torpedo goes from Very Low (seed 003, "Attacking Ships").
+// attackProblems checks an attack on a ship: the ship named (targetProblems), then the aircraft's load
+// and height (LoadProblems).
 func attackProblems(st *State, a *Aircraft, seg notation.Segment, after Level) []Problem {
+	return append(targetProblems(st, a, seg), LoadProblems(a, seg, after)...)
+}
+
+// targetProblems checks the ship an attack names: an enemy ship of the game, afloat (seed 003,
+// "Attacking Ships").
+func targetProblems(st *State, a *Aircraft, seg notation.Segment) []Problem {
 	at := seg.Attack
 	if at.Kind == "" {
 		return nil
 	}
-	var out []Problem
-	bad := func(code, format string, args ...any) {
-		out = append(out, Problem{Code: code, Col: at.Col, Message: fmt.Sprintf(format, args...)})
+	bad := func(format string, args ...any) []Problem {
+		return []Problem{{Code: "attack-target", Col: at.Col, Message: fmt.Sprintf(format, args...)}}
 	}
 	g := st.GroundNamed(at.Target)
 	switch {
 	case g == nil || g.Kind != "ship":
-		bad("attack-target", "%s is not a ship of the game", at.Target)
+		return bad("%s is not a ship of the game", at.Target)
 	case g.Side == a.Side:
-		bad("attack-target", "%s is on your side", at.Target)
+		return bad("%s is on your side", at.Target)
 	case g.Sunk():
-		bad("attack-target", "%s has sunk", at.Target)
+		return bad("%s has sunk", at.Target)
+	}
+	return nil
+}
+
+// LoadProblems checks an attack on a ship against the aircraft, whatever the ship: a bomb for BOMB, a
+// torpedo for TORPEDO, and the height: a dive bomber releases at Low or Very Low on a dive begun at
+// Medium, a torpedo goes from Very Low (seed 003, "Attacking Ships"). after is the level the plot ends
+// at. The receipt and the calculator both check an attack with it.
+func LoadProblems(a *Aircraft, seg notation.Segment, after Level) []Problem {
+	at := seg.Attack
+	var out []Problem
+	bad := func(code, format string, args ...any) {
+		out = append(out, Problem{Code: code, Col: at.Col, Message: fmt.Sprintf(format, args...)})
 	}
 	switch at.Kind {
 	case "BOMB":

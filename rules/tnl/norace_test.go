@@ -1,0 +1,6 @@
+//go:build !race
+
+package tnl
+
+// raceBuild: see race_test.go.
+const raceBuild = false
