@@ -74,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdGame(args[1:], stdout)
 	case "demo":
 		err = cmdDemo(args[1:], stdout)
+	case "sandbox":
+		err = cmdSandbox(args[1:], stdout)
 	case "init":
 		err = cmdInit(args[1:], os.Stdin, stdout)
 	case "export":
