@@ -211,7 +211,7 @@ func cmdInit(args []string, stdin io.Reader, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "wrote %s\n", abs)
 	next := func() {
 		fmt.Fprintf(stdout, "\nNext: sortie serve --config %s\n", abs)
-		fmt.Fprintln(stdout, "As a service under systemd: ExecStart=sortie serve --config "+abs+" in a unit (docs/operations.md, \"Setting up\"), then systemctl enable --now sortie")
+		fmt.Fprintln(stdout, "As a service under systemd: ExecStart=sortie serve --config "+abs+" in a unit (docs/operations.md, \"Running it as a service\"), then systemctl enable --now sortie")
 	}
 	if *noCheck {
 		fmt.Fprintf(stdout, "Before the first start, try the mail account: sortie check --config %s\n", abs)
