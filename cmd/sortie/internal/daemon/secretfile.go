@@ -13,6 +13,9 @@ import (
 // the machine, so it is refused with the chmod that fixes it. One trailing newline is dropped.
 func ReadSecretFile(path string) (string, error) {
 	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("there is no file %s: write the password in it, readable by its owner only (chmod 600)", path)
+	}
 	if err != nil {
 		return "", err
 	}

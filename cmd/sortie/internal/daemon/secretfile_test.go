@@ -48,4 +48,7 @@ func TestPasswordFile(t *testing.T) {
 	if _, err := ReadSecretFile(pw); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("an empty password file: %v", err)
 	}
+	if _, err := ReadSecretFile(pw + "-missing"); err == nil || !strings.Contains(err.Error(), "there is no file") {
+		t.Errorf("a missing password file: %v", err)
+	}
 }
