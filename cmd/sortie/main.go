@@ -36,6 +36,8 @@ const usage = `Sortie: play-by-email adjudication for plotted air combat games.
 
 Usage:
   sortie demo                          play a whole game by mail on built-in mail servers
+  sortie sandbox                       built-in mail servers with a game waiting: play it from your own mail program
+  sortie init [--config FILE]          write a configuration from a few questions (or flags), then check it
   sortie serve --config FILE           run the mail daemon
   sortie check --config FILE           try the mail account: IMAP, folders, SMTP, +addresses
   sortie game new|list|status|resolve  moderators' commands (sortie game)
@@ -45,6 +47,7 @@ Usage:
   sortie verify DIR                    re-adjudicate an archive, every turn byte for byte
   sortie backup --out PATH ...         a consistent copy of the database, safe while it runs
   sortie web --config FILE             the games on the web, read-only: turns, maps, dice, players' links
+  sortie --version                     the version, the commit it was built from and the Go version
 
 Exit status: 0 ok, 1 illegal plot (or a failed check), 2 usage error.
 `
@@ -71,6 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdGame(args[1:], stdout)
 	case "demo":
 		err = cmdDemo(args[1:], stdout)
+	case "sandbox":
+		err = cmdSandbox(args[1:], stdout)
+	case "init":
+		err = cmdInit(args[1:], os.Stdin, stdout)
 	case "export":
 		err = cmdExport(args[1:], stdout)
 	case "verify":
@@ -79,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdBackup(args[1:], stdout)
 	case "web":
 		err = cmdWeb(args[1:], stdout)
+	case "version", "--version", "-version":
+		err = cmdVersion(stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, fullUsage())
 		return 0

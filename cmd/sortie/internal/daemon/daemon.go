@@ -53,11 +53,13 @@ type Config struct {
 		Username    string `yaml:"username"`
 		Password    string `yaml:"password"`
 		PasswordEnv string `yaml:"password_env"`
-		Mailbox     string `yaml:"mailbox"`
-		Processed   string `yaml:"processed"`
-		Rejected    string `yaml:"rejected"`
-		Failed      string `yaml:"failed"` // default Sortie/Failed (with the server's separator)
-		Poll        string `yaml:"poll"`
+		// PasswordFile is a file holding the password, readable by its owner only (ReadSecretFile).
+		PasswordFile string `yaml:"password_file"`
+		Mailbox      string `yaml:"mailbox"`
+		Processed    string `yaml:"processed"`
+		Rejected     string `yaml:"rejected"`
+		Failed       string `yaml:"failed"` // default Sortie/Failed (with the server's separator)
+		Poll         string `yaml:"poll"`
 		// HotPoll is how often the inbox is checked with a NOOP while a mail is expected soon (default
 		// 10ms); HotFor is how long that lasts after a round is left waiting for one player (default 10m;
 		// 0 turns it off: IDLE only).
@@ -78,13 +80,14 @@ type Config struct {
 	// file.
 	InitEmpty bool `yaml:"-"`
 	SMTP      struct {
-		Host        string `yaml:"host"`
-		Port        int    `yaml:"port"`
-		TLS         string `yaml:"tls"`
-		CAFile      string `yaml:"ca_file"`
-		Username    string `yaml:"username"`
-		Password    string `yaml:"password"`
-		PasswordEnv string `yaml:"password_env"`
+		Host         string `yaml:"host"`
+		Port         int    `yaml:"port"`
+		TLS          string `yaml:"tls"`
+		CAFile       string `yaml:"ca_file"`
+		Username     string `yaml:"username"`
+		Password     string `yaml:"password"`
+		PasswordEnv  string `yaml:"password_env"`
+		PasswordFile string `yaml:"password_file"` // as imap.password_file
 		// KeepOpen is how long the connection stays open after the last mail (default 2m; 0: closed after
 		// every batch).
 		KeepOpen string `yaml:"keep_open"`
@@ -171,6 +174,24 @@ func loadConfig(path string, passwords bool) (*Config, error) {
 			c.SMTP.Password = v
 		} else {
 			problems = append(problems, fmt.Sprintf("smtp.password_env: the variable %s is not set", c.SMTP.PasswordEnv))
+		}
+	}
+	for _, p := range []struct {
+		name     string
+		file     string
+		env      string
+		password *string
+	}{{"imap", c.IMAP.PasswordFile, c.IMAP.PasswordEnv, &c.IMAP.Password}, {"smtp", c.SMTP.PasswordFile, c.SMTP.PasswordEnv, &c.SMTP.Password}} {
+		switch {
+		case p.file == "":
+		case p.env != "" || *p.password != "":
+			problems = append(problems, p.name+".password_file: give the password one way only (password, password_env or password_file)")
+		case passwords:
+			if v, err := ReadSecretFile(p.file); err != nil {
+				problems = append(problems, fmt.Sprintf("%s.password_file: %v", p.name, err))
+			} else {
+				*p.password = v
+			}
 		}
 	}
 	problems = append(problems, c.Web.problems()...)
