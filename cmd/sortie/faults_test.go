@@ -271,3 +271,106 @@ func TestDiskFullAtCommit(t *testing.T) {
 	}
 	w.stop(d)
 }
+
+// waitFor polls cond until it holds. The bound is a hang guard only, minutes long: a loaded machine
+// makes the daemon slow, never wrong, so no test here measures how long it takes.
+func (w *world) waitFor(what string, cond func() bool) {
+	w.t.Helper()
+	guard := time.NewTimer(hangGuard)
+	defer guard.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-guard.C:
+			logs, _ := os.ReadFile(filepath.Join(w.dir, "daemon.log"))
+			if len(logs) > 4000 {
+				logs = logs[len(logs)-4000:]
+			}
+			w.t.Fatalf("gave up waiting (%s) for %s\ndaemon log (end):\n%s", hangGuard, what, logs)
+		case <-tick.C:
+		}
+	}
+}
+
+// handledRE finds the intake's line for each mail it filed, with the folder.
+var handledRE = regexp.MustCompile(`[^\n]*"message handled"[^\n]*`)
+
+// hangGuard is how long a test waits for something the daemon must do before it calls the daemon hung.
+const hangGuard = 5 * time.Minute
+
+// folders counts the messages in each of Sortie's folders.
+func (w *world) folders() map[string]int {
+	out := map[string]int{}
+	for _, box := range []string{"INBOX", "Processed", "Rejected", "Sortie/Failed"} {
+		msgs, _ := w.imap.Messages("sortie", box)
+		out[box] = len(msgs)
+	}
+	return out
+}
+
+// Defect 3 of "Fog and faults": after a crash between the commit and the filing, the mail is fetched
+// again and is a duplicate; it must be filed where its first handling said. A stranger's refused mail
+// used to end in Processed (1 of 1 on the direct path, 5 of 5 in a spooled backlog of 20), not Rejected
+// (invariant 1, docs/architecture.md; docs/operations.md, Security).
+func TestCrashAfterCommitFilesRefusedMailAsRejected(t *testing.T) {
+	run := func(t *testing.T, players, strangers int) {
+		w := newWorld(t)
+		w.run("game", "new", "--config", w.cfg, "--id", "e2e", w.scenario)
+		d := w.start("")
+		aSecret := secretOf(t, w.waitMails("alice@players.test", "welcome", 1)[0])
+		w.stop(d)
+		// The strangers' mails first, so that the first commit, after which the daemon stops, holds one.
+		for i := range strangers {
+			w.send("eve@evil.test", "sortie@sortie.test", fmt.Sprintf("eve%d@evil.test", i), plainHeaders(),
+				fmt.Sprintf("GAME e2e TURN 1 SECRET guess%d\nKURT: 6\nEND\n", i))
+		}
+		for i := range players {
+			w.send("alice@players.test", "sortie@sortie.test", fmt.Sprintf("a%d@players.test", i), plainHeaders(),
+				fmt.Sprintf("GAME e2e TURN 1 SECRET %s\nRED1: %d\nRED2: 1 TL 4\nEND\n", aSecret, 1+i%6))
+		}
+		n := players + strangers
+		d = w.start("after-commit")
+		if code := w.waitExit(d); code != 97 {
+			t.Fatalf("the daemon exited %d, not at its crash point", code)
+		}
+		t.Logf("stopped after the first commit: folders %v", w.folders())
+		logPath := filepath.Join(w.dir, "daemon.log")
+		before, _ := os.ReadFile(logPath)
+		d = w.start("")
+		// Each mail is handled once more after the restart (again, or for the first time); the intake
+		// logs where it files each.
+		var handled []string
+		w.waitFor(fmt.Sprintf("%d mails handled after the restart", n), func() bool {
+			logs, _ := os.ReadFile(logPath)
+			handled = handledRE.FindAllString(string(logs[len(before):]), -1)
+			return len(handled) >= n
+		})
+		rejected := 0
+		for _, l := range handled {
+			if strings.Contains(l, `"disposition":"rejected"`) {
+				rejected++
+			}
+		}
+		if rejected != strangers {
+			w.stop(d)
+			t.Fatalf("after the restart %d mails were filed as rejected, want the %d strangers' mails; folders %v", rejected, strangers, w.folders())
+		}
+		w.waitFor("the mails in their folders", func() bool {
+			f := w.folders()
+			return f["INBOX"] == 0 && f["Rejected"] == strangers && f["Processed"] == players
+		})
+		if players > 0 {
+			w.waitMails("alice@players.test", "receipt", players)
+		}
+		w.stop(d)
+		if f := w.folders(); f["Sortie/Failed"] != 0 {
+			t.Errorf("folders after recovery %v: nothing should be in the Failed folder", f)
+		}
+		if got := len(w.mailsTo("alice@players.test", "receipt")); got != players {
+			t.Errorf("alice got %d receipts for %d mails", got, players)
+		}
+	}
+	t.Run("direct", func(t *testing.T) { run(t, 0, 1) })
+	t.Run("spooled backlog", func(t *testing.T) { run(t, 15, 5) })
+}
