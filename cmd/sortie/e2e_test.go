@@ -163,22 +163,16 @@ func (w *world) turnMails(addr string) int {
 	return len(w.mailsTo(addr, "report")) + len(w.mailsTo(addr, "game over"))
 }
 
-// waitMails waits until addr has received n mails whose subject contains subject.
+// waitMails waits until addr has received n mails whose subject contains subject (waitFor: no bound but
+// a hang guard of minutes).
 func (w *world) waitMails(addr, subject string, n int) []mail {
 	w.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if got := w.mailsTo(addr, subject); len(got) >= n {
-			return got
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	logs, _ := os.ReadFile(filepath.Join(w.dir, "daemon.log"))
-	if len(logs) > 4000 {
-		logs = logs[len(logs)-4000:]
-	}
-	w.t.Fatalf("%s did not get %d mails about %q; got %d\ndaemon log (end):\n%s", addr, n, subject, len(w.mailsTo(addr, subject)), logs)
-	return nil
+	var got []mail
+	w.waitFor(fmt.Sprintf("%s to get %d mails about %q", addr, n, subject), func() bool {
+		got = w.mailsTo(addr, subject)
+		return len(got) >= n
+	})
+	return got
 }
 
 func (w *world) send(from, to, messageID string, headers string, body string) {
