@@ -577,10 +577,13 @@ func TestIntakeBadLoginAndBusy(t *testing.T) {
 		t.Fatalf("error reveals the password: %v", err)
 	}
 
-	// Run and PollOnce exclude each other.
-	in := mailer.NewIntake(intakeOptions(t, srv), newIntakeCursor(), newIntakeRecorder(nil))
+	// Run and PollOnce exclude each other: once Run has connected, it is running.
+	logs := &intakeLogCounter{}
+	opts = intakeOptions(t, srv)
+	opts.Logger = zerolog.New(logs)
+	in := mailer.NewIntake(opts, newIntakeCursor(), newIntakeRecorder(nil))
 	runIntake(t, in)
-	time.Sleep(50 * time.Millisecond)
+	intakeWaitFor(t, "Run to connect", func() bool { return logs.count("imap connected") >= 1 })
 	if _, err := in.PollOnce(context.Background()); err == nil {
 		t.Error("PollOnce ran during Run")
 	}
@@ -620,7 +623,7 @@ func TestIntakeIdleRestartsOnOneConnection(t *testing.T) {
 	opts.IdleRefresh = 30 * time.Millisecond // and so does the refresh
 	rec := newIntakeRecorder(nil)
 	runIntake(t, mailer.NewIntake(opts, newIntakeCursor(), rec))
-	time.Sleep(300 * time.Millisecond) // about 15 IDLE cycles
+	time.Sleep(300 * time.Millisecond) // about 15 IDLE cycles (fewer on a loaded machine: the test then shows less, and still passes)
 	srv.Deliver("gm", intakeMail(1))
 	if m := rec.wait(t); m.UID != 1 {
 		t.Fatalf("UID %d", m.UID)
