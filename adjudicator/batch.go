@@ -16,20 +16,11 @@ func (s *Service) SubmitBatch(envs []Envelope) ([]Outcome, error) {
 	bugs := s.bugs.Load()
 	err := s.db.Update(func(tx *storage.Tx) error {
 		for i, env := range envs {
-			if _, seen, err := tx.Seen(env.MessageID); err != nil {
-				return err
-			} else if seen {
-				out[i] = Duplicate
-				continue
-			}
-			o, err := s.submitSafely(tx, env)
+			o, err := s.handleOnce(tx, env)
 			if err != nil {
 				return err
 			}
 			out[i] = o
-			if err := tx.MarkSeen(env.MessageID, storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)}); err != nil {
-				return err
-			}
 		}
 		return nil
 	})

@@ -80,8 +80,10 @@ func (s *Service) Failures() ([]Failure, error) {
 
 // failMail sets a mail aside after its handling failed with cause, a permanent fault: the sender gets a short
 // answer that says nothing about any game (if the address can be answered and the stranger cap allows), the
-// reason is logged and recorded. Nothing of the mail is used, and it is not marked seen, so a moderator can put
-// it back in the inbox once the cause is fixed. Only a transient fault while recording is returned as an
+// reason is logged and recorded. Nothing of the mail is used. With the record, the place it was fetched from
+// is marked seen as failed (never its Message-ID): fetched again from there (after a crash before it was
+// filed), it goes to the Failed folder again without a second answer; put back in the inbox by a moderator
+// once the cause is fixed, it has a new UID and is handled afresh. Only a transient fault while recording is returned as an
 // error (the intake then tries the mail again later).
 func (s *Service) failMail(env Envelope, cause error) (Outcome, error) {
 	env = cleanEnvelope(env)
@@ -105,8 +107,13 @@ func (s *Service) failMail(env Envelope, cause error) (Outcome, error) {
 					r.Answered = true
 				}
 			}
-			_, err := tx.AppendJSON(bucketFailures, r)
-			return err
+			if _, err := tx.AppendJSON(bucketFailures, r); err != nil {
+				return err
+			}
+			if env.Mailbox == "" || env.UID == 0 {
+				return nil
+			}
+			return tx.MarkSeen("", storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: r.At, Outcome: string(Failed)})
 		})
 	}
 	err := attempt(true)
@@ -125,14 +132,20 @@ func (s *Service) failMail(env Envelope, cause error) (Outcome, error) {
 // cleanEnvelope makes the header values of a mail safe to use: no control characters (a bare CR in a
 // Message-ID or address would make every answer unsendable), and lengths that fit a key and a header line.
 // An address too long to be a real one is dropped (the mail cannot be answered).
+// cleanMessageID is a Message-ID as cleanEnvelope leaves it.
+func cleanMessageID(id string) string {
+	id = cleanHeader(id)
+	if len(id) > storage.MaxKeyLen {
+		id = strings.TrimPrefix(storage.KeyOf(id), "sha256:") + "@long-message-id.invalid"
+	}
+	return id
+}
+
 // maxFullText is the longest whole mail text searched for a block below the quoted report.
 const maxFullText = 256 << 10
 
 func cleanEnvelope(env Envelope) Envelope {
-	env.MessageID = cleanHeader(env.MessageID)
-	if len(env.MessageID) > storage.MaxKeyLen {
-		env.MessageID = strings.TrimPrefix(storage.KeyOf(env.MessageID), "sha256:") + "@long-message-id.invalid"
-	}
+	env.MessageID = cleanMessageID(env.MessageID)
 	env.InReplyTo = cleanHeader(env.InReplyTo)
 	if len(env.InReplyTo) > storage.MaxKeyLen {
 		env.InReplyTo = ""

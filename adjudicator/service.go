@@ -176,25 +176,41 @@ const (
 	Ignored   Outcome = "ignored"
 )
 
+// DuplicateOf is the outcome of a mail handled before whose first handling had the outcome first: it
+// does nothing again, and is filed where the first handling filed it (a refused mail fetched again after
+// a crash between the commit and the filing is still refused, a failed one still failed). A repeat of a
+// mail that was used is plain Duplicate.
+func DuplicateOf(first Outcome) Outcome {
+	switch first {
+	case Refused, Failed:
+		return Duplicate + "-" + first
+	}
+	return Duplicate
+}
+
+// Duplicated says whether o is the outcome of a mail handled before (DuplicateOf), and if so what its
+// first handling's outcome was, as far as its filing goes (Accepted stands for any mail that was used).
+func (o Outcome) Duplicated() (first Outcome, ok bool) {
+	switch o {
+	case Duplicate:
+		return Accepted, true
+	case DuplicateOf(Refused):
+		return Refused, true
+	case DuplicateOf(Failed):
+		return Failed, true
+	}
+	return "", false
+}
+
 // Submit takes one mail: everything it causes (the record that it was seen, stored orders, the receipt,
 // and if it completed the round with no delay, the resolved round and every report) is committed in one
-// transaction before Submit returns. The same Message-ID twice is a no-op.
+// transaction before Submit returns. A mail handled before is a no-op (handleOnce).
 func (s *Service) Submit(env Envelope) (Outcome, error) {
 	var outcome Outcome
 	err := s.db.Update(func(tx *storage.Tx) error {
-		outcome = ""
-		if _, seen, err := tx.Seen(env.MessageID); err != nil {
-			return err
-		} else if seen {
-			outcome = Duplicate
-			return nil
-		}
-		o, err := s.submitSafely(tx, env)
-		if err != nil {
-			return err
-		}
+		o, err := s.handleOnce(tx, env)
 		outcome = o
-		return tx.MarkSeen(env.MessageID, storage.SeenRecord{Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)})
+		return err
 	})
 	if err != nil && (errors.Is(err, errPanic) || !storage.Transient(err)) {
 		// Nothing of the mail was kept (the transaction rolled back), and trying again would fail the same
@@ -213,7 +229,60 @@ func (s *Service) Submit(env Envelope) (Outcome, error) {
 // mail cannot stop the inbox.
 var errPanic = errors.New("internal error")
 
-func (s *Service) submitSafely(tx *storage.Tx, env Envelope) (o Outcome, err error) {
+// handleOnce handles a mail in tx unless it was handled before, and records that it was, with its outcome,
+// in the same transaction (invariant 1, docs/architecture.md). Handled before means fetched from the same
+// place (mailbox, UIDVALIDITY and UID: the same mail again after a crash between the commit and its
+// filing, whoever sent it), or the same Message-ID in the same scope: from the seat, the moderator or the
+// unidentified address the mail speaks for (storage.SeenRecord.Scope). A Message-ID is the sender's to
+// choose, so a stranger's mail under the Message-ID a player's mail program will use next is no duplicate
+// of hers: it never suppresses her mail. A duplicate's outcome says where its first handling filed it
+// (DuplicateOf).
+func (s *Service) handleOnce(tx *storage.Tx, env Envelope) (Outcome, error) {
+	byUID := env.Mailbox != "" && env.UID != 0
+	if byUID {
+		if rec, seen, err := tx.SeenUID(env.Mailbox, env.UIDValid, env.UID); err != nil {
+			return "", err
+		} else if seen {
+			return DuplicateOf(Outcome(rec.Outcome)), nil
+		}
+	}
+	var scope string
+	o, err := s.submitSafely(tx, env, &scope)
+	if err != nil {
+		return "", err
+	}
+	if _, dup := o.Duplicated(); dup {
+		return o, nil
+	}
+	id := cleanMessageID(env.MessageID) // as submit read it, which looked it up under this scope
+	if scope == "" {
+		id = ""
+	}
+	if id == "" && !byUID {
+		return o, nil // nothing to know it by again
+	}
+	return o, tx.MarkSeen(id, storage.SeenRecord{Scope: scope, Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)})
+}
+
+// repeat notes the scope a mail speaks for (storage.SeenRecord.Scope) and says whether a mail of that scope
+// under its Message-ID was handled before: then o is that first handling's duplicate (DuplicateOf), and
+// the mail must do nothing.
+func (s *Service) repeat(tx *storage.Tx, env Envelope, scope *string, who string) (o Outcome, dup bool, err error) {
+	*scope = who
+	rec, seen, err := tx.Seen(who, env.MessageID)
+	if err != nil || !seen {
+		return "", false, err
+	}
+	return DuplicateOf(Outcome(rec.Outcome)), true, nil
+}
+
+// Scopes of the Message-ID index: the seat a mail speaks for, a game's moderator, or an address Sortie
+// could not match to either.
+func seatScope(g *Game, seat *Seat) string { return "seat:" + g.ID + "/" + seat.Player }
+func moderatorScope(g *Game) string        { return "moderator:" + g.ID }
+func senderScope(env Envelope) string      { return "from:" + strings.ToLower(env.From) }
+
+func (s *Service) submitSafely(tx *storage.Tx, env Envelope, scope *string) (o Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error().Str("message_id", logID(env.MessageID)).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
@@ -221,10 +290,12 @@ func (s *Service) submitSafely(tx *storage.Tx, env Envelope) (o Outcome, err err
 			o, err = "", errPanic
 		}
 	}()
-	return s.submit(tx, env)
+	return s.submit(tx, env, scope)
 }
 
-func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
+// submit handles a mail; scope is set to the scope it speaks for once that is known (repeat), and a mail
+// of a scope that already handled its Message-ID does nothing.
+func (s *Service) submit(tx *storage.Tx, env Envelope, scope *string) (Outcome, error) {
 	env = cleanEnvelope(env)
 	if env.IgnoreWhy != "" {
 		return Ignored, nil
@@ -235,6 +306,9 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	// Flood limits count identified mail and strangers' mail apart (guard.go); an oversize mail is never
 	// read, so it counts as a stranger's.
 	stranger := func(o Outcome, name string, data map[string]any) (Outcome, error) {
+		if d, dup, err := s.repeat(tx, env, scope, senderScope(env)); dup || err != nil {
+			return d, err
+		}
 		if done, fo, err := s.floodStranger(tx, env); done || err != nil {
 			return fo, err
 		}
@@ -259,6 +333,9 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 		}
 	}
 	if g, ok := s.moderatorOf(tx, env, block); ok {
+		if d, dup, err := s.repeat(tx, env, scope, moderatorScope(g)); dup || err != nil {
+			return d, err
+		}
 		if over, notice, err := s.floodSeat(tx, g.ID, "moderator"); err != nil || over {
 			return Ignored, s.floodNotice(tx, env, notice, err)
 		}
@@ -266,6 +343,9 @@ func (s *Service) submit(tx *storage.Tx, env Envelope) (Outcome, error) {
 	}
 	seat, g, authErr := s.identify(tx, env, block)
 	if seat != nil && authErr == nil {
+		if d, dup, err := s.repeat(tx, env, scope, seatScope(g, seat)); dup || err != nil {
+			return d, err
+		}
 		// Now that the game is known, read the block again with its notation's hints, so a line that
 		// lacks its callsign or colon is named in that game's language.
 		if n := blockNotation(g); n != nil && needsHints(diags) {

@@ -30,7 +30,7 @@ func TestIntakeHotPolls(t *testing.T) {
 	time.Sleep(30 * time.Millisecond)
 	start := time.Now()
 	srv.Deliver("gm", intakeMail(1))
-	if m := rec.wait(t, time.Second); m.UID != 1 {
+	if m := rec.wait(t); m.UID != 1 {
 		t.Fatalf("UID %d", m.UID)
 	}
 	t.Logf("hot: delivery to handler in %v", time.Since(start))
@@ -43,7 +43,7 @@ func TestIntakeHotPolls(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 	in.Hot(time.Minute) // and it is taken up again
-	if m := rec.wait(t, time.Second); m.UID != 2 {
+	if m := rec.wait(t); m.UID != 2 {
 		t.Fatalf("UID %d", m.UID)
 	}
 }
@@ -64,7 +64,7 @@ func TestIntakeHotStopsIdle(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	for n := 1; n <= 3; n++ {
 		srv.Deliver("gm", intakeMail(n))
-		if m := rec.wait(t, time.Second); m.UID != uint32(n) {
+		if m := rec.wait(t); m.UID != uint32(n) {
 			t.Fatalf("UID %d", m.UID)
 		}
 	}

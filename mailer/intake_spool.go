@@ -293,12 +293,17 @@ func (in *Intake) moveOut(ic *intakeConn, uids []imap.UID, log zerolog.Logger) (
 	return dest, nil
 }
 
-// release lets go of the handled messages (done, with their dispositions) in the spool, then moves those
-// the handler rejected or failed from Processed on to their folder, where it knows their UID in
-// Processed (dest).
+// release moves the handled messages (done, with their dispositions) that the handler rejected or failed
+// from Processed on to their folder, where it knows their UID in Processed (dest), then lets go of them
+// all in the spool. In that order, a stop between the commit and the filing leaves them in the spool:
+// handed over again, they are duplicates the handler files where their first handling said, and are moved
+// on then (docs/operations.md, Security).
 func (in *Intake) release(ic *intakeConn, sp Spool, uv uint32, done []Message, disp map[imap.UID]Disposition, dest map[imap.UID]imap.UID) error {
 	if len(done) == 0 {
 		return nil
+	}
+	if err := in.moveOn(ic, done, disp, dest); err != nil {
+		return err
 	}
 	ids := make([]uint32, len(done))
 	for k, m := range done {
@@ -308,6 +313,11 @@ func (in *Intake) release(ic *intakeConn, sp Spool, uv uint32, done []Message, d
 		// They are handled: handed over again, the handler takes them as duplicates.
 		in.log.Error().Err(err).Msg("could not let go of handled messages in the spool; the next pass hands them over again")
 	}
+	return nil
+}
+
+// moveOn moves the rejected and failed messages of done from Processed on to their folder.
+func (in *Intake) moveOn(ic *intakeConn, done []Message, disp map[imap.UID]Disposition, dest map[imap.UID]imap.UID) error {
 	var onward groupResult
 	var lookup []Message // moved on, but not by this pass's MOVE: found in Processed by Message-ID
 	for _, m := range done {

@@ -32,7 +32,7 @@ func TestIntakeSpoolMailDuringRefileIsNoticed(t *testing.T) {
 					}
 				case 20:
 					once.Do(func() {
-						time.Sleep(300 * time.Millisecond) // the MOVE of 1..20 has finished
+						intakeWaitFor(t, "the MOVE of 1..20", func() bool { return len(mustMessages(t, srv, "Processed")) == 20 })
 						delivered = time.Now()
 						if err := srv.Deliver("gm", intakeMail(21)); err != nil {
 							t.Error(err)
@@ -51,15 +51,15 @@ func TestIntakeSpoolMailDuringRefileIsNoticed(t *testing.T) {
 				}
 			}()
 			opts := intakeOptions(t, srv)
-			opts.Poll = time.Minute
+			opts.Poll = time.Hour // unnoticed, mail 21 would wait for this, far beyond the hang guard
 			in := mailer.NewIntake(opts, newSpoolCursor(), rec)
 			in.Hot(time.Minute) // a round waits on its last mail: NOOP every 10 ms (localmail's IDLE does not flush pending EXISTS)
 			runIntake(t, in)
 			select {
 			case at := <-handled21:
 				t.Logf("mail 21 handled %v after delivery", at.Sub(delivered))
-			case <-time.After(5 * time.Second):
-				t.Fatalf("mail 21, delivered while the backlog was handled, not handled within 5 s (Poll is %v)", opts.Poll)
+			case <-time.After(hangGuard):
+				t.Fatalf("mail 21, delivered while the backlog was handled, not handled within %v (Poll is %v): it was not noticed", hangGuard, opts.Poll)
 			}
 		})
 	}

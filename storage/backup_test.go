@@ -183,7 +183,7 @@ func TestConcurrentUse(t *testing.T) {
 			for i := range perWriter {
 				msgID := fmt.Sprintf("w%d-%d@example.test", w, i)
 				err := db.Update(func(tx *Tx) error {
-					if _, seen, err := tx.Seen(msgID); err != nil || seen {
+					if _, seen, err := tx.Seen("seat:g/p", msgID); err != nil || seen {
 						return err
 					}
 					if err := tx.Put([]string{"orders", fmt.Sprintf("g%d", w)}, SeqKey(uint64(i)), []byte("plot")); err != nil {
@@ -192,7 +192,7 @@ func TestConcurrentUse(t *testing.T) {
 					if _, err := tx.Enqueue(mail(fmt.Sprintf("w%d-%d", w, i), fmt.Sprintf("g%d", w))); err != nil {
 						return err
 					}
-					return tx.MarkSeen(msgID, SeenRecord{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(w*perWriter + i + 1), Outcome: "accepted"})
+					return tx.MarkSeen(msgID, SeenRecord{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(w*perWriter + i + 1), Outcome: "accepted", Scope: "seat:g/p"})
 				})
 				if err != nil {
 					errs <- err

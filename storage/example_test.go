@@ -28,7 +28,7 @@ func Example() {
 	handle := func(msgID string, uid uint32) (string, error) {
 		outcome := "duplicate"
 		err := db.Update(func(tx *storage.Tx) error {
-			if _, seen, err := tx.Seen(msgID); err != nil || seen {
+			if _, seen, err := tx.Seen("seat:dunkirk/alice", msgID); err != nil || seen {
 				return err
 			}
 			if err := tx.Put([]string{"orders", "dunkirk", storage.SeqKey(3)}, "alice", []byte("3L2 C1")); err != nil {
@@ -41,7 +41,7 @@ func Example() {
 				return err
 			}
 			outcome = "accepted"
-			return tx.MarkSeen(msgID, storage.SeenRecord{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Outcome: outcome})
+			return tx.MarkSeen(msgID, storage.SeenRecord{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Outcome: outcome, Scope: "seat:dunkirk/alice"})
 		})
 		return outcome, err
 	}

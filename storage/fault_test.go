@@ -106,7 +106,7 @@ func TestSeenTakesAnyMessageID(t *testing.T) {
 	ids := []string{strings.Repeat("x", 40<<10) + "@evil.test", "bare\rcr@evil.test", "nul\x00@evil.test", "plain@evil.test"}
 	mustUpdate(t, db, func(tx *Tx) error {
 		for i, id := range ids {
-			if err := tx.MarkSeen(id, SeenRecord{Mailbox: strings.Repeat("M", 40<<10), UIDValidity: 1, UID: uint32(i + 1), Outcome: "refused"}); err != nil {
+			if err := tx.MarkSeen(id, SeenRecord{Mailbox: strings.Repeat("M", 40<<10), UIDValidity: 1, UID: uint32(i + 1), Outcome: "refused", Scope: "from:" + id}); err != nil {
 				return err
 			}
 		}
@@ -114,12 +114,12 @@ func TestSeenTakesAnyMessageID(t *testing.T) {
 	})
 	mustView(t, db, func(tx *Tx) error {
 		for _, id := range ids {
-			rec, ok, err := tx.Seen(id)
+			rec, ok, err := tx.Seen("from:"+id, id)
 			if err != nil || !ok || rec.Outcome != "refused" || len(rec.MessageID) > MaxKeyLen+8 {
 				t.Errorf("%.20q: %v %v %d", id, ok, err, len(rec.MessageID))
 			}
 		}
-		if _, ok, _ := tx.Seen("bare\rcr@evil.test2"); ok {
+		if _, ok, _ := tx.Seen("from:bare\rcr@evil.test2", "bare\rcr@evil.test2"); ok {
 			t.Error("a different Message-ID is not seen")
 		}
 		return nil
@@ -135,7 +135,7 @@ func TestPruneSeenAndOutbox(t *testing.T) {
 	mustUpdate(t, db, func(tx *Tx) error {
 		for i := range 100 {
 			at := now.Add(time.Duration(i) * 24 * time.Hour / 2)
-			if err := tx.MarkSeen(fmt.Sprintf("m%03d", i), SeenRecord{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(i + 1), At: at}); err != nil {
+			if err := tx.MarkSeen(fmt.Sprintf("m%03d", i), SeenRecord{Mailbox: "INBOX", UIDValidity: 1, UID: uint32(i + 1), At: at, Scope: "seat:g1/alice"}); err != nil {
 				return err
 			}
 			game := ""
@@ -170,7 +170,7 @@ func TestPruneSeenAndOutbox(t *testing.T) {
 	})
 	mustView(t, db, func(tx *Tx) error {
 		for i := range 100 {
-			_, ok, _ := tx.Seen(fmt.Sprintf("m%03d", i))
+			_, ok, _ := tx.Seen("seat:g1/alice", fmt.Sprintf("m%03d", i))
 			if ok != (i >= 50) {
 				t.Errorf("m%03d seen=%v", i, ok)
 			}

@@ -13,13 +13,20 @@ import (
 
 // Layout of the reserved buckets seen and cursor:
 //
-//	seen/msgid/<Message-ID>                          → SeenRecord (JSON)
+//	seen/msgid/<scope>\x00<Message-ID>              → SeenRecord (JSON)
 //	seen/uid/<mailbox>\x00<uidvalidity:%08x><uid:%08x> → SeenRecord (JSON)
 //	cursor/<mailbox>                                 → {"uid_validity":…,"last_uid":…}
 //
 // A message is known by both its Message-ID and where it was fetched from (a UID means nothing without its
 // UIDVALIDITY, and a resent mail keeps its Message-ID): the same mail resent by a player has a new
 // UID, and a mail without a Message-ID still has a UID.
+//
+// A Message-ID is chosen by the sender, so anyone can send a mail under the Message-ID a player's mail
+// program will use next. It therefore counts only within a scope, who the mail was found to speak for (a
+// seat of a game, a game's moderator, or an unidentified sender's address): a mail can be a duplicate only
+// of an earlier one in its own scope. The UID index says where the server delivered a mail, which no
+// sender chooses: a mail fetched again from the same place (after a crash between the commit and the
+// filing) is the same mail, whoever sent it.
 const (
 	seenByMsgID = "msgid"
 	seenByUID   = "uid"
@@ -32,7 +39,10 @@ type SeenRecord struct {
 	UIDValidity uint32    `json:"uid_validity,omitempty"`
 	UID         uint32    `json:"uid,omitempty"`
 	At          time.Time `json:"at,omitzero"`       // when it was handled; MarkSeen fills in now if zero
-	Outcome     string    `json:"outcome,omitempty"` // e.g. accepted, rejected, ignored
+	Outcome     string    `json:"outcome,omitempty"` // e.g. accepted, refused, ignored, failed: where the mail was filed
+	// Scope is who the mail was found to speak for (see the layout above); "" when it was not read that
+	// far (a mail set aside unread, say), which leaves it out of the Message-ID index.
+	Scope string `json:"scope,omitempty"`
 }
 
 func createSeenBuckets(btx *bolt.Tx) error {
@@ -69,8 +79,9 @@ func KeyOf(v string) string {
 	return "sha256:" + hex.EncodeToString(h[:])
 }
 
-// seenKey is the key of a normalised Message-ID.
-func seenKey(id string) []byte { return []byte(KeyOf(id)) }
+// seenKey is the key of a normalised Message-ID within a scope. KeyOf never leaves a NUL in a key, so the
+// scope and the Message-ID cannot run into each other.
+func seenKey(scope, id string) []byte { return []byte(KeyOf(scope) + "\x00" + KeyOf(id)) }
 
 // clip shortens a value kept for the record (not a key) to at most n bytes.
 func clip(v string, n int) string {
@@ -84,13 +95,14 @@ func uidKey(mailbox string, uidValidity, uid uint32) []byte {
 	return fmt.Appendf(nil, "%s\x00%08x%08x", KeyOf(mailbox), uidValidity, uid)
 }
 
-// Seen looks a message up by its Message-ID. An empty Message-ID is never seen.
-func (tx *Tx) Seen(messageID string) (SeenRecord, bool, error) {
+// Seen looks a message up by its Message-ID within scope (SeenRecord.Scope): a mail of another scope under
+// the same Message-ID is not this one. An empty Message-ID or scope is never seen.
+func (tx *Tx) Seen(scope, messageID string) (SeenRecord, bool, error) {
 	id := NormalizeMessageID(messageID)
-	if id == "" {
+	if id == "" || scope == "" {
 		return SeenRecord{}, false, nil
 	}
-	return tx.seenGet(seenByMsgID, seenKey(id))
+	return tx.seenGet(seenByMsgID, seenKey(scope, id))
 }
 
 // SeenUID looks a message up by where it was fetched from.
@@ -118,16 +130,19 @@ func (tx *Tx) seenGet(index string, key []byte) (SeenRecord, bool, error) {
 	return rec, true, nil
 }
 
-// MarkSeen records that a message has been handled, under its Message-ID and, when rec names a mailbox and a
-// UID, under (mailbox, UIDVALIDITY, UID) too. Marking again overwrites (e.g. a new outcome). It needs at least
-// one of the two keys.
+// MarkSeen records that a message has been handled, under its Message-ID within rec.Scope when both are
+// given and, when rec names a mailbox and a UID, under (mailbox, UIDVALIDITY, UID) too. Marking again
+// overwrites (e.g. a new outcome). It needs at least one of the two keys.
 func (tx *Tx) MarkSeen(messageID string, rec SeenRecord) error {
 	id := NormalizeMessageID(messageID)
 	byUID := rec.Mailbox != "" && rec.UID != 0
-	if id == "" && !byUID {
-		return fmt.Errorf("storage: mark seen: %w: neither a Message-ID nor a mailbox and UID", ErrBadPath)
+	byID := id != "" && rec.Scope != ""
+	if !byID && !byUID {
+		return fmt.Errorf("storage: mark seen: %w: neither a Message-ID with its scope nor a mailbox and UID", ErrBadPath)
 	}
+	key := seenKey(rec.Scope, id) // of the whole scope; the record keeps it clipped
 	rec.MessageID = clip(id, MaxKeyLen)
+	rec.Scope = clip(rec.Scope, MaxKeyLen)
 	if rec.At.IsZero() {
 		rec.At = time.Now()
 	}
@@ -137,8 +152,8 @@ func (tx *Tx) MarkSeen(messageID string, rec SeenRecord) error {
 		return fmt.Errorf("storage: mark seen: %w", err)
 	}
 	seen := tx.tx.Bucket([]byte(BucketSeen))
-	if id != "" {
-		if err := seen.Bucket([]byte(seenByMsgID)).Put(seenKey(id), data); err != nil {
+	if byID {
+		if err := seen.Bucket([]byte(seenByMsgID)).Put(key, data); err != nil {
 			return fmt.Errorf("storage: mark seen %q: %w", clip(id, 80), err)
 		}
 	}

@@ -159,7 +159,7 @@ func notFound(w http.ResponseWriter) {
 const serverErrorBody = "The page could not be built; the server's log says why.\n"
 
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	s.log.Error().Err(err).Str("path", logPath(r.URL.Path)).Msg("web archive: page failed")
+	s.log.Error().Err(err).Str("path", s.logPath(r.URL.Path)).Msg("web archive: page failed")
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
@@ -168,9 +168,15 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // logPath is a path for the log: a player link's key left out, since whoever reads the log need not
-// read that player's reports.
-func logPath(p string) string {
-	before, rest, ok := strings.Cut(p, "/p/")
+// read that player's reports. The link is read from the path's start under the archive's prefix, which
+// may itself be "/p" or hold "/p/" (a base_url of https://host/p/ used to let the key through, logged as
+// /p/p/(key)/KEY/…).
+func (s *Server) logPath(p string) string {
+	rest, ok := strings.CutPrefix(p, s.prefix)
+	if !ok {
+		return p
+	}
+	rest, ok = strings.CutPrefix(rest, "/p/")
 	if !ok {
 		return p
 	}
@@ -179,7 +185,7 @@ func logPath(p string) string {
 		return p
 	}
 	_, rest, _ = strings.Cut(rest, "/")
-	return before + "/p/" + game + "/(key)/" + rest
+	return s.prefix + "/p/" + game + "/(key)/" + rest
 }
 
 // render writes a page, rendered in full before the first byte goes out (a failed template gives a 500,

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"sortie/rules/tnl"
 )
@@ -59,13 +58,9 @@ func TestEndToEndSoloGameByMail(t *testing.T) {
 		}
 		before := w.turnMails("alice@players.test")
 		w.send("alice@players.test", last.ReplyTo, fmt.Sprintf("solo-%d", round), plainHeaders(), blockOf(last.Text))
-		deadline := time.Now().Add(20 * time.Second)
-		for w.turnMails("alice@players.test") == before {
-			if time.Now().After(deadline) {
-				t.Fatalf("round %d was not resolved on alice's orders alone", round)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		w.waitFor(fmt.Sprintf("round %d resolved on alice's orders alone", round), func() bool {
+			return w.turnMails("alice@players.test") != before
+		})
 		if reps := w.mailsTo("alice@players.test", "report"); len(reps) > 0 {
 			last = reps[len(reps)-1]
 		}

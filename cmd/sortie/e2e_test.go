@@ -123,7 +123,7 @@ func (w *world) stop(cmd *exec.Cmd) {
 		if err != nil {
 			w.t.Fatalf("the daemon did not stop cleanly: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		cmd.Process.Kill()
 		w.t.Fatal("the daemon did not stop on SIGTERM")
 	}
@@ -163,22 +163,16 @@ func (w *world) turnMails(addr string) int {
 	return len(w.mailsTo(addr, "report")) + len(w.mailsTo(addr, "game over"))
 }
 
-// waitMails waits until addr has received n mails whose subject contains subject.
+// waitMails waits until addr has received n mails whose subject contains subject (waitFor: no bound but
+// a hang guard of minutes).
 func (w *world) waitMails(addr, subject string, n int) []mail {
 	w.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if got := w.mailsTo(addr, subject); len(got) >= n {
-			return got
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	logs, _ := os.ReadFile(filepath.Join(w.dir, "daemon.log"))
-	if len(logs) > 4000 {
-		logs = logs[len(logs)-4000:]
-	}
-	w.t.Fatalf("%s did not get %d mails about %q; got %d\ndaemon log (end):\n%s", addr, n, subject, len(w.mailsTo(addr, subject)), logs)
-	return nil
+	var got []mail
+	w.waitFor(fmt.Sprintf("%s to get %d mails about %q", addr, n, subject), func() bool {
+		got = w.mailsTo(addr, subject)
+		return len(got) >= n
+	})
+	return got
 }
 
 func (w *world) send(from, to, messageID string, headers string, body string) {
@@ -338,14 +332,10 @@ func TestEndToEndGameByMail(t *testing.T) {
 			}
 			w.send(p.addr, to, fmt.Sprintf("%s-r%d", p.addr, round), plainHeaders(), block)
 		}
-		deadline := time.Now().Add(20 * time.Second)
 		for _, addr := range []string{"alice@players.test", "bob@players.test"} {
-			for len(w.mailsTo(addr, fmt.Sprintf("turn %d report", round))) == 0 && len(w.mailsTo(addr, "game over")) == 0 {
-				if time.Now().After(deadline) {
-					t.Fatalf("turn %d was not resolved for %s", round, addr)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			w.waitFor(fmt.Sprintf("turn %d resolved for %s", round, addr), func() bool {
+				return len(w.mailsTo(addr, fmt.Sprintf("turn %d report", round))) > 0 || len(w.mailsTo(addr, "game over")) > 0
+			})
 		}
 	}
 	overA := w.waitMails("alice@players.test", "game over", 1)[0]
@@ -353,9 +343,9 @@ func TestEndToEndGameByMail(t *testing.T) {
 	if !strings.Contains(overA.Text, e2eSeed) {
 		t.Error("the last report must reveal the dice seed")
 	}
-	// Let the sender finish, then stop the daemon cleanly.
-	time.Sleep(200 * time.Millisecond)
+	// Stop the daemon cleanly; what it had still to send would be left in its outbox.
 	w.stop(d)
+	w.nothingPending()
 
 	// No mail was sent twice.
 	seen := map[string]int{}
@@ -457,7 +447,7 @@ func (w *world) waitExit(cmd *exec.Cmd) int {
 	select {
 	case <-done:
 		return cmd.ProcessState.ExitCode()
-	case <-time.After(20 * time.Second):
+	case <-time.After(hangGuard):
 		w.t.Fatal("the daemon did not reach its crash point")
 	}
 	return 0
@@ -513,8 +503,8 @@ func TestEndToEndCrashRecovery(t *testing.T) {
 		}
 		rep := w.waitMails("alice@players.test", "turn 1 report", 1)[0]
 		w.waitMails("bob@players.test", "turn 1 report", 1)
-		time.Sleep(300 * time.Millisecond) // give a duplicate, if there were one, time to appear
 		w.stop(d)
+		w.nothingPending() // a duplicate still to be sent would be there
 		if n := len(w.mailsTo("bob@players.test", "receipt")); n != 1 {
 			t.Errorf("bob got %d receipts for one mail", n)
 		}
@@ -571,8 +561,8 @@ func TestEndToEndCrashWithABacklog(t *testing.T) {
 	}
 	d = w.start("")
 	w.waitMails("alice@players.test", "receipt", n)
-	time.Sleep(300 * time.Millisecond) // give a duplicate, if there were one, time to appear
 	w.stop(d)
+	w.nothingPending() // a duplicate still to be sent would be there
 	if got := len(w.mailsTo("alice@players.test", "receipt")); got != n {
 		t.Errorf("alice got %d receipts for %d mails", got, n)
 	}

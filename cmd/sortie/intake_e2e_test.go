@@ -55,27 +55,23 @@ func TestPoisonMailDoesNotStopTheInbox(t *testing.T) {
 		t.Errorf("the order behind the poison was not read:\n%s", r[len(r)-1].Text)
 	}
 	w.waitMails("mallory@evil.test", "could not be handled", 1)
-	deadline := time.Now().Add(20 * time.Second)
 	var failed []string
-	for {
+	w.waitFor("the poison mail alone in Sortie/Failed and an empty inbox", func() bool {
 		list, err := w.imap.List("sortie", "Sortie/Failed")
 		inbox, _ := w.imap.Messages("sortie", "INBOX")
-		if err == nil && len(list) == 1 && len(inbox) == 0 {
-			for _, m := range list {
-				failed = append(failed, string(m.Raw))
-			}
-			break
+		if err != nil || len(list) != 1 || len(inbox) != 0 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			logs, _ := os.ReadFile(filepath.Join(w.dir, "daemon.log"))
-			t.Fatalf("want the poison mail alone in Sortie/Failed and an empty inbox; failed %d (%v), inbox %d\n%s", len(list), err, len(inbox), tail(logs))
+		for _, m := range list {
+			failed = append(failed, string(m.Raw))
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return true
+	})
 	if !strings.Contains(failed[0], "poison@evil.test") {
 		t.Errorf("the wrong mail was filed as failed:\n%.300s", failed[0])
 	}
-	time.Sleep(300 * time.Millisecond)
+	w.stop(d)
+	w.nothingPending() // a second copy still to be sent would be there
 	// The last report is the welcome: it comes once more, not twice.
 	if resent := len(w.mailsTo("alice@players.test", "welcome")) - 1; resent != 1 {
 		t.Errorf("RESEND twice in one block: want the report once more, got %d", resent)
@@ -95,7 +91,6 @@ func TestPoisonMailDoesNotStopTheInbox(t *testing.T) {
 	if strings.Count(string(logs), "could not commit a message") > 0 {
 		t.Errorf("a poison mail was retried:\n%s", tail(logs))
 	}
-	w.stop(d)
 }
 
 func tail(b []byte) string {
@@ -130,12 +125,10 @@ func TestForgedFloodThroughTheDaemon(t *testing.T) {
 		}
 		return n
 	}
-	for deadline := time.Now().Add(20 * time.Second); alerts() == 0 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(300 * time.Millisecond)
+	w.waitFor("the flood alert to the moderator", func() bool { return alerts() > 0 })
+	w.stop(d)
+	w.nothingPending() // a second alert still to be sent would be there
 	if n := alerts(); n != 1 {
 		t.Errorf("want one flood alert to the moderator, got %d", n)
 	}
-	w.stop(d)
 }

@@ -317,13 +317,9 @@ func TestEndToEndSwarmGameByMail(t *testing.T) {
 			}
 			w.send(addr, last.ReplyTo, fmt.Sprintf("%s-sw%d", addr, round), plainHeaders(), block)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for w.turnMails("alice@players.test") == beforeA || w.turnMails("bob@players.test") == beforeB {
-			if time.Now().After(deadline) {
-				t.Fatalf("round %d was not resolved", round)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		w.waitFor(fmt.Sprintf("round %d resolved", round), func() bool {
+			return w.turnMails("alice@players.test") != beforeA && w.turnMails("bob@players.test") != beforeB
+		})
 	}
 	over := w.waitMails("alice@players.test", "game over", 1)[0]
 	w.waitMails("bob@players.test", "game over", 1)
@@ -335,8 +331,8 @@ func TestEndToEndSwarmGameByMail(t *testing.T) {
 			t.Errorf("a ready-made block was refused:\n%s", m.Text)
 		}
 	}
-	time.Sleep(200 * time.Millisecond)
 	w.stop(d)
+	w.nothingPending() // a mail still to be sent would be there
 	seen := map[string]int{}
 	for _, m := range w.sent() {
 		seen[m.MessageID+" "+m.To]++

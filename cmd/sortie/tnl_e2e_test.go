@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"sortie/rules/tnl"
 )
@@ -135,13 +134,9 @@ func TestEndToEndTnlGameByMail(t *testing.T) {
 			}
 			w.send(addr, last.ReplyTo, fmt.Sprintf("%s-tl%d", addr, round), plainHeaders(), blockOf(last.Text))
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for w.turnMails("alice@players.test") == beforeA || w.turnMails("bob@players.test") == beforeB {
-			if time.Now().After(deadline) {
-				t.Fatalf("round %d was not resolved", round)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		w.waitFor(fmt.Sprintf("round %d resolved", round), func() bool {
+			return w.turnMails("alice@players.test") != beforeA && w.turnMails("bob@players.test") != beforeB
+		})
 	}
 	over := w.waitMails("alice@players.test", "game over", 1)[0]
 	if !strings.Contains(over.Text, e2eSeed) || !strings.Contains(over.Text, "wins") && !strings.Contains(over.Text, "draw") {

@@ -52,7 +52,7 @@ func stopWeb(t *testing.T, cmd *exec.Cmd) {
 		if err != nil {
 			t.Errorf("sortie web stopped with %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		cmd.Process.Kill()
 		t.Fatal("sortie web did not stop on SIGTERM")
 	}

@@ -64,6 +64,7 @@ type SMTPServer struct {
 	mu       sync.Mutex
 	received []Envelope
 	conns    []*smtp.Conn // every connection accepted, for Sessions and DropConnections
+	quits    int          // sessions the client ended (QUIT), for Quits
 }
 
 // StartSMTP starts an SMTP server and returns once it accepts connections.
@@ -160,6 +161,14 @@ func (s *SMTPServer) Sessions() int {
 	return len(s.conns)
 }
 
+// Quits is how many sessions their client has ended so far (QUIT, or a connection closed after its
+// session began), so a test can wait for a client to let go of its connection instead of sleeping.
+func (s *SMTPServer) Quits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.quits
+}
+
 // DropConnections closes every open connection without a word, as a server does when it restarts or
 // times out an idle client; the listener goes on accepting new ones.
 func (s *SMTPServer) DropConnections() {
@@ -198,7 +207,12 @@ func (ss *smtpSession) Reset() {
 	ss.to = nil
 }
 
-func (ss *smtpSession) Logout() error { return nil }
+func (ss *smtpSession) Logout() error {
+	ss.server.mu.Lock()
+	ss.server.quits++
+	ss.server.mu.Unlock()
+	return nil
+}
 
 func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
 	if ss.server.down.Load() {

@@ -414,7 +414,12 @@ func (h mailHandler) read(m mailer.Message) (adjudicator.Envelope, bool) {
 	return env, true
 }
 
+// disposition is where a mail goes after its handling: a duplicate (a mail fetched again after a crash
+// between the commit and the filing, say) where its first handling said (adjudicator.DuplicateOf).
 func disposition(o adjudicator.Outcome) mailer.Disposition {
+	if first, dup := o.Duplicated(); dup {
+		o = first
+	}
 	switch o {
 	case adjudicator.Refused:
 		return mailer.Rejected
@@ -440,7 +445,7 @@ func (h mailHandler) Handle(ctx context.Context, m mailer.Message) mailer.Dispos
 		return mailer.Retry
 	}
 	crashPoint("after-commit")
-	if h.svc.Notify != nil && outcome != adjudicator.Duplicate && outcome != adjudicator.Ignored {
+	if _, dup := outcome.Duplicated(); h.svc.Notify != nil && !dup && outcome != adjudicator.Ignored {
 		h.svc.Notify()
 	}
 	return disposition(outcome)
