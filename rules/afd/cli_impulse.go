@@ -187,43 +187,52 @@ func flyImpulses(card *aircraft.Card, start Flight, at impulseStart, ms []notati
 	}
 	var rows []impulseRowJSON
 	completed := 0
+	illegal := func(from int) []Problem {
+		for _, e := range r.events[from:] {
+			if e.Kind == EvIllegalOrder {
+				return e.Extras().Problems
+			}
+		}
+		return nil
+	}
+	// The rows are the engine's own moves (impulseRun.movePlane), heard as they are flown; none after a
+	// move that broke the rules, where the calculator stops.
+	stop := false
+	r.flew = func(q *Plane, f flownBox) {
+		if stop {
+			return
+		}
+		warn(f.check.warnings)
+		row := impulseRowJSON{Turn: st.Turn, Impulse: st.Clock.Impulse, Token: boxToken(f.box), Q: q.Flight.Hex.Q, R: q.Flight.Hex.R,
+			Facing: int(q.Flight.Facing), Alt: q.Flight.Alt, Bank: q.Flight.Bank.String()}
+		switch {
+		case f.unplotted:
+			row.Done = "forwards manoeuvre: nothing was queued for this move"
+		case f.completed:
+			completed++
+			row.Done = fmt.Sprintf("manoeuvre %d done", completed)
+		}
+		rows = append(rows, row)
+		stop = illegal(0) != nil
+	}
+	// Impulse by impulse until the impulse in which the plane has nothing left queued is over, as a round
+	// of the engine runs.
 	for guard := 0; guard < 12*40 && len(p.Imp.Queue) > 0 && p.InPlay(); guard++ {
 		imp := st.Clock.Impulse
-		for k := activeTimes(p.Imp.Start.Speed.Round(), imp); k > 0 && len(p.Imp.Queue) > 0 && p.InPlay(); k-- {
-			box := p.Imp.Queue[0].Boxes[p.Imp.Done]
-			// This box completes its manoeuvre when it is the last: counted here, for the next one may be
-			// dropped from the queue as soon as this one is done.
-			last := p.Imp.Done == len(p.Imp.Queue[0].Boxes)-1
-			// What the game says of this box as it flies it (a later manoeuvre's loss of height, say).
-			pt := r.planeTurn(p, card)
-			pt.left = 1
-			warn(tryManoeuvre(pt, p.Imp.Queue[0], p.Imp.Done).warnings)
-			events := len(r.events)
-			if err := r.fly(p); err != nil {
-				return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings
-			}
-			row := impulseRowJSON{Turn: st.Turn, Impulse: imp, Token: boxToken(box), Q: p.Flight.Hex.Q, R: p.Flight.Hex.R,
-				Facing: int(p.Flight.Facing), Alt: p.Flight.Alt, Bank: p.Flight.Bank.String()}
-			if last {
-				completed++
-				row.Done = fmt.Sprintf("manoeuvre %d done", completed)
-			}
-			rows = append(rows, row)
-			for _, e := range r.events[events:] {
-				if e.Kind == EvIllegalOrder {
-					return rows, e.Extras().Problems, warnings
-				}
-			}
+		events := len(r.events)
+		if err := r.movePlane(p, imp, map[string]bool{}); err != nil {
+			return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings
+		}
+		if probs := illegal(events); probs != nil {
+			return rows, probs, warnings
 		}
 		if imp == 12 {
 			events := len(r.events)
 			if err := r.endImpulseTurn(); err != nil {
 				return rows, []Problem{{Code: "impulse", Message: err.Error()}}, warnings
 			}
-			for _, e := range r.events[events:] {
-				if e.Kind == EvIllegalOrder {
-					return rows, e.Extras().Problems, warnings
-				}
+			if probs := illegal(events); probs != nil {
+				return rows, probs, warnings
 			}
 			st.Over = false
 		} else {

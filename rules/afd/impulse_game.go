@@ -570,6 +570,8 @@ type impulseRun struct {
 	stopped  map[string]bool // planes that completed their manoeuvre this impulse with nothing queued
 	releases []*Plane        // planes releasing their bombs this impulse (phase E)
 	attacks  []groundAttack  // rocket and strafing attacks this impulse (phase E)
+	// flew, when set, hears of every box a plane flies, after it is flown (the calculator's rows).
+	flew func(p *Plane, f flownBox)
 }
 
 // groundAttack is a plane's rocket or strafing attack waiting for the bomb phase.
@@ -752,16 +754,8 @@ func (r *impulseRun) impulse() error {
 		if !p.InPlay() {
 			continue
 		}
-		times := activeTimes(p.Imp.Start.Speed.Round(), imp)
-		for k := 0; k < times && p.InPlay(); k++ {
-			if p.Ground != nil {
-				r.groundRoll(p) // on the ground: straight ahead (IV.5)
-				continue
-			}
-			if err := r.fly(p); err != nil {
-				return err
-			}
-			moved[p.Callsign] = true
+		if err := r.movePlane(p, imp, moved); err != nil {
+			return err
 		}
 	}
 	// D. Firing (VII): fixed guns once a turn in an active impulse, flexible guns once a turn in any;
@@ -841,13 +835,43 @@ func (r *impulseRun) impulse() error {
 	return nil
 }
 
+// movePlane is one plane's plotted movement in impulse imp (phase C): each of its moves in the impulse
+// (two in some above speed 12), straight ahead on the ground. A plane whose manoeuvre ends with the first
+// of two moves, with nothing queued, flies the second as the forwards manoeuvre (seed 001 X.E.1): the
+// plotting phase comes after movement (seed 001 III), so no new manoeuvre can be written between them.
+func (r *impulseRun) movePlane(p *Plane, imp int, moved map[string]bool) error {
+	times := activeTimes(p.Imp.Start.Speed.Round(), imp)
+	for k := 0; k < times && p.InPlay(); k++ {
+		if p.Ground != nil {
+			r.groundRoll(p) // on the ground: straight ahead (IV.5)
+			continue
+		}
+		if err := r.fly(p); err != nil {
+			return err
+		}
+		moved[p.Callsign] = true
+	}
+	return nil
+}
+
+// flownBox is what fly reports of one move to impulseRun.flew: the box flown, the check of its
+// manoeuvre from where the plane stood, whether the forwards manoeuvre was flown because nothing was
+// queued, and whether the box completed its manoeuvre.
+type flownBox struct {
+	box       notation.Box
+	check     flyCheck
+	unplotted bool
+	completed bool
+}
+
 // fly moves a plane one hex: the next box of its manoeuvre.
 func (r *impulseRun) fly(p *Plane) error {
 	card, err := r.cardOf(p.Type)
 	if err != nil {
 		return err
 	}
-	if len(p.Imp.Queue) == 0 {
+	unplotted := len(p.Imp.Queue) == 0
+	if unplotted {
 		p.Imp.Queue = []notation.Manoeuvre{forwards()}
 	}
 	m := p.Imp.Queue[0]
@@ -856,6 +880,11 @@ func (r *impulseRun) fly(p *Plane) error {
 	fc := tryManoeuvre(pt, m, p.Imp.Done)
 	if len(fc.boxes) == 0 {
 		return nil
+	}
+	box := m.Boxes[p.Imp.Done]
+	completed := p.Imp.Done == len(m.Boxes)-1
+	if r.flew != nil {
+		defer func() { r.flew(p, flownBox{box: box, check: fc, unplotted: unplotted, completed: completed}) }()
 	}
 	fb := fc.boxes[0]
 	p.Imp.PrevAlt, p.Imp.NoseLoss = p.Flight.Alt, fb.Mandatory

@@ -151,6 +151,21 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 			}
 		}
 	}
+	// A plane moving twice in an impulse whose orders end with the first move flies the second as the
+	// forwards manoeuvre (impulseRun.movePlane; seed 001 III, X.E.1): it is asked for its next order
+	// only once the impulse is over.
+	if len(o.Manoeuvres) > 0 && pt.left > 0 && k > 0 && k < len(imps) && imps[k] == imps[k-1] {
+		fc := tryManoeuvre(pt, forwards(), 0)
+		if len(fc.boxes) > 0 && len(pt.flown) < len(fc.res.Steps) {
+			b := fc.boxes[0]
+			l.B = appendImpulseLine(l.B, g.st.Turn, imps[k], b.Token, fc.res.Steps[len(pt.flown)], b.Alt)
+			l.End()
+			// "it moves twice in impulse %d: with nothing more plotted, it flies its second move forwards"
+			l.B = strconv.AppendInt(append(l.B, "it moves twice in impulse "...), int64(imps[k]), 10)
+			l.B = append(l.B, ": your orders end with its first move there, so it flies the second one hex straight ahead (the forwards manoeuvre) before it takes its next order"...)
+			l.End()
+		}
+	}
 	lines := l.Strings()
 	out.Canonical = lines[0]
 	if len(lines) > 1 {
