@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,24 +23,8 @@ import (
 	"sortie/rules/dice"
 	"sortie/rules/hex"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 )
-
-// differentialCount is how many random cases a differential test runs: SORTIE_DIFF_N when set, else
-// fewer under the race detector (which is several times slower) than without it.
-func differentialCount(t *testing.T, normal, race int) int {
-	t.Helper()
-	if s := os.Getenv("SORTIE_DIFF_N"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("SORTIE_DIFF_N=%q: want a positive count", s)
-		}
-		return n
-	}
-	if raceBuild {
-		return race
-	}
-	return normal
-}
 
 // diffMoveTokens are the plot tokens the generator draws from: every movement token, flag, power and
 // brake, altitude figures, and some mistakes the notation refuses.
@@ -232,7 +215,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		t.Fatal(err)
 	}
 	cards := reg.All()
-	n := differentialCount(t, 5000, 500)
+	n := rulesettest.Cases(t, 5000, 500)
 	rng := rand.New(rand.NewPCG(26, 2026))
 	legal, defaultRefused := 0, 0
 	games := map[string]*game{} // one game a type; each case sets its plane's state
@@ -410,7 +393,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 		t.Fatal(err)
 	}
 	cards := reg.All()
-	n := differentialCount(t, 1500, 250)
+	n := rulesettest.Cases(t, 1500, 250)
 	rng := rand.New(rand.NewPCG(26, 5))
 	bursts, flexible := 0, 0
 	for i := range n {
@@ -580,7 +563,7 @@ func TestCalculatorAndTurnAgreeOnGroundAttacks(t *testing.T) {
 			cards = append(cards, c)
 		}
 	}
-	n := differentialCount(t, 1500, 250)
+	n := rulesettest.Cases(t, 1500, 250)
 	rng := rand.New(rand.NewPCG(26, 6))
 	pilots := []string{"green", "regular", "veteran", "ace"}
 	hits, refused := 0, 0
@@ -797,7 +780,7 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 		t.Fatal(err)
 	}
 	cards := reg.All()
-	n := differentialCount(t, 2000, 400)
+	n := rulesettest.Cases(t, 2000, 400)
 	rng := rand.New(rand.NewPCG(26, 7))
 	legal, deferred := 0, 0
 	for i := range n {

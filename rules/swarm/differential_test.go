@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,24 +20,8 @@ import (
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 )
-
-// differentialCount is how many random cases a differential test runs: SORTIE_DIFF_N when set, else
-// fewer under the race detector (several times slower) than without it.
-func differentialCount(t *testing.T, normal, race int) int {
-	t.Helper()
-	if s := os.Getenv("SORTIE_DIFF_N"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 1 {
-			t.Fatalf("SORTIE_DIFF_N=%q: want a positive count", s)
-		}
-		return v
-	}
-	if raceBuild {
-		return race
-	}
-	return normal
-}
 
 const diffSwarmScenario = `
 ruleset: swarm
@@ -158,7 +141,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := d.TypeKeys()
-	n := differentialCount(t, 5000, 800)
+	n := rulesettest.Cases(t, 5000, 800)
 	rng := rand.New(rand.NewPCG(26, 4))
 	legal := 0
 	games := map[string]*game{} // one game a type; each case sets its squadron's state
@@ -308,7 +291,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 	}
 	keys := d.TypeKeys()
 	pilots := []string{"green", "regular", "veteran", "ace"}
-	n := differentialCount(t, 1500, 250)
+	n := rulesettest.Cases(t, 1500, 250)
 	rng := rand.New(rand.NewPCG(26, 8))
 	attacks := 0
 	for i := range n {

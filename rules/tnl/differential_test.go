@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,25 +21,9 @@ import (
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
 )
-
-// differentialCount is how many random cases a differential test runs: SORTIE_DIFF_N when set, else
-// fewer under the race detector (several times slower) than without it.
-func differentialCount(t *testing.T, normal, race int) int {
-	t.Helper()
-	if s := os.Getenv("SORTIE_DIFF_N"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 1 {
-			t.Fatalf("SORTIE_DIFF_N=%q: want a positive count", s)
-		}
-		return v
-	}
-	if raceBuild {
-		return race
-	}
-	return normal
-}
 
 const diffTnlScenario = `
 ruleset: tnl
@@ -180,7 +163,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := d.Keys()
-	n := differentialCount(t, 4000, 600)
+	n := rulesettest.Cases(t, 4000, 600)
 	rng := rand.New(rand.NewPCG(26, 3))
 	legal := 0
 	games := map[string]*game{}
@@ -353,7 +336,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := d.Keys()
-	n := differentialCount(t, 1500, 400)
+	n := rulesettest.Cases(t, 1500, 400)
 	rng := rand.New(rand.NewPCG(26, 9))
 	trainings := []string{"very-green", "poor", "trained", "veteran", "ace"}
 	skills := []string{"", "aim", "lucky", "deadly", "aim, deadly"}

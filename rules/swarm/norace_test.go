@@ -1,6 +1,0 @@
-//go:build !race
-
-package swarm
-
-// raceBuild: see race_test.go.
-const raceBuild = false

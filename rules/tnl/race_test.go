@@ -1,6 +1,0 @@
-//go:build race
-
-package tnl
-
-// raceBuild is true under the race detector, which runs the differential test several times slower.
-const raceBuild = true
