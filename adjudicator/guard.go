@@ -366,6 +366,7 @@ func (s *Service) housekeep() error {
 	err := s.db.Update(func(tx *storage.Tx) error { return s.prune(tx, now) })
 	if err == nil {
 		s.lastHousekeep.Store(now)
+		s.log.Info().Str("hour", now.Format("2006-01-02T15")).Msg("housekeeping done")
 	}
 	return err
 }

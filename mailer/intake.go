@@ -150,6 +150,10 @@ func (in *Intake) Hot(d time.Duration) {
 // hot reports whether the intake is in a hot window.
 func (in *Intake) hot() bool { return time.Now().UnixNano() < in.hotUntil.Load() }
 
+// IsHot reports whether the intake is in a hot window now: it checks the mailbox every HotPoll rather
+// than waiting on IDLE or Poll. Safe from any goroutine.
+func (in *Intake) IsHot() bool { return in.hot() }
+
 // errIntakeBusy is returned when Run or PollOnce is called while another is running.
 var errIntakeBusy = errors.New("mailer: intake already running")
 
@@ -502,6 +506,9 @@ func (in *Intake) pollHot(ctx context.Context, ic *intakeConn) error {
 			return nil
 		default:
 		}
+	}
+	if !in.hot() {
+		in.log.Debug().Msg("imap hot window over")
 	}
 	return nil
 }

@@ -14,37 +14,63 @@ import (
 )
 
 // TestIntakeHotPolls: while hot, the intake checks the mailbox every HotPoll (a NOOP) and sees new mail at
-// once even where it would otherwise wait a whole Poll; when the window ends it goes back to waiting.
+// once where it would otherwise wait a whole Poll (an hour here, far beyond the test's hang guard); when
+// the window ends it goes back to waiting. Each step waits for what the intake did (a mail handled, a
+// line logged), never for a length of time.
 func TestIntakeHotPolls(t *testing.T) {
 	srv := startIntakeIMAP(t, localmail.IMAPOptions{})
+	logs := &intakeLogCounter{}
 	opts := intakeOptions(t, srv)
+	opts.Logger = zerolog.New(logs).Level(zerolog.DebugLevel)
 	opts.NoIdle = true // without hot polling only the Poll would see new mail
-	opts.Poll = time.Minute
+	opts.Poll = time.Hour
 	opts.HotPoll = 10 * time.Millisecond
 	rec := newIntakeRecorder(nil)
+	srv.Deliver("gm", intakeMail(1))
 	in := mailer.NewIntake(opts, newIntakeCursor(), rec)
 	runIntake(t, in)
-	time.Sleep(50 * time.Millisecond) // the first pass is done: the intake waits for a minute
+	if m := rec.wait(t); m.UID != 1 { // the first pass: the intake then waits for an hour
+		t.Fatalf("UID %d", m.UID)
+	}
 
-	in.Hot(400 * time.Millisecond)
-	time.Sleep(30 * time.Millisecond)
+	in.Hot(time.Hour)
 	start := time.Now()
-	srv.Deliver("gm", intakeMail(1))
-	if m := rec.wait(t); m.UID != 1 {
+	srv.Deliver("gm", intakeMail(2))
+	if m := rec.wait(t); m.UID != 2 {
 		t.Fatalf("UID %d", m.UID)
 	}
 	t.Logf("hot: delivery to handler in %v", time.Since(start))
 
-	time.Sleep(500 * time.Millisecond) // the window is over
-	srv.Deliver("gm", intakeMail(2))
+	// A second intake with a short window: once it says the window is over, it no longer polls.
+	srv2 := startIntakeIMAP(t, localmail.IMAPOptions{})
+	logs2 := &intakeLogCounter{}
+	opts.Addr, opts.Logger = srv2.Addr(), zerolog.New(logs2).Level(zerolog.DebugLevel)
+	rec2 := newIntakeRecorder(nil)
+	srv2.Deliver("gm", intakeMail(1))
+	in2 := mailer.NewIntake(opts, newIntakeCursor(), rec2)
+	runIntake(t, in2)
+	rec2.wait(t)
+	in2.Hot(50 * time.Millisecond)
+	waitLogged(t, logs2, "imap hot window over")
+	srv2.Deliver("gm", intakeMail(2))
 	select {
-	case m := <-rec.got:
+	case m := <-rec2.got:
 		t.Fatalf("UID %d handled at once after the hot window: the intake still polls", m.UID)
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(200 * time.Millisecond): // nothing may come: a slow machine cannot make this fail
 	}
-	in.Hot(time.Minute) // and it is taken up again
-	if m := rec.wait(t); m.UID != 2 {
+	in2.Hot(time.Hour) // and it is taken up again
+	if m := rec2.wait(t); m.UID != 2 {
 		t.Fatalf("UID %d", m.UID)
+	}
+}
+
+// waitLogged waits until the intake has logged a line containing sub.
+func waitLogged(t *testing.T, logs *intakeLogCounter, sub string) {
+	t.Helper()
+	for deadline := time.Now().Add(hangGuard); logs.count(sub) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q logged within %v\n%s", sub, hangGuard, strings.Join(logs.lines, ""))
+		}
 	}
 }
 
@@ -55,14 +81,14 @@ func TestIntakeHotStopsIdle(t *testing.T) {
 	logs := &intakeLogCounter{}
 	opts := intakeOptions(t, srv)
 	opts.Logger = zerolog.New(logs).Level(zerolog.DebugLevel)
-	opts.Poll = time.Minute
+	opts.Poll = time.Hour
 	rec := newIntakeRecorder(nil)
+	srv.Deliver("gm", intakeMail(1))
 	in := mailer.NewIntake(opts, newIntakeCursor(), rec)
 	runIntake(t, in)
-	time.Sleep(50 * time.Millisecond)
-	in.Hot(time.Minute)
-	time.Sleep(50 * time.Millisecond)
-	for n := 1; n <= 3; n++ {
+	rec.wait(t) // the first pass; the intake then idles
+	in.Hot(time.Hour)
+	for n := 2; n <= 4; n++ {
 		srv.Deliver("gm", intakeMail(n))
 		if m := rec.wait(t); m.UID != uint32(n) {
 			t.Fatalf("UID %d", m.UID)
@@ -78,17 +104,20 @@ func TestIntakeHotStopsIdle(t *testing.T) {
 	opts.HotPoll = -1
 	opts.NoIdle = true
 	srv2 := startIntakeIMAP(t, localmail.IMAPOptions{})
-	opts.Addr = srv2.Addr()
+	logs2 := &intakeLogCounter{}
+	opts.Addr, opts.Logger = srv2.Addr(), zerolog.New(logs2).Level(zerolog.DebugLevel)
 	rec2 := newIntakeRecorder(nil)
+	srv2.Deliver("gm", intakeMail(1))
 	in2 := mailer.NewIntake(opts, newIntakeCursor(), rec2)
 	runIntake(t, in2)
-	time.Sleep(50 * time.Millisecond)
-	in2.Hot(time.Minute)
-	srv2.Deliver("gm", intakeMail(1))
+	rec2.wait(t)
+	waitLogged(t, logs2, "imap pass done") // the first pass; the intake then waits for the Poll
+	in2.Hot(time.Hour)
+	srv2.Deliver("gm", intakeMail(2))
 	select {
 	case m := <-rec2.got:
 		t.Fatalf("HotPoll -1: UID %d handled before the Poll", m.UID)
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(200 * time.Millisecond): // nothing may come: a slow machine cannot make this fail
 	}
 }
 

@@ -72,7 +72,7 @@ func TestSoakHostileMail(t *testing.T) {
 	base := time.Now()
 
 	w.run("game", "new", "--config", w.cfg, "--id", "e2e", w.scenario)
-	d, started := w.start(""), time.Now()
+	d := w.start("")
 	sm := &sentMail{w: w}
 	aWelcome := sm.wait(t, w, "alice@players.test", "welcome", 1)[0]
 	bWelcome := sm.wait(t, w, "bob@players.test", "welcome", 1)[0]
@@ -228,8 +228,8 @@ func TestSoakHostileMail(t *testing.T) {
 			}
 			t.Errorf("seed %d: turn %d: %d answers to strangers within one hour of the game clock; the strangerCap is %d", seed, round, got, strangerCap)
 		}
-		// Stop the daemon and measure its database, once its clock (a tick a second) has had time to prune.
-		time.Sleep(time.Until(started.Add(1500 * time.Millisecond)))
+		// Stop the daemon and measure its database once its clock has pruned at this turn's hour.
+		waitHousekept(t, w, fake)
 		w.stop(d)
 		m := measure{round: round}
 		if fi, err := os.Stat(w.db); err == nil {
@@ -253,7 +253,7 @@ func TestSoakHostileMail(t *testing.T) {
 			last = round
 		}
 		if !over || delivered+refusedByServer < total {
-			d, started = w.start(""), time.Now()
+			d = w.start("")
 		}
 	}
 
@@ -367,6 +367,23 @@ func TestSoakHostileMail(t *testing.T) {
 }
 
 // countKeys counts the values under the top-level bucket name, nested buckets included.
+// waitHousekept waits until the daemon's log shows the housekeeping of the game clock's hour at.
+func waitHousekept(t *testing.T, w *world, at time.Time) {
+	t.Helper()
+	want := fmt.Sprintf("%q", at.UTC().Format("2006-01-02T15"))
+	for deadline := time.Now().Add(hangGuard); ; time.Sleep(10 * time.Millisecond) {
+		logs, _ := os.ReadFile(filepath.Join(w.dir, "daemon.log"))
+		for _, line := range strings.Split(string(logs), "\n") {
+			if strings.Contains(line, "housekeeping done") && strings.Contains(line, want) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon did not housekeep at the game clock's %s within %v\n%s", want, hangGuard, tail(logs))
+		}
+	}
+}
+
 func countKeys(tx *bolt.Tx, name string) int {
 	var walk func(b *bolt.Bucket) int
 	walk = func(b *bolt.Bucket) int {

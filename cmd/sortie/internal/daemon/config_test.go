@@ -12,6 +12,10 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// hangGuard is how long a test waits for what must happen before it calls the daemon hung: minutes, since
+// a loaded machine is slow, not wrong. No test here bounds how long anything takes.
+const hangGuard = 5 * time.Minute
+
 func writeConfig(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "sortie.yaml")

@@ -92,8 +92,8 @@ func TestDaemonServesTheWebArchive(t *testing.T) {
 		if err != nil {
 			t.Errorf("the daemon stopped with %v", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the daemon did not stop")
+	case <-time.After(hangGuard):
+		t.Fatalf("the daemon did not stop within %v", hangGuard)
 	}
 	if c, err := net.DialTimeout("tcp", d.Web.Addr(), time.Second); err == nil {
 		c.Close()
