@@ -1,6 +1,10 @@
 package rulesettest
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
 	"io/fs"
 	"testing"
 
@@ -90,4 +94,24 @@ func Bundled[G ruleset.Game](t testing.TB, rs interface {
 		t.Fatal(err)
 	}
 	return NewGame[G](t, rs, string(data), name+".yaml")
+}
+
+// CalcJSON runs a calculator command (ruleset.Command's Run) in-process with args, which ask for JSON,
+// and reads its answer into a T; legal reads the answer's verdict. A usage error is returned as it
+// came; an answer that is not JSON, or a verdict the exit status contradicts, fails t.
+func CalcJSON[T any](t testing.TB, run func([]string, io.Writer) error, args []string, legal func(T) bool) (T, error) {
+	t.Helper()
+	var buf bytes.Buffer
+	var out T
+	err := run(args, &buf)
+	if err != nil && !errors.Is(err, ruleset.ErrIllegal) {
+		return out, err
+	}
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatalf("calc %q: %v\n%s", args, err, buf.String())
+	}
+	if (err == nil) != legal(out) {
+		t.Fatalf("calc %q: exit %v but legal=%v", args, err, legal(out))
+	}
+	return out, nil
 }
