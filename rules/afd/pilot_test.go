@@ -86,13 +86,7 @@ func duelScore(g *game) float64 {
 			boxes[p.Side] += d
 		}
 	}
-	switch {
-	case boxes["South"] > boxes["North"]:
-		return 1
-	case boxes["South"] < boxes["North"]:
-		return 0
-	}
-	return 0.5
+	return rulesettest.Ahead(boxes["South"], boxes["North"])
 }
 
 // The pilot's orders pass the rules every turn of a whole duel (Match.Play fails on an illegal one), on
@@ -109,8 +103,7 @@ func TestPilotBeatsStraightAndLevel(t *testing.T) {
 // BenchmarkPilotTournament: the Air Force pilot against random-legal and straight-and-level pilots,
 // half the games on each side (docs/bots.md).
 func BenchmarkPilotTournament(b *testing.B) {
-	duelMatch().BenchTournament(b, rulesettest.Computer[*game], []rulesettest.Opponent[*game]{
-		{Name: "random-legal", Pilot: randomPilot}, {Name: "straight-and-level", Pilot: rulesettest.Straight[*game]}}, 100)
+	duelMatch().BenchTournament(b, rulesettest.Computer[*game], rulesettest.Opponents(randomPilot), 100)
 }
 
 // BenchmarkPilotOrder times the pilot's orders for one aircraft.
@@ -187,8 +180,7 @@ func BenchmarkImpulsePilotTournament(b *testing.B) {
 		}
 		return out
 	}
-	impulseDuelMatch().BenchTournament(b, rulesettest.Computer[*game], []rulesettest.Opponent[*game]{
-		{Name: "random-legal", Pilot: random}, {Name: "straight-and-level", Pilot: rulesettest.Straight[*game]}}, 100)
+	impulseDuelMatch().BenchTournament(b, rulesettest.Computer[*game], rulesettest.Opponents[*game](random), 100)
 }
 
 // BenchmarkImpulsePilotOrder times the impulse pilot's next manoeuvre for one aircraft.

@@ -55,13 +55,7 @@ func meleeMatch() rulesettest.Match[*game] {
 			for _, q := range g.st.Squadrons {
 				filled[q.Side] += q.Filled
 			}
-			switch {
-			case filled["South"] > filled["North"]:
-				return 1
-			case filled["South"] < filled["North"]:
-				return 0
-			}
-			return 0.5
+			return rulesettest.Ahead(filled["South"], filled["North"])
 		},
 	}
 }
@@ -73,8 +67,7 @@ func TestPilotBeatsStraightAndLevel(t *testing.T) {
 // BenchmarkPilotTournament: the Swarm pilot against random-legal and straight-and-level pilots, 200 games
 // each, half on each side (docs/bots.md).
 func BenchmarkPilotTournament(b *testing.B) {
-	meleeMatch().BenchTournament(b, rulesettest.Computer[*game], []rulesettest.Opponent[*game]{
-		{Name: "random-legal", Pilot: randomPilot}, {Name: "straight-and-level", Pilot: rulesettest.Straight[*game]}}, 200)
+	meleeMatch().BenchTournament(b, rulesettest.Computer[*game], rulesettest.Opponents(randomPilot), 200)
 }
 
 // BenchmarkPilotOrder times the pilot's order for one squadron.

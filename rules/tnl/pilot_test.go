@@ -57,13 +57,8 @@ func duelMatch() rulesettest.Match[*game] {
 		Players: [2]string{"n", "s"},
 		Rounds:  20,
 		Score: func(g *game) float64 {
-			switch g.st.Outcome.Winner {
-			case "North":
-				return 1
-			case "South":
-				return 0
-			}
-			return 0.5
+			won := map[string]int{g.st.Outcome.Winner: 1}
+			return rulesettest.Ahead(won["North"], won["South"])
 		},
 	}
 }
@@ -76,8 +71,7 @@ func TestPilotBeatsStraightAndLevel(t *testing.T) {
 // BenchmarkPilotTournament is the pilots' tournament of docs/bots.md: the computer pilot against a pilot
 // that picks a random legal plan and against straight and level, 100 games each, half on each side.
 func BenchmarkPilotTournament(b *testing.B) {
-	duelMatch().BenchTournament(b, rulesettest.Computer[*game], []rulesettest.Opponent[*game]{
-		{Name: "random-legal", Pilot: randomPilot}, {Name: "straight-and-level", Pilot: rulesettest.Straight[*game]}}, 100)
+	duelMatch().BenchTournament(b, rulesettest.Computer[*game], rulesettest.Opponents(randomPilot), 100)
 }
 
 // BenchmarkPilotOrder times the computer pilot's order for one unit of two aircraft in the duel.

@@ -118,3 +118,21 @@ func BenchPilotOrder(b *testing.B, g ruleset.Piloted, player string, units int, 
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(units)/1e6, metric)
 }
+
+// Opponents are the pilots of docs/bots.md's tournament: random, a pilot that picks a random legal
+// plan, and straight and level.
+func Opponents[G ruleset.Game](random Pilot[G]) []Opponent[G] {
+	return []Opponent[G]{{Name: "random-legal", Pilot: random}, {Name: "straight-and-level", Pilot: Straight[G]}}
+}
+
+// Ahead is a first side's score by a count of which more is better for it: 1 when first is greater, 0
+// when less, ½ when they are equal.
+func Ahead(first, second int) float64 {
+	switch {
+	case first > second:
+		return 1
+	case first < second:
+		return 0
+	}
+	return 0.5
+}
