@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // redactor withholds the players' and the moderator's secrets, the reply tokens and the keys of the

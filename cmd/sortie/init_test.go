@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"sortie/cmd/sortie/internal/daemon"
 	"sortie/mailer/localmail"

@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"text/tabwriter"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"sortie/cmd/sortie/internal/daemon"
 	"sortie/cmd/sortie/internal/demo"

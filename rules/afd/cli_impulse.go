@@ -146,22 +146,9 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text st
 			}
 			tw.Flush()
 		}
-		for _, p := range out.Warnings {
-			fmt.Fprintf(stdout, "Warning:  %s\n", ruleset.DescribeProblem(p))
-		}
-		if out.Legal {
-			fmt.Fprintln(stdout, "Legal.")
-		} else {
-			fmt.Fprintln(stdout, "Illegal:")
-			for _, p := range out.Errors {
-				fmt.Fprintf(stdout, "  - %s\n", ruleset.DescribeProblem(p))
-			}
-		}
+		ruleset.WriteVerdict(stdout, out.Legal, out.Warnings, out.Errors)
 	}
-	if !out.Legal {
-		return ruleset.ErrIllegal
-	}
-	return nil
+	return ruleset.Verdict(out.Legal)
 }
 
 // flyImpulses flies manoeuvres for one plane alone, from impulse from of turn 1, through as many turns

@@ -201,10 +201,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	} else {
 		printMove(stdout, card.Name, start, *plotText, out, res)
 	}
-	if !out.Legal {
-		return ruleset.ErrIllegal
-	}
-	return nil
+	return ruleset.Verdict(out.Legal)
 }
 
 func parseSpeed(s string) (Tenths, error) {
@@ -327,15 +324,5 @@ func printMove(w io.Writer, name string, start Flight, text string, out moveJSON
 			fmt.Fprintf(w, " = %.1f\n", e.Speed)
 		}
 	}
-	for _, p := range out.Warnings {
-		fmt.Fprintf(w, "Warning:  %s\n", ruleset.DescribeProblem(p))
-	}
-	if out.Legal {
-		fmt.Fprintln(w, "Legal.")
-		return
-	}
-	fmt.Fprintln(w, "Illegal:")
-	for _, p := range out.Errors {
-		fmt.Fprintf(w, "  - %s\n", ruleset.DescribeProblem(p))
-	}
+	ruleset.WriteVerdict(w, out.Legal, out.Warnings, out.Errors)
 }

@@ -156,18 +156,7 @@ func calcMoveArgs(card *aircraft.Card, f Flight, rockets int, plot string) []str
 // state is one the calculator cannot be given).
 func runCalcMove(t *testing.T, args []string) (out moveJSON, usage error) {
 	t.Helper()
-	var buf bytes.Buffer
-	err := calcMove(args, &buf)
-	if err != nil && !errors.Is(err, ruleset.ErrIllegal) {
-		return out, err
-	}
-	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
-		t.Fatalf("calc move %q: %v\n%s", args, err, buf.String())
-	}
-	if (err == nil) != out.Legal {
-		t.Fatalf("calc move %q: exit %v but legal=%v", args, err, out.Legal)
-	}
-	return out, nil
+	return rulesettest.CalcJSON(t, calcMove, args, func(o moveJSON) bool { return o.Legal })
 }
 
 func calcCodes(ps []ruleset.CalcProblem) []string {

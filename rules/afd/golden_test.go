@@ -20,15 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // seed and compares every event and the final state with the golden file (go test -update rewrites it;
 // review the diff).
 func TestGoldenFourPlaneTurns(t *testing.T) {
-	env := testEnv(t)
-	s, err := BundledScenario("channel-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := NewGame(s, env.Cards)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, st := bundledState(t, "channel-1940")
 	turns := [][]string{
 		{"RED1: 6 FIRE KURT", "RED2: 1 TL 4 FIRE ANY", "KURT: 5 FIRE ANY", "HANS: 1 1 1 1 1 1"},
 		{"RED1: 2 TL 3", "RED2: 3 TR 2", "KURT: 4 TL", "HANS: 2 TR 2 TR 1"},
@@ -43,6 +35,7 @@ func TestGoldenFourPlaneTurns(t *testing.T) {
 	seed := dice.SeedFromUint64(1940)
 	for i, lines := range turns {
 		var events []Event
+		var err error
 		st, events, err = Resolve(env, st, orders(t, lines...), dice.NewSeeded(seed.Stream(fmt.Sprintf("turn-%d", i+1))))
 		if err != nil {
 			t.Fatal(err)

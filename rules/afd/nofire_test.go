@@ -28,17 +28,11 @@ turns: 5
 // hexAt is the hex dist hexes from (0,4) at a clock position from a plane facing north there.
 func hexAt(t *testing.T, clock, dist int) hex.Hex {
 	t.Helper()
-	from := hex.Hex{Q: 0, R: 4}
-	for q := -12; q <= 12; q++ {
-		for r := -12; r <= 20; r++ {
-			h := hex.Hex{Q: q, R: r}
-			if hex.Distance(from, h) == dist && hex.Clock(from, 0, h) == clock {
-				return h
-			}
-		}
+	h, ok := hex.AtClock(hex.Hex{Q: 0, R: 4}, 0, clock, dist)
+	if !ok {
+		t.Fatalf("no hex %d away at %d o'clock", dist, clock)
 	}
-	t.Fatalf("no hex %d away at %d o'clock", dist, clock)
-	return hex.Hex{}
+	return h
 }
 
 // noFireLines are the why-not lines a side reads of a turn, joined.

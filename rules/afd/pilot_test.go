@@ -31,12 +31,6 @@ victory:
 // The duel's two sides fly converging courses (60° and 300°) that cross ahead of both; the computer pilot
 // plays each side in half the games, so neither start favours it.
 
-type pilotFunc func(g *game, player string, seed uint64) map[string]string
-
-func computerPilot(g *game, player string, _ uint64) map[string]string { return g.PilotOrders(player) }
-
-func straightPilot(*game, string, uint64) map[string]string { return nil }
-
 func randomPilot(g *game, player string, seed uint64) map[string]string {
 	rng := rand.New(rand.NewPCG(seed, uint64(g.st.Turn)))
 	out := map[string]string{}
@@ -66,30 +60,14 @@ func pilotGame(t testing.TB, scn string) *game {
 	return g.(*game)
 }
 
-// playDuel plays the duel and returns North's score: 1 a win, ½ a draw, by damage boxes filled when
-// no plane fell.
-func playDuel(t testing.TB, north, south pilotFunc, seed uint64) float64 {
-	g := pilotGame(t, pilotDuel)
-	for turn := 0; turn < 50 && !g.st.Over; turn++ {
-		orders := map[string]string{}
-		for k, v := range north(g, "n", seed) {
-			orders[k] = v
-		}
-		for k, v := range south(g, "s", seed+7) {
-			orders[k] = v
-		}
-		for unit, text := range orders {
-			if c := g.CheckOrder(g.st.Plane(unit).Player, unit, text); !c.OK() {
-				t.Fatalf("turn %d: a pilot's order for %s is illegal: %s %+v", g.st.Turn, unit, text, c.Errors)
-			}
-		}
-		next, _, err := g.Resolve(orders, dice.NewKeyed(dice.SeedFromUint64(seed*1000+uint64(g.st.Turn))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g = next.(*game)
+// duelMatch plays the duel, North first, scored by duelScore.
+func duelMatch() rulesettest.Match[*game] {
+	return rulesettest.Match[*game]{
+		New:     func(t testing.TB) *game { return pilotGame(t, pilotDuel) },
+		Players: [2]string{"n", "s"},
+		Rounds:  50,
+		Score:   duelScore,
 	}
-	return duelScore(g)
 }
 
 // duelScore is North's score in a finished duel: 1 a win, ½ a draw, by damage boxes filled when no
@@ -108,71 +86,29 @@ func duelScore(g *game) float64 {
 			boxes[p.Side] += d
 		}
 	}
-	switch {
-	case boxes["South"] > boxes["North"]:
-		return 1
-	case boxes["South"] < boxes["North"]:
-		return 0
-	}
-	return 0.5
+	return rulesettest.Ahead(boxes["South"], boxes["North"])
 }
 
-func pilotTournament(t testing.TB, other pilotFunc, games int) (mean, half float64) {
-	return tournamentOf(t, playDuel, other, games)
-}
-
-// tournamentOf plays games games of the computer pilot against another with play, half on each side
-// (rulesettest.Tournament).
-func tournamentOf(t testing.TB, play func(testing.TB, pilotFunc, pilotFunc, uint64) float64, other pilotFunc, games int) (mean, half float64) {
-	return rulesettest.Tournament(games, func(seed uint64, first bool) float64 {
-		if first {
-			return play(t, computerPilot, other, seed)
-		}
-		return play(t, other, computerPilot, seed)
-	})
-}
-
-// The pilot's orders pass the rules every turn of a whole duel (playDuel fails on an illegal one), on
+// The pilot's orders pass the rules every turn of a whole duel (Match.Play fails on an illegal one), on
 // either side.
 func TestPilotFliesLegalOrders(t *testing.T) {
-	playDuel(t, computerPilot, randomPilot, 1)
-	playDuel(t, straightPilot, computerPilot, 2)
+	duelMatch().Play(t, rulesettest.Computer[*game], randomPilot, 1)
+	duelMatch().Play(t, rulesettest.Straight[*game], rulesettest.Computer[*game], 2)
 }
 
 func TestPilotBeatsStraightAndLevel(t *testing.T) {
-	mean, half := pilotTournament(t, straightPilot, 8)
-	t.Logf("computer pilot against straight and level: %.2f ± %.2f", mean, half)
-	if mean-half <= 0.5 {
-		t.Errorf("the pilot must beat straight and level: %.2f ± %.2f", mean, half)
-	}
+	duelMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.Opponent[*game]{Name: "straight and level", Pilot: rulesettest.Straight[*game]}, 8)
 }
 
 // BenchmarkPilotTournament: the Air Force pilot against random-legal and straight-and-level pilots,
 // half the games on each side (docs/bots.md).
 func BenchmarkPilotTournament(b *testing.B) {
-	for _, m := range []struct {
-		name  string
-		other pilotFunc
-	}{{"random-legal", randomPilot}, {"straight-and-level", straightPilot}} {
-		b.Run(m.name, func(b *testing.B) {
-			var mean, half float64
-			for b.Loop() {
-				mean, half = pilotTournament(b, m.other, 100)
-			}
-			b.ReportMetric(mean*100, "win%")
-			b.ReportMetric((mean-half)*100, "win%-low")
-			b.ReportMetric((mean+half)*100, "win%-high")
-		})
-	}
+	duelMatch().BenchTournament(b, rulesettest.Computer[*game], rulesettest.Opponents(randomPilot), 100)
 }
 
 // BenchmarkPilotOrder times the pilot's orders for one aircraft.
 func BenchmarkPilotOrder(b *testing.B) {
-	g := pilotGame(b, pilotDuel)
-	for b.Loop() {
-		g.PilotOrders("n")
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2/1e6, "ms/aircraft")
+	rulesettest.BenchPilotOrder(b, pilotGame(b, pilotDuel), "n", 2, "ms/aircraft")
 }
 
 // The pilot reads the side's view alone: an enemy the side has not spotted changes nothing it writes.
@@ -217,30 +153,14 @@ func TestImpulsePilotFliesLegalOrders(t *testing.T) {
 // impulsePilotDuel is the duel flown as the Delta-T impulse game (seed 001).
 var impulsePilotDuel = strings.Replace(pilotDuel, "ruleset: afd\n", "ruleset: afd\noptions: {impulse: true}\n", 1)
 
-// playImpulseDuel plays the impulse duel round by round (each stop of the engine) and scores it as
-// playDuel does.
-func playImpulseDuel(t testing.TB, north, south pilotFunc, seed uint64) float64 {
-	g := pilotGame(t, impulsePilotDuel)
-	for round := 0; round < 3000 && !g.st.Over; round++ {
-		orders := map[string]string{}
-		for k, v := range north(g, "n", seed) {
-			orders[k] = v
-		}
-		for k, v := range south(g, "s", seed+7) {
-			orders[k] = v
-		}
-		for unit, text := range orders {
-			if c := g.CheckOrder(g.st.Plane(unit).Player, unit, text); !c.OK() {
-				t.Fatalf("round %d: a pilot's order for %s is illegal: %s %+v", round, unit, text, c.Errors)
-			}
-		}
-		next, _, err := g.Resolve(orders, dice.NewKeyed(dice.SeedFromUint64(seed*100000+uint64(round))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g = next.(*game)
-	}
-	return duelScore(g)
+// impulseDuelMatch plays the impulse duel round by round (each stop of the engine) and scores it as
+// the duel is scored.
+func impulseDuelMatch() rulesettest.Match[*game] {
+	m := duelMatch()
+	m.New = func(t testing.TB) *game { return pilotGame(t, impulsePilotDuel) }
+	m.Rounds = 3000
+	m.Seed = func(seed uint64, round int, _ *game) uint64 { return seed*100000 + uint64(round) }
+	return m
 }
 
 // BenchmarkImpulsePilotTournament: the impulse pilot against pilots that fly the forwards manoeuvre
@@ -260,29 +180,12 @@ func BenchmarkImpulsePilotTournament(b *testing.B) {
 		}
 		return out
 	}
-	for _, m := range []struct {
-		name  string
-		other pilotFunc
-	}{{"random-legal", random}, {"straight-and-level", straightPilot}} {
-		b.Run(m.name, func(b *testing.B) {
-			var mean, half float64
-			for b.Loop() {
-				mean, half = tournamentOf(b, playImpulseDuel, m.other, 100)
-			}
-			b.ReportMetric(mean*100, "win%")
-			b.ReportMetric((mean-half)*100, "win%-low")
-			b.ReportMetric((mean+half)*100, "win%-high")
-		})
-	}
+	impulseDuelMatch().BenchTournament(b, rulesettest.Computer[*game], rulesettest.Opponents[*game](random), 100)
 }
 
 // BenchmarkImpulsePilotOrder times the impulse pilot's next manoeuvre for one aircraft.
 func BenchmarkImpulsePilotOrder(b *testing.B) {
-	g := pilotGame(b, impulsePilotDuel)
-	for b.Loop() {
-		g.PilotOrders("n")
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2/1e6, "ms/aircraft")
+	rulesettest.BenchPilotOrder(b, pilotGame(b, impulsePilotDuel), "n", 2, "ms/aircraft")
 }
 
 // The impulse pilot reads where a manoeuvre ends from the receipt's forecast: the forecast's lines must

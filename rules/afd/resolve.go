@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"sortie/parser"
 	"sortie/rules/afd/aircraft"
@@ -111,9 +110,9 @@ type resolution struct {
 	text           textBuf
 	charts         gunCharts
 
-	// Scratch a plain turn reuses from turn to turn (Resolve keeps resolutions in a pool): the flight
-	// records and their lock-step positions, the boxes of the hits, the fire phase's shooters, their
-	// positions and index, the planes hit, and the spotting phase's.
+	// Scratch of a plain turn's phases: the flight records and their lock-step positions, the boxes of
+	// the hits, the fire phase's shooters, their positions and index, the planes hit, and the spotting
+	// phase's.
 	flights   []flown
 	lockSteps []lockStep
 	hitBoxes  []int
@@ -123,48 +122,6 @@ type resolution struct {
 	hitPlanes []string
 	spot      spotScratch
 	flak      flakScratch
-}
-
-// resolutions keeps resolutions between turns with their scratch, so a turn's working memory is
-// allocated once, not every turn; the slice the events are collected in is kept there too, grown to
-// the largest turn so far. Only what the turn returns (the new state, the events with their details
-// and texts, the dice) is allocated each turn.
-var resolutions = sync.Pool{New: func() any { return new(resolution) }}
-
-// begin readies a resolution from the pool for a turn of ns.
-func (r *resolution) begin(env *Env, ns *State, d dice.Source) {
-	r.env, r.ns, r.d, r.turn = env, ns, d, ns.Turn
-	if r.cards == nil {
-		r.cards = map[string]*aircraft.Card{}
-		r.hits = map[string][]int{}
-		r.climbs = make(map[string]int, len(ns.Planes))
-	}
-	r.events = r.events[:0]
-}
-
-// end drops everything the turn's scratch points to, so a resolution waiting in the pool holds on to
-// no state, card or event; the buffers keep their room.
-func (r *resolution) end() {
-	r.env, r.ns, r.d = nil, nil, nil
-	clear(r.cards)
-	clear(r.events)
-	r.events = r.events[:0]
-	clear(r.moved)
-	r.moved = r.moved[:0]
-	clear(r.climbs)
-	clear(r.hits)
-	r.byCallsign = nil
-	r.hexes = hexArena{}
-	clear(r.cands[:cap(r.cands)])
-	clear(r.charts.known)
-	r.charts.t = nil
-	clear(r.flights)
-	r.flights = r.flights[:0]
-	r.lockSteps = r.lockSteps[:0]
-	clear(r.shooters)
-	r.shooters = r.shooters[:0]
-	r.hitPlanes = r.hitPlanes[:0]
-	r.spot.end()
 }
 
 // Resolve plays one turn (docs/rulings.md; invariant 3, docs/architecture.md): every plane flies its order (or the default)
@@ -182,18 +139,14 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 	}
 	// Every plane in play flies this turn and gets a new track: the old ones are not copied.
 	ns := st.clone(true)
-	r := resolutions.Get().(*resolution)
-	defer resolutions.Put(r)
-	defer r.end()
-	r.begin(env, ns, d)
+	// A turn's resolution, with its scratch, is made afresh each turn: a turn runs about once a day, and
+	// nothing a turn leaves behind can reach the next (invariant 3).
+	r := &resolution{env: env, ns: ns, d: d, turn: ns.Turn, cards: map[string]*aircraft.Card{},
+		hits: map[string][]int{}, climbs: make(map[string]int, len(ns.Planes))}
 	if err := r.resolve(orders); err != nil {
 		return nil, nil, err
 	}
-	// The events are returned at their exact number; the slice they were collected in stays with the
-	// resolution.
-	events := make([]Event, len(r.events))
-	copy(events, r.events)
-	return ns, events, nil
+	return ns, slices.Clip(r.events), nil
 }
 
 // resolve plays the turn's phases in order.

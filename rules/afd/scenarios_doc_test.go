@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestScenarioDocExamples loads every ```yaml example of docs/scenarios.md: a whole scenario as it is,

@@ -11,15 +11,8 @@ import (
 // The map picture's data (docs/architecture.md, invariant 4): own planes with the track they flew, the
 // enemy planes the side sees and no other, and a line for each burst the side was told of.
 func TestSceneShowsTheSidesViewOnly(t *testing.T) {
-	env := testEnv(t)
-	s, err := BundledScenario("channel-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := NewGame(s, env.Cards)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, st := bundledState(t, "channel-1940")
+	var err error
 	var fireLines, tracks int
 	for turn := 1; turn <= 8 && !st.Over; turn++ {
 		var events []Event

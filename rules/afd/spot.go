@@ -207,21 +207,13 @@ func spotRolls(st *State) int {
 	return n
 }
 
-// spotScratch is what the spotting phase reuses from side to side and turn to turn: the planes in
+// spotScratch is what the spotting phase reuses from side to side within a turn: the planes in
 // play, a side's lookouts, their hexes and their index.
 type spotScratch struct {
 	inPlay []*Plane
 	own    []lookout
 	hexes  []hexmap.Hex
 	idx    grid
-}
-
-// end drops the planes the scratch points to.
-func (sc *spotScratch) end() {
-	clear(sc.inPlay)
-	sc.inPlay = sc.inPlay[:0]
-	clear(sc.own)
-	sc.own = sc.own[:0]
 }
 
 // spotPhase is the house spotting rule (docs/rulings.md: spotting and fog of war; docs/tables.md): each side
@@ -231,7 +223,6 @@ func (sc *spotScratch) end() {
 // this turn; the events are added to the turn's.
 func (r *resolution) spotPhase(climbs map[string]int) {
 	st, t, d, sc := r.ns, r.env.Tables, r.d, &r.spot
-	defer sc.end()
 	inPlay := sc.inPlay[:0]
 	for i := range st.Planes {
 		if st.Planes[i].InPlay() {

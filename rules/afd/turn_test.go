@@ -26,6 +26,21 @@ func testEnv(t testing.TB) *Env {
 	return env
 }
 
+// bundledState is the shipped cards and tables, and the first turn of a bundled scenario.
+func bundledState(t testing.TB, name string) (*Env, *State) {
+	t.Helper()
+	env := testEnv(t)
+	s, err := BundledScenario(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := NewGame(s, env.Cards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, st
+}
+
 func card(t testing.TB, key string) *aircraft.Card {
 	t.Helper()
 	c, ok := testEnv(t).Cards.Get(key)

@@ -1,9 +1,7 @@
 package afd
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"testing"
 
 	"sortie/rules/dice"
@@ -113,17 +111,7 @@ func TestContactIsWhatTheReportShows(t *testing.T) {
 	if s := g.st.Sight["North"]["S1"]; !s.Spotted || !s.Identified {
 		t.Fatalf("North has not spotted and identified S1: %+v", s)
 	}
-	report := func(st *State) string {
-		r := (&game{env: g.env, st: st}).Report("n", nil)
-		b, err := json.Marshal(struct {
-			R  ruleset.Report
-			Sc *hexmap.Scene
-		}{r, r.Picture()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	report := func(st *State) string { return rulesettest.ReportText(t, (&game{env: g.env, st: st}).Report("n", nil)) }
 	base := report(g.st)
 	change := map[string]func(st *State){
 		"Callsign": func(st *State) {
@@ -135,18 +123,5 @@ func TestContactIsWhatTheReportShows(t *testing.T) {
 		"Facing": func(st *State) { st.Plane("S1").Flight.Facing = st.Plane("S1").Flight.Facing.Turn(2) },
 		"Alt":    func(st *State) { st.Plane("S1").Flight.Alt += 1000 },
 	}
-	ct := reflect.TypeFor[Contact]()
-	for i := range ct.NumField() {
-		name := ct.Field(i).Name
-		fn, ok := change[name]
-		if !ok {
-			t.Errorf("Contact.%s: no line of this test shows that the report tells it", name)
-			continue
-		}
-		st := g.st.Clone()
-		fn(st)
-		if report(st) == base {
-			t.Errorf("Contact.%s changed and the report did not: the View holds what the side is not told", name)
-		}
-	}
+	rulesettest.ContactTold[Contact](t, "", g.st, (*State).Clone, change, func(st *State) bool { return report(st) != base }, nil)
 }

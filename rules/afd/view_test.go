@@ -82,15 +82,8 @@ func TestEventsForWalksEveryKind(t *testing.T) {
 // A whole game under fog of war: after every turn each side's view and events hold only what it may
 // know (invariant 4, docs/architecture.md).
 func TestViewsUnderFogOfWar(t *testing.T) {
-	env := testEnv(t)
-	s, err := BundledScenario("channel-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := NewGame(s, env.Cards)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, st := bundledState(t, "channel-1940")
+	var err error
 	seen := map[string]bool{}
 	for turn := 1; turn <= 8 && !st.Over; turn++ {
 		var events []Event

@@ -10,6 +10,7 @@ import (
 	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // Report wording players found wrong (each test fails on the wording they were sent).
@@ -18,15 +19,8 @@ import (
 // every event.
 func channelTurns(t *testing.T) []Event {
 	t.Helper()
-	env := testEnv(t)
-	s, err := BundledScenario("channel-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := NewGame(s, env.Cards)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, st := bundledState(t, "channel-1940")
+	var err error
 	turns := [][]string{
 		{"RED1: 6 FIRE KURT", "RED2: 1 TL 4 FIRE ANY", "KURT: 5 FIRE ANY", "HANS: 1 1 1 1 1 1"},
 		{"RED1: 2 TL 3", "RED2: 3 TR 2", "KURT: 4 TL", "HANS: 2 TR 2 TR 1"},
@@ -72,15 +66,7 @@ func TestIdentificationNamesTheType(t *testing.T) {
 // bundledGame is a bundled scenario's game as the service plays it (Ruleset.NewGame).
 func bundledGame(t *testing.T, scenario string) ruleset.Game {
 	t.Helper()
-	scn, err := BundledScenarioFile(scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Ruleset{Env: testEnv(t)}.NewGame(scn, nil, scenario+".yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return rulesettest.Bundled[*game](t, Ruleset{Env: testEnv(t)}, scenario)
 }
 
 // reportAfter is a player's report of a round whose log holds the given events.

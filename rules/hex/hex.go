@@ -222,6 +222,19 @@ func Clock(a Hex, d Dir, b Hex) int {
 	return n
 }
 
+// AtClock returns a hex dist hexes from a at a clock position (Clock) seen along facing d: of those there
+// are, the one with the least Q, then the least R. false when no hex lies there.
+func AtClock(a Hex, d Dir, clock, dist int) (Hex, bool) {
+	for q := a.Q - dist; q <= a.Q+dist; q++ {
+		for r := a.R - dist; r <= a.R+dist; r++ {
+			if h := (Hex{q, r}); Distance(a, h) == dist && Clock(a, d, h) == clock {
+				return h, true
+			}
+		}
+	}
+	return Hex{}, false
+}
+
 // Line returns the hexes along the straight line from a to b, both included, by sampling the segment
 // between their centres (cube-coordinate rounding, nudged so that lines along hexspines choose
 // consistently).

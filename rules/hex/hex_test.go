@@ -273,3 +273,22 @@ func TestDirAndHexStringsMatchFmt(t *testing.T) {
 		}
 	}
 }
+
+// AtClock finds a hex at a range and clock position, the first by Q then R, as Clock and Distance see it.
+func TestAtClock(t *testing.T) {
+	from := Hex{Q: 0, R: 4}
+	for dist := 1; dist <= 6; dist++ {
+		for clock := 1; clock <= 12; clock++ {
+			h, ok := AtClock(from, 0, clock, dist)
+			if !ok {
+				continue
+			}
+			if Distance(from, h) != dist || Clock(from, 0, h) != clock {
+				t.Errorf("AtClock(%d o'clock, %d) = %v: %d away at %d o'clock", clock, dist, h, Distance(from, h), Clock(from, 0, h))
+			}
+		}
+	}
+	if h, ok := AtClock(from, 0, 12, 3); !ok || h != (Hex{Q: 0, R: 1}) {
+		t.Errorf("3 hexes dead ahead of a hex facing north: %v %v", h, ok)
+	}
+}

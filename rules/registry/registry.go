@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"go.yaml.in/yaml/v3"
+
 	"sortie/rules/afd"
 	"sortie/rules/ruleset"
 	"sortie/rules/swarm"
@@ -115,15 +117,31 @@ func Names() []string {
 	return out
 }
 
-// Detect reads the ruleset named by a scenario's top-level `ruleset:` line.
+// Detect reads the ruleset a scenario names with its top-level `ruleset:` key. The file is read as
+// YAML, so the word in a comment, a block of text or a nested section names nothing.
 func Detect(scenario []byte) (string, error) {
-	for _, line := range strings.Split(string(scenario), "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "ruleset:"); ok {
-			name := strings.Trim(strings.TrimSpace(rest), `"'`)
-			if i := strings.Index(name, "#"); i >= 0 {
-				name = strings.TrimSpace(name[:i])
+	var doc yaml.Node
+	if err := yaml.Unmarshal(scenario, &doc); err != nil {
+		var msgs []string
+		for _, p := range ruleset.YAMLProblems(err, nil) {
+			if p.Line > 0 {
+				msgs = append(msgs, fmt.Sprintf("line %d: %s", p.Line, p.Msg))
+			} else {
+				msgs = append(msgs, p.Msg)
 			}
-			return name, nil
+		}
+		return "", fmt.Errorf("the scenario cannot be read: %s", strings.Join(msgs, "; "))
+	}
+	if len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		top := doc.Content[0].Content
+		for i := 0; i+1 < len(top); i += 2 {
+			if top[i].Value != "ruleset" {
+				continue
+			}
+			if v := top[i+1]; v.Kind == yaml.ScalarNode && v.Value != "" {
+				return v.Value, nil
+			}
+			return "", fmt.Errorf("line %d: ruleset: names the ruleset the scenario is for, such as afd", top[i+1].Line)
 		}
 	}
 	return "", fmt.Errorf("the scenario does not say which ruleset it is for (ruleset: afd)")

@@ -59,3 +59,32 @@ func TestRegisterRefusesATakenName(t *testing.T) {
 		t.Error("a second ruleset named swarm was accepted")
 	}
 }
+
+// Detect reads the scenario's top-level ruleset key as YAML: the word nested in a section, in a comment
+// or inside a block of text names nothing, and a quoted or commented value is read as YAML reads it.
+func TestDetectReadsTheTopLevelKey(t *testing.T) {
+	for _, c := range []struct {
+		name, scenario, want string
+	}{
+		{"plain", "ruleset: tnl\nturns: 3\n", "tnl"},
+		{"quoted with a comment", "title: x\nruleset: \"swarm\" # the squadron game\n", "swarm"},
+		{"after a nested one", "service:\n  ruleset: afd\nruleset: tnl\n", "tnl"},
+		{"after a block of text", "briefing: |\n  ruleset: afd\n  is what the old game said\nruleset: swarm\n", "swarm"},
+		{"after a comment", "# ruleset: afd\nruleset: tnl\n", "tnl"},
+	} {
+		if got, err := Detect([]byte(c.scenario)); err != nil || got != c.want {
+			t.Errorf("%s: Detect = %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+	for _, c := range []struct{ name, scenario string }{
+		{"only nested", "service:\n  ruleset: afd\nturns: 3\n"},
+		{"only in a comment", "# ruleset: afd\nturns: 3\n"},
+		{"only in a block of text", "briefing: |\n  ruleset: afd\nturns: 3\n"},
+		{"only in a folded string", "briefing: >\n  the old file said\n  ruleset: afd\n"},
+		{"a list, not a value", "ruleset:\n  - afd\n"},
+	} {
+		if got, err := Detect([]byte(c.scenario)); err == nil {
+			t.Errorf("%s: Detect = %q, want an error: the scenario names no ruleset", c.name, got)
+		}
+	}
+}

@@ -223,3 +223,27 @@ func OrderableUnits(g Game, player string) []string {
 type Piloted interface {
 	PilotOrders(player string) map[string]string
 }
+
+// WriteVerdict ends a calculator's text answer on an order: each warning on a line of its own, then
+// "Legal.", or "Illegal:" and each error on a line.
+func WriteVerdict(w io.Writer, legal bool, warnings, errs []CalcProblem) {
+	for _, p := range warnings {
+		fmt.Fprintf(w, "Warning:  %s\n", DescribeProblem(p))
+	}
+	if legal {
+		fmt.Fprintln(w, "Legal.")
+		return
+	}
+	fmt.Fprintln(w, "Illegal:")
+	for _, p := range errs {
+		fmt.Fprintf(w, "  - %s\n", DescribeProblem(p))
+	}
+}
+
+// Verdict is what a calculator's command returns for an order: ErrIllegal when it is not legal.
+func Verdict(legal bool) error {
+	if legal {
+		return nil
+	}
+	return ErrIllegal
+}

@@ -177,22 +177,9 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "\nEnd:      hex (%d,%d), facing %03d, tack %s; %d segments, %d facing change%s\n",
 				e.Q, e.R, e.Facing*30, e.Tack, out.Segments, out.Changes, ruleset.PluralS(out.Changes))
 		}
-		for _, p := range out.Warnings {
-			fmt.Fprintf(stdout, "Warning:  %s\n", ruleset.DescribeProblem(p))
-		}
-		if out.Legal {
-			fmt.Fprintln(stdout, "Legal.")
-		} else {
-			fmt.Fprintln(stdout, "Illegal:")
-			for _, p := range out.Errors {
-				fmt.Fprintf(stdout, "  - %s\n", ruleset.DescribeProblem(p))
-			}
-		}
+		ruleset.WriteVerdict(stdout, out.Legal, out.Warnings, out.Errors)
 	}
-	if !out.Legal {
-		return ruleset.ErrIllegal
-	}
-	return nil
+	return ruleset.Verdict(out.Legal)
 }
 
 const calcSwarmFireHelp = `sortie calc fire --ruleset swarm: one squadron's attack, and the target's evasive saves.

@@ -9,7 +9,6 @@ package swarm
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -92,19 +91,7 @@ func randomSwarmTurn(rng *rand.Rand, from Tack) (string, Tack) {
 // runSwarmCalc runs `sortie calc move --ruleset swarm` in-process and reads its JSON.
 func runSwarmCalc(t *testing.T, args []string) (swarmMoveJSON, error) {
 	t.Helper()
-	var buf bytes.Buffer
-	var out swarmMoveJSON
-	err := calcSwarmMove(args, &buf)
-	if err != nil && !errors.Is(err, ruleset.ErrIllegal) {
-		return out, err
-	}
-	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
-		t.Fatalf("calc move %q: %v\n%s", args, err, buf.String())
-	}
-	if (err == nil) != out.Legal {
-		t.Fatalf("calc move %q: exit %v but legal=%v", args, err, out.Legal)
-	}
-	return out, nil
+	return rulesettest.CalcJSON(t, calcSwarmMove, args, func(o swarmMoveJSON) bool { return o.Legal })
 }
 
 func swarmCalcArgs(q *Squadron, order string) []string {

@@ -28,50 +28,35 @@ func (Ruleset) BlockNotation() parser.Notation { return notation.BlockHints{} }
 
 func (Ruleset) Name() string { return "swarm" }
 
+// shipped is Swarm's NewGame, Load and Version: its shipped data, its scenarios, its saved states.
+func shipped() ruleset.Shipped[*Data, *Scenario, State] {
+	return ruleset.Shipped[*Data, *Scenario, State]{Name: "swarm", Data: DefaultData,
+		Sum: func(d *Data) string { return d.sum }, Parse: ParseScenario, Start: NewGame,
+		Saved: func(st *State) *string { return &st.Ruleset }, Check: checkSaved,
+		Game: func(d *Data, st *State) ruleset.Game { return &game{d: d, st: st} }}
+}
+
 // NewGame checks a scenario and builds its first turn.
 func (Ruleset) NewGame(scenario []byte, _ fs.FS, source string) (ruleset.Game, error) {
-	d, err := DefaultData()
-	if err != nil {
-		return nil, err
-	}
-	s, err := ParseScenario(scenario, source)
-	if err != nil {
-		return nil, err
-	}
-	st, err := NewGame(s, d)
-	if err != nil {
-		return nil, err
-	}
-	return &game{d: d, st: st}, nil
+	return shipped().NewGame(scenario, source)
 }
 
 // Load reads a state saved by Save.
-func (Ruleset) Load(data []byte) (ruleset.Game, error) {
-	d, err := DefaultData()
-	if err != nil {
-		return nil, err
-	}
-	var st State
-	if err := ruleset.DecodeState(data, "swarm", &st, &st.Ruleset); err != nil {
-		return nil, err
-	}
+func (Ruleset) Load(data []byte) (ruleset.Game, error) { return shipped().Load(data) }
+
+// Version names the rules data games depend on: "swarm@sha256:…" over the shipped data.
+func (Ruleset) Version() (string, error) { return shipped().Version() }
+
+// checkSaved readies a state read back: every side has its sightings, and every squadron's type is
+// in the data.
+func checkSaved(d *Data, st *State) error {
 	st.Sight = ruleset.SightFor(st.Sight, st.Sides)
 	for _, q := range st.Squadrons {
 		if _, ok := d.Type(q.Type); !ok {
-			return nil, fmt.Errorf("swarm: the saved game has a squadron of unknown type %q", q.Type)
+			return fmt.Errorf("has a squadron of unknown type %q", q.Type)
 		}
 	}
-	return &game{d: d, st: &st}, nil
-}
-
-// Version names the rules data games depend on: "swarm@sha256:…" over the shipped types and house
-// tables.
-func (Ruleset) Version() (string, error) {
-	d, err := DefaultData()
-	if err != nil {
-		return "", err
-	}
-	return "swarm@sha256:" + d.sum, nil
+	return nil
 }
 
 type game struct {

@@ -9,6 +9,7 @@ import (
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // scenario writes a two-sided scenario (RAF: alice, Luftwaffe: bob) with the given squadron lines.
@@ -23,13 +24,9 @@ func scenario(visibility int, extra string, squadrons ...string) string {
 	return b.String()
 }
 
-func newGame(t *testing.T, text string) *game {
+func newGame(t testing.TB, text string) *game {
 	t.Helper()
-	g, err := Ruleset{}.NewGame([]byte(text), nil, "test.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.(*game)
+	return rulesettest.NewGame[*game](t, Ruleset{}, text, "test.yaml")
 }
 
 // play resolves one round with scripted dice, checks that exactly the dice given were thrown, and returns

@@ -1,9 +1,7 @@
 package swarm
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -100,14 +98,7 @@ func TestContactIsWhatTheReportShows(t *testing.T) {
 	if !g.st.Sight["RAF"]["ADLER"] {
 		t.Fatal("the RAF does not see ADLER")
 	}
-	report := func(st *State) string {
-		r := (&game{d: g.d, st: st}).Report("ann", nil)
-		b, _ := json.Marshal(struct {
-			R  ruleset.Report
-			Sc *hexmap.Scene
-		}{r, r.Picture()})
-		return string(b)
-	}
+	report := func(st *State) string { return rulesettest.ReportText(t, (&game{d: g.d, st: st}).Report("ann", nil)) }
 	base := report(g.st)
 	adler := func(st *State) *Squadron {
 		for i := range st.Squadrons {
@@ -129,20 +120,7 @@ func TestContactIsWhatTheReportShows(t *testing.T) {
 		},
 		"Band": func(st *State) { adler(st).Tack.Band = "H" },
 	}
-	ct := reflect.TypeFor[Contact]()
-	for i := range ct.NumField() {
-		name := ct.Field(i).Name
-		fn, ok := change[name]
-		if !ok {
-			t.Errorf("Contact.%s: no line of this test shows that the report tells it", name)
-			continue
-		}
-		st := g.st.Clone()
-		fn(st)
-		if report(st) == base {
-			t.Errorf("Contact.%s changed and the report did not: the View holds what the side is not told", name)
-		}
-	}
+	rulesettest.ContactTold[Contact](t, "", g.st, (*State).Clone, change, func(st *State) bool { return report(st) != base }, nil)
 	// Each part of a position on its own.
 	for what, fn := range map[string]func(st *State){
 		"hex":    func(st *State) { adler(st).Pos.Hex.Q++ },

@@ -3,66 +3,14 @@ package tnl
 import (
 	"testing"
 
-	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
 )
 
-// BenchmarkCheckOrder is one order checked as the mail intake checks it, through the ruleset
-// (Game.CheckOrder): every unit's default order of the battle-of-britain scenario in turn. The "raw" figures
-// beside it, in the same run, are notation.Parse of the same lines alone and the copying of the same
-// output strings (the canonical text and each forecast line) into fresh strings.
+// BenchmarkCheckOrder is one order checked as the mail intake checks it (rulesettest.BenchCheckOrder):
+// every unit's default order of the battle-of-britain scenario in turn, beside notation.Parse of the
+// same lines alone.
 func BenchmarkCheckOrder(b *testing.B) {
-	scn, err := BundledScenarioFile("battle-of-britain")
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := Ruleset{}.NewGame(scn, nil, "battle-of-britain.yaml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	type order struct{ player, unit, text string }
-	var orders []order
-	for _, p := range g.Players() {
-		for _, u := range g.Units(p.ID) {
-			orders = append(orders, order{p.ID, u, g.DefaultOrder(u)})
-		}
-	}
-	outs := make([]ruleset.OrderCheck, len(orders))
-	for i, o := range orders {
-		if outs[i] = g.CheckOrder(o.player, o.unit, o.text); !outs[i].OK() || len(outs[i].Preview) == 0 {
-			b.Fatalf("%+v: %+v", o, outs[i])
-		}
-	}
-	b.Run("check", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		for b.Loop() {
-			o := orders[n%len(orders)]
-			n++
-			if c := g.CheckOrder(o.player, o.unit, o.text); !c.OK() {
-				b.Fatal(c.Errors)
-			}
-		}
-	})
-	b.Run("raw parse", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		for b.Loop() {
-			o := orders[n%len(orders)]
-			n++
-			notation.Parse(o.text)
-		}
-	})
-	b.Run("raw copy output", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		for b.Loop() {
-			c := outs[n%len(outs)]
-			n++
-			cp := ruleset.OrderCheck{Canonical: string([]byte(c.Canonical)), Preview: make([]string, len(c.Preview))}
-			for i, l := range c.Preview {
-				cp.Preview[i] = string([]byte(l))
-			}
-		}
-	})
+	g := rulesettest.Bundled[*game](b, Ruleset{}, "battle-of-britain")
+	rulesettest.BenchCheckOrder(b, "check", g, rulesettest.DefaultOrders(g), func(s string) { notation.Parse(s) })
 }

@@ -230,19 +230,9 @@ func calcMove(args []string, stdout io.Writer) error {
 		if !single {
 			fmt.Fprintf(stdout, "Level after the turn: %s\n", out.Level)
 		}
-		if out.Legal {
-			fmt.Fprintln(stdout, "Legal.")
-		} else {
-			fmt.Fprintln(stdout, "Illegal:")
-			for _, p := range out.Errors {
-				fmt.Fprintf(stdout, "  - %s\n", ruleset.DescribeProblem(p))
-			}
-		}
+		ruleset.WriteVerdict(stdout, out.Legal, nil, out.Errors)
 	}
-	if !out.Legal {
-		return ruleset.ErrIllegal
-	}
-	return nil
+	return ruleset.Verdict(out.Legal)
 }
 
 const calcFireHelp = `sortie calc fire --ruleset tnl: an attack's coloured dice against the range.

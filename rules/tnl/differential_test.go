@@ -9,7 +9,6 @@ package tnl
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -104,19 +103,7 @@ func randomTnlOrder(rng *rand.Rand, sh *Sheet, a *Aircraft, loadedMods bool) str
 
 func runTnlCalc(t *testing.T, args []string) (moveJSON, error) {
 	t.Helper()
-	var buf bytes.Buffer
-	var out moveJSON
-	err := calcMove(args, &buf)
-	if err != nil && !errors.Is(err, ruleset.ErrIllegal) {
-		return out, err
-	}
-	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
-		t.Fatalf("calc move %q: %v\n%s", args, err, buf.String())
-	}
-	if (err == nil) != out.Legal {
-		t.Fatalf("calc move %q: exit %v but legal=%v", args, err, out.Legal)
-	}
-	return out, nil
+	return rulesettest.CalcJSON(t, calcMove, args, func(o moveJSON) bool { return o.Legal })
 }
 
 func tnlCalcArgs(a *Aircraft, loadedMods bool, order string) []string {

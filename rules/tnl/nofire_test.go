@@ -28,17 +28,11 @@ aircraft:
 // tnlHexAt is the hex dist hexes from (0,6) at a clock position from an aircraft facing north there.
 func tnlHexAt(t *testing.T, clock, dist int) hexmap.Hex {
 	t.Helper()
-	from := hexmap.Hex{Q: 0, R: 6}
-	for q := -12; q <= 12; q++ {
-		for r := -12; r <= 24; r++ {
-			h := hexmap.Hex{Q: q, R: r}
-			if hexmap.Distance(from, h) == dist && hexmap.Clock(from, 0, h) == clock {
-				return h
-			}
-		}
+	h, ok := hexmap.AtClock(hexmap.Hex{Q: 0, R: 6}, 0, clock, dist)
+	if !ok {
+		t.Fatalf("no hex %d away at %d o'clock", dist, clock)
 	}
-	t.Fatalf("no hex %d away at %d o'clock", dist, clock)
-	return hexmap.Hex{}
+	return h
 }
 
 func tnlNoFireLines(st *State, side string, evs []Event) string {

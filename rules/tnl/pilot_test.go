@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"sortie/parser"
-	"sortie/rules/dice"
 	"sortie/rules/ruleset"
 	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
@@ -34,14 +33,6 @@ victory:
   - {side: South, kind: destroy, aircraft: [N1, N2, N3, N4]}
 `
 
-// pilotFunc writes a player's orders for a turn.
-type pilotFunc func(g *game, player string, seed uint64) map[string]string
-
-func computerPilot(g *game, player string, _ uint64) map[string]string { return g.PilotOrders(player) }
-
-// straightPilot sends nothing: every unit flies straight and level (the default order).
-func straightPilot(*game, string, uint64) map[string]string { return nil }
-
 // randomPilot flies a plan drawn at random from those the computer pilot would consider legal.
 func randomPilot(g *game, player string, seed uint64) map[string]string {
 	v := ViewOf(g.st, g.st.SideOf(player))
@@ -59,88 +50,33 @@ func randomPilot(g *game, player string, seed uint64) map[string]string {
 	return out
 }
 
-// playMatch plays the duel with north and south pilots and returns North's score: 1 a win, ½ a draw.
-func playMatch(t testing.TB, north, south pilotFunc, seed uint64) float64 {
-	gm, err := Ruleset{}.NewGame([]byte(duel), nil, "duel.yaml")
-	if err != nil {
-		t.Fatal(err)
+// duelMatch plays the duel, North first, scored by the winner the rules declare.
+func duelMatch() rulesettest.Match[*game] {
+	return rulesettest.Match[*game]{
+		New:     func(t testing.TB) *game { return newTestGame(t, duel) },
+		Players: [2]string{"n", "s"},
+		Rounds:  20,
+		Score: func(g *game) float64 {
+			won := map[string]int{g.st.Outcome.Winner: 1}
+			return rulesettest.Ahead(won["North"], won["South"])
+		},
 	}
-	g := gm.(*game)
-	for turn := 0; turn < 20 && !g.st.Over; turn++ {
-		orders := map[string]string{}
-		for k, v := range north(g, "n", seed) {
-			orders[k] = v
-		}
-		for k, v := range south(g, "s", seed+7) {
-			orders[k] = v
-		}
-		for unit, text := range orders {
-			if c := g.CheckOrder(g.st.UnitNamed(unit).Player, unit, text); !c.OK() {
-				t.Fatalf("turn %d: a pilot's order for %s is illegal: %s %+v", g.st.Turn, unit, text, c.Errors)
-			}
-		}
-		next, _, err := g.Resolve(orders, dice.NewKeyed(dice.SeedFromUint64(seed*1000+uint64(g.st.Turn))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g = next.(*game)
-	}
-	switch g.st.Outcome.Winner {
-	case "North":
-		return 1
-	case "South":
-		return 0
-	}
-	return 0.5
-}
-
-// tournament plays games games of the computer pilot against another, half on each side
-// (rulesettest.Tournament).
-func tournament(t testing.TB, other pilotFunc, games int) (mean, half float64) {
-	return rulesettest.Tournament(games, func(seed uint64, first bool) float64 {
-		if first {
-			return playMatch(t, computerPilot, other, seed)
-		}
-		return playMatch(t, other, computerPilot, seed)
-	})
 }
 
 // The pilot's orders are always legal, and it beats flying straight and level.
 func TestPilotBeatsStraightAndLevel(t *testing.T) {
-	mean, half := tournament(t, straightPilot, 12)
-	t.Logf("computer pilot against straight and level: %.2f ± %.2f", mean, half)
-	if mean-half <= 0.5 {
-		t.Errorf("the pilot must beat straight and level: %.2f ± %.2f", mean, half)
-	}
+	duelMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.Opponent[*game]{Name: "straight and level", Pilot: rulesettest.Straight[*game]}, 12)
 }
 
 // BenchmarkPilotTournament is the pilots' tournament of docs/bots.md: the computer pilot against a pilot
 // that picks a random legal plan and against straight and level, 100 games each, half on each side.
 func BenchmarkPilotTournament(b *testing.B) {
-	for _, m := range []struct {
-		name  string
-		other pilotFunc
-	}{{"random-legal", randomPilot}, {"straight-and-level", straightPilot}} {
-		b.Run(m.name, func(b *testing.B) {
-			var mean, half float64
-			for b.Loop() {
-				mean, half = tournament(b, m.other, 100)
-			}
-			b.ReportMetric(mean*100, "win%")
-			b.ReportMetric((mean-half)*100, "win%-low")
-			b.ReportMetric((mean+half)*100, "win%-high")
-		})
-	}
+	duelMatch().BenchTournament(b, rulesettest.Computer[*game], rulesettest.Opponents(randomPilot), 100)
 }
 
 // BenchmarkPilotOrder times the computer pilot's order for one unit of two aircraft in the duel.
 func BenchmarkPilotOrder(b *testing.B) {
-	gm, _ := Ruleset{}.NewGame([]byte(duel), nil, "duel.yaml")
-	g := gm.(*game)
-	for b.Loop() {
-		g.PilotOrders("n") // two units
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4/1e6, "ms/aircraft")
+	rulesettest.BenchPilotOrder(b, newTestGame(b, duel), "n", 4, "ms/aircraft") // two units
 }
 
 // The pilot reads the side's view alone: an enemy aircraft the side cannot see changes nothing it does,

@@ -7,6 +7,7 @@ import (
 	"sortie/parser"
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
 )
 
@@ -198,13 +199,9 @@ func TestAAAndShips(t *testing.T) {
 	}
 }
 
-func newTestGame(t *testing.T, scn string) *game {
+func newTestGame(t testing.TB, scn string) *game {
 	t.Helper()
-	g, err := Ruleset{}.NewGame([]byte(scn), nil, "t.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.(*game)
+	return rulesettest.NewGame[*game](t, Ruleset{}, scn, "t.yaml")
 }
 
 // Seed 003 "Deciding Initiative": units roll 2D6, lowest first; Sortie re-rolls ties.

@@ -31,49 +31,35 @@ func (Ruleset) BlockNotation() parser.Notation { return notation.BlockHints{} }
 // UnitNoun names the units in mails (ruleset.Vocabulary).
 func (Ruleset) UnitNoun() (string, string) { return "unit", "units" }
 
-// NewGame checks a scenario and builds turn 1.
+// shipped is Thunderbolt & Lightning's NewGame, Load and Version: its shipped data, its scenarios, its saved states.
+func shipped() ruleset.Shipped[*Data, *Scenario, State] {
+	return ruleset.Shipped[*Data, *Scenario, State]{Name: "tnl", Data: DefaultData,
+		Sum: func(d *Data) string { return d.sum }, Parse: ParseScenario, Start: NewGame,
+		Saved: func(st *State) *string { return &st.Ruleset }, Check: checkSaved,
+		Game: func(d *Data, st *State) ruleset.Game { return &game{d: d, st: st} }}
+}
+
+// NewGame checks a scenario and builds its first turn.
 func (Ruleset) NewGame(scenario []byte, _ fs.FS, source string) (ruleset.Game, error) {
-	d, err := DefaultData()
-	if err != nil {
-		return nil, err
-	}
-	s, err := ParseScenario(scenario, source)
-	if err != nil {
-		return nil, err
-	}
-	st, err := NewGame(s, d)
-	if err != nil {
-		return nil, err
-	}
-	return &game{d: d, st: st}, nil
+	return shipped().NewGame(scenario, source)
 }
 
 // Load reads a state saved by Save.
-func (Ruleset) Load(data []byte) (ruleset.Game, error) {
-	d, err := DefaultData()
-	if err != nil {
-		return nil, err
-	}
-	var st State
-	if err := ruleset.DecodeState(data, "tnl", &st, &st.Ruleset); err != nil {
-		return nil, err
-	}
+func (Ruleset) Load(data []byte) (ruleset.Game, error) { return shipped().Load(data) }
+
+// Version names the rules data games depend on: "tnl@sha256:…" over the shipped data.
+func (Ruleset) Version() (string, error) { return shipped().Version() }
+
+// checkSaved readies a state read back: every side has its sightings, and every aircraft's type is
+// in the data.
+func checkSaved(d *Data, st *State) error {
 	st.Sight = ruleset.SightFor(st.Sight, st.Sides)
 	for _, a := range st.Aircraft {
 		if _, ok := d.Sheet(a.Type); !ok {
-			return nil, fmt.Errorf("tnl: the saved game has an aircraft of unknown type %q", a.Type)
+			return fmt.Errorf("has an aircraft of unknown type %q", a.Type)
 		}
 	}
-	return &game{d: d, st: &st}, nil
-}
-
-// Version names the data games depend on.
-func (Ruleset) Version() (string, error) {
-	d, err := DefaultData()
-	if err != nil {
-		return "", err
-	}
-	return "tnl@sha256:" + d.sum, nil
+	return nil
 }
 
 type game struct {

@@ -1,7 +1,6 @@
 package tnl
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -106,14 +105,7 @@ func TestContactIsWhatTheReportShows(t *testing.T) {
 		if !g.st.Sight["RAF"]["JAGD1"] {
 			t.Fatalf("the RAF does not see JAGD1")
 		}
-		report := func(st *State) string {
-			r := (&game{d: g.d, st: st}).Report("ann", nil)
-			b, _ := json.Marshal(struct {
-				R  ruleset.Report
-				Sc *hexmap.Scene
-			}{r, r.Picture()})
-			return string(b)
-		}
+		report := func(st *State) string { return rulesettest.ReportText(t, (&game{d: g.d, st: st}).Report("ann", nil)) }
 		base := report(g.st)
 		jagd := func(st *State) *Aircraft {
 			for i := range st.Aircraft {
@@ -137,22 +129,9 @@ func TestContactIsWhatTheReportShows(t *testing.T) {
 			"Hits":     func(st *State) { jagd(st).Hits++ },
 			"Speed":    func(st *State) { jagd(st).Speed-- },
 		}
-		ct := reflect.TypeFor[Contact]()
-		for i := range ct.NumField() {
-			name := ct.Field(i).Name
-			fn, ok := change[name]
-			if !ok {
-				t.Errorf("Contact.%s: no line of this test shows that the report tells it", name)
-				continue
-			}
-			st := g.st.Clone()
-			fn(st)
-			if got := ViewOf(st, "RAF"); reflect.DeepEqual(got, ViewOf(g.st, "RAF")) {
-				continue // not in the view in this game (Speed, unless the whole table is seen)
-			}
-			if report(st) == base {
-				t.Errorf("whole table %v: Contact.%s changed and the report did not: the View holds what the side is not told", whole, name)
-			}
-		}
+		// A field not in the view in this game (Speed, unless the whole table is seen) is passed over.
+		rulesettest.ContactTold[Contact](t, fmt.Sprintf("whole table %v: ", whole), g.st, (*State).Clone, change,
+			func(st *State) bool { return report(st) != base },
+			func(st *State) bool { return !reflect.DeepEqual(ViewOf(st, "RAF"), ViewOf(g.st, "RAF")) })
 	}
 }

@@ -3,7 +3,7 @@ package yamlpath
 import (
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func TestIndexAndAt(t *testing.T) {

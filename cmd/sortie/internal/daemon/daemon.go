@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"sortie/adjudicator"
 	"sortie/mailer"
