@@ -8,7 +8,7 @@ import (
 // The data the adjudicator gives the templates, in the shapes it has there (adjudicator imports this
 // package, so the tests here cannot import its types): receipt and orderEcho (adjudicator/mail.go),
 // reportData with ruleset.Report and ruleset.Unit (rules/ruleset), and the maps of the other mails.
-// adjudicator/templates_compiled_test.go runs the real service's values through both renderers too.
+// The mails the real service renders are held byte for byte by the adjudicator's golden tests.
 
 type tReceipt struct {
 	RoundNoun   string
@@ -77,8 +77,7 @@ type tReport struct {
 // Picture is a method of the report's, as ruleset.Report has one: no template calls it.
 func (r *tReport) Picture() *tScene { return r.Scene }
 
-// Title, NextTitle, Played and BlockWord name rounds, as ruleset.Report's do (methods of the value,
-// which the compiled form calls itself).
+// Title, NextTitle, Played and BlockWord name rounds, as ruleset.Report's do (methods of the value).
 func (r tReport) Title() string     { return fmt.Sprintf("turn %d", r.Round) }
 func (r tReport) NextTitle() string { return fmt.Sprintf("turn %d", r.NextRound) }
 func (r tReport) Played() string    { return fmt.Sprintf("turn %d", r.Round) }
@@ -228,7 +227,7 @@ type stringer string
 
 func (s stringer) String() string { return "<" + string(s) + ">" }
 
-// data is realistic data for each of Names, in variant v.
+// data is realistic data for each of Names(), in variant v.
 func data(name string, v int) any {
 	switch name {
 	case "receipt":

@@ -1,11 +1,7 @@
 // Package templates holds the text of every mail Sortie sends, as text/template files embedded in the
 // binary: turn reports, receipts, refusals and errors, help, game start and game over, status. A
-// moderator can override any of them by putting a file of the same name in a folder given to New.
-//
-// Each template is also compiled, when it is read, into Go closures (compile.go) that render it several
-// times faster than text/template's execution; whatever the compiled form does not handle, it hands to
-// text/template, so a moderator's template may use everything text/template offers and every render
-// gives text/template's bytes or error.
+// moderator can override any of them by putting a file of the same name in a folder given to New, and
+// may use everything text/template offers there.
 //
 // The package knows nothing of games: each template is executed with the data the adjudicator gives it,
 // built from one player's view only (invariant 4, docs/architecture.md).
@@ -30,22 +26,23 @@ import (
 var embedded embed.FS
 
 // Names lists the templates Sortie uses.
-var Names = []string{"report", "receipt", "refusal", "error", "help", "start", "over", "status", "announce"}
-
-// Set is a parsed set of templates.
-type Set struct {
-	t     map[string]*entry
-	check *Tally // when set, every Render is checked against text/template (CheckCompiled)
+func Names() []string {
+	return []string{"report", "receipt", "refusal", "error", "help", "start", "over", "status", "announce"}
 }
 
-// entry is one template: its subject line and body as text/template parsed them, their compiled forms
-// (nil where a construct is not compiled: text/template renders those), and where it came from.
+// Set is a parsed set of templates. It is safe for use by several goroutines at once.
+type Set struct {
+	t map[string]*entry
+	// buffers are Render's output buffers, kept between calls (a receipt is rendered for every
+	// order mail).
+	buffers sync.Pool
+}
+
+// entry is one template: its subject line and body as text/template parsed them, and where it came
+// from.
 type entry struct {
-	subject, body         *template.Template // the first line of each template, "Subject: ...", on its own
-	fastSubject, fastBody *program
-	source                string // "embedded" or a file path
-	// notCompiled says why the template is not compiled, if it is not.
-	notCompiled error
+	subject, body *template.Template // the first line of each template, "Subject: ...", on its own
+	source        string             // "embedded" or a file path
 }
 
 // New parses the embedded templates and, if dir is not empty, replaces any of them found there as
@@ -53,7 +50,9 @@ type entry struct {
 // ignored silently).
 func New(dir string) (*Set, error) {
 	s := &Set{t: map[string]*entry{}}
-	for _, name := range Names {
+	s.buffers.New = func() any { return new(bytes.Buffer) }
+	names := Names()
+	for _, name := range names {
 		text, err := fs.ReadFile(embedded, "files/"+name+".tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("templates: embedded %s: %w", name, err)
@@ -75,7 +74,7 @@ func New(dir string) (*Set, error) {
 		}
 		name := strings.TrimSuffix(e.Name(), ".tmpl")
 		if _, ok := s.t[name]; !ok {
-			return nil, fmt.Errorf("templates: %s is not a Sortie template (known: %s)", e.Name(), strings.Join(Names, ", "))
+			return nil, fmt.Errorf("templates: %s is not a Sortie template (known: %s)", e.Name(), strings.Join(names, ", "))
 		}
 		path := filepath.Join(dir, e.Name())
 		text, err := os.ReadFile(path)
@@ -97,26 +96,15 @@ func (s *Set) add(name, text, source string) error {
 	}
 	// The subject line is a template of its own, so that no value put into it (a game's name with a
 	// line break, say) can end it early and spill into the body.
-	st, err := template.New(name + "-subject").Funcs(funcs).Option("missingkey=error").Parse(subj)
+	st, err := template.New(name + "-subject").Funcs(funcs()).Option("missingkey=error").Parse(subj)
 	if err != nil {
 		return fmt.Errorf("templates: %s (%s), subject line: %w", name, source, err)
 	}
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(rest)
+	t, err := template.New(name).Funcs(funcs()).Option("missingkey=error").Parse(rest)
 	if err != nil {
 		return fmt.Errorf("templates: %s (%s): %w", name, source, err)
 	}
-	e := &entry{subject: st, body: t, source: source}
-	// The compiled forms; a template that does not compile is rendered by text/template.
-	subjProg, err := compile(st, funcs)
-	if err == nil {
-		e.fastBody, err = compile(t, funcs)
-	}
-	if err != nil {
-		e.notCompiled = err
-	} else {
-		e.fastSubject = subjProg
-	}
-	s.t[name] = e
+	s.t[name] = &entry{subject: st, body: t, source: source}
 	return nil
 }
 
@@ -128,53 +116,18 @@ func (s *Set) Source(name string) string {
 	return ""
 }
 
-// Render executes a template. The first line of the result is the mail's subject ("Subject: ..."); the
-// rest, after one blank line, is the body. Trailing spaces are trimmed from every line.
-//
-// Each template is rendered by its compiled form (compile.go) where it has one and the data are of the
-// shapes it handles, and otherwise by text/template; the result, or the error, is the same either way.
+// Render executes a template. The first line of the result is the mail's subject ("Subject: ..."),
+// made one line (OneLine); the rest, after one blank line, is the body, with leading and trailing
+// blank lines and trailing spaces on every line trimmed.
 func (s *Set) Render(name string, data any) (subject, body string, err error) {
 	e, ok := s.t[name]
 	if !ok {
 		return "", "", fmt.Errorf("templates: no template %q", name)
 	}
-	if s.check != nil {
-		return s.check.render(name, e, data)
-	}
-	if subject, body, ok := e.renderCompiled(data); ok {
-		return subject, body, nil
-	}
-	return e.renderText(name, data)
-}
-
-// renderCompiled renders through the compiled forms; ok is false when the template has none or they
-// handed the render back (errFallback).
-func (e *entry) renderCompiled(data any) (subject, body string, ok bool) {
-	if e.fastBody == nil {
-		return "", "", false
-	}
-	b := buffers.Get().(*bytes.Buffer)
+	b := s.buffers.Get().(*bytes.Buffer)
 	defer func() {
 		b.Reset()
-		buffers.Put(b)
-	}()
-	if e.fastSubject.execute(b, data) != nil {
-		return "", "", false
-	}
-	subject = oneLine(b.Bytes())
-	b.Reset()
-	if e.fastBody.execute(b, data) != nil {
-		return "", "", false
-	}
-	return subject, trimBody(b.Bytes()), true
-}
-
-// renderText renders through text/template.
-func (e *entry) renderText(name string, data any) (subject, body string, err error) {
-	b := buffers.Get().(*bytes.Buffer)
-	defer func() {
-		b.Reset()
-		buffers.Put(b)
+		s.buffers.Put(b)
 	}()
 	if err := e.subject.Execute(b, data); err != nil {
 		return "", "", fmt.Errorf("templates: %s: %w", name, err)
@@ -186,57 +139,6 @@ func (e *entry) renderText(name string, data any) (subject, body string, err err
 	}
 	return subject, trimBody(b.Bytes()), nil
 }
-
-// CheckCompiled is for tests that run a service's real data through the templates: from now on every
-// Render of s renders both through the compiled form and through text/template, answers text/template's
-// result, and answers an error instead when the two differ (in their bytes, or in that only one
-// succeeded). The Tally counts, for each template, the renders the compiled form finished and those it
-// handed to text/template. Call it before the Set is shared.
-func (s *Set) CheckCompiled() *Tally {
-	s.check = &Tally{compiled: map[string]int{}, fellBack: map[string]int{}}
-	return s.check
-}
-
-// Tally counts the renders of a Set under CheckCompiled.
-type Tally struct {
-	mu                 sync.Mutex
-	compiled, fellBack map[string]int
-	differ             []string
-}
-
-// Compiled is how many renders of the template the compiled form finished, and FellBack how many it
-// handed to text/template.
-func (t *Tally) Compiled(name string) int { t.mu.Lock(); defer t.mu.Unlock(); return t.compiled[name] }
-
-// FellBack: see Compiled.
-func (t *Tally) FellBack(name string) int { t.mu.Lock(); defer t.mu.Unlock(); return t.fellBack[name] }
-
-// Differences lists the renders whose two results differed.
-func (t *Tally) Differences() []string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]string(nil), t.differ...)
-}
-
-func (t *Tally) render(name string, e *entry, data any) (subject, body string, err error) {
-	fs, fb, ok := e.renderCompiled(data)
-	subject, body, err = e.renderText(name, data)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if !ok {
-		t.fellBack[name]++
-		return subject, body, err
-	}
-	t.compiled[name]++
-	if err != nil || fs != subject || fb != body {
-		t.differ = append(t.differ, fmt.Sprintf("%s: compiled %q %q, text/template %q %q %v", name, fs, fb, subject, body, err))
-		return "", "", fmt.Errorf("templates: %s: the compiled template and text/template differ", name)
-	}
-	return subject, body, nil
-}
-
-// buffers are Render's output buffers, kept between calls (a receipt is rendered for every order mail).
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // trimBody is the body as Render gives it: leading line breaks removed, trailing spaces and tabs trimmed
 // from every line, trailing line breaks removed, and one line break at the end. One pass, one allocation.
@@ -319,48 +221,57 @@ func separator(r rune) bool {
 	return unicode.IsControl(r) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029'
 }
 
-var funcs = template.FuncMap{
-	"feet": func(n int) string {
-		neg := n < 0
-		if neg {
-			n = -n
-		}
-		s := fmt.Sprint(n)
-		if n >= 1000 {
-			s = fmt.Sprintf("%d,%03d", n/1000, n%1000)
-		}
-		if neg {
-			s = "-" + s
-		}
-		return s
-	},
-	"tenths": func(t int) string { return fmt.Sprintf("%.1f", float64(t)/10) },
-	"pad": func(n int, s string) string {
-		if len([]rune(s)) >= n {
-			return s
-		}
-		return s + strings.Repeat(" ", n-len([]rune(s)))
-	},
-	"join":    strings.Join,
-	"upper":   strings.ToUpper,
-	"plural":  func(n int, one, many string) string { return map[bool]string{true: one, false: many}[n == 1] },
-	"bearing": func(d int) string { return fmt.Sprintf("%03d", d*30) },
-	"indent": func(n int, s string) string {
-		pad := strings.Repeat(" ", n)
-		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-		for i := range lines {
-			if lines[i] != "" {
-				lines[i] = pad + lines[i]
+// funcs are the functions every template may call besides text/template's own: a new map for each
+// template, so that nothing is shared between Sets.
+func funcs() template.FuncMap {
+	return template.FuncMap{
+		"feet": func(n int) string {
+			neg := n < 0
+			if neg {
+				n = -n
 			}
-		}
-		return strings.Join(lines, "\n")
-	},
-	"sorted": func(m map[string]int) []string {
-		var out []string
-		for k := range m {
-			out = append(out, k)
-		}
-		sort.Strings(out)
-		return out
-	},
+			s := fmt.Sprint(n)
+			if n >= 1000 {
+				s = fmt.Sprintf("%d,%03d", n/1000, n%1000)
+			}
+			if neg {
+				s = "-" + s
+			}
+			return s
+		},
+		"tenths": func(t int) string { return fmt.Sprintf("%.1f", float64(t)/10) },
+		"pad": func(n int, s string) string {
+			if len([]rune(s)) >= n {
+				return s
+			}
+			return s + strings.Repeat(" ", n-len([]rune(s)))
+		},
+		"join":  strings.Join,
+		"upper": strings.ToUpper,
+		"plural": func(n int, one, many string) string {
+			if n == 1 {
+				return one
+			}
+			return many
+		},
+		"bearing": func(d int) string { return fmt.Sprintf("%03d", d*30) },
+		"indent": func(n int, s string) string {
+			pad := strings.Repeat(" ", n)
+			lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+			for i := range lines {
+				if lines[i] != "" {
+					lines[i] = pad + lines[i]
+				}
+			}
+			return strings.Join(lines, "\n")
+		},
+		"sorted": func(m map[string]int) []string {
+			var out []string
+			for k := range m {
+				out = append(out, k)
+			}
+			sort.Strings(out)
+			return out
+		},
+	}
 }
