@@ -17,7 +17,7 @@ import (
 // TestEnvelopeKeepsTheWholeText: the order text stops at Outlook's "-----Original Message-----", and
 // the envelope also carries the whole text, where the adjudicator looks for a block filled in below it.
 func TestEnvelopeKeepsTheWholeText(t *testing.T) {
-	raw, err := os.ReadFile("../../../../mailer/testdata/corpus/outlook-plain-original-message.eml")
+	raw, err := os.ReadFile("../../../../mailer/inmail/testdata/corpus/outlook-plain-original-message.eml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestEnvelopeKeepsTheWholeText(t *testing.T) {
 // TestPrepareOnManyGoroutines: the intake prepares messages on several goroutines at once; every mail of
 // the corpus, prepared on eight at a time (run with -race), reads as it does alone.
 func TestPrepareOnManyGoroutines(t *testing.T) {
-	files, err := filepath.Glob("../../../../mailer/testdata/corpus/*.eml")
+	files, err := filepath.Glob("../../../../mailer/inmail/testdata/corpus/*.eml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("corpus: %d files, %v", len(files), err)
 	}

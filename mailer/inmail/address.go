@@ -1,4 +1,4 @@
-package mailer
+package inmail
 
 // Reading the addresses of a message's From, To and Cc: the plain shapes nearly every mail program
 // writes by hand, the others by net/mail, and what net/mail refuses leniently.
@@ -12,37 +12,37 @@ import (
 )
 
 // addresses appends to dst every address in every field named key. The plain shapes nearly every mail
-// program writes are read by msgFastAddressList; the others by net/mail, and whatever net/mail cannot
+// program writes are read by fastAddressList; the others by net/mail, and whatever net/mail cannot
 // parse by a lenient fallback: <addr> or the first token with an @, and the text before it as the name.
-func (p *msgParse) addresses(dst []mail.Address, h textproto.Header, key string) []mail.Address {
+func (p *parseState) addresses(dst []mail.Address, h textproto.Header, key string) []mail.Address {
 	for _, v := range h.Values(key) {
-		v = msgHeaderUTF8(v)
+		v = headerUTF8(v)
 		if strings.TrimSpace(v) == "" {
 			continue
 		}
-		if out, ok := msgFastAddressList(dst, v); ok {
+		if out, ok := fastAddressList(dst, v); ok {
 			dst = out
 			continue
 		}
 		list, err := p.addressParser().ParseList(v)
 		if err != nil {
 			list = nil
-			for _, piece := range msgSplitAddressList(v) {
+			for _, piece := range splitAddressList(v) {
 				if a := p.looseAddress(piece); a != nil {
 					list = append(list, a)
 				}
 			}
 		}
 		for _, a := range list {
-			dst = msgAppendAddress(dst, a.Name, a.Address)
+			dst = appendAddress(dst, a.Name, a.Address)
 		}
 	}
 	return dst
 }
 
-// msgAppendAddress appends an address as Incoming keeps it: the address lower case, both trimmed, none
+// appendAddress appends an address as Mail keeps it: the address lower case, both trimmed, none
 // without an address.
-func msgAppendAddress(dst []mail.Address, name, addr string) []mail.Address {
+func appendAddress(dst []mail.Address, name, addr string) []mail.Address {
 	addr = strings.ToLower(strings.TrimSpace(addr))
 	if addr == "" {
 		return dst
@@ -50,47 +50,47 @@ func msgAppendAddress(dst []mail.Address, name, addr string) []mail.Address {
 	return append(dst, mail.Address{Name: strings.TrimSpace(name), Address: addr})
 }
 
-func (p *msgParse) addressParser() *netmail.AddressParser {
+func (p *parseState) addressParser() *netmail.AddressParser {
 	if p.addrParser == nil {
 		p.addrParser = &netmail.AddressParser{WordDecoder: p.wordDecoder()}
 	}
 	return p.addrParser
 }
 
-// msgFastAddressList reads the address lists nearly every mail program writes, in plain ASCII: items
+// fastAddressList reads the address lists nearly every mail program writes, in plain ASCII: items
 // `local@domain` or `Display Name <local@domain>` (words of atext separated by single spaces, none an
 // encoded word; dot-atoms on both sides of the @), separated by commas, with spaces or tabs around
-// them. For such a list it appends what net/mail's ParseList gives, through msgAppendAddress; for
+// them. For such a list it appends what net/mail's ParseList gives, through appendAddress; for
 // anything else (quotes, comments, encoded words, groups, empty items, other bytes) ok is false and
 // dst is returned as it was. FuzzAddressFastPath holds it to net/mail.
-func msgFastAddressList(dst []mail.Address, v string) (_ []mail.Address, ok bool) {
+func fastAddressList(dst []mail.Address, v string) (_ []mail.Address, ok bool) {
 	n := len(dst)
 	for item := range strings.SplitSeq(v, ",") {
-		item = msgTrimWSP(item)
+		item = trimWSP(item)
 		if item == "" {
 			return dst[:n], false
 		}
 		if item[len(item)-1] != '>' {
-			if !msgIsAddrSpec(item) {
+			if !isAddrSpec(item) {
 				return dst[:n], false
 			}
-			dst = msgAppendAddress(dst, "", item)
+			dst = appendAddress(dst, "", item)
 			continue
 		}
 		lt := strings.LastIndexByte(item, '<')
-		if lt < 0 || !msgIsAddrSpec(item[lt+1:len(item)-1]) {
+		if lt < 0 || !isAddrSpec(item[lt+1:len(item)-1]) {
 			return dst[:n], false
 		}
-		name := msgTrimWSP(item[:lt])
-		if name != "" && !msgIsPlainPhrase(name) {
+		name := trimWSP(item[:lt])
+		if name != "" && !isPlainPhrase(name) {
 			return dst[:n], false
 		}
-		dst = msgAppendAddress(dst, name, item[lt+1:len(item)-1])
+		dst = appendAddress(dst, name, item[lt+1:len(item)-1])
 	}
 	return dst, true
 }
 
-func msgTrimWSP(s string) string {
+func trimWSP(s string) string {
 	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
 		s = s[1:]
 	}
@@ -100,8 +100,8 @@ func msgTrimWSP(s string) string {
 	return s
 }
 
-// msgIsAtext reports whether c is an ASCII atext character of RFC 5322 (the dot is not).
-func msgIsAtext(c byte) bool {
+// isAtext reports whether c is an ASCII atext character of RFC 5322 (the dot is not).
+func isAtext(c byte) bool {
 	if c <= ' ' || c > '~' {
 		return false
 	}
@@ -112,8 +112,8 @@ func msgIsAtext(c byte) bool {
 	return true
 }
 
-// msgIsDotAtom: one or more runs of ASCII atext joined by single dots.
-func msgIsDotAtom(s string) bool {
+// isDotAtom: one or more runs of ASCII atext joined by single dots.
+func isDotAtom(s string) bool {
 	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
 		return false
 	}
@@ -122,22 +122,22 @@ func msgIsDotAtom(s string) bool {
 			if s[i-1] == '.' {
 				return false
 			}
-		} else if !msgIsAtext(c) {
+		} else if !isAtext(c) {
 			return false
 		}
 	}
 	return true
 }
 
-// msgIsAddrSpec: dot-atom "@" dot-atom, in ASCII.
-func msgIsAddrSpec(s string) bool {
+// isAddrSpec: dot-atom "@" dot-atom, in ASCII.
+func isAddrSpec(s string) bool {
 	at := strings.IndexByte(s, '@')
-	return at > 0 && msgIsDotAtom(s[:at]) && msgIsDotAtom(s[at+1:])
+	return at > 0 && isDotAtom(s[:at]) && isDotAtom(s[at+1:])
 }
 
-// msgIsPlainPhrase: words of ASCII atext and dots separated by single spaces, none holding "=?" (which
+// isPlainPhrase: words of ASCII atext and dots separated by single spaces, none holding "=?" (which
 // net/mail would try to decode as an encoded word).
-func msgIsPlainPhrase(s string) bool {
+func isPlainPhrase(s string) bool {
 	if strings.Contains(s, "=?") {
 		return false
 	}
@@ -147,15 +147,15 @@ func msgIsPlainPhrase(s string) bool {
 			if i == 0 || s[i-1] == ' ' || i == len(s)-1 {
 				return false
 			}
-		case c != '.' && !msgIsAtext(c):
+		case c != '.' && !isAtext(c):
 			return false
 		}
 	}
 	return s != ""
 }
 
-// msgSplitAddressList splits at commas outside quotes, angle brackets and comments.
-func msgSplitAddressList(v string) []string {
+// splitAddressList splits at commas outside quotes, angle brackets and comments.
+func splitAddressList(v string) []string {
 	var out []string
 	quote, angle, paren := false, false, 0
 	start := 0
@@ -182,7 +182,7 @@ func msgSplitAddressList(v string) []string {
 	return append(out, v[start:])
 }
 
-func (p *msgParse) looseAddress(s string) *mail.Address {
+func (p *parseState) looseAddress(s string) *mail.Address {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
