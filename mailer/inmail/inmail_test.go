@@ -423,7 +423,7 @@ func mustParse(t *testing.T, raw string) *Mail {
 	return m
 }
 
-func hasMsgWarning(m *Mail, s string) bool {
+func hasWarning(m *Mail, s string) bool {
 	return slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, s) })
 }
 
@@ -467,7 +467,7 @@ func TestParseHeaders(t *testing.T) {
 	if want := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC); !m.Date.Equal(want) {
 		t.Errorf("Date = %v", m.Date)
 	}
-	if !hasMsgWarning(m, "malformed message header") || !hasMsgWarning(m, `unknown charset "x-unknown" in a header`) {
+	if !hasWarning(m, "malformed message header") || !hasWarning(m, `unknown charset "x-unknown" in a header`) {
 		t.Errorf("Warnings = %q", m.Warnings)
 	}
 	if m.Text != "GAME\n" {
@@ -561,7 +561,7 @@ func TestParseCharsets(t *testing.T) {
 			switch {
 			case c.warn == "" && len(m.Warnings) > 0:
 				t.Errorf("Warnings = %q", m.Warnings)
-			case c.warn != "" && !hasMsgWarning(m, c.warn):
+			case c.warn != "" && !hasWarning(m, c.warn):
 				t.Errorf("Warnings = %q, want %q", m.Warnings, c.warn)
 			}
 		})
@@ -602,7 +602,7 @@ func TestParseBase64(t *testing.T) {
 		{"R0FNRSBj\r\naGF\r\nLTEgb2s=\r\n", "GAME c-1 ok", true}, // a short line in the middle of a regular stream
 	} {
 		m := mustParse(t, "From: a@example.org\r\nContent-Transfer-Encoding: base64\r\n\r\n"+c.body)
-		if m.Text != c.want || hasMsgWarning(m, "broken base64") != c.broken {
+		if m.Text != c.want || hasWarning(m, "broken base64") != c.broken {
 			t.Errorf("%q: Text %q (want %q), warnings %q", c.body, m.Text, c.want, m.Warnings)
 		}
 	}
@@ -665,7 +665,7 @@ func TestParseStructure(t *testing.T) {
 			switch {
 			case c.warn == "" && len(m.Warnings) > 0:
 				t.Errorf("Warnings = %q", m.Warnings)
-			case c.warn != "" && !hasMsgWarning(m, c.warn):
+			case c.warn != "" && !hasWarning(m, c.warn):
 				t.Errorf("Warnings = %q, want %q", m.Warnings, c.warn)
 			}
 		})
@@ -687,7 +687,7 @@ func TestParseLimits(t *testing.T) {
 	if m := mustParse(t, nested(9)); m.Text != "DEEP" || len(m.Warnings) > 0 {
 		t.Errorf("depth 10: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
-	if m := mustParse(t, nested(10)); m.Text != "" || !hasMsgWarning(m, "nesting deeper than 10") {
+	if m := mustParse(t, nested(10)); m.Text != "" || !hasWarning(m, "nesting deeper than 10") {
 		t.Errorf("depth 11: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
 
@@ -703,13 +703,13 @@ func TestParseLimits(t *testing.T) {
 	if m := mustParse(t, parts(50)); m.Text != "LAST" {
 		t.Errorf("50 parts: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
-	if m := mustParse(t, parts(51)); m.Text != "" || !hasMsgWarning(m, "parts beyond 50") {
+	if m := mustParse(t, parts(51)); m.Text != "" || !hasWarning(m, "parts beyond 50") {
 		t.Errorf("51 parts: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
 
 	big := "From: a@example.org\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + strings.Repeat("GAME é\r\n", 300000)
 	m := mustParse(t, big)
-	if len(m.Text) > maxTextBytes || len(m.Text) < maxTextBytes-8 || !hasMsgWarning(m, "truncated") {
+	if len(m.Text) > maxTextBytes || len(m.Text) < maxTextBytes-8 || !hasWarning(m, "truncated") {
 		t.Errorf("big: %d bytes, warnings %q", len(m.Text), m.Warnings)
 	}
 }
@@ -723,8 +723,8 @@ func bytesAllocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// msgTestBase64Lines is data in base64, in lines of 76 characters.
-func msgTestBase64Lines(data []byte) string {
+// testBase64Lines is data in base64, in lines of 76 characters.
+func testBase64Lines(data []byte) string {
 	enc := base64.StdEncoding.EncodeToString(data)
 	var b strings.Builder
 	for len(enc) > 76 {
@@ -742,7 +742,7 @@ func TestParseLazyLimits(t *testing.T) {
 	head := "From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
 	pdf := func(n int) []byte {
 		return []byte(head + "--b\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-			msgTestBase64Lines(bytes.Repeat([]byte("%PDF-1.4 \x00\x01\x02"), n/12)) +
+			testBase64Lines(bytes.Repeat([]byte("%PDF-1.4 \x00\x01\x02"), n/12)) +
 			"--b\r\nContent-Type: text/plain\r\n\r\nGAME\r\n--b--\r\n")
 	}
 	for _, size := range []int{6 << 20, 12 << 20} {
@@ -759,16 +759,16 @@ func TestParseLazyLimits(t *testing.T) {
 
 	parts := []byte(head + strings.Repeat("--b\r\nContent-Type: image/png\r\n\r\nxx\r\n", 10000) + "--b\r\nContent-Type: text/plain\r\n\r\nGAME\r\n--b--\r\n")
 	var m *Mail
-	if n := bytesAllocated(func() { m, _ = Parse(parts) }); n > 1<<20 || !hasMsgWarning(m, "parts beyond 50") || m.Text != "" {
+	if n := bytesAllocated(func() { m, _ = Parse(parts) }); n > 1<<20 || !hasWarning(m, "parts beyond 50") || m.Text != "" {
 		t.Errorf("10,000 parts: %d bytes allocated, Text %q, warnings %q", n, m.Text, m.Warnings)
 	}
 
 	var costs []uint64
 	for _, size := range []int{6 << 20, 12 << 20} {
 		raw := []byte("From: a@example.org\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-			msgTestBase64Lines(bytes.Repeat([]byte("GAME x\r\n"), size/8)))
+			testBase64Lines(bytes.Repeat([]byte("GAME x\r\n"), size/8)))
 		n := bytesAllocated(func() { m, _ = Parse(raw) })
-		if len(m.Text) != maxTextBytes || !hasMsgWarning(m, "text part over 4 MiB truncated") || hasMsgWarning(m, "broken") {
+		if len(m.Text) != maxTextBytes || !hasWarning(m, "text part over 4 MiB truncated") || hasWarning(m, "broken") {
 			t.Errorf("%d MiB base64 text: %d bytes of text, warnings %q", size>>20, len(m.Text), m.Warnings)
 		}
 		costs = append(costs, n)
