@@ -1,7 +1,6 @@
 package inmail
 
-// Reading the addresses of a message's From, To and Cc: the plain shapes nearly every mail program
-// writes by hand, the others by net/mail, and what net/mail refuses leniently.
+// Reading the addresses of a message's From, To and Cc: by net/mail, and what net/mail refuses leniently.
 
 import (
 	netmail "net/mail"
@@ -11,17 +10,13 @@ import (
 	"github.com/emersion/go-message/textproto"
 )
 
-// addresses appends to dst every address in every field named key. The plain shapes nearly every mail
-// program writes are read by fastAddressList; the others by net/mail, and whatever net/mail cannot
-// parse by a lenient fallback: <addr> or the first token with an @, and the text before it as the name.
+// addresses appends to dst every address in every field named key: read by net/mail, and whatever
+// net/mail cannot parse by a lenient fallback: <addr> or the first token with an @, and the text before
+// it as the name.
 func (p *parseState) addresses(dst []mail.Address, h textproto.Header, key string) []mail.Address {
 	for _, v := range h.Values(key) {
 		v = headerUTF8(v)
 		if strings.TrimSpace(v) == "" {
-			continue
-		}
-		if out, ok := fastAddressList(dst, v); ok {
-			dst = out
 			continue
 		}
 		list, err := p.addressParser().ParseList(v)
@@ -55,103 +50,6 @@ func (p *parseState) addressParser() *netmail.AddressParser {
 		p.addrParser = &netmail.AddressParser{WordDecoder: p.wordDecoder()}
 	}
 	return p.addrParser
-}
-
-// fastAddressList reads the address lists nearly every mail program writes, in plain ASCII: items
-// `local@domain` or `Display Name <local@domain>` (words of atext separated by single spaces, none an
-// encoded word; dot-atoms on both sides of the @), separated by commas, with spaces or tabs around
-// them. For such a list it appends what net/mail's ParseList gives, through appendAddress; for
-// anything else (quotes, comments, encoded words, groups, empty items, other bytes) ok is false and
-// dst is returned as it was. FuzzAddressFastPath holds it to net/mail.
-func fastAddressList(dst []mail.Address, v string) (_ []mail.Address, ok bool) {
-	n := len(dst)
-	for item := range strings.SplitSeq(v, ",") {
-		item = trimWSP(item)
-		if item == "" {
-			return dst[:n], false
-		}
-		if item[len(item)-1] != '>' {
-			if !isAddrSpec(item) {
-				return dst[:n], false
-			}
-			dst = appendAddress(dst, "", item)
-			continue
-		}
-		lt := strings.LastIndexByte(item, '<')
-		if lt < 0 || !isAddrSpec(item[lt+1:len(item)-1]) {
-			return dst[:n], false
-		}
-		name := trimWSP(item[:lt])
-		if name != "" && !isPlainPhrase(name) {
-			return dst[:n], false
-		}
-		dst = appendAddress(dst, name, item[lt+1:len(item)-1])
-	}
-	return dst, true
-}
-
-func trimWSP(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
-		s = s[1:]
-	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-// isAtext reports whether c is an ASCII atext character of RFC 5322 (the dot is not).
-func isAtext(c byte) bool {
-	if c <= ' ' || c > '~' {
-		return false
-	}
-	switch c {
-	case '(', ')', '<', '>', '[', ']', ':', ';', '@', '\\', ',', '"', '.':
-		return false
-	}
-	return true
-}
-
-// isDotAtom: one or more runs of ASCII atext joined by single dots.
-func isDotAtom(s string) bool {
-	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '.' {
-			if s[i-1] == '.' {
-				return false
-			}
-		} else if !isAtext(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// isAddrSpec: dot-atom "@" dot-atom, in ASCII.
-func isAddrSpec(s string) bool {
-	at := strings.IndexByte(s, '@')
-	return at > 0 && isDotAtom(s[:at]) && isDotAtom(s[at+1:])
-}
-
-// isPlainPhrase: words of ASCII atext and dots separated by single spaces, none holding "=?" (which
-// net/mail would try to decode as an encoded word).
-func isPlainPhrase(s string) bool {
-	if strings.Contains(s, "=?") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			if i == 0 || s[i-1] == ' ' || i == len(s)-1 {
-				return false
-			}
-		case c != '.' && !isAtext(c):
-			return false
-		}
-	}
-	return s != ""
 }
 
 // splitAddressList splits at commas outside quotes, angle brackets and comments.

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
 )
 
@@ -110,68 +109,6 @@ func TestDateFastPath(t *testing.T) {
 			t.Errorf("%s: %v, net/mail reads %v (%v)", d, m.Date, want, err)
 		}
 	}
-}
-
-// generalAddressList is what addresses reads a value with when fastAddressList declines it:
-// net/mail's ParseList, with the same word decoder.
-func generalAddressList(t testing.TB, v string) []mail.Address {
-	list, err := (&parseState{}).addressParser().ParseList(v)
-	if err != nil {
-		t.Fatalf("fastAddressList read %q, net/mail refuses it: %v", v, err)
-	}
-	var out []mail.Address
-	for _, a := range list {
-		out = appendAddress(out, a.Name, a.Address)
-	}
-	return out
-}
-
-// checkFastAddressList fails when fastAddressList reads v otherwise than net/mail, or declines it but
-// changes dst; it reports whether the fast path took v.
-func checkFastAddressList(t testing.TB, v string) bool {
-	dst := []mail.Address{{Name: "before", Address: "before@example.org"}}
-	got, ok := fastAddressList(dst, v)
-	if !ok {
-		if len(got) != 1 || got[0] != dst[0] {
-			t.Fatalf("fastAddressList declined %q but left %v", v, got)
-		}
-		return false
-	}
-	want := generalAddressList(t, v)
-	if !slices.Equal(got[1:], want) || got[0] != dst[0] {
-		t.Fatalf("fastAddressList(%q) = %q, net/mail reads %q", v, got[1:], want)
-	}
-	return true
-}
-
-func TestAddressFastPath(t *testing.T) {
-	for _, v := range []string{
-		"Alice <alice@players.test>", "alice@players.test", "Sortie <sortie@sortie.test>", "  Bob.B  <B.Ob@Example.ORG> ",
-		"<bare@example.org>", "a@b, C D <c@d>,e@f", "Ann Marie O'Neil <ann+game{1}@mail.example.co.uk>",
-		"x@y\t,\t<z@w>", "J. R. <jr@example.org>",
-	} {
-		if !checkFastAddressList(t, v) {
-			t.Errorf("%q: not read by the fast path", v)
-		}
-	}
-	for _, v := range []string{
-		`"Smith, John" <js@example.org>`, "=?utf-8?q?Andr=C3=A9?= <a@example.org>", "a@example.org (Alice)",
-		"Alice  Smith <a@example.org>", "Ann\tB <a@example.org>", "a@b,,c@d", "a@b,", ",a@b", "", " ",
-		"a..b@example.org", ".a@example.org", "a.@example.org", "a@example.org.", "a@[127.0.0.1]",
-		"team: a@b, c@d;", "Alice <a@b> x", "Alice a@b", "Alice <a b@c>", "Alice <@r:a@b>", "Zoë <z@example.org>",
-		"Alice <a@b", "Alice a@b>", "a@b <c@d>", "a<b <c@d>", "x =?a <a@b>",
-	} {
-		if checkFastAddressList(t, v) {
-			t.Errorf("%q: read by the fast path", v)
-		}
-	}
-}
-
-func FuzzAddressFastPath(f *testing.F) {
-	for _, v := range []string{"Alice <alice@players.test>", "a@b, C D <c@d>", `"q" <a@b>`, "a@b (c)", "=?x?q?y?= <a@b>", "a.b@c.d.e", "<a@b>,<c@d>"} {
-		f.Add(v)
-	}
-	f.Fuzz(func(t *testing.T, v string) { checkFastAddressList(t, v) })
 }
 
 // refReadHeader is the first readHeader: the kept lines copied into a buffer and read back by
