@@ -9,7 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"sortie/mailer"
+	"sortie/mailer/inmail"
 	"sortie/rules/swarm"
 	"sortie/rules/tnl"
 	"sortie/storage"
@@ -164,7 +164,7 @@ func FuzzSubmitImpulse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		n++
 		fx.t = t
-		o, err := fx.s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("fuzz-i-%d", n), Text: mailer.StripQuoted(text), Full: text, Size: len(text)})
+		o, err := fx.s.Submit(Envelope{From: "alice@players.test", MessageID: fmt.Sprintf("fuzz-i-%d", n), Text: inmail.StripQuoted(text), Full: text, Size: len(text)})
 		if err != nil || o == Failed {
 			t.Fatalf("%q: %q %v", text, o, err)
 		}

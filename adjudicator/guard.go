@@ -353,7 +353,7 @@ func (s *Service) looksAutomatic(tx *storage.Tx, env Envelope) bool {
 // ---- housekeeping ----
 
 // housekeepEvery is how often the clock prunes.
-var housekeepEvery = time.Hour
+const housekeepEvery = time.Hour
 
 // housekeep prunes, once an hour, what the intake leaves behind: flood counters and stranger caps of past
 // hours and days, seen Message-IDs after storage.SeenRetention, failure records after FailureRetention, and

@@ -7,18 +7,7 @@ package mailer
 //
 // Oversize mail. A message whose RFC822.SIZE exceeds IntakeOptions.MaxSize is not fetched whole:
 // the handler gets a Message whose Raw holds only the message's header block (BODY.PEEK[HEADER],
-// ending with the empty line), and IsOversize(m) / OversizeOf(m) report it while the handler runs.
-// Message itself has no room for the flag, so the intake records it in a small package-level
-// registry keyed by the address of the Raw buffer it allocated for that message; the entry exists
-// only for the duration of the Handle call. Consequences, all deliberate:
-//   - the answer is unforgeable (no header a sender could add turns it on) and exact even with several
-//     intakes in one process (two accounts may well both have INBOX, UIDVALIDITY 1, UID 5);
-//   - it works on the Message value the handler got and on copies of it (they share Raw), but not on
-//     a copy of the bytes, and not after Handle has returned: ask inside Handle;
-//   - a handler that never asks sees a message with headers and an empty body, finds no orders in
-//     it and rejects it, which is the safe failure.
-// The handler should answer such mail with a polite refusal and return Rejected (it can still read
-// From, Subject and Message-ID from the headers).
+// ending with the empty line), with HeaderOnly set and Size the whole message's size.
 
 import (
 	"cmp"
@@ -46,13 +35,15 @@ const (
 	DefaultIntakeMaxSize     = 10 << 20 // 10 MiB: orders are a few KiB; this leaves room for a photo of a map
 	DefaultIntakeBackoff     = time.Second
 	DefaultIntakeHotPoll     = 10 * time.Millisecond
+	DefaultIntakeLinger      = 2 * time.Millisecond
+	DefaultIntakeSpoolMin    = 16
 	maxIntakeBackoff         = time.Minute
 
 	// intakeFetchBudget bounds how many bytes of message bodies one UID FETCH brings in (a single
 	// message up to MaxSize may exceed it on its own).
 	intakeFetchBudget = 16 << 20
 	// intakeFirstBatch: the first batch of a streamed group waits for this many messages (or all the group
-	// has, or Batch, if fewer), but no longer than intakeLinger, before the handler starts.
+	// has, or Batch, if fewer), but no longer than IntakeOptions.Linger, before the handler starts.
 	intakeFirstBatch  = 32
 	intakeDialTimeout = 30 * time.Second
 )
@@ -96,9 +87,18 @@ type IntakeOptions struct {
 	// larger batches as a backlog streams. Handled messages are moved while the handler works on the
 	// next ones, once the server has sent the fetched group.
 	Batch int
-	// MaxSize in bytes: larger messages are handed over with their header only, see IsOversize.
+	// MaxSize in bytes: larger messages are handed over with their header only (Message.HeaderOnly).
 	// 0 means DefaultIntakeMaxSize; a negative value means no limit.
 	MaxSize int64
+	// Linger is how long the first batch of a long streamed group may wait, from its first message, for
+	// more to arrive before the handler starts on it; default 2 ms. The stream brings a message every few
+	// tens of microseconds while a commit costs about a millisecond, so a first batch of one or two
+	// messages would cost more than the wait.
+	Linger time.Duration
+	// SpoolMin is the smallest group of new messages that goes through the spool (when the cursor store
+	// is a Spool and the server has MOVE and UIDPLUS); default 16. A message or two arriving alone gain
+	// nothing from it, and would pay one more commit before their answer. A negative value never spools.
+	SpoolMin int
 	// Backoff is the first delay before reconnecting after a connection error; it doubles up to one
 	// minute, and starts again from Backoff once a connection has completed a pass. Default 1 s.
 	Backoff time.Duration
@@ -186,6 +186,12 @@ func NewIntake(opts IntakeOptions, cursor CursorStore, h Handler) *Intake {
 	}
 	if opts.HotPoll == 0 {
 		opts.HotPoll = DefaultIntakeHotPoll
+	}
+	if opts.Linger <= 0 {
+		opts.Linger = DefaultIntakeLinger
+	}
+	if opts.SpoolMin == 0 {
+		opts.SpoolMin = DefaultIntakeSpoolMin
 	}
 	return &Intake{
 		heat:   make(chan struct{}, 1),
@@ -572,7 +578,7 @@ func (in *Intake) pass(ctx context.Context, ic *intakeConn) (handled int, err er
 		}
 		var n int
 		var stop bool
-		if group := list[i:j]; sp != nil && len(group) >= intakeSpoolMin {
+		if group := list[i:j]; sp != nil && in.opts.SpoolMin > 0 && len(group) >= in.opts.SpoolMin {
 			n, stop, err = in.spoolGroup(ctx, ic, sp, uv, group)
 		} else {
 			n, stop, err = in.handleGroup(ctx, ic, uv, group)
@@ -684,8 +690,8 @@ func (in *Intake) handleOversize(ctx context.Context, ic *intakeConn, uv uint32,
 	if err := ctx.Err(); err != nil {
 		return true, err
 	}
-	msg := Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(m.uid), Raw: raw}
-	d := in.handle(ctx, msg, true, m.size)
+	msg := Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(m.uid), Raw: raw, Size: m.size, HeaderOnly: true}
+	d := in.h.Handle(ctx, msg)
 	if !d.handled() {
 		log.Info().Stringer("disposition", d).Msg("handler asked to retry; leaving it and what follows for the next pass")
 		return true, nil
@@ -762,7 +768,7 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 				var expired <-chan time.Time // the wait starts with the first message, not with the command
 				if ready > 0 {
 					if linger == nil {
-						linger = time.NewTimer(intakeLinger)
+						linger = time.NewTimer(in.opts.Linger)
 					}
 					expired = linger.C
 				}
@@ -784,7 +790,7 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 				break
 			}
 			delete(got, uids[next])
-			batch = append(batch, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uids[next]), Raw: f.raw, Prepared: f.prepared})
+			batch = append(batch, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(uids[next]), Raw: f.raw, Size: sizes[uids[next]], Prepared: f.prepared})
 			next++
 		}
 		if len(batch) > 0 {
@@ -851,9 +857,6 @@ func (in *Intake) streamGroup(ctx context.Context, ic *intakeConn, uv uint32, gr
 	return false, nil
 }
 
-// intakeLinger is how long the first batch of a group may wait to fill (a variable for tests).
-var intakeLinger = 2 * time.Millisecond
-
 // readyRun counts how many of uids, from the first and in order, have arrived, up to limit.
 func readyRun(got map[imap.UID]fetched, uids []imap.UID, limit int) int {
 	n := 0
@@ -874,21 +877,13 @@ func (in *Intake) handleAll(ctx context.Context, msgs []Message) []Disposition {
 	}
 	var out []Disposition
 	for _, m := range msgs {
-		d := in.handle(ctx, m, false, 0)
+		d := in.h.Handle(ctx, m)
 		out = append(out, d)
 		if !d.handled() {
 			break
 		}
 	}
 	return out
-}
-
-// handle calls the handler, with the oversize registry entry in place for oversize messages.
-func (in *Intake) handle(ctx context.Context, m Message, over bool, size int64) Disposition {
-	if over {
-		defer registerOversize(m.Raw, size)()
-	}
-	return in.h.Handle(ctx, m)
 }
 
 // fetchSection fetches one body section (always a PEEK) of each UID. A message the server does not
@@ -925,44 +920,4 @@ func uidGone(c *imapclient.Client, uid imap.UID) (bool, error) {
 		return false, fmt.Errorf("mailer: imap uid search: %w", err)
 	}
 	return !slices.Contains(data.AllUIDs(), uid), nil
-}
-
-// oversizeRegistry maps the first byte of the Raw buffer of an oversize message to its size while
-// the handler runs. See the comment at the top of this file.
-var oversizeRegistry = struct {
-	sync.Mutex
-	m map[*byte]int64
-}{m: make(map[*byte]int64)}
-
-func registerOversize(raw []byte, size int64) (unregister func()) {
-	key := &raw[0]
-	oversizeRegistry.Lock()
-	oversizeRegistry.m[key] = size
-	oversizeRegistry.Unlock()
-	return func() {
-		oversizeRegistry.Lock()
-		delete(oversizeRegistry.m, key)
-		oversizeRegistry.Unlock()
-	}
-}
-
-// IsOversize reports whether the intake handed m over with only its header block in Raw because
-// the message is larger than IntakeOptions.MaxSize. Call it from within Handler.Handle, on the
-// Message received (or a copy of it); afterwards it reports false. The handler should refuse such
-// mail politely and return Rejected.
-func IsOversize(m Message) bool {
-	_, ok := OversizeOf(m)
-	return ok
-}
-
-// OversizeOf is IsOversize that also returns the message's full size in bytes (RFC822.SIZE), for
-// the refusal text.
-func OversizeOf(m Message) (size int64, ok bool) {
-	if len(m.Raw) == 0 {
-		return 0, false
-	}
-	oversizeRegistry.Lock()
-	defer oversizeRegistry.Unlock()
-	size, ok = oversizeRegistry.m[&m.Raw[0]]
-	return size, ok
 }

@@ -65,7 +65,7 @@ func (in *Intake) startFetch(ic *intakeConn, uv uint32, uids []imap.UID, ended f
 		for range min(runtime.GOMAXPROCS(0), 4, len(uids)) {
 			preparing.Go(func() {
 				for f := range read {
-					f.prepared = in.prepare(Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw})
+					f.prepared = in.prepare(Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw, Size: int64(len(f.raw))})
 					arrivals <- f
 				}
 			})

@@ -165,13 +165,13 @@ func TestIntakeBatchesFollowTheMailbox(t *testing.T) {
 // off the wire (each batch is a commit, with its disk syncs) but waits for 32 of them, or the whole group
 // when it is smaller; after it, batches take whatever has arrived.
 func TestIntakeFirstBatchFills(t *testing.T) {
-	defer mailer.SetIntakeLinger(time.Minute)() // only the messages' arrival may end the wait here
 	for _, tc := range []struct{ mails, batch, first int }{{100, 250, 32}, {10, 250, 10}, {100, 8, 8}} {
 		srv := startIntakeIMAP(t, localmail.IMAPOptions{})
 		for n := 1; n <= tc.mails; n++ {
 			srv.Deliver("gm", intakeMail(n))
 		}
 		opts := intakeOptions(t, srv)
+		opts.Linger = time.Minute // only the messages' arrival may end the wait here
 		opts.Batch = tc.batch
 		h := &batchRecorder{}
 		in := mailer.NewIntake(opts, newIntakeCursor(), h)

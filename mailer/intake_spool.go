@@ -16,11 +16,13 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/rs/zerolog"
+
+	"sortie/mailer/inmail"
 )
 
 // Spool is what a CursorStore may offer besides: a durable place for messages fetched and not yet
 // handled. When the cursor store has one and the server can MOVE and says where it moved to (UIDPLUS),
-// the intake uses it for groups of at least intakeSpoolMin messages.
+// the intake uses it for groups of at least IntakeOptions.SpoolMin messages.
 type Spool interface {
 	// SpoolMessages holds messages (raws[i] is the message uids[i]) of mailbox, and sets the mailbox's
 	// cursor to (uidValidity, lastUID) unless lastUID is 0, in one transaction synced to disk.
@@ -30,10 +32,6 @@ type Spool interface {
 	// Unspool lets go of handled messages.
 	Unspool(mailbox string, uidValidity uint32, uids []uint32) error
 }
-
-// intakeSpoolMin is the smallest group that goes through the spool (a variable for tests). A message
-// or two arriving alone gain nothing from it, and would pay one more commit before their answer.
-var intakeSpoolMin = 16
 
 // spoolFor is the cursor store's spool, if it has one and the connection can use it.
 func (in *Intake) spoolFor(ic *intakeConn) Spool {
@@ -51,8 +49,10 @@ func (in *Intake) spoolFor(ic *intakeConn) Spool {
 // stop is true when the pass must end here.
 func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv uint32, group []uidSize) (handled int, stop bool, err error) {
 	uids := make([]imap.UID, len(group))
+	sizes := make(map[imap.UID]int64, len(group))
 	for k, m := range group {
 		uids[k] = m.uid
+		sizes[m.uid] = m.size
 	}
 	raw := make(chan fetched, len(group)) // never blocks
 	st := in.startFetch(ic, uv, uids, func() {}, raw)
@@ -109,7 +109,7 @@ func (in *Intake) spoolGroup(ctx context.Context, ic *intakeConn, sp Spool, uv u
 				break
 			}
 			delete(got, spooled[k])
-			batch = append(batch, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw, Prepared: f.prepared})
+			batch = append(batch, Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw, Size: sizes[f.uid], Prepared: f.prepared})
 		}
 		if len(batch) == 0 {
 			// Held in the spool but not among the arrivals: cannot happen, as the spool takes what the
@@ -356,7 +356,7 @@ func (in *Intake) refile(ic *intakeConn, res *groupResult, lookup []Message, dis
 		for _, m := range lookup {
 			d := disp[imap.UID(m.UID)]
 			log := in.log.With().Uint32("uidvalidity", m.UIDValidity).Uint32("uid", m.UID).Stringer("disposition", d).Logger()
-			inc, err := ParseMessage(m.Raw)
+			inc, err := inmail.Parse(m.Raw)
 			if err != nil || inc.MessageID == "" || strings.HasPrefix(inc.MessageID, "sha256:") {
 				log.Warn().Msg("a message without a Message-ID cannot be found in the Processed folder; it stays where it is")
 				continue
@@ -405,7 +405,7 @@ func (in *Intake) handleSpooled(ctx context.Context, ic *intakeConn, sp Spool) (
 	mbox := in.opts.Mailbox
 	var held []Message
 	if err := sp.Spooled(mbox, func(uv, uid uint32, raw []byte) error {
-		held = append(held, Message{Mailbox: mbox, UIDValidity: uv, UID: uid, Raw: raw})
+		held = append(held, Message{Mailbox: mbox, UIDValidity: uv, UID: uid, Raw: raw, Size: int64(len(raw))})
 		return nil
 	}); err != nil {
 		return 0, true, fmt.Errorf("mailer: reading the spool: %w", err)

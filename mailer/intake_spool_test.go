@@ -225,26 +225,35 @@ func mailNumbersU(from, to int) []uint32 {
 	return out
 }
 
-// TestIntakeSpoolOnlyWhereItHelps: a few messages, or a server that does not say where it moved mail
-// (no UIDPLUS), go the direct way (commit, then MOVE) and leave the spool alone.
+// TestIntakeSpoolOnlyWhereItHelps: a few messages (fewer than IntakeOptions.SpoolMin, 16 by default),
+// a server that does not say where it moved mail (no UIDPLUS), or a negative SpoolMin go the direct way
+// (commit, then MOVE) and leave the spool alone; a group as large as SpoolMin goes through it.
 func TestIntakeSpoolOnlyWhereItHelps(t *testing.T) {
 	for _, c := range []struct {
-		name  string
-		opts  localmail.IMAPOptions
-		mails int
+		name     string
+		opts     localmail.IMAPOptions
+		mails    int
+		spoolMin int
+		spooled  bool
 	}{
-		{"few messages", localmail.IMAPOptions{}, 3},
-		{"no UIDPLUS", localmail.IMAPOptions{NoUIDPlus: true}, 20},
+		{"few messages", localmail.IMAPOptions{}, 3, 0, false},
+		{"15 messages", localmail.IMAPOptions{}, 15, 0, false},
+		{"16 messages", localmail.IMAPOptions{}, 16, 0, true},
+		{"no UIDPLUS", localmail.IMAPOptions{NoUIDPlus: true}, 20, 0, false},
+		{"SpoolMin -1", localmail.IMAPOptions{}, 20, -1, false},
+		{"SpoolMin 3", localmail.IMAPOptions{}, 3, 3, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := startIntakeIMAP(t, c.opts)
 			deliverIntakeMails(t, srv, c.mails)
 			cursor := newSpoolCursor()
-			in := mailer.NewIntake(intakeOptions(t, srv), cursor, newIntakeRecorder(nil))
+			opts := intakeOptions(t, srv)
+			opts.SpoolMin = c.spoolMin
+			in := mailer.NewIntake(opts, cursor, newIntakeRecorder(nil))
 			if handled, err := in.PollOnce(context.Background()); err != nil || handled != c.mails {
 				t.Fatalf("handled %d: %v", handled, err)
 			}
-			if n := cursor.spoolCalls(); n != 0 {
+			if n := cursor.spoolCalls(); (n != 0) != c.spooled {
 				t.Fatalf("the spool was written %d times", n)
 			}
 			if got := mustMessages(t, srv, "Processed"); !sameMails(got, mailNumbers(1, c.mails)...) {

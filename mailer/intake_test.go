@@ -75,8 +75,8 @@ func newIntakeRecorder(decide func(m mailer.Message, attempt int) mailer.Disposi
 func (r *intakeRecorder) Handle(_ context.Context, m mailer.Message) mailer.Disposition {
 	r.mu.Lock()
 	r.seen = append(r.seen, m)
-	if size, ok := mailer.OversizeOf(m); ok {
-		r.oversize[m.UID] = size
+	if m.HeaderOnly {
+		r.oversize[m.UID] = m.Size
 	}
 	id := intakeMessageID(m.Raw)
 	r.attempts[id]++
@@ -403,8 +403,8 @@ func TestIntakeOversize(t *testing.T) {
 	opts.MaxSize = 2000
 	var during []bool
 	rec := newIntakeRecorder(func(m mailer.Message, _ int) mailer.Disposition {
-		during = append(during, mailer.IsOversize(m))
-		if mailer.IsOversize(m) {
+		during = append(during, m.HeaderOnly)
+		if m.HeaderOnly {
 			return mailer.Rejected // after queueing a polite refusal
 		}
 		return mailer.Processed
@@ -414,21 +414,26 @@ func TestIntakeOversize(t *testing.T) {
 		t.Fatalf("%d, %v", n, err)
 	}
 	if !slices.Equal(during, []bool{false, true, false}) {
-		t.Fatalf("IsOversize during Handle: %v", during)
+		t.Fatalf("HeaderOnly during Handle: %v", during)
 	}
 	if size := rec.oversize[2]; size != int64(len(big)) {
-		t.Errorf("OversizeOf = %d, want %d", size, len(big))
+		t.Errorf("Size of the oversize message = %d, want %d", size, len(big))
 	}
 	m := rec.seen[1]
 	header, _, _ := bytes.Cut(big, []byte("\r\n\r\n"))
 	if want := append(header, "\r\n\r\n"...); !bytes.Equal(m.Raw, want) {
 		t.Errorf("oversize Raw = %q, want the header block %q", m.Raw, want)
 	}
-	if mailer.IsOversize(m) {
-		t.Error("IsOversize still true after Handle returned")
+	// The flag and the size are the message's own: still there after Handle returned, and on a copy
+	// whose bytes are copied too (the intake once kept them in a registry keyed by the Raw buffer's
+	// address, which knew neither).
+	c := m
+	c.Raw = bytes.Clone(m.Raw)
+	if !m.HeaderOnly || !c.HeaderOnly || c.Size != int64(len(big)) {
+		t.Errorf("after Handle: HeaderOnly %v, on a copy %v, size %d", m.HeaderOnly, c.HeaderOnly, c.Size)
 	}
-	if !bytes.Equal(rec.seen[0].Raw, small) || mailer.IsOversize(rec.seen[0]) {
-		t.Error("small message not handed over whole")
+	if s := rec.seen[0]; !bytes.Equal(s.Raw, small) || s.HeaderOnly || s.Size != int64(len(small)) {
+		t.Errorf("small message not handed over whole: HeaderOnly %v, Size %d of %d", s.HeaderOnly, s.Size, len(small))
 	}
 	if got := mustMessages(t, srv, "Rejected"); len(got) != 1 || !bytes.Equal(got[0], big) {
 		t.Error("the oversize message is not whole in Rejected")

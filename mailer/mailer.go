@@ -1,6 +1,7 @@
 // Package mailer is everything in Sortie that speaks a mail protocol: IMAP intake (IDLE with a polling
-// fallback, a UID cursor, fetch, move after commit), turning a raw message into the text that holds a
-// player's orders, dropping mail that must not be answered, and delivering the outbox over SMTP.
+// fallback, a UID cursor, fetch, move after commit) and delivering the outbox over SMTP. Reading a
+// message (the text that holds a player's orders, whether it must not be answered) is package inmail's,
+// and making one package outmail's.
 //
 // It knows nothing of games. The daemon wires it to the adjudicator through Handler (one message in,
 // committed, then moved) and Outbox (committed mail out, marked sent).
@@ -18,7 +19,17 @@ type Message struct {
 	Mailbox     string
 	UIDValidity uint32
 	UID         uint32
-	Raw         []byte
+	// Raw is the message as the server sent it: the whole message, or only its header block (ending with
+	// the empty line) when HeaderOnly is set.
+	Raw []byte
+	// Size is the whole message's size in bytes: the server's RFC822.SIZE where the intake listed it,
+	// len(Raw) for a message handed over from the spool.
+	Size int64
+	// HeaderOnly: the message is larger than IntakeOptions.MaxSize, so Raw holds only its header block.
+	// The handler can still read From, Subject and Message-ID from it, and should refuse the mail
+	// politely and return Rejected. A handler that does not look finds no orders in an empty body and
+	// rejects the mail, which is the safe failure. No header a sender writes can set it.
+	HeaderOnly bool
 	// Prepared is what the handler's Prepare made of the message, if the handler is a Preparer and the
 	// intake called it; nil otherwise (the handler then does that work itself).
 	Prepared any

@@ -44,6 +44,7 @@ const (
 	DefaultSenderPoll    = 2 * time.Second
 	DefaultSenderBackoff = time.Second
 	DefaultSenderKeep    = 2 * time.Minute
+	DefaultSenderFresh   = 5 * time.Second
 	// senderKeepAlive is how often an idle kept connection is sent a NOOP: well inside servers' idle
 	// timeouts (Postfix: 300 s; RFC 5321 asks for at least 5 minutes), and few enough not to count as a
 	// client wasting the server's time (Postfix's smtpd_junk_command_limit is 100).
@@ -54,10 +55,6 @@ const (
 	// senderStopGrace is how long a stop waits for the server's answer to the message on the wire.
 	senderStopGrace = 5 * time.Second
 )
-
-// senderFreshConn: a kept connection used this recently is not asked first whether it is alive (a
-// variable for tests).
-var senderFreshConn = 5 * time.Second
 
 // ErrSMTPUnavailable wraps the error given to Outbox.MarkFailed when a message could not be sent
 // because the SMTP server could not be reached or the connection broke (as opposed to the server
@@ -91,6 +88,10 @@ type SenderOptions struct {
 	// so the next mail goes out at once (Warm keeps it longer, or opens one ahead). Default 2 min; a
 	// negative value closes it after every pass.
 	KeepOpen time.Duration
+	// FreshConn: a kept connection used this recently is taken without a NOOP first to ask whether it is
+	// alive (if it died all the same, its first MAIL FROM fails and it is replaced then). Default 5 s; a
+	// negative value always asks.
+	FreshConn time.Duration
 	// OnAccepted, if set, is called as the server accepts each mail (before it is recorded), with its
 	// outbox ID: for measurements.
 	OnAccepted func(id string)
@@ -128,6 +129,9 @@ func NewSender(opts SenderOptions, box Outbox) *Sender {
 	}
 	if opts.KeepOpen == 0 {
 		opts.KeepOpen = DefaultSenderKeep
+	}
+	if opts.FreshConn == 0 {
+		opts.FreshConn = DefaultSenderFresh
 	}
 	return &Sender{
 		opts: opts,
@@ -294,7 +298,7 @@ func (s *Sender) pass(ctx context.Context, keep bool) (sent int, err error) {
 		return 0, nil
 	}
 	conn, reused := s.conn, s.conn != nil
-	if keep && reused && time.Since(conn.lastUsed) > senderFreshConn {
+	if keep && reused && time.Since(conn.lastUsed) > s.opts.FreshConn {
 		// A kept connection may have died while it waited (the server's idle timeout, a restart): ask
 		// it once, and open a new one if it does not answer. (One used moments ago is taken as it is; if
 		// it died all the same, its first MAIL FROM fails and it is replaced then.)

@@ -56,16 +56,15 @@ func TestSenderKeepsItsConnection(t *testing.T) {
 // moments ago.
 func TestSenderReconnectsWhenTheKeptConnectionDies(t *testing.T) {
 	t.Run("noop", func(t *testing.T) {
-		t.Cleanup(mailer.SetSenderFreshConn(0)) // put back after the sender has stopped
-		testSenderReconnects(t)
+		testSenderReconnects(t, -1) // always asked
+
 	})
 	t.Run("mail-from", func(t *testing.T) {
-		t.Cleanup(mailer.SetSenderFreshConn(time.Hour))
-		testSenderReconnects(t)
+		testSenderReconnects(t, time.Hour)
 	})
 }
 
-func testSenderReconnects(t *testing.T) {
+func testSenderReconnects(t *testing.T, fresh time.Duration) {
 	srv := startSenderSMTP(t, localmail.SMTPOptions{})
 	box := newSenderOutbox()
 	opts := senderOptions(t, srv)
@@ -73,6 +72,7 @@ func testSenderReconnects(t *testing.T) {
 	// A backoff of an hour: the mails after the drop arrive only if the dead connection is replaced at
 	// once (counted, not timed).
 	opts.Backoff = time.Hour
+	opts.FreshConn = fresh
 	s := mailer.NewSender(opts, box)
 	runSender(t, s)
 	box.add(senderItem(1))

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"sortie/cmd/sortie/internal/demo"
-	"sortie/mailer"
+	"sortie/mailer/inmail"
 	"sortie/mailer/localmail"
 	"sortie/rules/afd"
 	"sortie/storage"
@@ -137,7 +137,7 @@ type mail struct {
 func (w *world) sent() []mail {
 	var out []mail
 	for _, e := range w.smtp.Received() {
-		m, err := mailer.ParseMessage(e.Raw)
+		m, err := inmail.Parse(e.Raw)
 		if err != nil {
 			w.t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"sortie/cmd/sortie/internal/daemon"
-	"sortie/mailer"
+	"sortie/mailer/inmail"
 )
 
 // The calculator is a contract other tools rely on, so these tests run the real binary.
@@ -316,7 +316,7 @@ func TestDemoPlaysTheStrike(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := mailer.ParseMessage(b)
+			m, err := inmail.Parse(b)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,7 +26,7 @@ import (
 
 	"sortie/adjudicator"
 	"sortie/cmd/sortie/internal/demo"
-	"sortie/mailer"
+	"sortie/mailer/inmail"
 	"sortie/mailer/realmail"
 	"sortie/rules/afd"
 	"sortie/storage"
@@ -166,7 +166,7 @@ func (d *realDaemon) stop() {
 
 // realMail is a message found in a Dovecot mailbox, parsed as the service parses mail.
 type realMail struct {
-	mailer.Incoming
+	inmail.Mail
 	Raw     []byte
 	ReplyTo string
 }
@@ -184,11 +184,11 @@ func parseRealMails(t *testing.T, msgs []realmail.Message) []realMail {
 	t.Helper()
 	var out []realMail
 	for _, m := range msgs {
-		inc, err := mailer.ParseMessage(m.Raw)
+		inc, err := inmail.Parse(m.Raw)
 		if err != nil {
 			t.Fatalf("a message in Dovecot does not parse: %v\n%s", err, m.Raw)
 		}
-		out = append(out, realMail{Incoming: *inc, Raw: m.Raw, ReplyTo: demo.ReplyAddress(m.Raw, "")})
+		out = append(out, realMail{Mail: *inc, Raw: m.Raw, ReplyTo: demo.ReplyAddress(m.Raw, "")})
 	}
 	return out
 }
@@ -420,7 +420,7 @@ func realGame(t *testing.T, srv *realmail.Servers, dir string) {
 	}
 }
 
-// The corpus (mailer/testdata/corpus, see its README.txt): every message is submitted through Postfix
+// The corpus (mailer/inmail/testdata/corpus, see its README.txt): every message is submitted through Postfix
 // as it is. Each one that carries orders goes to a daemon of its own whose game chan-1 is on turn 2
 // and has the message's sender as the RAF player with the secret of the corpus, so the receipt shows
 // what the service read. The auto-replies, bounces, digests and Sortie's own report must get no
@@ -439,9 +439,9 @@ type realCorpusCase struct {
 	envFrom string // the envelope sender Postfix gets
 }
 
-// realCorpusKnown is what the corpus README and mailer's corpusCases say of each file: sender,
+// realCorpusKnown is what the corpus README and inmail's corpusCases say of each file: sender,
 // secret ("" for mail that must be ignored). Files not listed here (the corpus grows) are judged by
-// what mailer.ParseMessage makes of them.
+// what inmail.Parse makes of them.
 var realCorpusKnown = map[string][2]string{
 	"thunderbird-flowed-bottom-reply.eml":  {"alice.hart@example.com", "lark"},
 	"applemail-alternative-related-qp.eml": {"juergen.mueller@example.de", "falke"},
@@ -475,12 +475,12 @@ var (
 
 func loadRealCorpus(t *testing.T) []realCorpusCase {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "mailer", "testdata", "corpus", "*.eml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "mailer", "inmail", "testdata", "corpus", "*.eml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Log("no corpus files in mailer/testdata/corpus: only the game runs")
+		t.Log("no corpus files in mailer/inmail/testdata/corpus: only the game runs")
 	}
 	var out []realCorpusCase
 	for i, f := range files {
@@ -489,7 +489,7 @@ func loadRealCorpus(t *testing.T) []realCorpusCase {
 			t.Fatal(err)
 		}
 		name := filepath.Base(f)
-		inc, err := mailer.ParseMessage(raw)
+		inc, err := inmail.Parse(raw)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

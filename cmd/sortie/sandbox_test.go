@@ -17,7 +17,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"sortie/cmd/sortie/internal/demo"
-	"sortie/mailer"
+	"sortie/mailer/inmail"
 )
 
 // sandboxMailbox is a player's mail program: an IMAP client logged in to the sandbox, and SMTP.
@@ -28,7 +28,7 @@ type sandboxMailbox struct {
 	smtpAddr  string
 	seen      map[imap.UID]bool
 	lastRaw   []byte
-	lastParse *mailer.Incoming
+	lastParse *inmail.Mail
 }
 
 func loginSandbox(t *testing.T, imapAddr, smtpAddr, address, password string) *sandboxMailbox {
@@ -49,7 +49,7 @@ func loginSandbox(t *testing.T, imapAddr, smtpAddr, address, password string) *s
 
 // next waits for the next new mail in the inbox whose subject has the word, as a mail program shows new
 // mail, and returns its text. The wait is a hang guard: the sandbox answers in well under a second.
-func (m *sandboxMailbox) next(word string) *mailer.Incoming {
+func (m *sandboxMailbox) next(word string) *inmail.Mail {
 	m.t.Helper()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if err := m.c.Noop().Wait(); err != nil {
@@ -70,7 +70,7 @@ func (m *sandboxMailbox) next(word string) *mailer.Incoming {
 			}
 			m.seen[uid] = true
 			raw := msgs[0].FindBodySection(section)
-			in, err := mailer.ParseMessage(raw)
+			in, err := inmail.Parse(raw)
 			if err != nil {
 				m.t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"sortie/cmd/sortie/internal/demo"
-	"sortie/mailer"
+	"sortie/mailer/inmail"
 	"sortie/rules/afd"
 	"sortie/storage"
 )
@@ -423,7 +423,7 @@ func (s *sentMail) all() []mail {
 		s.count, s.change = len(rec), time.Now()
 	}
 	for _, e := range rec[s.done:] {
-		m, err := mailer.ParseMessage(e.Raw)
+		m, err := inmail.Parse(e.Raw)
 		if err != nil {
 			s.w.t.Fatal(err)
 		}

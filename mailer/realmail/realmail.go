@@ -39,17 +39,29 @@ import (
 	"sortie/mailer/localmail"
 )
 
-// Paths of the Debian packages' programs.
-var (
-	dovecotBin = "/usr/sbin/dovecot"
-	postfixBin = "/usr/sbin/postfix"
-	// Programs the daemons spawn; checked so that a half-installed system is reported up front.
-	helperBins = []string{
-		"/usr/lib/dovecot/imap", "/usr/lib/dovecot/imap-login", "/usr/lib/dovecot/lmtp", "/usr/lib/dovecot/auth",
-		"/usr/lib/postfix/sbin/master", "/usr/lib/postfix/sbin/smtpd", "/usr/lib/postfix/sbin/lmtp",
+// programs are the paths of the programs a run needs.
+type programs struct {
+	dovecot, postfix string
+	// helpers are programs the daemons spawn; checked so that a half-installed system is reported up
+	// front.
+	helpers []string
+}
+
+// debianPrograms are where the Debian packages put them.
+func debianPrograms() programs {
+	return programs{
+		dovecot: "/usr/sbin/dovecot",
+		postfix: "/usr/sbin/postfix",
+		helpers: []string{
+			"/usr/lib/dovecot/imap", "/usr/lib/dovecot/imap-login", "/usr/lib/dovecot/lmtp", "/usr/lib/dovecot/auth",
+			"/usr/lib/postfix/sbin/master", "/usr/lib/postfix/sbin/smtpd", "/usr/lib/postfix/sbin/lmtp",
+		},
 	}
-	// Accounts the daemons drop privileges to. vmail owns the mailboxes (Dovecot refuses mail files
-	// owned by a uid below first_valid_uid, and system users are below it).
+}
+
+// Accounts the daemons drop privileges to. vmail owns the mailboxes (Dovecot refuses mail files owned
+// by a uid below first_valid_uid, and system users are below it).
+var (
 	neededUsers  = []string{"vmail", "postfix", "dovecot", "dovenull"}
 	neededGroups = []string{"postdrop"}
 )
@@ -66,9 +78,11 @@ const InstallHint = "run sudo .ci/install-mailservers"
 
 // Available reports whether Dovecot and Postfix are installed and can be started here: the
 // programs, the accounts they run as, and root privileges. When not, reason says what is missing.
-func Available() (ok bool, reason string) {
+func Available() (ok bool, reason string) { return debianPrograms().available() }
+
+func (p programs) available() (ok bool, reason string) {
 	var missing []string
-	for _, bin := range append([]string{dovecotBin, postfixBin}, helperBins...) {
+	for _, bin := range append([]string{p.dovecot, p.postfix}, p.helpers...) {
 		if st, err := os.Stat(bin); err != nil || st.IsDir() {
 			missing = append(missing, bin)
 		}
@@ -155,11 +169,16 @@ type Options struct {
 	// NoPlusAddressing leaves out recipient_delimiter = + from both servers: mail to user+tag@ is
 	// refused as an unknown user, as on a mail system set up without plus-addressing.
 	NoPlusAddressing bool
+	// programs to run instead of the Debian packages' (for tests); zero: debianPrograms.
+	programs programs
 }
 
 // StartWith is Start with options.
 func StartWith(dir string, o Options, users ...User) (*Servers, error) {
-	if ok, reason := Available(); !ok {
+	if o.programs.dovecot == "" {
+		o.programs = debianPrograms()
+	}
+	if ok, reason := o.programs.available(); !ok {
 		return nil, errors.New("realmail: " + reason)
 	}
 	reapOrphans()
@@ -232,7 +251,7 @@ func (s *Servers) startOnce() error {
 		return err
 	}
 
-	if err := runLogged(filepath.Join(s.Dir, "dovecot", "startup.log"), dovecotBin, "-c", s.dovecotConf); err != nil {
+	if err := runLogged(filepath.Join(s.Dir, "dovecot", "startup.log"), s.opts.programs.dovecot, "-c", s.dovecotConf); err != nil {
 		return fmt.Errorf("realmail: starting dovecot: %w\n%s", err, s.Logs())
 	}
 	if s.dovecotPID, err = waitPIDFile(s.dovecotPIDFile, 5*time.Second); err != nil {
@@ -245,7 +264,7 @@ func (s *Servers) startOnce() error {
 		}
 	}
 
-	if err := runLogged(filepath.Join(s.Dir, "postfix", "startup.log"), postfixBin, "-c", s.postfixConf, "start"); err != nil {
+	if err := runLogged(filepath.Join(s.Dir, "postfix", "startup.log"), s.opts.programs.postfix, "-c", s.postfixConf, "start"); err != nil {
 		// Errors found before Postfix's own log service runs (a bad main.cf, say) go to syslog only;
 		// "postfix -c DIR check" as root repeats the checks.
 		return fmt.Errorf("realmail: starting postfix (postfix -c %s start): %w\n%s", s.postfixConf, err, s.Logs())

@@ -225,14 +225,13 @@ func TestAvailableSaysWhy(t *testing.T) {
 	if ok != (reason == "") {
 		t.Errorf("Available() = %v, %q", ok, reason)
 	}
-	saved := dovecotBin
-	dovecotBin = "/nonexistent/dovecot"
-	defer func() { dovecotBin = saved }()
-	ok, reason = Available()
+	p := debianPrograms()
+	p.dovecot = "/nonexistent/dovecot"
+	ok, reason = p.available()
 	if ok || !strings.Contains(reason, "/nonexistent/dovecot") || !strings.Contains(reason, InstallHint) {
 		t.Errorf("without dovecot: %v, %q", ok, reason)
 	}
-	if _, err := Start(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not installed") {
+	if _, err := StartWith(t.TempDir(), Options{programs: p}); err == nil || !strings.Contains(err.Error(), "not installed") {
 		t.Errorf("Start without dovecot: %v", err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"sortie/adjudicator"
 	"sortie/mailer"
+	"sortie/mailer/inmail"
 	"sortie/storage"
 	"sortie/templates"
 )
@@ -391,8 +392,8 @@ func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
 		p.env, p.ok = h.read(m)
 	}
 	env := p.env
-	if size, ok := mailer.OversizeOf(m); ok { // known only while the intake hands the message over
-		env.Oversize, env.Size = true, int(size)
+	if m.HeaderOnly {
+		env.Oversize, env.Size = true, int(m.Size)
 	}
 	return env, p.ok
 }
@@ -400,7 +401,7 @@ func (h mailHandler) envelope(m mailer.Message) (adjudicator.Envelope, bool) {
 // read parses a message into an envelope.
 func (h mailHandler) read(m mailer.Message) (adjudicator.Envelope, bool) {
 	env := adjudicator.Envelope{Mailbox: m.Mailbox, UIDValid: m.UIDValidity, UID: m.UID, Size: len(m.Raw), ReceivedAt: time.Now().UTC()}
-	inc, err := mailer.ParseMessage(m.Raw)
+	inc, err := inmail.Parse(m.Raw)
 	if err != nil {
 		h.log.Warn().Err(err).Uint32("uid", m.UID).Msg("unreadable message")
 		return env, false

@@ -24,7 +24,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"sortie/cmd/sortie/internal/daemon"
-	"sortie/mailer"
+	"sortie/mailer/inmail"
 	"sortie/mailer/localmail"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
@@ -301,7 +301,7 @@ func (b *bot) play(ctx context.Context) (string, error) {
 			return "", fmt.Errorf("%s: the game did not finish in time", b.name)
 		case raw = <-b.inbox:
 		}
-		m, err := mailer.ParseMessage(raw)
+		m, err := inmail.Parse(raw)
 		if err != nil {
 			return "", err
 		}
@@ -381,7 +381,7 @@ func ExtractBlock(text string) string {
 }
 
 // send mails a reply to m with the block, the way a mail program would: quoting the report below.
-func (b *bot) send(m *mailer.Incoming, raw []byte, block string) error {
+func (b *bot) send(m *inmail.Mail, raw []byte, block string) error {
 	to := ReplyAddress(raw, demoAddress) // the report's Reply-To: it says who the player is, no secret needed
 	b.sent++
 	var msg bytes.Buffer

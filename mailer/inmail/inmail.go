@@ -1,6 +1,12 @@
-package mailer
+// Package inmail is how Sortie reads incoming mail, the mirror of outmail: Parse turns one raw message
+// into a Mail (who sent it, to whom, the threading headers, and the text that may hold orders, with
+// quoted replies and the signature stripped by StripQuoted and HTML turned into text by HTMLToText), and
+// Mail.ShouldIgnore says whether a message must never be answered. It does no I/O and knows nothing of
+// games or of IMAP: the intake in package mailer fetches the bytes, and the daemon hands what Parse reads
+// to the adjudicator.
+package inmail
 
-// This file turns one raw message into an Incoming: the sender, the recipients, the threading headers and
+// This file turns one raw message into a Mail: the sender, the recipients, the threading headers and
 // the text that may hold orders, whatever mail program wrote it. The top-level header is read leniently
 // here (an mbox "From " line, broken lines, a missing blank line); the MIME tree is walked lazily with
 // go-message's multipart reader and its transfer decoders, so only text parts are decoded and a huge or
@@ -33,8 +39,8 @@ import (
 	textunicode "golang.org/x/text/encoding/unicode"
 )
 
-// Incoming is a parsed message: who sent it, to whom, and the text that may hold orders.
-type Incoming struct {
+// Mail is a parsed message: who sent it, to whom, and the text that may hold orders.
+type Mail struct {
 	From       string   // sender address, lower case (the address only)
 	FromName   string   // display name, decoded (may be non-ASCII)
 	To         []string // every recipient address from To, Cc, Delivered-To, X-Original-To, lower case, deduplicated
@@ -52,84 +58,84 @@ type Incoming struct {
 	Warnings  []string // what was read leniently, e.g. an unknown charset read as windows-1252
 
 	hdr       textproto.Header // the top-level header, for ShouldIgnore
-	mediaType string           // its media type as msgMediaType reads it, once read
+	mediaType string           // its media type as mediaType reads it, once read
 }
 
 // Limits on the work one message may cause.
 const (
-	msgMaxParts       = 50                  // MIME parts looked at; later parts are ignored
-	msgMaxDepth       = 10                  // MIME nesting; deeper multiparts are ignored
-	msgMaxTextBytes   = 1 << 20             // Text is truncated beyond this
-	msgMaxPartBytes   = 4 << 20             // decoded bytes of one text part considered
-	msgMaxBase64Bytes = 2 * msgMaxPartBytes // encoded bytes of one base64 text part read (more than msgMaxPartBytes decode to)
-	msgMaxWarnings    = 20
-	msgMaxHeaderBytes = 1 << 20 // header fields beyond this are ignored
+	maxParts       = 50               // MIME parts looked at; later parts are ignored
+	maxDepth       = 10               // MIME nesting; deeper multiparts are ignored
+	maxTextBytes   = 1 << 20          // Text is truncated beyond this
+	maxPartBytes   = 4 << 20          // decoded bytes of one text part considered
+	maxBase64Bytes = 2 * maxPartBytes // encoded bytes of one base64 text part read (more than maxPartBytes decode to)
+	maxWarnings    = 20
+	maxHeaderBytes = 1 << 20 // header fields beyond this are ignored
 )
 
-// ParseMessage reads a raw RFC 5322 message. It fails only when raw has no header field at all; every
+// Parse reads a raw RFC 5322 message. It fails only when raw has no header field at all; every
 // other defect (bad charset, broken base64, malformed MIME, missing headers) is read as well as possible
 // and noted in Warnings. It never panics.
-func ParseMessage(raw []byte) (m *Incoming, err error) {
+func Parse(raw []byte) (m *Mail, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			m, err = nil, fmt.Errorf("mailer: unreadable message: %v", r)
+			m, err = nil, fmt.Errorf("inmail: unreadable message: %v", r)
 		}
 	}()
-	return parseMessage(raw)
+	return parse(raw)
 }
 
-var errMsgNoHeader = errors.New("mailer: unreadable message: no header fields")
+var errNoHeader = errors.New("inmail: unreadable message: no header fields")
 
-// msgParse is the state of one ParseMessage call.
-type msgParse struct {
+// parseState is the state of one Parse call.
+type parseState struct {
 	warnings []string
 	parts    int
 	partsCap bool
 	depthCap bool
 	// attachment is the first text/plain attachment, used when the message has no inline text at all.
-	attachment *msgAttachment
+	attachment *textAttachment
 	addrParser *netmail.AddressParser // made when a header needs it
 }
 
-// msgAttachment is a text/plain attachment read as it streamed past, with the warnings reading it gave
+// textAttachment is a text/plain attachment read as it streamed past, with the warnings reading it gave
 // (which count only if it is used).
-type msgAttachment struct {
+type textAttachment struct {
 	name, text string
 	warnings   []string
 }
 
-func (p *msgParse) warn(format string, args ...any) {
+func (p *parseState) warn(format string, args ...any) {
 	w := fmt.Sprintf(format, args...)
 	for _, o := range p.warnings {
 		if o == w {
 			return
 		}
 	}
-	if len(p.warnings) < msgMaxWarnings {
+	if len(p.warnings) < maxWarnings {
 		p.warnings = append(p.warnings, w)
 	}
 }
 
-func parseMessage(raw []byte) (*Incoming, error) {
-	p := &msgParse{}
+func parse(raw []byte) (*Mail, error) {
+	p := &parseState{}
 	work := raw
 	if bytes.IndexByte(raw, '\n') < 0 && bytes.IndexByte(raw, '\r') >= 0 {
 		work = bytes.ReplaceAll(raw, []byte("\r"), []byte("\n")) // classic Mac OS line ends
 	}
-	hb, body := msgSplitHeaderBody(work)
+	hb, body := splitHeaderBody(work)
 	h, fields := p.readHeader(hb)
 	if fields == 0 {
-		return nil, errMsgNoHeader
+		return nil, errNoHeader
 	}
 	mh := mail.Header{Header: message.Header{Header: h}}
-	m := &Incoming{Size: len(raw), hdr: h}
+	m := &Mail{Size: len(raw), hdr: h}
 
 	var addrBuf [4]mail.Address
 	if froms := p.addresses(addrBuf[:0], h, "From"); len(froms) > 0 {
 		m.From = froms[0].Address
 		m.FromName = froms[0].Name
 	} else if h.Get("From") != "" {
-		p.warn("unreadable From header %q", msgClip(h.Get("From")))
+		p.warn("unreadable From header %q", clip(h.Get("From")))
 	}
 	var seen map[string]bool // made when the list is long; a short one is searched
 	for _, k := range []string{"To", "Cc", "Delivered-To", "X-Original-To"} {
@@ -152,34 +158,34 @@ func parseMessage(raw []byte) (*Incoming, error) {
 		}
 	}
 
-	m.MessageID = msgMessageID(mh)
+	m.MessageID = messageID(mh)
 	if m.MessageID == "" {
 		sum := sha256.Sum256(raw)
 		m.MessageID = "sha256:" + hex.EncodeToString(sum[:])
 	}
-	if ids := msgIDs(mh, "In-Reply-To"); len(ids) > 0 {
+	if ids := idList(mh, "In-Reply-To"); len(ids) > 0 {
 		m.InReplyTo = ids[0]
 	}
-	m.References = msgIDs(mh, "References")
+	m.References = idList(mh, "References")
 	m.Subject = p.decodeWords(h.Get("Subject"))
 	m.Date = p.date(mh)
 
 	// The body.
-	mt, params := msgMediaType(h, "text/plain")
+	mt, params := mediaType(h, "text/plain")
 	m.mediaType = mt
-	text, isHTML, ok := p.bestOf(h, mt, params, newMsgBytesReader(body), 0)
+	text, isHTML, ok := p.bestOf(h, mt, params, newBytesReader(body), 0)
 	if a := p.attachment; (!ok || strings.TrimSpace(text) == "") && a != nil && strings.TrimSpace(a.text) != "" {
 		text, isHTML, ok = a.text, false, true
 		for _, w := range a.warnings {
 			p.warn("%s", w)
 		}
-		p.warn("no inline text: read the attached text file %q", msgClip(a.name))
+		p.warn("no inline text: read the attached text file %q", clip(a.name))
 	}
 	if !ok {
 		p.warn("no readable text part")
 	}
-	if len(text) > msgMaxTextBytes {
-		text = msgTruncateUTF8(text, msgMaxTextBytes)
+	if len(text) > maxTextBytes {
+		text = truncateUTF8(text, maxTextBytes)
 		p.warn("text over 1 MiB truncated")
 	}
 	m.Text = text
@@ -191,10 +197,10 @@ func parseMessage(raw []byte) (*Incoming, error) {
 
 // ---- header ----
 
-// msgSplitHeaderBody cuts a message at the first empty line; its first line may be an mbox "From " line.
+// splitHeaderBody cuts a message at the first empty line; its first line may be an mbox "From " line.
 // Without an empty line, the header ends at the first line that is neither a header field nor its
 // continuation.
-func msgSplitHeaderBody(raw []byte) (hdr, body []byte) {
+func splitHeaderBody(raw []byte) (hdr, body []byte) {
 	start := 0
 	if bytes.HasPrefix(raw, []byte("From ")) {
 		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
@@ -218,7 +224,7 @@ func msgSplitHeaderBody(raw []byte) (hdr, body []byte) {
 		if len(line) == 0 {
 			return raw[start:i], raw[next:]
 		}
-		if firstInvalid < 0 && line[0] != ' ' && line[0] != '\t' && !msgIsHeaderLine(line) {
+		if firstInvalid < 0 && line[0] != ' ' && line[0] != '\t' && !isHeaderLine(line) {
 			firstInvalid = i
 		}
 		i = next
@@ -229,8 +235,8 @@ func msgSplitHeaderBody(raw []byte) (hdr, body []byte) {
 	return raw[start:], nil
 }
 
-// msgIsHeaderLine reports whether line starts a header field: a name of printable ASCII, then a colon.
-func msgIsHeaderLine(line []byte) bool {
+// isHeaderLine reports whether line starts a header field: a name of printable ASCII, then a colon.
+func isHeaderLine(line []byte) bool {
 	i := bytes.IndexByte(line, ':')
 	if i <= 0 {
 		return false
@@ -247,33 +253,33 @@ func msgIsHeaderLine(line []byte) bool {
 	return true
 }
 
-// msgReadFields are the header fields Sortie reads from a message's header (ParseMessage and
+// readFields are the header fields Sortie reads from a message's header (Parse and
 // ShouldIgnore), with every field whose name starts with X-Sortie: readHeader keeps only these, so the
 // many others a delivered mail carries (Received, DKIM-Signature, ARC-*, …) cost nothing. A field read
 // anywhere in this file must be listed here (TestReadFieldsListed checks the names this file holds).
-var msgReadFields = []string{
+var readFields = []string{
 	"From", "To", "Cc", "Delivered-To", "X-Original-To", "Message-Id", "In-Reply-To", "References", "Subject", "Date",
 	"Content-Type", "Content-Transfer-Encoding", "Content-Disposition",
 	"Return-Path", "Auto-Submitted", "X-Autoreply", "X-Autorespond", "X-Autogenerated", "Precedence",
 	"List-Id", "List-Unsubscribe", "Mailing-List",
 }
 
-// msgReadFieldSet holds msgReadFields lower case.
-var msgReadFieldSet = func() map[string]bool {
-	m := make(map[string]bool, len(msgReadFields))
-	for _, k := range msgReadFields {
+// readFieldSet holds readFields lower case.
+var readFieldSet = func() map[string]bool {
+	m := make(map[string]bool, len(readFields))
+	for _, k := range readFields {
 		m[strings.ToLower(k)] = true
 	}
 	return m
 }()
 
-// msgIsReadField reports whether the field named key (ASCII, as msgIsHeaderLine allows) is one
-// msgReadFields lists or starts with X-Sortie, in any case: the field go-message's Header would find
+// isReadField reports whether the field named key (ASCII, as isHeaderLine allows) is one
+// readFields lists or starts with X-Sortie, in any case: the field go-message's Header would find
 // under those names, as it compares names in canonical form.
-func msgIsReadField(key []byte) bool {
+func isReadField(key []byte) bool {
 	var low [32]byte
 	if len(key) > len(low) {
-		return msgLowerHasPrefix(string(key), "x-sortie")
+		return lowerHasPrefix(string(key), "x-sortie")
 	}
 	for i, c := range key {
 		if 'A' <= c && c <= 'Z' {
@@ -282,18 +288,18 @@ func msgIsReadField(key []byte) bool {
 		low[i] = c
 	}
 	k := low[:len(key)]
-	return msgReadFieldSet[string(k)] || bytes.HasPrefix(k, []byte("x-sortie"))
+	return readFieldSet[string(k)] || bytes.HasPrefix(k, []byte("x-sortie"))
 }
 
 // readHeader parses the message's header block, dropping lines that are not header fields (with a
-// warning), and keeps the fields msgIsReadField names; fields counts every field the block holds. Each
+// warning), and keeps the fields isReadField names; fields counts every field the block holds. Each
 // kept field, with its continuation lines, is written out with CRLF line ends and handed to go-message's
 // Header.AddRaw, last first: the header textproto.ReadHeader would read from those bytes (the same keys,
-// values, raw bytes and order; mailer's tests compare the two), without a copy of every line through a
+// values, raw bytes and order; its tests compare the two), without a copy of every line through a
 // bufio.Reader.
-func (p *msgParse) readHeader(b []byte) (h textproto.Header, fields int) {
-	if len(b) > msgMaxHeaderBytes {
-		b = b[:msgMaxHeaderBytes]
+func (p *parseState) readHeader(b []byte) (h textproto.Header, fields int) {
+	if len(b) > maxHeaderBytes {
+		b = b[:maxHeaderBytes]
 		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 			b = b[:i+1]
 		}
@@ -318,9 +324,9 @@ func (p *msgParse) readHeader(b []byte) (h textproto.Header, fields int) {
 			if !keep {
 				continue
 			}
-		case msgIsHeaderLine(line):
+		case isHeaderLine(line):
 			fields++
-			keep = msgIsReadField(bytes.TrimRight(line[:bytes.IndexByte(line, ':')], " \t"))
+			keep = isReadField(bytes.TrimRight(line[:bytes.IndexByte(line, ':')], " \t"))
 			if !keep {
 				continue
 			}
@@ -336,7 +342,7 @@ func (p *msgParse) readHeader(b []byte) (h textproto.Header, fields int) {
 	if dropped > 0 {
 		p.warn("%d malformed message header line(s) ignored", dropped)
 	}
-	// Every field starts with a key of printable ASCII and a colon (msgIsHeaderLine), and no line is
+	// Every field starts with a key of printable ASCII and a colon (isHeaderLine), and no line is
 	// longer than the block: textproto.ReadHeader would read these bytes without an error.
 	end := len(clean)
 	for i := len(starts) - 1; i >= 0; i-- {
@@ -346,17 +352,17 @@ func (p *msgParse) readHeader(b []byte) (h textproto.Header, fields int) {
 	return h, fields
 }
 
-// msgHeaderUTF8 makes a raw header value valid UTF-8: 8-bit bytes that are not UTF-8 are read as windows-1252.
-func msgHeaderUTF8(s string) string {
+// headerUTF8 makes a raw header value valid UTF-8: 8-bit bytes that are not UTF-8 are read as windows-1252.
+func headerUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	return msgDecodeMixedUTF8([]byte(s))
+	return decodeMixedUTF8([]byte(s))
 }
 
 // decodeWords decodes RFC 2047 encoded words with any charset; an unknown one is read as windows-1252.
-func (p *msgParse) decodeWords(s string) string {
-	s = msgHeaderUTF8(s)
+func (p *parseState) decodeWords(s string) string {
+	s = headerUTF8(s)
 	if !strings.Contains(s, "=?") {
 		return s
 	}
@@ -364,46 +370,46 @@ func (p *msgParse) decodeWords(s string) string {
 	if err != nil {
 		return s
 	}
-	return msgHeaderUTF8(out)
+	return headerUTF8(out)
 }
 
-func (p *msgParse) wordDecoder() *mime.WordDecoder {
+func (p *parseState) wordDecoder() *mime.WordDecoder {
 	return &mime.WordDecoder{CharsetReader: func(cs string, input io.Reader) (io.Reader, error) {
 		if r, err := charset.Reader(cs, input); err == nil && r != nil {
 			return r, nil
 		}
-		p.warn("unknown charset %q in a header read as windows-1252", msgClip(cs))
+		p.warn("unknown charset %q in a header read as windows-1252", clip(cs))
 		return charmap.Windows1252.NewDecoder().Reader(input), nil
 	}}
 }
 
-func msgMessageID(h mail.Header) string {
-	v := strings.TrimSpace(msgHeaderUTF8(h.Get("Message-Id")))
+func messageID(h mail.Header) string {
+	v := strings.TrimSpace(headerUTF8(h.Get("Message-Id")))
 	if v == "" {
 		return ""
 	}
 	if id, err := h.MessageID(); err == nil && id != "" {
 		return id
 	}
-	if ids := looseMsgIDs(v); len(ids) > 0 {
+	if ids := looseIDs(v); len(ids) > 0 {
 		return ids[0]
 	}
 	return ""
 }
 
-func msgIDs(h mail.Header, key string) []string {
-	v := msgHeaderUTF8(h.Get(key))
+func idList(h mail.Header, key string) []string {
+	v := headerUTF8(h.Get(key))
 	if strings.TrimSpace(v) == "" {
 		return nil
 	}
 	if ids, err := h.MsgIDList(key); err == nil && len(ids) > 0 {
 		return ids
 	}
-	return looseMsgIDs(v)
+	return looseIDs(v)
 }
 
-// looseMsgIDs finds <...> items; without any, the whitespace-separated words.
-func looseMsgIDs(v string) []string {
+// looseIDs finds <...> items; without any, the whitespace-separated words.
+func looseIDs(v string) []string {
 	var out []string
 	rest := v
 	for {
@@ -430,7 +436,7 @@ func looseMsgIDs(v string) []string {
 	return out
 }
 
-var msgDateLayouts = []string{
+var dateLayouts = []string{
 	"Mon, 2 Jan 2006 15:04:05 -0700",
 	"Mon, 2 Jan 2006 15:04:05 MST",
 	"Mon, 2 Jan 2006 15:04 -0700",
@@ -443,8 +449,8 @@ var msgDateLayouts = []string{
 	"2006-01-02 15:04:05 -0700",
 }
 
-func (p *msgParse) date(h mail.Header) time.Time {
-	v := strings.TrimSpace(msgHeaderUTF8(h.Get("Date")))
+func (p *parseState) date(h mail.Header) time.Time {
+	v := strings.TrimSpace(headerUTF8(h.Get("Date")))
 	if v == "" {
 		return time.Time{}
 	}
@@ -460,26 +466,26 @@ func (p *msgParse) date(h mail.Header) time.Time {
 		s = strings.TrimSpace(s[:i])
 	}
 	s = strings.Join(strings.Fields(s), " ")
-	for _, l := range msgDateLayouts {
+	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t
 		}
 	}
-	p.warn("unreadable Date header %q", msgClip(v))
+	p.warn("unreadable Date header %q", clip(v))
 	return time.Time{}
 }
 
 // ---- body ----
 
-// msgMediaType returns the lower-case media type and its parameters; broken parameters are read leniently.
-func msgMediaType(h textproto.Header, def string) (string, map[string]string) {
-	v := msgHeaderUTF8(h.Get("Content-Type"))
+// mediaType returns the lower-case media type and its parameters; broken parameters are read leniently.
+func mediaType(h textproto.Header, def string) (string, map[string]string) {
+	v := headerUTF8(h.Get("Content-Type"))
 	if strings.TrimSpace(v) == "" {
 		return def, map[string]string{}
 	}
 	mt, params, err := mime.ParseMediaType(v)
 	if err != nil || params == nil {
-		params = msgLooseParams(v)
+		params = looseParams(v)
 		if mt == "" {
 			mt = strings.ToLower(strings.TrimSpace(strings.SplitN(v, ";", 2)[0]))
 		}
@@ -490,8 +496,8 @@ func msgMediaType(h textproto.Header, def string) (string, map[string]string) {
 	return mt, params
 }
 
-// msgLooseParams reads ; key=value parameters the way most mail programs do when mime.ParseMediaType gives up.
-func msgLooseParams(v string) map[string]string {
+// looseParams reads ; key=value parameters the way most mail programs do when mime.ParseMediaType gives up.
+func looseParams(v string) map[string]string {
 	params := map[string]string{}
 	pieces := strings.Split(v, ";")
 	for _, piece := range pieces[1:] {
@@ -516,16 +522,16 @@ func msgLooseParams(v string) map[string]string {
 	return params
 }
 
-func msgPartFilename(h textproto.Header) string {
+func partFilename(h textproto.Header) string {
 	if _, p, err := mime.ParseMediaType(h.Get("Content-Disposition")); err == nil && p["filename"] != "" {
 		return p["filename"]
 	}
-	_, p := msgMediaType(h, "text/plain")
+	_, p := mediaType(h, "text/plain")
 	return p["name"]
 }
 
 // isAttachment: Content-Disposition attachment, or (without a disposition) a Content-Type name.
-func msgIsAttachment(h textproto.Header, params map[string]string) bool {
+func isAttachment(h textproto.Header, params map[string]string) bool {
 	d := strings.ToLower(strings.TrimSpace(h.Get("Content-Disposition")))
 	if d != "" {
 		return strings.HasPrefix(d, "attachment")
@@ -537,19 +543,19 @@ func msgIsAttachment(h textproto.Header, params map[string]string) bool {
 // for every other multipart the first child with text, for a leaf its own text if it is inline text.
 // body is read lazily: a multipart is walked part by part with go-message's multipart reader, and only
 // the text parts are decoded.
-func (p *msgParse) best(h textproto.Header, body io.Reader, depth int, def string) (text string, isHTML, ok bool) {
-	mt, params := msgMediaType(h, def)
+func (p *parseState) best(h textproto.Header, body io.Reader, depth int, def string) (text string, isHTML, ok bool) {
+	mt, params := mediaType(h, def)
 	return p.bestOf(h, mt, params, body, depth)
 }
 
 // bestOf is best for an entity whose media type is read.
-func (p *msgParse) bestOf(h textproto.Header, mt string, params map[string]string, body io.Reader, depth int) (text string, isHTML, ok bool) {
+func (p *parseState) bestOf(h textproto.Header, mt string, params map[string]string, body io.Reader, depth int) (text string, isHTML, ok bool) {
 	switch {
 	case strings.HasPrefix(mt, "multipart/"):
-		if depth >= msgMaxDepth {
+		if depth >= maxDepth {
 			if !p.depthCap {
 				p.depthCap = true
-				p.warn("MIME nesting deeper than %d ignored", msgMaxDepth)
+				p.warn("MIME nesting deeper than %d ignored", maxDepth)
 			}
 			return "", false, false
 		}
@@ -560,12 +566,12 @@ func (p *msgParse) bestOf(h textproto.Header, mt string, params map[string]strin
 		}
 		return p.multipart(mt, boundary, body, depth)
 	case mt == "text/plain" || mt == "text/html":
-		if msgIsAttachment(h, params) {
+		if isAttachment(h, params) {
 			if mt == "text/plain" && p.attachment == nil {
 				// Read now, as it streams past: it is the text if the message turns out to have no other.
-				sub := &msgParse{}
+				sub := &parseState{}
 				t, _, _ := sub.leafText(params, h, body, mt)
-				p.attachment = &msgAttachment{name: msgPartFilename(h), text: t, warnings: sub.warnings}
+				p.attachment = &textAttachment{name: partFilename(h), text: t, warnings: sub.warnings}
 			}
 			return "", false, false
 		}
@@ -577,8 +583,8 @@ func (p *msgParse) bestOf(h textproto.Header, mt string, params map[string]strin
 // multipart walks the parts of a multipart body. The first child with non-blank text wins (in an
 // alternative, the first plain one); a blank text part is used only when nothing better follows. The
 // preamble and epilogue are skipped; a body that ends before its closing delimiter ends its last part.
-// Limits: msgMaxParts parts in the whole message, msgMaxDepth levels of nesting.
-func (p *msgParse) multipart(mt, boundary string, body io.Reader, depth int) (string, bool, bool) {
+// Limits: maxParts parts in the whole message, maxDepth levels of nesting.
+func (p *parseState) multipart(mt, boundary string, body io.Reader, depth int) (string, bool, bool) {
 	childDef := "text/plain"
 	if mt == "multipart/digest" {
 		childDef = "message/rfc822"
@@ -596,21 +602,21 @@ func (p *msgParse) multipart(mt, boundary string, body io.Reader, depth int) (st
 			switch {
 			case err == io.EOF || cut:
 			case n == 0:
-				p.warn("%s: no part could be read (%s)", mt, msgErrText(err))
+				p.warn("%s: no part could be read (%s)", mt, errText(err))
 			default:
-				p.warn("%s: part %d and those after it could not be read (%s)", mt, n+1, msgErrText(err))
+				p.warn("%s: part %d and those after it could not be read (%s)", mt, n+1, errText(err))
 			}
 			break
 		}
-		if p.parts >= msgMaxParts {
+		if p.parts >= maxParts {
 			if !p.partsCap {
 				p.partsCap = true
-				p.warn("MIME parts beyond %d ignored", msgMaxParts)
+				p.warn("MIME parts beyond %d ignored", maxParts)
 			}
 			break
 		}
 		p.parts++
-		pb := &msgPartBody{r: part}
+		pb := &partBody{r: part}
 		t, h, ok := p.best(part.Header, pb, depth+1, childDef)
 		switch {
 		case !ok:
@@ -635,15 +641,15 @@ func (p *msgParse) multipart(mt, boundary string, body io.Reader, depth int) (st
 	return "", false, false
 }
 
-// msgPartBody is a part's body from go-message's multipart reader. The end of the input before the
+// partBody is a part's body from go-message's multipart reader. The end of the input before the
 // part's delimiter (a message cut short, or without its closing delimiter) is the end of the part, as
 // mail programs read it, and is noted in cut.
-type msgPartBody struct {
+type partBody struct {
 	r   io.Reader
 	cut bool
 }
 
-func (b *msgPartBody) Read(buf []byte) (int, error) {
+func (b *partBody) Read(buf []byte) (int, error) {
 	n, err := b.r.Read(buf)
 	if err == io.ErrUnexpectedEOF {
 		b.cut, err = true, io.EOF
@@ -652,37 +658,37 @@ func (b *msgPartBody) Read(buf []byte) (int, error) {
 }
 
 // leafText decodes one text/plain or text/html part to clean UTF-8 text.
-func (p *msgParse) leafText(params map[string]string, h textproto.Header, body io.Reader, mt string) (string, bool, bool) {
+func (p *parseState) leafText(params map[string]string, h textproto.Header, body io.Reader, mt string) (string, bool, bool) {
 	data := p.decodeBody(h, body)
 	cs := strings.ToLower(strings.Trim(strings.TrimSpace(params["charset"]), `"'`))
 	isHTML := mt == "text/html"
 	if isHTML && cs == "" {
-		cs = msgSniffHTMLCharset(data)
+		cs = sniffHTMLCharset(data)
 	}
 	if isHTML {
 		return HTMLToText(p.toUTF8(data, cs)), true, true
 	}
 	flowed, delsp := strings.EqualFold(params["format"], "flowed"), strings.EqualFold(params["delsp"], "yes")
-	if b, ok := msgPlainUTF8(data, cs); ok {
+	if b, ok := plainUTF8(data, cs); ok {
 		// Straight from the bytes to the text, in one copy.
 		if flowed {
-			return msgDecodeFlowed(b, delsp), false, true
+			return decodeFlowed(b, delsp), false, true
 		}
-		return msgLineEndsToLF(b), false, true
+		return lineEndsToLF(b), false, true
 	}
-	s := msgNormalizeNewlines(p.toUTF8(data, cs))
+	s := normalizeNewlines(p.toUTF8(data, cs))
 	if flowed {
-		s = msgDecodeFlowed(s, delsp)
+		s = decodeFlowed(s, delsp)
 	}
 	return s, false, true
 }
 
-// msgPlainUTF8 is the text nearly every mail holds, valid UTF-8 in a UTF-8 or ASCII charset (or none),
-// without the BOMs toUTF8 and msgNormalizeNewlines remove: msgLineEndsToLF(b) is then
-// msgNormalizeNewlines(p.toUTF8(text, cs)), without its copies and with no warning. For other text ok
+// plainUTF8 is the text nearly every mail holds, valid UTF-8 in a UTF-8 or ASCII charset (or none),
+// without the BOMs toUTF8 and normalizeNewlines remove: lineEndsToLF(b) is then
+// normalizeNewlines(p.toUTF8(text, cs)), without its copies and with no warning. For other text ok
 // is false, and the general path reads it. TestPlainUTF8 and FuzzFlowedAndNewlinesAsBefore hold the two
 // to the same text.
-func msgPlainUTF8(text []byte, cs string) (b []byte, ok bool) {
+func plainUTF8(text []byte, cs string) (b []byte, ok bool) {
 	const bom = "\uFEFF"
 	b = text
 	switch {
@@ -699,15 +705,15 @@ func msgPlainUTF8(text []byte, cs string) (b []byte, ok bool) {
 	if !utf8.Valid(b) {
 		return nil, false
 	}
-	b = bytes.TrimPrefix(b, []byte(bom)) // msgCleanUTF8's
-	b = bytes.TrimPrefix(b, []byte(bom)) // msgNormalizeNewlines'
+	b = bytes.TrimPrefix(b, []byte(bom)) // cleanUTF8's
+	b = bytes.TrimPrefix(b, []byte(bom)) // normalizeNewlines'
 	return b, true
 }
 
-// msgText is what the line readers below take: a string, or bytes read without a copy.
-type msgText interface{ ~string | ~[]byte }
+// textLike is what the line readers below take: a string, or bytes read without a copy.
+type textLike interface{ ~string | ~[]byte }
 
-func msgIndexByte[T msgText](s T, c byte) int {
+func indexByte[T textLike](s T, c byte) int {
 	switch v := any(s).(type) {
 	case string:
 		return strings.IndexByte(v, c)
@@ -717,7 +723,7 @@ func msgIndexByte[T msgText](s T, c byte) int {
 	panic("unreachable")
 }
 
-func msgWrite[T msgText](out *strings.Builder, s T) {
+func writeText[T textLike](out *strings.Builder, s T) {
 	switch v := any(s).(type) {
 	case string:
 		out.WriteString(v)
@@ -726,15 +732,15 @@ func msgWrite[T msgText](out *strings.Builder, s T) {
 	}
 }
 
-// msgNextLine cuts the first line off s. A line ends at LF, CRLF or a lone CR; more is false for the
+// nextLine cuts the first line off s. A line ends at LF, CRLF or a lone CR; more is false for the
 // last line.
-func msgNextLine[T msgText](s T) (line, rest T, more bool) {
-	lf := msgIndexByte(s, '\n')
+func nextLine[T textLike](s T) (line, rest T, more bool) {
+	lf := indexByte(s, '\n')
 	end := lf
 	if lf < 0 {
 		end = len(s)
 	}
-	if cr := msgIndexByte(s[:end], '\r'); cr >= 0 {
+	if cr := indexByte(s[:end], '\r'); cr >= 0 {
 		if cr+1 == lf {
 			return s[:cr], s[lf+1:], true
 		}
@@ -746,21 +752,21 @@ func msgNextLine[T msgText](s T) (line, rest T, more bool) {
 	return s[:lf], s[lf+1:], true
 }
 
-// msgLineEndsToLF is s with CRLF and a lone CR made LF.
-func msgLineEndsToLF[T msgText](s T) string {
+// lineEndsToLF is s with CRLF and a lone CR made LF.
+func lineEndsToLF[T textLike](s T) string {
 	var out strings.Builder
-	if msgIndexByte(s, '\r') < 0 {
+	if indexByte(s, '\r') < 0 {
 		if str, ok := any(s).(string); ok {
 			return str
 		}
 		out.Grow(len(s))
-		msgWrite(&out, s)
+		writeText(&out, s)
 		return out.String()
 	}
 	out.Grow(len(s))
 	for rest := s; ; {
-		l, r, more := msgNextLine(rest)
-		msgWrite(&out, l)
+		l, r, more := nextLine(rest)
+		writeText(&out, l)
 		if !more {
 			break
 		}
@@ -770,29 +776,29 @@ func msgLineEndsToLF[T msgText](s T) string {
 	return out.String()
 }
 
-func msgNormalizeNewlines(s string) string {
-	return msgLineEndsToLF(strings.TrimPrefix(s, "\uFEFF"))
+func normalizeNewlines(s string) string {
+	return lineEndsToLF(strings.TrimPrefix(s, "\uFEFF"))
 }
 
 // decodeBody undoes a part's Content-Transfer-Encoding with go-message's decoders (mime/quotedprintable,
-// encoding/base64) and reads at most msgMaxPartBytes of the result. An unknown encoding is read as 8bit.
+// encoding/base64) and reads at most maxPartBytes of the result. An unknown encoding is read as 8bit.
 // Damage stops quoted-printable there: what came before it is kept. Damaged base64 is salvaged.
-func (p *msgParse) decodeBody(h textproto.Header, body io.Reader) []byte {
+func (p *parseState) decodeBody(h textproto.Header, body io.Reader) []byte {
 	enc := strings.ToLower(strings.Trim(strings.TrimSpace(h.Get("Content-Transfer-Encoding")), `"'`))
 	var raw []byte
 	if enc == "base64" {
-		// The encoded text is kept for msgSalvageBase64: a text part is small, and read whole either way.
-		raw, _ = msgReadAtMost(body, msgMaxBase64Bytes)
+		// The encoded text is kept for salvageBase64: a text part is small, and read whole either way.
+		raw, _ = readAtMost(body, maxBase64Bytes)
 		body = bytes.NewReader(raw)
 	}
 	switch enc {
 	case "", "7bit", "8bit", "binary": // nothing to undo (go-message would hand back body itself)
-		if br, ok := body.(*msgBytesReader); ok && br.Len() == len(br.b) {
-			// What msgReadAtMost would copy out, in place: the bytes are only read.
-			data := br.b[:min(len(br.b), msgMaxPartBytes+1)]
-			if len(data) > msgMaxPartBytes {
-				data = data[:msgMaxPartBytes]
-				p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
+		if br, ok := body.(*bytesReader); ok && br.Len() == len(br.b) {
+			// What readAtMost would copy out, in place: the bytes are only read.
+			data := br.b[:min(len(br.b), maxPartBytes+1)]
+			if len(data) > maxPartBytes {
+				data = data[:maxPartBytes]
+				p.warn("text part over %d MiB truncated", maxPartBytes>>20)
 			}
 			return data
 		}
@@ -801,47 +807,47 @@ func (p *msgParse) decodeBody(h textproto.Header, body io.Reader) []byte {
 		eh.Set("Content-Transfer-Encoding", enc) // the encoding alone: the charset is toUTF8's to read
 		e, err := message.New(eh, body)
 		if message.IsUnknownEncoding(err) {
-			p.warn("unknown Content-Transfer-Encoding %q read as 8bit", msgClip(enc))
+			p.warn("unknown Content-Transfer-Encoding %q read as 8bit", clip(enc))
 		}
 		body = e.Body
 	}
-	data, err := msgReadAtMost(body, msgMaxPartBytes+1)
+	data, err := readAtMost(body, maxPartBytes+1)
 	switch {
 	case err == nil:
-	case enc == "base64" && len(raw) == msgMaxBase64Bytes: // cut here, far beyond msgMaxPartBytes
+	case enc == "base64" && len(raw) == maxBase64Bytes: // cut here, far beyond maxPartBytes
 	case enc == "base64":
 		// encoding/base64 stops at the first damaged quantum, and refuses unpadded and concatenated
-		// encodings; msgSalvageBase64 decodes what can be decoded around the damage.
+		// encodings; salvageBase64 decodes what can be decoded around the damage.
 		var broken bool
-		if data, broken = msgSalvageBase64(raw); broken {
+		if data, broken = salvageBase64(raw); broken {
 			p.warn("broken base64 body: damaged data skipped")
 		}
 	default:
-		p.warn("broken %s body: read up to the damage (%s)", enc, msgErrText(err))
+		p.warn("broken %s body: read up to the damage (%s)", enc, errText(err))
 	}
-	if len(data) > msgMaxPartBytes {
-		data = data[:msgMaxPartBytes]
-		p.warn("text part over %d MiB truncated", msgMaxPartBytes>>20)
+	if len(data) > maxPartBytes {
+		data = data[:maxPartBytes]
+		p.warn("text part over %d MiB truncated", maxPartBytes>>20)
 	}
 	return data
 }
 
-// msgBytesReader is a body held whole in memory, the message's own: decodeBody takes a body with
+// bytesReader is a body held whole in memory, the message's own: decodeBody takes a body with
 // nothing to decode from it without a copy. What decodeBody returns is only ever read.
-type msgBytesReader struct {
+type bytesReader struct {
 	bytes.Reader
 	b []byte
 }
 
-func newMsgBytesReader(b []byte) *msgBytesReader {
-	r := &msgBytesReader{b: b}
+func newBytesReader(b []byte) *bytesReader {
+	r := &bytesReader{b: b}
 	r.Reset(b)
 	return r
 }
 
-// msgReadAtMost reads r to its end, or n bytes of it. A reader that knows how much is left (bytes.Reader)
+// readAtMost reads r to its end, or n bytes of it. A reader that knows how much is left (bytes.Reader)
 // is read into one buffer of that size.
-func msgReadAtMost(r io.Reader, n int) ([]byte, error) {
+func readAtMost(r io.Reader, n int) ([]byte, error) {
 	size := 512
 	if l, ok := r.(interface{ Len() int }); ok {
 		size = min(l.Len(), n) + 1 // +1: room to see the end without growing
@@ -867,12 +873,12 @@ func isBase64Char(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
 }
 
-// msgSalvageBase64 decodes base64 that encoding/base64 refused, and reports whether anything was
+// salvageBase64 decodes base64 that encoding/base64 refused, and reports whether anything was
 // damaged: characters outside the alphabet are skipped, '=' ends a group (so concatenated encodings
 // work, and a missing padding is no damage), a dangling character is dropped, and when every line so far
 // was a whole number of quads, a shorter line in the middle is taken as damaged and decoded on its own,
 // so the lines after it stay aligned.
-func msgSalvageBase64(b []byte) ([]byte, bool) {
+func salvageBase64(b []byte) ([]byte, bool) {
 	out := make([]byte, 0, len(b)*3/4+3)
 	acc := make([]byte, 0, 128)
 	broken := false
@@ -935,9 +941,9 @@ func msgSalvageBase64(b []byte) ([]byte, bool) {
 	return out, broken
 }
 
-// msgSniffHTMLCharset returns the charset a <meta charset=...> or <meta http-equiv=Content-Type
+// sniffHTMLCharset returns the charset a <meta charset=...> or <meta http-equiv=Content-Type
 // content="...; charset=..."> element declares in the first 4 KiB of an HTML document, or "".
-func msgSniffHTMLCharset(b []byte) string {
+func sniffHTMLCharset(b []byte) string {
 	if len(b) > 4096 {
 		b = b[:4096]
 	}
@@ -959,7 +965,7 @@ func msgSniffHTMLCharset(b []byte) string {
 				case "charset":
 					cs = string(v)
 				case "content":
-					cs = msgLooseParams(string(v))["charset"]
+					cs = looseParams(string(v))["charset"]
 				}
 				if cs = strings.ToLower(strings.Trim(strings.TrimSpace(cs), `"'`)); cs != "" {
 					return cs
@@ -972,7 +978,7 @@ func msgSniffHTMLCharset(b []byte) string {
 // toUTF8 decodes b in the declared charset. A BOM wins over the declaration. Declared UTF-8 (or none)
 // that is not valid UTF-8 keeps its valid sequences and reads the other bytes as windows-1252; an
 // unknown charset is read as windows-1252 (or as UTF-8 if the bytes are valid UTF-8), with a warning.
-func (p *msgParse) toUTF8(b []byte, cs string) string {
+func (p *parseState) toUTF8(b []byte, cs string) string {
 	switch {
 	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
 		b, cs = b[3:], "utf-8"
@@ -981,37 +987,37 @@ func (p *msgParse) toUTF8(b []byte, cs string) string {
 		if err != nil {
 			p.warn("broken UTF-16 text")
 		}
-		return msgCleanUTF8(string(out))
+		return cleanUTF8(string(out))
 	}
 	switch cs {
 	case "", "utf-8", "utf8", "us-ascii", "ascii", "ansi_x3.4-1968":
 		if utf8.Valid(b) {
-			return msgCleanUTF8(string(b))
+			return cleanUTF8(string(b))
 		}
 		if cs == "" {
 			cs = "none"
 		}
 		p.warn("text is not valid UTF-8 (charset %s): other bytes read as windows-1252", cs)
-		return msgCleanUTF8(msgDecodeMixedUTF8(b))
+		return cleanUTF8(decodeMixedUTF8(b))
 	}
 	r, err := charset.Reader(cs, bytes.NewReader(b))
 	if err != nil || r == nil {
 		if utf8.Valid(b) {
-			p.warn("unknown charset %q read as UTF-8", msgClip(cs))
-			return msgCleanUTF8(string(b))
+			p.warn("unknown charset %q read as UTF-8", clip(cs))
+			return cleanUTF8(string(b))
 		}
-		p.warn("unknown charset %q read as windows-1252", msgClip(cs))
+		p.warn("unknown charset %q read as windows-1252", clip(cs))
 		out, _ := charmap.Windows1252.NewDecoder().Bytes(b)
-		return msgCleanUTF8(string(out))
+		return cleanUTF8(string(out))
 	}
-	out, err := io.ReadAll(io.LimitReader(r, 4*msgMaxPartBytes))
+	out, err := io.ReadAll(io.LimitReader(r, 4*maxPartBytes))
 	if err != nil {
-		p.warn("charset %q: %v", msgClip(cs), err)
+		p.warn("charset %q: %v", clip(cs), err)
 	}
-	return msgCleanUTF8(string(out))
+	return cleanUTF8(string(out))
 }
 
-func msgCleanUTF8(s string) string {
+func cleanUTF8(s string) string {
 	s = strings.TrimPrefix(s, "\uFEFF")
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
@@ -1019,8 +1025,8 @@ func msgCleanUTF8(s string) string {
 	return s
 }
 
-// msgDecodeMixedUTF8 keeps valid UTF-8 sequences and reads every other byte as windows-1252.
-func msgDecodeMixedUTF8(b []byte) string {
+// decodeMixedUTF8 keeps valid UTF-8 sequences and reads every other byte as windows-1252.
+func decodeMixedUTF8(b []byte) string {
 	var sb strings.Builder
 	sb.Grow(len(b) + len(b)/4)
 	for len(b) > 0 {
@@ -1036,18 +1042,18 @@ func msgDecodeMixedUTF8(b []byte) string {
 	return sb.String()
 }
 
-// msgDecodeFlowed undoes format=flowed (RFC 3676): a line ending in a space continues on the next line of
+// decodeFlowed undoes format=flowed (RFC 3676): a line ending in a space continues on the next line of
 // the same quote depth; space-stuffing is removed; with delsp the trailing space itself is deleted. The
 // signature separator "-- " is never flowed. Quoted lines come out as ">"*depth + " " + text.
-func msgDecodeFlowed[T msgText](s T, delsp bool) string {
+func decodeFlowed[T textLike](s T, delsp bool) string {
 	// One pass into one builder: each logical line is its quote prefix and the contents of the physical
-	// lines it was flowed from. A line ends at LF, CRLF or a lone CR, as msgNormalizeNewlines reads them.
+	// lines it was flowed from. A line ends at LF, CRLF or a lone CR, as normalizeNewlines reads them.
 	var out strings.Builder
 	out.Grow(len(s))
 	first, open := true, false
 	curDepth := 0
 	for rest := s; ; {
-		l, r, more := msgNextLine(rest)
+		l, r, more := nextLine(rest)
 		rest = r
 		depth := 0
 		for depth < len(l) && l[depth] == '>' {
@@ -1077,7 +1083,7 @@ func msgDecodeFlowed[T msgText](s T, delsp bool) string {
 				out.WriteByte(' ')
 			}
 		}
-		msgWrite(&out, content)
+		writeText(&out, content)
 		curDepth = depth
 		open = flowed
 		if !more {
@@ -1087,7 +1093,7 @@ func msgDecodeFlowed[T msgText](s T, delsp bool) string {
 	return out.String()
 }
 
-func msgTruncateUTF8(s string, n int) string {
+func truncateUTF8(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -1097,31 +1103,31 @@ func msgTruncateUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// msgClip shortens a value quoted in a warning.
-func msgClip(s string) string {
-	s = msgHeaderUTF8(s)
+// clip shortens a value quoted in a warning.
+func clip(s string) string {
+	s = headerUTF8(s)
 	if len(s) > 60 {
-		return msgTruncateUTF8(s, 60) + "…"
+		return truncateUTF8(s, 60) + "…"
 	}
 	return s
 }
 
-// msgErrText is a library's error for a warning: on one line, clipped.
-func msgErrText(err error) string {
-	return msgClip(strings.Join(strings.Fields(err.Error()), " "))
+// errText is a library's error for a warning: on one line, clipped.
+func errText(err error) string {
+	return clip(strings.Join(strings.Fields(err.Error()), " "))
 }
 
 // ---- ignoring ----
 
 // ShouldIgnore reports whether the message must never be answered (an auto-reply, a bounce, mailing-list
 // traffic, Sortie's own mail come back, or mail without a sender) and a short reason.
-func (m *Incoming) ShouldIgnore() (bool, string) {
+func (m *Mail) ShouldIgnore() (bool, string) {
 	if m == nil {
 		return true, "no message"
 	}
 	h := &m.hdr
 	for f := h.Fields(); f.Next(); {
-		if msgLowerHasPrefix(f.Key(), "x-sortie") {
+		if lowerHasPrefix(f.Key(), "x-sortie") {
 			return true, "own mail (" + f.Key() + " header)"
 		}
 	}
@@ -1130,29 +1136,29 @@ func (m *Incoming) ShouldIgnore() (bool, string) {
 		return true, "bounce (from " + local + ")"
 	}
 	for f := h.FieldsByKey("Return-Path"); f.Next(); {
-		if msgIsNullPath(f.Value()) {
+		if isNullPath(f.Value()) {
 			return true, "bounce (empty Return-Path)"
 		}
 	}
 	mt := m.mediaType
 	if mt == "" {
-		mt, _ = msgMediaType(*h, "text/plain")
+		mt, _ = mediaType(*h, "text/plain")
 	}
 	if mt == "multipart/report" || mt == "message/delivery-status" || mt == "message/disposition-notification" {
 		return true, "delivery report (" + mt + ")"
 	}
 	// Auto-replies.
-	if v := msgHeaderToken(h.Get("Auto-Submitted")); v != "" && v != "no" {
+	if v := headerToken(h.Get("Auto-Submitted")); v != "" && v != "no" {
 		return true, "auto-reply (Auto-Submitted: " + v + ")"
 	}
 	for _, k := range []string{"X-Autoreply", "X-Autorespond", "X-Autogenerated"} {
 		if h.Has(k) {
-			if v := msgHeaderToken(h.Get(k)); v != "no" && v != "false" && v != "0" {
+			if v := headerToken(h.Get(k)); v != "no" && v != "false" && v != "0" {
 				return true, "auto-reply (" + k + " header)"
 			}
 		}
 	}
-	switch v := msgHeaderToken(h.Get("Precedence")); v {
+	switch v := headerToken(h.Get("Precedence")); v {
 	case "bulk", "junk", "list", "auto_reply", "auto-reply":
 		return true, "precedence " + v
 	}
@@ -1165,7 +1171,7 @@ func (m *Incoming) ShouldIgnore() (bool, string) {
 	// Subjects, as a fallback for auto-responders that set no header.
 	subj := strings.TrimSpace(m.Subject)
 	for _, prefix := range ignoreSubjectPrefixes {
-		if msgLowerHasPrefix(subj, prefix) {
+		if lowerHasPrefix(subj, prefix) {
 			return true, "auto-reply (subject " + strings.TrimSpace(prefix) + ")"
 		}
 	}
@@ -1182,9 +1188,9 @@ var ignoreSubjectPrefixes = []string{
 	"delivery status notification (failure)", "mail delivery failed", "returned mail:",
 }
 
-// msgLowerHasPrefix reports whether strings.ToLower(s) starts with prefix, which is lower case: byte by
+// lowerHasPrefix reports whether strings.ToLower(s) starts with prefix, which is lower case: byte by
 // byte while s is ASCII, through strings.ToLower from its first other byte on.
-func msgLowerHasPrefix(s, prefix string) bool {
+func lowerHasPrefix(s, prefix string) bool {
 	for i := 0; i < len(prefix); i++ {
 		if i >= len(s) {
 			return false
@@ -1203,8 +1209,8 @@ func msgLowerHasPrefix(s, prefix string) bool {
 	return true
 }
 
-// msgIsNullPath reports whether v is "<>" once all its white space is removed.
-func msgIsNullPath(v string) bool {
+// isNullPath reports whether v is "<>" once all its white space is removed.
+func isNullPath(v string) bool {
 	want := "<>"
 	for _, r := range v {
 		switch {
@@ -1218,8 +1224,8 @@ func msgIsNullPath(v string) bool {
 	return want == ""
 }
 
-// msgHeaderToken is the first word of a header value, lower case, without parameters or comments.
-func msgHeaderToken(v string) string {
+// headerToken is the first word of a header value, lower case, without parameters or comments.
+func headerToken(v string) string {
 	v = strings.ToLower(strings.TrimSpace(v))
 	if i := strings.IndexAny(v, "; \t("); i >= 0 {
 		v = v[:i]

@@ -1,4 +1,4 @@
-package mailer
+package inmail
 
 import (
 	"bytes"
@@ -19,20 +19,20 @@ import (
 	"github.com/emersion/go-message"
 )
 
-// msgTestOrderLine matches the lines of an order block (and anything that looks like one).
-var msgTestOrderLine = regexp.MustCompile(`^\s*(GAME\b.*|END|[A-Z]+[0-9]+:.*)$`)
+// testOrderLine matches the lines of an order block (and anything that looks like one).
+var testOrderLine = regexp.MustCompile(`^\s*(GAME\b.*|END|[A-Z]+[0-9]+:.*)$`)
 
-func msgTestOrderLines(text string) []string {
+func testOrderLines(text string) []string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		if msgTestOrderLine.MatchString(l) {
+		if testOrderLine.MatchString(l) {
 			out = append(out, l)
 		}
 	}
 	return out
 }
 
-func msgTestTurn2(secret string) []string {
+func testTurn2(secret string) []string {
 	return []string{"GAME chan-1 TURN 2 SECRET " + secret, "RED1: 2R 1 TR FIRE ANY", "RED2: 5 HOLD", "END"}
 }
 
@@ -57,7 +57,7 @@ var corpusCases = []corpusCase{
 		msgID:   "5b1c2e0a-8f3d-4c2b-9a51-2f6de0c1a7b3@example.com",
 		to:      []string{"sortie@games.example.org"},
 		subject: "Re: Sortie chan-1 turn 1 report",
-		orders:  msgTestTurn2("lark"),
+		orders:  testTurn2("lark"),
 		text: []string{
 			"\nI am keeping RED2 level this turn because the 109 is above us and I would rather not trade altitude for a snap shot that probably misses anyway — RED1 goes for him instead.\n",
 			"\nFrom here on I fly low.\n", // space-stuffing removed
@@ -67,14 +67,14 @@ var corpusCases = []corpusCase{
 	{
 		file: "applemail-alternative-related-qp.eml", from: "juergen.mueller@example.de", fromName: "Jürgen Müller",
 		msgID:    "8E2F4A71-5C3B-4D9E-A1F0-2B3C4D5E6F70@example.de",
-		orders:   msgTestTurn2("falke"),
+		orders:   testTurn2("falke"),
 		text:     []string{"hier meine Befehle für Zug 2. RED2 bleibt auf Höhe, ich hoffe das passt so – der", "Grüße aus München"},
 		notOrder: []string{"schrieb", "TURN 1", "<your plot>"},
 	},
 	{
 		file: "gmail-alternative-topposted.eml", from: "priya.natarajan@gmail.com", fromName: "Priya Natarajan",
 		msgID:    "CAJx9Lq8v3sF+W2mPz0r5Yd6a=bT7uN1kQe4XhG3cRj_oMi2VwA@mail.gmail.com",
-		orders:   msgTestTurn2("kestrel"),
+		orders:   testTurn2("kestrel"),
 		text:     []string{"> GAME chan-1 TURN 1 SECRET kestrel"},
 		notOrder: []string{"wrote:", "Sortie Adjudicator", "TURN 1", "<your plot>"},
 	},
@@ -82,21 +82,21 @@ var corpusCases = []corpusCase{
 		file: "outlook-html-only-cp1252.eml", from: "tobrien@contoso-example.com", fromName: "Tom O’Brien",
 		msgID:    "DB9PR05MB8452A1B2C3D4E5F6A7B8C9D0E1F2A3B4C5D6@DB9PR05MB8452.eurprd05.prod.outlook.com",
 		html:     true,
-		orders:   msgTestTurn2("osprey"),
+		orders:   testTurn2("osprey"),
 		text:     []string{"Here are my plots – I’m going high this turn.\n\nGAME", "Sortie · game chan-1"},
 		notOrder: []string{"From:", "Sent:", "TURN 1", "<your plot>", "font-family", "shapedefaults"},
 	},
 	{
 		file: "outlook-plain-original-message.eml", from: "ruth.okafor@example.org", fromName: "Ruth Okafor",
 		msgID:    "000001db2e41$5f3a9c20$1dafd460$@example.org",
-		orders:   msgTestTurn2("gannet"),
+		orders:   testTurn2("gannet"),
 		notOrder: []string{"Original Message", "TURN 1", "<your plot>"},
 	},
 	{
 		file: "outlook-web-alternative.eml", from: "sam.whitfield@outlook.example", fromName: "Sam Whitfield",
 		msgID:    "AS8PR04MB7895A1B2C3D4E5F6A7B8C9D0@AS8PR04MB7895.eurprd04.prod.outlook.com",
 		to:       []string{"sortie@games.example.org", "sam.whitfield@outlook.example"},
-		orders:   msgTestTurn2("heron"),
+		orders:   testTurn2("heron"),
 		notOrder: []string{"_____", "From:", "TURN 1", "<your plot>"},
 	},
 	{
@@ -113,7 +113,7 @@ var corpusCases = []corpusCase{
 		file: "mutt-latin1-signature.eml", from: "pierre.lefevre@example.fr", fromName: "Pierre Lefèvre",
 		msgID:    "aSdE3kVm0xQp7LzT@tour.example.fr",
 		subject:  "ordres tour 2 - à vous",
-		orders:   msgTestTurn2("alouette"),
+		orders:   testTurn2("alouette"),
 		text:     []string{"Voilà mes ordres pour le tour 2 :", "À bientôt,", "RED3: 1 TR (mon plot préféré)"},
 		notOrder: []string{"RED3", "toujours"},
 	},
@@ -121,12 +121,12 @@ var corpusCases = []corpusCase{
 		file: "powershell-utf8-bom.eml", from: "kenji.w@example.jp", fromName: "Kenji Watanabe",
 		msgID:   "TYAPR01MB5678.4F1E2D3C@example.jp",
 		subject: "Sortie chan-1 ターン 2",
-		orders:  msgTestTurn2("tsubame"),
+		orders:  testTurn2("tsubame"),
 	},
 	{
 		file: "gmail-mixed-pdf-attachment.eml", from: "marta.kowalska@gmail.com", fromName: "Marta Kowalska",
 		msgID:    "CAF7q2Nx0hU1yGk8=Lp4mWvR3c9s5eT6bJ7dA2zQ0fK8uV1iYw@mail.gmail.com",
-		orders:   msgTestTurn2("jaskolka"),
+		orders:   testTurn2("jaskolka"),
 		notOrder: []string{"PDF", "JVBER"},
 	},
 	{
@@ -158,19 +158,19 @@ var corpusCases = []corpusCase{
 	},
 	{
 		file: "script-no-message-id.eml", from: "bob@example.net",
-		orders: msgTestTurn2("wren"),
+		orders: testTurn2("wren"),
 	},
 	{
 		file: "broken-base64.eml", from: "lena.fischer@example.net", fromName: "Lena Fischer",
 		msgID:  "broken-b64.20261103231000@phone.example.net",
-		orders: msgTestTurn2("plover"),
+		orders: testTurn2("plover"),
 		warn:   "broken base64",
 		text:   []string{"It keeps mangling the end of every message I send from"},
 	},
 	{
 		file: "unknown-charset.eml", from: "oscar.lind@example.se", fromName: "Oscar Lind",
 		msgID:  "unknown8bit.1@mailhost.example.se",
-		orders: msgTestTurn2("merlin"),
+		orders: testTurn2("merlin"),
 		warn:   `unknown charset "unknown-8bit" read as windows-1252`,
 		text:   []string{"Here’s my plot – café break first."},
 	},
@@ -178,7 +178,7 @@ var corpusCases = []corpusCase{
 		file: "thunderbird-koi8r.eml", from: "d.sokolov@example.ru", fromName: "Дмитрий Соколов",
 		msgID:    "6d2a1f0e-3b4c-4d5e-8f90-a1b2c3d4e5f6@example.ru",
 		subject:  "Приказы, ход 2",
-		orders:   msgTestTurn2("sokol"),
+		orders:   testTurn2("sokol"),
 		text:     []string{"Привет! Мои приказы на второй ход:"},
 		notOrder: []string{"Дмитрий"},
 	},
@@ -186,25 +186,25 @@ var corpusCases = []corpusCase{
 		file: "becky-iso2022jp.eml", from: "kenji.w@example.jp", fromName: "渡辺 健二",
 		msgID:   "20261104090000.A1B2C3@example.jp",
 		subject: "第2ターンの命令",
-		orders:  msgTestTurn2("tsubame"),
+		orders:  testTurn2("tsubame"),
 		text:    []string{"今回の命令です。", "よろしく"},
 	},
 	{
 		file: "mobile-shiftjis-base64.eml", from: "sato.k@docomo.example.ne.jp", fromName: "佐藤",
 		msgID:   "0123456789abcdef.sato@docomo.example.ne.jp",
 		subject: "命令",
-		orders:  msgTestTurn2("hibari"),
+		orders:  testTurn2("hibari"),
 		text:    []string{"命令です\nGAME"},
 	},
 	{
 		file: "windows-utf16-bom.eml", from: "grace.liu@example.com", fromName: "Grace Liu",
 		msgID:  "utf16.bom.1@example.com",
-		orders: msgTestTurn2("swift"),
+		orders: testTurn2("swift"),
 	},
 	{
 		file: "thunderbird-txt-attachment.eml", from: "ivo.novak@example.com", fromName: "Ivo Novak",
 		msgID:  "a9f3c2d1-7e6b-4a5c-9d8e-0f1a2b3c4d5e@example.com",
-		orders: msgTestTurn2("stork"),
+		orders: testTurn2("stork"),
 		warn:   `read the attached text file "orders.txt"`,
 	},
 }
@@ -222,7 +222,7 @@ func TestCorpus(t *testing.T) {
 	for _, c := range corpusCases {
 		t.Run(strings.TrimSuffix(c.file, ".eml"), func(t *testing.T) {
 			raw := readCorpusFile(t, c.file)
-			m, err := ParseMessage(raw)
+			m, err := Parse(raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -259,7 +259,7 @@ func TestCorpus(t *testing.T) {
 				t.Errorf("ShouldIgnore = %v %q, want true with %q", ign, why, c.ignore)
 			}
 			if c.orders != nil || c.ignore == "" {
-				if got := msgTestOrderLines(m.OrderText); !slices.Equal(got, c.orders) {
+				if got := testOrderLines(m.OrderText); !slices.Equal(got, c.orders) {
 					t.Errorf("order lines of OrderText:\n got %q\nwant %q\nOrderText:\n%s", got, c.orders, m.OrderText)
 				}
 			}
@@ -282,13 +282,13 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("OrderText holds %q:\n%s", s, m.OrderText)
 				}
 			}
-			checkIncoming(t, m)
+			checkMail(t, m)
 		})
 	}
 }
 
-// checkIncoming holds for every parsed message.
-func checkIncoming(t testing.TB, m *Incoming) {
+// checkMail holds for every parsed message.
+func checkMail(t testing.TB, m *Mail) {
 	t.Helper()
 	if !utf8.ValidString(m.Text) || !utf8.ValidString(m.OrderText) {
 		t.Errorf("Text or OrderText is not valid UTF-8")
@@ -299,7 +299,7 @@ func checkIncoming(t testing.TB, m *Incoming) {
 	if strings.HasPrefix(m.Text, "\uFEFF") {
 		t.Errorf("Text starts with a BOM")
 	}
-	if len(m.Text) > msgMaxTextBytes {
+	if len(m.Text) > maxTextBytes {
 		t.Errorf("Text is %d bytes", len(m.Text))
 	}
 	if m.OrderText != StripQuoted(m.Text) {
@@ -338,7 +338,7 @@ func TestCorpusComplete(t *testing.T) {
 }
 
 // corpusHTMLSource returns the first text/html leaf of raw, found and decoded (transfer encoding and
-// charset) by go-message's own walk, not ParseMessage's.
+// charset) by go-message's own walk, not Parse's.
 func corpusHTMLSource(t testing.TB, raw []byte) string {
 	t.Helper()
 	e, err := message.Read(bytes.NewReader(raw))
@@ -380,15 +380,15 @@ func TestCorpusHTMLAlternatives(t *testing.T) {
 		file   string
 		orders []string
 	}{
-		{"gmail-alternative-topposted.eml", msgTestTurn2("kestrel")},
-		{"applemail-alternative-related-qp.eml", msgTestTurn2("falke")},
-		{"outlook-web-alternative.eml", msgTestTurn2("heron")},
-		{"gmail-mixed-pdf-attachment.eml", msgTestTurn2("jaskolka")},
+		{"gmail-alternative-topposted.eml", testTurn2("kestrel")},
+		{"applemail-alternative-related-qp.eml", testTurn2("falke")},
+		{"outlook-web-alternative.eml", testTurn2("heron")},
+		{"gmail-mixed-pdf-attachment.eml", testTurn2("jaskolka")},
 	} {
 		t.Run(strings.TrimSuffix(c.file, ".eml"), func(t *testing.T) {
 			text := corpusHTML(t, readCorpusFile(t, c.file))
 			order := StripQuoted(text)
-			if got := msgTestOrderLines(order); !slices.Equal(got, c.orders) {
+			if got := testOrderLines(order); !slices.Equal(got, c.orders) {
 				t.Errorf("order lines:\n got %q\nwant %q\ntext:\n%s\norder text:\n%s", got, c.orders, text, order)
 			}
 			for _, s := range []string{"wrote", "schrieb", "From:", "TURN 1"} {
@@ -400,34 +400,34 @@ func TestCorpusHTMLAlternatives(t *testing.T) {
 	}
 }
 
-func TestParseMessageUnreadable(t *testing.T) {
+func TestParseUnreadable(t *testing.T) {
 	for _, raw := range []string{"", "\r\n", "\r\n\r\nGAME x", "just some text\nwithout any header\n", " \tfolded: nothing\n"} {
-		if m, err := ParseMessage([]byte(raw)); err == nil {
-			t.Errorf("ParseMessage(%q) = %+v, want an error", raw, m)
+		if m, err := Parse([]byte(raw)); err == nil {
+			t.Errorf("Parse(%q) = %+v, want an error", raw, m)
 		}
 	}
 	// A header without a body is readable.
-	m, err := ParseMessage([]byte("From: a@example.org\r\nSubject: hi\r\n"))
+	m, err := Parse([]byte("From: a@example.org\r\nSubject: hi\r\n"))
 	if err != nil || m.From != "a@example.org" || m.Text != "" {
 		t.Errorf("headers only: %+v, %v", m, err)
 	}
 }
 
-func mustParseMessage(t *testing.T, raw string) *Incoming {
+func mustParse(t *testing.T, raw string) *Mail {
 	t.Helper()
-	m, err := ParseMessage([]byte(raw))
+	m, err := Parse([]byte(raw))
 	if err != nil {
-		t.Fatalf("ParseMessage: %v\n%s", err, raw)
+		t.Fatalf("Parse: %v\n%s", err, raw)
 	}
-	checkIncoming(t, m)
+	checkMail(t, m)
 	return m
 }
 
-func hasMsgWarning(m *Incoming, s string) bool {
+func hasWarning(m *Mail, s string) bool {
 	return slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, s) })
 }
 
-func TestParseMessageHeaders(t *testing.T) {
+func TestParseHeaders(t *testing.T) {
 	raw := "From mbox-line@example.org Tue Nov  3 10:00:00 2026\n" +
 		"Received: from x\n" +
 		"this line is broken\n" +
@@ -444,7 +444,7 @@ func TestParseMessageHeaders(t *testing.T) {
 		"Date: Tue, 3 Nov 2026 10:00:00 +0100 (CET)\n" +
 		"\n" +
 		"GAME\n"
-	m := mustParseMessage(t, raw)
+	m := mustParse(t, raw)
 	if m.From != "j.mueller@example.de" || m.FromName != "Müller, Jürgen" {
 		t.Errorf("From %q name %q", m.From, m.FromName)
 	}
@@ -467,7 +467,7 @@ func TestParseMessageHeaders(t *testing.T) {
 	if want := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC); !m.Date.Equal(want) {
 		t.Errorf("Date = %v", m.Date)
 	}
-	if !hasMsgWarning(m, "malformed message header") || !hasMsgWarning(m, `unknown charset "x-unknown" in a header`) {
+	if !hasWarning(m, "malformed message header") || !hasWarning(m, `unknown charset "x-unknown" in a header`) {
 		t.Errorf("Warnings = %q", m.Warnings)
 	}
 	if m.Text != "GAME\n" {
@@ -475,7 +475,7 @@ func TestParseMessageHeaders(t *testing.T) {
 	}
 }
 
-func TestParseMessageLenientAddresses(t *testing.T) {
+func TestParseLenientAddresses(t *testing.T) {
 	for _, c := range []struct{ from, addr, name string }{
 		{"Pierre Lef\xe8vre <pierre@example.fr>", "pierre@example.fr", "Pierre Lefèvre"}, // raw 8-bit Latin-1
 		{"\"Broken <x@example.org", "", ""},
@@ -486,7 +486,7 @@ func TestParseMessageLenientAddresses(t *testing.T) {
 		{"=?utf-8?B?SsO8cmdlbg==?= <j@example.de>", "j@example.de", "Jürgen"},
 		{"\"Sortie \\\"the\\\" Adjudicator\" <s@example.org>", "s@example.org", `Sortie "the" Adjudicator`},
 	} {
-		m := mustParseMessage(t, "From: "+c.from+"\r\nSubject: x\r\n\r\nbody\r\n")
+		m := mustParse(t, "From: "+c.from+"\r\nSubject: x\r\n\r\nbody\r\n")
 		if c.addr == "" {
 			if m.From != "" && !strings.Contains(m.From, "@") {
 				t.Errorf("From %q: got %q", c.from, m.From)
@@ -499,26 +499,26 @@ func TestParseMessageLenientAddresses(t *testing.T) {
 	}
 }
 
-func TestParseMessageCROnly(t *testing.T) {
-	m := mustParseMessage(t, "From: a@example.org\rSubject: x\r\rGAME\rEND\r")
+func TestParseCROnly(t *testing.T) {
+	m := mustParse(t, "From: a@example.org\rSubject: x\r\rGAME\rEND\r")
 	if m.From != "a@example.org" || m.Subject != "x" || m.Text != "GAME\nEND\n" {
 		t.Errorf("CR only: %q %q %q", m.From, m.Subject, m.Text)
 	}
 }
 
-func TestParseMessageNoMessageID(t *testing.T) {
-	a := mustParseMessage(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
-	b := mustParseMessage(t, "From: a@example.org\r\n\r\nGAME 2\r\n")
-	c := mustParseMessage(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
+func TestParseNoMessageID(t *testing.T) {
+	a := mustParse(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
+	b := mustParse(t, "From: a@example.org\r\n\r\nGAME 2\r\n")
+	c := mustParse(t, "From: a@example.org\r\n\r\nGAME 1\r\n")
 	if a.MessageID == b.MessageID || a.MessageID != c.MessageID || !strings.HasPrefix(a.MessageID, "sha256:") {
 		t.Errorf("ids %q %q %q", a.MessageID, b.MessageID, c.MessageID)
 	}
-	if m := mustParseMessage(t, "From: a@example.org\r\nMessage-ID: <>\r\n\r\nx\r\n"); !strings.HasPrefix(m.MessageID, "sha256:") {
+	if m := mustParse(t, "From: a@example.org\r\nMessage-ID: <>\r\n\r\nx\r\n"); !strings.HasPrefix(m.MessageID, "sha256:") {
 		t.Errorf("empty <>: %q", m.MessageID)
 	}
 }
 
-func TestParseMessageCharsets(t *testing.T) {
+func TestParseCharsets(t *testing.T) {
 	for _, c := range []struct {
 		name, ct, cte, body, want, warn string
 	}{
@@ -554,21 +554,21 @@ func TestParseMessageCharsets(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			raw := "From: a@example.org\r\nMIME-Version: 1.0\r\nContent-Type: " + c.ct +
 				"\r\nContent-Transfer-Encoding: " + c.cte + "\r\n\r\n" + c.body
-			m := mustParseMessage(t, raw)
+			m := mustParse(t, raw)
 			if m.Text != c.want {
 				t.Errorf("Text = %q, want %q", m.Text, c.want)
 			}
 			switch {
 			case c.warn == "" && len(m.Warnings) > 0:
 				t.Errorf("Warnings = %q", m.Warnings)
-			case c.warn != "" && !hasMsgWarning(m, c.warn):
+			case c.warn != "" && !hasWarning(m, c.warn):
 				t.Errorf("Warnings = %q, want %q", m.Warnings, c.warn)
 			}
 		})
 	}
 }
 
-func TestParseMessageFlowed(t *testing.T) {
+func TestParseFlowed(t *testing.T) {
 	for _, c := range []struct{ ct, body, want string }{
 		{"format=flowed", "one \r\ntwo \r\nthree\r\nfour\r\n", "one two three\nfour\n"},
 		{"format=flowed; delsp=yes", "Zusammen\r\ngeschrie \r\nben\r\n", "Zusammen\ngeschrieben\n"},
@@ -579,14 +579,14 @@ func TestParseMessageFlowed(t *testing.T) {
 		{"format=flowed", "text\r\n-- \r\nsig \r\nline\r\n", "text\n-- \nsig line\n"},
 		{"format=fixed", "one \r\ntwo\r\n", "one \ntwo\n"},
 	} {
-		m := mustParseMessage(t, "From: a@example.org\r\nContent-Type: text/plain; charset=utf-8; "+c.ct+"\r\n\r\n"+c.body)
+		m := mustParse(t, "From: a@example.org\r\nContent-Type: text/plain; charset=utf-8; "+c.ct+"\r\n\r\n"+c.body)
 		if m.Text != c.want {
 			t.Errorf("%s %q: Text = %q, want %q", c.ct, c.body, m.Text, c.want)
 		}
 	}
 }
 
-func TestParseMessageBase64(t *testing.T) {
+func TestParseBase64(t *testing.T) {
 	for _, c := range []struct {
 		body, want string
 		broken     bool
@@ -601,14 +601,14 @@ func TestParseMessageBase64(t *testing.T) {
 		{"!!!!", "", true}, // nothing usable
 		{"R0FNRSBj\r\naGF\r\nLTEgb2s=\r\n", "GAME c-1 ok", true}, // a short line in the middle of a regular stream
 	} {
-		m := mustParseMessage(t, "From: a@example.org\r\nContent-Transfer-Encoding: base64\r\n\r\n"+c.body)
-		if m.Text != c.want || hasMsgWarning(m, "broken base64") != c.broken {
+		m := mustParse(t, "From: a@example.org\r\nContent-Transfer-Encoding: base64\r\n\r\n"+c.body)
+		if m.Text != c.want || hasWarning(m, "broken base64") != c.broken {
 			t.Errorf("%q: Text %q (want %q), warnings %q", c.body, m.Text, c.want, m.Warnings)
 		}
 	}
 }
 
-func TestParseMessageStructure(t *testing.T) {
+func TestParseStructure(t *testing.T) {
 	// The line break before a delimiter belongs to the delimiter: the plain text is "PLAIN".
 	const plain = "Content-Type: text/plain; charset=utf-8\r\n\r\nPLAIN\r\n"
 	const html = "Content-Type: text/html; charset=utf-8\r\n\r\n<p>HTML</p>\r\n"
@@ -657,7 +657,7 @@ func TestParseMessageStructure(t *testing.T) {
 			"--b\r\nContent-Type: text/plain\r\nContent-Disposition: inline; filename=o.txt\r\n\r\nGAME\r\n--b--\r\n", "GAME", false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := mustParseMessage(t, "From: a@example.org\r\nMIME-Version: 1.0\r\nContent-Type: "+c.ct+"\r\n\r\n"+c.body)
+			m := mustParse(t, "From: a@example.org\r\nMIME-Version: 1.0\r\nContent-Type: "+c.ct+"\r\n\r\n"+c.body)
 			want := strings.ReplaceAll(c.want, "\r\n", "\n")
 			if m.Text != want || m.FromHTML != c.isHTML {
 				t.Errorf("Text = %q (html %v), want %q (html %v)", m.Text, m.FromHTML, want, c.isHTML)
@@ -665,14 +665,14 @@ func TestParseMessageStructure(t *testing.T) {
 			switch {
 			case c.warn == "" && len(m.Warnings) > 0:
 				t.Errorf("Warnings = %q", m.Warnings)
-			case c.warn != "" && !hasMsgWarning(m, c.warn):
+			case c.warn != "" && !hasWarning(m, c.warn):
 				t.Errorf("Warnings = %q, want %q", m.Warnings, c.warn)
 			}
 		})
 	}
 }
 
-func TestParseMessageLimits(t *testing.T) {
+func TestParseLimits(t *testing.T) {
 	nested := func(depth int) string {
 		var b strings.Builder
 		b.WriteString("From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b0\r\n\r\n")
@@ -684,10 +684,10 @@ func TestParseMessageLimits(t *testing.T) {
 	}
 	// No closing delimiters: each part ends with the input. go-message's multipart reader holds back a
 	// line break at the very end (it could begin a delimiter), so the text has no final newline.
-	if m := mustParseMessage(t, nested(9)); m.Text != "DEEP" || len(m.Warnings) > 0 {
+	if m := mustParse(t, nested(9)); m.Text != "DEEP" || len(m.Warnings) > 0 {
 		t.Errorf("depth 10: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
-	if m := mustParseMessage(t, nested(10)); m.Text != "" || !hasMsgWarning(m, "nesting deeper than 10") {
+	if m := mustParse(t, nested(10)); m.Text != "" || !hasWarning(m, "nesting deeper than 10") {
 		t.Errorf("depth 11: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
 
@@ -700,16 +700,16 @@ func TestParseMessageLimits(t *testing.T) {
 		b.WriteString("--b\r\nContent-Type: text/plain\r\n\r\nLAST\r\n--b--\r\n")
 		return b.String()
 	}
-	if m := mustParseMessage(t, parts(50)); m.Text != "LAST" {
+	if m := mustParse(t, parts(50)); m.Text != "LAST" {
 		t.Errorf("50 parts: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
-	if m := mustParseMessage(t, parts(51)); m.Text != "" || !hasMsgWarning(m, "parts beyond 50") {
+	if m := mustParse(t, parts(51)); m.Text != "" || !hasWarning(m, "parts beyond 50") {
 		t.Errorf("51 parts: Text = %q, warnings %q", m.Text, m.Warnings)
 	}
 
 	big := "From: a@example.org\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + strings.Repeat("GAME é\r\n", 300000)
-	m := mustParseMessage(t, big)
-	if len(m.Text) > msgMaxTextBytes || len(m.Text) < msgMaxTextBytes-8 || !hasMsgWarning(m, "truncated") {
+	m := mustParse(t, big)
+	if len(m.Text) > maxTextBytes || len(m.Text) < maxTextBytes-8 || !hasWarning(m, "truncated") {
 		t.Errorf("big: %d bytes, warnings %q", len(m.Text), m.Warnings)
 	}
 }
@@ -723,8 +723,8 @@ func bytesAllocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// msgTestBase64Lines is data in base64, in lines of 76 characters.
-func msgTestBase64Lines(data []byte) string {
+// testBase64Lines is data in base64, in lines of 76 characters.
+func testBase64Lines(data []byte) string {
 	enc := base64.StdEncoding.EncodeToString(data)
 	var b strings.Builder
 	for len(enc) > 76 {
@@ -738,17 +738,17 @@ func msgTestBase64Lines(data []byte) string {
 // The MIME tree is read lazily: parts that are not text are skipped without being decoded or kept, the
 // parts beyond the limit are never read, and a text part is read only up to its limit, so the memory a
 // message costs does not grow with its attachments or with the size of a huge text part.
-func TestParseMessageLazyLimits(t *testing.T) {
+func TestParseLazyLimits(t *testing.T) {
 	head := "From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
 	pdf := func(n int) []byte {
 		return []byte(head + "--b\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-			msgTestBase64Lines(bytes.Repeat([]byte("%PDF-1.4 \x00\x01\x02"), n/12)) +
+			testBase64Lines(bytes.Repeat([]byte("%PDF-1.4 \x00\x01\x02"), n/12)) +
 			"--b\r\nContent-Type: text/plain\r\n\r\nGAME\r\n--b--\r\n")
 	}
 	for _, size := range []int{6 << 20, 12 << 20} {
 		raw := pdf(size)
-		var m *Incoming
-		n := bytesAllocated(func() { m, _ = ParseMessage(raw) })
+		var m *Mail
+		n := bytesAllocated(func() { m, _ = Parse(raw) })
 		if m == nil || m.Text != "GAME" || len(m.Warnings) > 0 {
 			t.Fatalf("attachment first: %+v", m)
 		}
@@ -758,17 +758,17 @@ func TestParseMessageLazyLimits(t *testing.T) {
 	}
 
 	parts := []byte(head + strings.Repeat("--b\r\nContent-Type: image/png\r\n\r\nxx\r\n", 10000) + "--b\r\nContent-Type: text/plain\r\n\r\nGAME\r\n--b--\r\n")
-	var m *Incoming
-	if n := bytesAllocated(func() { m, _ = ParseMessage(parts) }); n > 1<<20 || !hasMsgWarning(m, "parts beyond 50") || m.Text != "" {
+	var m *Mail
+	if n := bytesAllocated(func() { m, _ = Parse(parts) }); n > 1<<20 || !hasWarning(m, "parts beyond 50") || m.Text != "" {
 		t.Errorf("10,000 parts: %d bytes allocated, Text %q, warnings %q", n, m.Text, m.Warnings)
 	}
 
 	var costs []uint64
 	for _, size := range []int{6 << 20, 12 << 20} {
 		raw := []byte("From: a@example.org\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-			msgTestBase64Lines(bytes.Repeat([]byte("GAME x\r\n"), size/8)))
-		n := bytesAllocated(func() { m, _ = ParseMessage(raw) })
-		if len(m.Text) != msgMaxTextBytes || !hasMsgWarning(m, "text part over 4 MiB truncated") || hasMsgWarning(m, "broken") {
+			testBase64Lines(bytes.Repeat([]byte("GAME x\r\n"), size/8)))
+		n := bytesAllocated(func() { m, _ = Parse(raw) })
+		if len(m.Text) != maxTextBytes || !hasWarning(m, "text part over 4 MiB truncated") || hasWarning(m, "broken") {
 			t.Errorf("%d MiB base64 text: %d bytes of text, warnings %q", size>>20, len(m.Text), m.Warnings)
 		}
 		costs = append(costs, n)
@@ -782,7 +782,7 @@ func TestParseMessageLazyLimits(t *testing.T) {
 // machine is slow, not wrong): each shape is read at n and at 4n repetitions in one run, and the bytes and
 // the number of allocations it costs may grow about fourfold (linear), far from the sixteenfold of a
 // quadratic reading. BenchmarkParseMessageShapes measures the speed.
-func TestParseMessageLinear(t *testing.T) {
+func TestParseLinear(t *testing.T) {
 	for name, shape := range map[string]func(n int) string{
 		"boundary lines": func(n int) string {
 			return "From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" + strings.Repeat("--b\r\n", n<<3)
@@ -805,7 +805,7 @@ func TestParseMessageLinear(t *testing.T) {
 		linearWork(t, name, 1<<13, func(n int) func() {
 			raw := []byte(shape(n))
 			return func() {
-				m, err := ParseMessage(raw)
+				m, err := Parse(raw)
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 					return
@@ -876,7 +876,7 @@ func TestMessageShouldIgnore(t *testing.T) {
 		{"From: a@example.org\r\nSubject: Re: Auto: pilot", ""},
 		{"Subject: no sender", "no sender"},
 	} {
-		m := mustParseMessage(t, c.headers+"\r\n\r\nbody\r\n")
+		m := mustParse(t, c.headers+"\r\n\r\nbody\r\n")
 		ign, why := m.ShouldIgnore()
 		if c.reason == "" {
 			if ign {
@@ -888,16 +888,16 @@ func TestMessageShouldIgnore(t *testing.T) {
 			t.Errorf("%q: ShouldIgnore = %v %q, want %q", c.headers, ign, why, c.reason)
 		}
 	}
-	var nilMsg *Incoming
+	var nilMsg *Mail
 	if ign, _ := nilMsg.ShouldIgnore(); !ign {
 		t.Error("nil message not ignored")
 	}
-	if ign, why := (&Incoming{From: "a@example.org"}).ShouldIgnore(); ign {
-		t.Errorf("bare Incoming ignored: %s", why)
+	if ign, why := (&Mail{From: "a@example.org"}).ShouldIgnore(); ign {
+		t.Errorf("bare Mail ignored: %s", why)
 	}
 }
 
-func FuzzParseMessage(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "corpus", "*.eml"))
 	for _, file := range files {
 		raw, err := os.ReadFile(file)
@@ -910,13 +910,13 @@ func FuzzParseMessage(f *testing.F) {
 	f.Add([]byte("From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: multipart/alternative; boundary=c\r\n\r\n--c\r\nContent-Transfer-Encoding: base64\r\n\r\nR0FN!RQ\r\n--c\r\nbroken header\r\n"))
 	f.Add([]byte("From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain; name=a.txt\nContent-Transfer-Encoding: quoted-printable\n\nGAME=\x01\n--b\nContent-Type: text/html\n\n<title>x<p>RED1: 5"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		hb, _ := msgSplitHeaderBody(raw)
-		checkReadHeader(t, hb)      // the header as textproto.ReadHeader reads it
-		m, err := parseMessage(raw) // without ParseMessage's recover, so a panic fails
+		hb, _ := splitHeaderBody(raw)
+		checkReadHeader(t, hb) // the header as textproto.ReadHeader reads it
+		m, err := parse(raw)   // without Parse's recover, so a panic fails
 		if err != nil {
 			return
 		}
-		checkIncoming(t, m)
+		checkMail(t, m)
 		ign, why := m.ShouldIgnore()
 		fresh := *m
 		fresh.mediaType = "" // read again from the header

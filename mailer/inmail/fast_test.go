@@ -1,4 +1,4 @@
-package mailer
+package inmail
 
 import (
 	"bufio"
@@ -15,13 +15,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
 )
 
-// The one-pass msgDecodeFlowed and msgNormalizeNewlines give what the first, plainer versions (kept
-// here) gave, for any text: msgDecodeFlowed reads CRLF and a lone CR as line ends, as the first
-// msgNormalizeNewlines made them before the first msgDecodeFlowed read the text.
+// The one-pass decodeFlowed and normalizeNewlines give what the first, plainer versions (kept
+// here) gave, for any text: decodeFlowed reads CRLF and a lone CR as line ends, as the first
+// normalizeNewlines made them before the first decodeFlowed read the text.
 
 func refDecodeFlowed(s string, delsp bool) string {
 	lines := strings.Split(s, "\n")
@@ -77,20 +76,20 @@ func FuzzFlowedAndNewlinesAsBefore(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, delsp bool) {
-		if got, want := msgNormalizeNewlines(s), refNormalizeNewlines(s); got != want {
-			t.Errorf("msgNormalizeNewlines(%q) = %q, want %q", s, got, want)
+		if got, want := normalizeNewlines(s), refNormalizeNewlines(s); got != want {
+			t.Errorf("normalizeNewlines(%q) = %q, want %q", s, got, want)
 		}
-		// Line ends read as msgNormalizeNewlines reads them, from a string or from bytes.
+		// Line ends read as normalizeNewlines reads them, from a string or from bytes.
 		lf := strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 		want := refDecodeFlowed(lf, delsp)
-		if got := msgDecodeFlowed(s, delsp); got != want {
-			t.Errorf("msgDecodeFlowed(%q, %v) = %q, want %q", s, delsp, got, want)
+		if got := decodeFlowed(s, delsp); got != want {
+			t.Errorf("decodeFlowed(%q, %v) = %q, want %q", s, delsp, got, want)
 		}
-		if got := msgDecodeFlowed([]byte(s), delsp); got != want {
-			t.Errorf("msgDecodeFlowed([]byte(%q), %v) = %q, want %q", s, delsp, got, want)
+		if got := decodeFlowed([]byte(s), delsp); got != want {
+			t.Errorf("decodeFlowed([]byte(%q), %v) = %q, want %q", s, delsp, got, want)
 		}
-		if got := msgLineEndsToLF([]byte(s)); got != lf {
-			t.Errorf("msgLineEndsToLF([]byte(%q)) = %q, want %q", s, got, lf)
+		if got := lineEndsToLF([]byte(s)); got != lf {
+			t.Errorf("lineEndsToLF([]byte(%q)) = %q, want %q", s, got, lf)
 		}
 		for _, cs := range []string{"", "utf-8", "us-ascii", "windows-1252", "UTF-8"} {
 			checkPlainUTF8(t, []byte(s), cs)
@@ -101,7 +100,7 @@ func FuzzFlowedAndNewlinesAsBefore(f *testing.F) {
 // TestDateFastPath: the common Date form read directly gives what net/mail gives.
 func TestDateFastPath(t *testing.T) {
 	for _, d := range []string{"Wed, 25 Nov 2026 13:40:00 +0000", "Mon, 2 Jan 2006 15:04:05 -0700", "Tue, 1 Dec 2026 23:59:59 +1345"} {
-		m, err := ParseMessage([]byte("From: a@example.org\r\nDate: " + d + "\r\n\r\nhi\r\n"))
+		m, err := Parse([]byte("From: a@example.org\r\nDate: " + d + "\r\n\r\nhi\r\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,73 +111,11 @@ func TestDateFastPath(t *testing.T) {
 	}
 }
 
-// msgGeneralAddressList is what addresses reads a value with when msgFastAddressList declines it:
-// net/mail's ParseList, with the same word decoder.
-func msgGeneralAddressList(t testing.TB, v string) []mail.Address {
-	list, err := (&msgParse{}).addressParser().ParseList(v)
-	if err != nil {
-		t.Fatalf("msgFastAddressList read %q, net/mail refuses it: %v", v, err)
-	}
-	var out []mail.Address
-	for _, a := range list {
-		out = msgAppendAddress(out, a.Name, a.Address)
-	}
-	return out
-}
-
-// checkFastAddressList fails when msgFastAddressList reads v otherwise than net/mail, or declines it but
-// changes dst; it reports whether the fast path took v.
-func checkFastAddressList(t testing.TB, v string) bool {
-	dst := []mail.Address{{Name: "before", Address: "before@example.org"}}
-	got, ok := msgFastAddressList(dst, v)
-	if !ok {
-		if len(got) != 1 || got[0] != dst[0] {
-			t.Fatalf("msgFastAddressList declined %q but left %v", v, got)
-		}
-		return false
-	}
-	want := msgGeneralAddressList(t, v)
-	if !slices.Equal(got[1:], want) || got[0] != dst[0] {
-		t.Fatalf("msgFastAddressList(%q) = %q, net/mail reads %q", v, got[1:], want)
-	}
-	return true
-}
-
-func TestAddressFastPath(t *testing.T) {
-	for _, v := range []string{
-		"Alice <alice@players.test>", "alice@players.test", "Sortie <sortie@sortie.test>", "  Bob.B  <B.Ob@Example.ORG> ",
-		"<bare@example.org>", "a@b, C D <c@d>,e@f", "Ann Marie O'Neil <ann+game{1}@mail.example.co.uk>",
-		"x@y\t,\t<z@w>", "J. R. <jr@example.org>",
-	} {
-		if !checkFastAddressList(t, v) {
-			t.Errorf("%q: not read by the fast path", v)
-		}
-	}
-	for _, v := range []string{
-		`"Smith, John" <js@example.org>`, "=?utf-8?q?Andr=C3=A9?= <a@example.org>", "a@example.org (Alice)",
-		"Alice  Smith <a@example.org>", "Ann\tB <a@example.org>", "a@b,,c@d", "a@b,", ",a@b", "", " ",
-		"a..b@example.org", ".a@example.org", "a.@example.org", "a@example.org.", "a@[127.0.0.1]",
-		"team: a@b, c@d;", "Alice <a@b> x", "Alice a@b", "Alice <a b@c>", "Alice <@r:a@b>", "Zoë <z@example.org>",
-		"Alice <a@b", "Alice a@b>", "a@b <c@d>", "a<b <c@d>", "x =?a <a@b>",
-	} {
-		if checkFastAddressList(t, v) {
-			t.Errorf("%q: read by the fast path", v)
-		}
-	}
-}
-
-func FuzzAddressFastPath(f *testing.F) {
-	for _, v := range []string{"Alice <alice@players.test>", "a@b, C D <c@d>", `"q" <a@b>`, "a@b (c)", "=?x?q?y?= <a@b>", "a.b@c.d.e", "<a@b>,<c@d>"} {
-		f.Add(v)
-	}
-	f.Fuzz(func(t *testing.T, v string) { checkFastAddressList(t, v) })
-}
-
 // refReadHeader is the first readHeader: the kept lines copied into a buffer and read back by
 // textproto.ReadHeader.
-func refReadHeader(p *msgParse, b []byte) textproto.Header {
-	if len(b) > msgMaxHeaderBytes {
-		b = b[:msgMaxHeaderBytes]
+func refReadHeader(p *parseState, b []byte) textproto.Header {
+	if len(b) > maxHeaderBytes {
+		b = b[:maxHeaderBytes]
 		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 			b = b[:i+1]
 		}
@@ -201,7 +138,7 @@ func refReadHeader(p *msgParse, b []byte) textproto.Header {
 			if !keep {
 				continue
 			}
-		case msgIsHeaderLine(line):
+		case isHeaderLine(line):
 			keep = true
 		default:
 			keep = false
@@ -223,17 +160,17 @@ func refReadHeader(p *msgParse, b []byte) textproto.Header {
 }
 
 // checkReadHeader fails when readHeader reads the header block b otherwise than refReadHeader with the
-// fields msgIsReadField does not name (by their canonical key) taken out: the fields in order with their
+// fields isReadField does not name (by their canonical key) taken out: the fields in order with their
 // keys, values and raw bytes, every key's values, the number of fields and the warnings.
 func checkReadHeader(t testing.TB, b []byte) {
-	p, ref := &msgParse{}, &msgParse{}
+	p, ref := &parseState{}, &parseState{}
 	got, fields := p.readHeader(b)
 	want := refReadHeader(ref, b)
 	if fields != want.Len() {
 		t.Fatalf("header %q: %d fields counted, ReadHeader reads %d", b, fields, want.Len())
 	}
 	for f := want.Fields(); f.Next(); {
-		if !msgIsReadField([]byte(f.Key())) {
+		if !isReadField([]byte(f.Key())) {
 			f.Del()
 		}
 	}
@@ -266,7 +203,7 @@ func TestReadHeaderAsReadHeader(t *testing.T) {
 		checkReadHeader(t, []byte(b))
 	}
 	for _, c := range corpusCases {
-		hb, _ := msgSplitHeaderBody(readCorpusFile(t, c.file))
+		hb, _ := splitHeaderBody(readCorpusFile(t, c.file))
 		checkReadHeader(t, hb)
 	}
 }
@@ -274,12 +211,12 @@ func TestReadHeaderAsReadHeader(t *testing.T) {
 // ShouldIgnore's byte-wise tests give what the strings package gives.
 func checkIgnoreHelpers(t testing.TB, s string) {
 	for _, prefix := range append([]string{"x-sortie", "", strings.ToLower(s)}, ignoreSubjectPrefixes...) {
-		if got, want := msgLowerHasPrefix(s, prefix), strings.HasPrefix(strings.ToLower(s), prefix); got != want {
-			t.Fatalf("msgLowerHasPrefix(%q, %q) = %v, strings.ToLower says %v", s, prefix, got, want)
+		if got, want := lowerHasPrefix(s, prefix), strings.HasPrefix(strings.ToLower(s), prefix); got != want {
+			t.Fatalf("lowerHasPrefix(%q, %q) = %v, strings.ToLower says %v", s, prefix, got, want)
 		}
 	}
-	if got, want := msgIsNullPath(s), strings.Join(strings.Fields(s), "") == "<>"; got != want {
-		t.Fatalf("msgIsNullPath(%q) = %v, want %v", s, got, want)
+	if got, want := isNullPath(s), strings.Join(strings.Fields(s), "") == "<>"; got != want {
+		t.Fatalf("isNullPath(%q) = %v, want %v", s, got, want)
 	}
 }
 
@@ -290,26 +227,26 @@ func FuzzIgnoreHelpers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) { checkIgnoreHelpers(t, s) })
 }
 
-// checkPlainUTF8 fails when the fast path of leafText (msgPlainUTF8, then msgLineEndsToLF or
-// msgDecodeFlowed of the bytes) reads b otherwise than the general path (toUTF8, msgNormalizeNewlines,
-// msgDecodeFlowed of the string), or takes text the general path would warn about; it reports whether
+// checkPlainUTF8 fails when the fast path of leafText (plainUTF8, then lineEndsToLF or
+// decodeFlowed of the bytes) reads b otherwise than the general path (toUTF8, normalizeNewlines,
+// decodeFlowed of the string), or takes text the general path would warn about; it reports whether
 // the fast path took b.
 func checkPlainUTF8(t testing.TB, b []byte, cs string) bool {
-	body, ok := msgPlainUTF8(b, cs)
-	p := &msgParse{}
-	general := msgNormalizeNewlines(p.toUTF8(b, cs))
+	body, ok := plainUTF8(b, cs)
+	p := &parseState{}
+	general := normalizeNewlines(p.toUTF8(b, cs))
 	if !ok {
 		return false
 	}
 	if len(p.warnings) > 0 {
-		t.Fatalf("msgPlainUTF8(%q, %q) takes text the general path warns about: %q", b, cs, p.warnings)
+		t.Fatalf("plainUTF8(%q, %q) takes text the general path warns about: %q", b, cs, p.warnings)
 	}
-	if got := msgLineEndsToLF(body); got != general {
-		t.Fatalf("msgLineEndsToLF(msgPlainUTF8(%q, %q)) = %q, the general path gives %q", b, cs, got, general)
+	if got := lineEndsToLF(body); got != general {
+		t.Fatalf("lineEndsToLF(plainUTF8(%q, %q)) = %q, the general path gives %q", b, cs, got, general)
 	}
 	for _, delsp := range []bool{false, true} {
-		if got, want := msgDecodeFlowed(body, delsp), msgDecodeFlowed(general, delsp); got != want {
-			t.Fatalf("msgDecodeFlowed(msgPlainUTF8(%q, %q), %v) = %q, the general path gives %q", b, cs, delsp, got, want)
+		if got, want := decodeFlowed(body, delsp), decodeFlowed(general, delsp); got != want {
+			t.Fatalf("decodeFlowed(plainUTF8(%q, %q), %v) = %q, the general path gives %q", b, cs, delsp, got, want)
 		}
 	}
 	return true
@@ -325,16 +262,16 @@ func TestPlainUTF8(t *testing.T) {
 		{"ok", "UTF-8", false}, // toUTF8 takes the charset lower case
 	} {
 		if ok := checkPlainUTF8(t, []byte(c.in), c.cs); ok != c.fast {
-			t.Errorf("msgPlainUTF8(%q, %q): fast path %v, want %v", c.in, c.cs, ok, c.fast)
+			t.Errorf("plainUTF8(%q, %q): fast path %v, want %v", c.in, c.cs, ok, c.fast)
 		}
 	}
 }
 
-// Every header name this package's message.go holds as a string (each a field it reads, through
-// go-message's Header or mail.Header) is one readHeader keeps; and no other file reads Incoming's header.
+// Every header name this package's inmail.go holds as a string (each a field it reads, through
+// go-message's Header or mail.Header) is one readHeader keeps; and no other file reads Mail's header.
 func TestReadFieldsListed(t *testing.T) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "message.go", nil, 0)
+	f, err := parser.ParseFile(fset, "inmail.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,29 +281,29 @@ func TestReadFieldsListed(t *testing.T) {
 		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 			if s, err := strconv.Unquote(lit.Value); err == nil && name.MatchString(s) {
 				names = append(names, s)
-				if !msgIsReadField([]byte(s)) {
-					t.Errorf("message.go names the header field %q, which readHeader does not keep (msgReadFields)", s)
+				if !isReadField([]byte(s)) {
+					t.Errorf("inmail.go names the header field %q, which readHeader does not keep (readFields)", s)
 				}
 			}
 		}
 		return true
 	})
-	if len(names) < len(msgReadFields) {
-		t.Errorf("message.go names %d header fields %q; msgReadFields lists %d", len(names), names, len(msgReadFields))
+	if len(names) < len(readFields) {
+		t.Errorf("inmail.go names %d header fields %q; readFields lists %d", len(names), names, len(readFields))
 	}
 	for _, k := range []string{"x-sortie", "X-Sortie-Game", "FROM", "content-TYPE"} {
-		if !msgIsReadField([]byte(k)) {
+		if !isReadField([]byte(k)) {
 			t.Errorf("%s not kept", k)
 		}
 	}
 	for _, k := range []string{"Received", "X-Sorti", "Fromm", "DKIM-Signature", "MIME-Version"} {
-		if msgIsReadField([]byte(k)) {
+		if isReadField([]byte(k)) {
 			t.Errorf("%s kept", k)
 		}
 	}
 	files, _ := filepath.Glob("*.go")
 	for _, file := range files {
-		if file == "message.go" || strings.HasSuffix(file, "_test.go") {
+		if file == "inmail.go" || strings.HasSuffix(file, "_test.go") {
 			continue
 		}
 		src, err := os.ReadFile(file)
@@ -374,7 +311,7 @@ func TestReadFieldsListed(t *testing.T) {
 			t.Fatal(err)
 		}
 		if regexp.MustCompile(`\.hdr\b`).Match(src) {
-			t.Errorf("%s reads an Incoming's header: its fields must be read in message.go, or listed in msgReadFields", file)
+			t.Errorf("%s reads a Mail's header: its fields must be read in inmail.go, or listed in readFields", file)
 		}
 	}
 }

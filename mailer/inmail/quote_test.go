@@ -1,4 +1,4 @@
-package mailer
+package inmail
 
 import (
 	"strings"
@@ -107,7 +107,7 @@ func isLineSubsequence(in, out string) bool {
 // refStripQuoted is the first StripQuoted: every check tried on every line, the lines split and joined
 // with the strings package. StripQuoted must give what it gives, for any text.
 func refStripQuoted(text string) string {
-	lines := strings.Split(msgNormalizeNewlines(text), "\n")
+	lines := strings.Split(normalizeNewlines(text), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
@@ -213,7 +213,7 @@ func FuzzStripQuoted(f *testing.F) {
 func TestStripQuotedAsBefore(t *testing.T) {
 	var texts []string
 	for _, c := range corpusCases {
-		m, err := ParseMessage(readCorpusFile(t, c.file))
+		m, err := Parse(readCorpusFile(t, c.file))
 		if err != nil {
 			t.Fatal(err)
 		}

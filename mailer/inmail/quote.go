@@ -1,4 +1,4 @@
-package mailer
+package inmail
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ import (
 // Every other line is kept byte for byte, except that trailing white space is removed; blank lines left
 // around removed material are merged and blank lines at the start and end dropped. Line ends become LF.
 func StripQuoted(text string) string {
-	text = msgNormalizeNewlines(text)
+	text = normalizeNewlines(text)
 	n := strings.Count(text, "\n") + 1
 	var linesBuf [64]string
 	var removedBuf [64]bool

@@ -1,4 +1,4 @@
-package mailer
+package inmail
 
 import (
 	"bufio"
@@ -26,20 +26,20 @@ func benchOrderReply() []byte {
 		"User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.5.0\r\n\r\n" + strings.ReplaceAll(body, "\n", "\r\n"))
 }
 
-// BenchmarkParseMessage: the MIME side of reading one order mail (go test ./mailer -bench ParseMessage).
+// BenchmarkParseMessage: the MIME side of reading one order mail (go test ./mailer/inmail -bench Parse).
 func BenchmarkParseMessage(b *testing.B) {
 	raw := benchOrderReply()
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		m, err := ParseMessage(raw)
+		m, err := Parse(raw)
 		if err != nil || m.From != "alice@players.test" || !strings.Contains(m.OrderText, "RED2: 1 TL 4") {
 			b.Fatalf("%v %+v", err, m)
 		}
 	}
 }
 
-// BenchmarkParseMessageShapes: ParseMessage over the corpus shapes players' mail programs write most
+// BenchmarkParseMessageShapes: Parse over the corpus shapes players' mail programs write most
 // (plain flowed, Gmail's alternative, Outlook's and a webmail's HTML only, a mixed mail with a PDF), and
 // beside them the raw cost of the same bytes: net/mail reading the header and copying the body out
 // (raw), and go-message's header reader doing the same (floor), the least any reader of the message does.
@@ -57,7 +57,7 @@ func BenchmarkParseMessageShapes(b *testing.B) {
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()
 			for b.Loop() {
-				m, err := ParseMessage(raw)
+				m, err := Parse(raw)
 				if err != nil || !strings.Contains(m.OrderText, "RED2: 5 HOLD") {
 					b.Fatalf("%v %+v", err, m)
 				}
@@ -112,14 +112,14 @@ func benchFloor(b *testing.B, raw []byte) {
 }
 
 // BenchmarkReadOrderMail: what the daemon's intake does with each mail it reads before the order block:
-// ParseMessage and ShouldIgnore, beside the floor of BenchmarkParseMessageFloor.
+// Parse and ShouldIgnore, beside the floor of BenchmarkParseMessageFloor.
 func BenchmarkReadOrderMail(b *testing.B) {
 	raw := benchOrderReply()
 	b.Run("read", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		b.ReportAllocs()
 		for b.Loop() {
-			m, err := ParseMessage(raw)
+			m, err := Parse(raw)
 			if err != nil || m.From != "alice@players.test" || !strings.Contains(m.OrderText, "RED2: 1 TL 4") {
 				b.Fatalf("%v %+v", err, m)
 			}
@@ -139,7 +139,7 @@ func BenchmarkReadOrderMail(b *testing.B) {
 
 // BenchmarkShouldIgnore: the loop and bounce filter over the order mail, parsed once.
 func BenchmarkShouldIgnore(b *testing.B) {
-	m, err := ParseMessage(benchOrderReply())
+	m, err := Parse(benchOrderReply())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func BenchmarkShouldIgnore(b *testing.B) {
 
 // BenchmarkStripQuoted: the quote stripping of the order mail's text.
 func BenchmarkStripQuoted(b *testing.B) {
-	m, err := ParseMessage(benchOrderReply())
+	m, err := Parse(benchOrderReply())
 	if err != nil {
 		b.Fatal(err)
 	}
