@@ -54,8 +54,7 @@ func playChecked(t *testing.T, ruleset string, cfg Config) *templates.Tally {
 	}
 	tally := tmpl.CheckCompiled()
 	f := &fogGame{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, cfg, zerolog.Nop())
-	f.s.Now = func() time.Time { return f.now }
+	f.s = New(db, tmpl, cfg, zerolog.Nop(), WithClock(func() time.Time { return f.now }))
 	scn := append(hiddenUnits(t, ruleset, 1), []byte(fmt.Sprintf(`
 service:
   moderator: mod@players.test
