@@ -119,28 +119,47 @@ func (m *submission) handleSafely() (o Outcome, err error) {
 }
 
 // handle is the mail's path: each step in turn until one answers the mail, and the receipt for an order
-// mail that every step handed on.
-func (m *submission) handle() (Outcome, error) {
+// mail that every step handed on. (Called directly, not from a list of functions: the submission then
+// stays on the stack.)
+func (m *submission) handle() (o Outcome, err error) {
 	m.env = cleanEnvelope(m.env)
-	for _, step := range [...]func(*submission) (Outcome, error){
-		(*submission).screen,        // mail not to be answered, or too large to read
-		(*submission).read,          // the order block, or one filled in below the quoted report
-		(*submission).fromModerator, // the game's moderator: their commands
-		(*submission).identify,      // the seat the mail speaks for, if any
-		(*submission).blockless,     // no block: HELP, or "no orders found"
-		(*submission).unidentified,  // a block from no seat: a refusal that tells nothing
-		(*submission).notModerator,  // a moderator's command from a player
-		(*submission).over,          // a game that has ended: RESEND only
-		(*submission).rules,         // the game's rules and state; the receipt begun
-		(*submission).refuse,        // a block refused as a whole
-		(*submission).commands,      // CLEAR, WAIT, READY, AWAY, BACK
-		(*submission).orders,        // each order line checked by the ruleset, the valid ones stored
-	} {
-		if o, err := step(m); o != next || err != nil {
-			return o, err
-		}
+	if o, err = m.screen(); o != next || err != nil { // mail not to be answered, or too large to read
+		return o, err
 	}
-	return m.receipt()
+	if o, err = m.read(); o != next || err != nil { // the order block, or one filled in below the quote
+		return o, err
+	}
+	if o, err = m.fromModerator(); o != next || err != nil { // the game's moderator: their commands
+		return o, err
+	}
+	if o, err = m.identify(); o != next || err != nil { // the seat the mail speaks for, if any
+		return o, err
+	}
+	if o, err = m.blockless(); o != next || err != nil { // no block: HELP, or "no orders found"
+		return o, err
+	}
+	if o, err = m.unidentified(); o != next || err != nil { // a block from no seat: a refusal that tells nothing
+		return o, err
+	}
+	if o, err = m.notModerator(); o != next || err != nil { // a moderator's command from a player
+		return o, err
+	}
+	if o, err = m.over(); o != next || err != nil { // a game that has ended: RESEND only
+		return o, err
+	}
+	if o, err = m.rules(); o != next || err != nil { // the game's rules and state; the receipt begun
+		return o, err
+	}
+	if o, err = m.refuse(); o != next || err != nil { // a block refused as a whole
+		return o, err
+	}
+	if o, err = m.commands(); o != next || err != nil { // CLEAR, WAIT, READY, AWAY, BACK
+		return o, err
+	}
+	if o, err = m.orders(); o != next || err != nil { // each order checked by the ruleset, the valid stored
+		return o, err
+	}
+	return m.receipt() // the receipt, and the round resolved if this mail completed it
 }
 
 // screen drops mail that must not be answered (a bounce, an auto-reply, no sender) and refuses mail too
@@ -472,9 +491,9 @@ func (m *submission) receipt() (Outcome, error) {
 	if err != nil {
 		return "", err
 	}
-	if !resolveNow && m.s.onAwaiting != nil && m.g.Status == StatusRunning && waitsForOne(m.g, miss) {
+	if awaiting := m.s.onAwaiting; !resolveNow && awaiting != nil && m.g.Status == StatusRunning && waitsForOne(m.g, miss) {
 		id := m.g.ID
-		m.tx.OnCommit(func() { m.s.onAwaiting(id) })
+		m.tx.OnCommit(func() { awaiting(id) })
 	}
 	if err := m.s.fillReceipt(m.tx, m.g, m.rg, m.seat, &m.rec, miss); err != nil {
 		return "", err
