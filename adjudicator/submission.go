@@ -65,7 +65,7 @@ func (s *Service) handleOnce(tx *storage.Tx, env Envelope) (Outcome, error) {
 		}
 	}
 	m := submission{s: s, tx: tx, env: env}
-	o, err := m.handleSafely()
+	o, err := m.handleSafely(env.MessageID)
 	if err != nil {
 		return "", err
 	}
@@ -105,12 +105,12 @@ type submission struct {
 	rec receipt // the player's receipt, from the rules step on
 }
 
-// handleSafely is handle with a bug turned into errPanic: the mail is then answered with an apology and
-// filed (Submit), and the inbox goes on.
-func (m *submission) handleSafely() (o Outcome, err error) {
+// handleSafely is handle with a bug turned into errPanic (logged with the mail's Message-ID as it came):
+// the mail is then answered with an apology and filed (Submit), and the inbox goes on.
+func (m *submission) handleSafely(messageID string) (o Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			m.s.log.Error().Str("message_id", logID(m.env.MessageID)).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
+			m.s.log.Error().Str("message_id", logID(messageID)).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("bug while handling a mail")
 			m.s.bugs.Add(1)
 			o, err = "", errPanic
 		}
