@@ -496,8 +496,8 @@ func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mai
 }
 
 // NewDaemon opens everything the daemon needs from a configuration. The service is made with the
-// daemon's own hooks and then opts (benchmarks add adjudicator.WithTimed).
-func NewDaemon(c *Config, opts ...adjudicator.Option) (*Daemon, error) {
+// daemon's own hooks and then extra (benchmarks add adjudicator.WithTimed).
+func NewDaemon(c *Config, extra ...adjudicator.Option) (*Daemon, error) {
 	log := c.Logger()
 	db, err := OpenDatabase(c, storage.Options{})
 	if err != nil {
@@ -532,7 +532,7 @@ func NewDaemon(c *Config, opts ...adjudicator.Option) (*Daemon, error) {
 			}
 		}
 	}
-	svc := adjudicator.New(db, tmpl, c.AdjudicatorConfig(), log, append(d.serviceOptions(), opts...)...)
+	svc := adjudicator.New(db, tmpl, c.AdjudicatorConfig(), log, append(d.serviceOptions(), extra...)...)
 	d.Svc = svc
 	if c.IMAP.Addr != "" {
 		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace, kick: d.kick()})
