@@ -8,9 +8,8 @@ import (
 // TestAwaitingOneSeat: the service says, after the commit, when a round waits for one seat only (so the
 // daemon can watch the inbox closely for the mail that completes it), and not otherwise.
 func TestAwaitingOneSeat(t *testing.T) {
-	f := newFixture(t, 0)
 	var told []string
-	f.s.Awaiting = func(game string) { told = append(told, game) }
+	f := newFixtureTurns(t, 0, "", 0, WithAwaiting(func(game string) { told = append(told, game) }))
 	expect := func(step string, want bool) {
 		t.Helper()
 		if got := len(told) > 0; got != want {

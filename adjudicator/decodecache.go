@@ -41,8 +41,11 @@ type cachedGame struct {
 	g   Game
 }
 
+// cachedRules is a game's ruleset, resolved by name once for the game, and the last state decoded (raw
+// and rg; rg nil until one is).
 type cachedRules struct {
 	ruleset string
+	rs      ruleset.Ruleset
 	raw     []byte
 	rg      ruleset.Game
 }
@@ -103,23 +106,51 @@ func (s *Service) cachedRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
 	c := &s.decoded
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.rules[g.ID]; ok && e.ruleset == g.Ruleset && bytes.Equal(e.raw, b) {
+	e, err := c.ruleset(g)
+	if err != nil {
+		return nil, err
+	}
+	if e.rg != nil && bytes.Equal(e.raw, b) {
 		return e.rg, nil
+	}
+	b = bytes.Clone(b)
+	rg, err := e.rs.Load(b)
+	if err != nil {
+		return nil, err
+	}
+	c.rules[g.ID] = cachedRules{ruleset: g.Ruleset, rs: e.rs, raw: b, rg: rg}
+	return rg, nil
+}
+
+// rulesetOf is the game's ruleset: looked up by name (rules/registry) once for the game, while the cache
+// holds it, not once for every mail (with the cache off, every time).
+func (s *Service) rulesetOf(g *Game) (ruleset.Ruleset, error) {
+	if s.decoded.off {
+		return registry.Get(g.Ruleset)
+	}
+	c := &s.decoded
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, err := c.ruleset(g)
+	return e.rs, err
+}
+
+// ruleset is the cache's entry for g with its ruleset resolved, made (with no state yet) if there is
+// none for g's ruleset; c.mu is held.
+func (c *decodeCache) ruleset(g *Game) (cachedRules, error) {
+	if e, ok := c.rules[g.ID]; ok && e.ruleset == g.Ruleset {
+		return e, nil
 	}
 	rs, err := registry.Get(g.Ruleset)
 	if err != nil {
-		return nil, err
-	}
-	b = bytes.Clone(b)
-	rg, err := rs.Load(b)
-	if err != nil {
-		return nil, err
+		return cachedRules{}, err
 	}
 	if c.rules == nil || len(c.rules) >= decodeCacheGames {
 		c.rules = map[string]cachedRules{}
 	}
-	c.rules[g.ID] = cachedRules{ruleset: g.Ruleset, raw: b, rg: rg}
-	return rg, nil
+	e := cachedRules{ruleset: g.Ruleset, rs: rs}
+	c.rules[g.ID] = e
+	return e, nil
 }
 
 // putGameIfChanged is putGame that skips the write when g is what is stored already: the cache holds the

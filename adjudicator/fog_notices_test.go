@@ -75,8 +75,7 @@ service:
 		t.Fatal(err)
 	}
 	f := &fogGame{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour}, zerolog.Nop())
-	f.s.Now = func() time.Time { return f.now }
+	f.s = New(db, tmpl, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour}, zerolog.Nop(), WithClock(func() time.Time { return f.now }))
 	if _, err := f.s.NewGame([]byte(b.String()), "notices.yaml", "g1"); err != nil {
 		t.Fatal(err)
 	}

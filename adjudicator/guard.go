@@ -16,12 +16,6 @@ import (
 	"sortie/storage"
 )
 
-// Failed is the outcome of a mail whose handling failed for a reason that will not go away (a bug, a header
-// the database cannot take, a mail that cannot be answered as built): nothing of it was used, the sender got
-// a short answer if one could be sent, the reason is logged and recorded, and the intake files the mail in
-// the Failed folder for the moderator instead of trying it again.
-const Failed Outcome = "failed"
-
 // Defaults and retention of the intake's bookkeeping.
 const (
 	// DefaultMaxStrangerReplies caps the answers per hour to senders Sortie cannot match to a player or

@@ -96,26 +96,25 @@ func (s *Service) deadlineText(g *Game, seat *Seat) string {
 	d := g.Deadline.UTC()
 	text := d.Format("Mon 2 Jan 2006 15:04 UTC")
 	if seat != nil && seat.TZ != "" {
-		if loc, err := loadLocation(seat.TZ); err == nil {
+		if loc, err := s.loadLocation(seat.TZ); err == nil {
 			text += fmt.Sprintf(" (%s %s)", d.In(loc).Format("Mon 15:04"), seat.TZ)
 		}
 	}
 	return text
 }
 
-// locations caches time.LoadLocation by name: it reads the zone file each time, and every receipt to a
-// seat with a time zone asks for it. A zone that fails to load is not cached (asked again next time).
-var locations sync.Map // name -> *time.Location
-
-func loadLocation(name string) (*time.Location, error) {
-	if loc, ok := locations.Load(name); ok {
+// loadLocation is time.LoadLocation through the service's cache (Service.zones, name to *time.Location):
+// it reads the zone file each time, and every receipt to a seat with a time zone asks for it. A zone
+// that fails to load is not cached (asked again next time).
+func (s *Service) loadLocation(name string) (*time.Location, error) {
+	if loc, ok := s.zones.Load(name); ok {
 		return loc.(*time.Location), nil
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return nil, err
 	}
-	locations.Store(name, loc)
+	s.zones.Store(name, loc)
 	return loc, nil
 }
 

@@ -40,7 +40,7 @@ func newFixtureWith(t testing.TB, delay time.Duration, extra string) *fixture {
 }
 
 // newService is a service on a real bbolt file, with a clock the test moves (f.now), and no game yet.
-func newService(t testing.TB, cfg Config) *fixture {
+func newService(t testing.TB, cfg Config, opts ...Option) *fixture {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "s.db"), storage.Options{})
 	if err != nil {
@@ -52,15 +52,15 @@ func newService(t testing.TB, cfg Config) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, cfg, zerolog.Nop())
-	f.s.Now = func() time.Time { return f.now }
+	f.s = New(db, tmpl, cfg, zerolog.Nop(), append([]Option{WithClock(func() time.Time { return f.now })}, opts...)...)
 	return f
 }
 
-// newFixtureTurns is newFixtureWith with the scenario's turn limit replaced by turns, if not 0.
-func newFixtureTurns(t testing.TB, delay time.Duration, extra string, turns int) *fixture {
+// newFixtureTurns is newFixtureWith with the scenario's turn limit replaced by turns, if not 0, and the
+// service made with opts besides its clock.
+func newFixtureTurns(t testing.TB, delay time.Duration, extra string, turns int, opts ...Option) *fixture {
 	t.Helper()
-	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay})
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay}, opts...)
 	scn, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
 		t.Fatal(err)

@@ -60,8 +60,7 @@ func newArchiveGameConfig(t *testing.T, turns int, extra string, cfg adjudicator
 		t.Fatal(err)
 	}
 	a := &archiveGame{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	a.s = adjudicator.New(db, tmpl, cfg, zerolog.Nop())
-	a.s.Now = func() time.Time { return a.now }
+	a.s = adjudicator.New(db, tmpl, cfg, zerolog.Nop(), adjudicator.WithClock(func() time.Time { return a.now }))
 	scn, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
 		t.Fatal(err)
@@ -681,8 +680,7 @@ func TestArchiveVerifiesAnImpulseGame(t *testing.T) {
 	t.Cleanup(func() { db.Close() })
 	tmpl, _ := templates.New("")
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	s := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop())
-	s.Now = func() time.Time { return now }
+	s := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 24 * time.Hour}, zerolog.Nop(), adjudicator.WithClock(func() time.Time { return now }))
 	scn := fmt.Sprintf(`ruleset: afd
 name: short impulse
 options: {fog_of_war: true, impulse: true}

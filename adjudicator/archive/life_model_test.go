@@ -112,8 +112,8 @@ func newLifeModel(t *rapid.T, dir, rulesetName, scenario string) *lifeModel {
 	}
 	m := &lifeModel{db: db, dir: dir, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 	m.seed, _ = dice.ParseSeed(lifeSeed)
-	m.svc = adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, DigestHour: -1}, zerolog.Nop())
-	m.svc.Now = func() time.Time { return m.now }
+	m.svc = adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, DigestHour: -1}, zerolog.Nop(),
+		adjudicator.WithClock(func() time.Time { return m.now }))
 	rs, err := registry.Get(rulesetName)
 	if err != nil {
 		t.Fatal(err)

@@ -269,8 +269,7 @@ func demoGame(t *testing.T, rulesetName, scenario string, turns int) []storage.O
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, DigestHour: -1}, zerolog.Nop())
-	svc.Now = func() time.Time { return now }
+	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, DigestHour: -1}, zerolog.Nop(), adjudicator.WithClock(func() time.Time { return now }))
 	rs := textOnlyRuleset(t, rulesetName)
 	b := rs.(ruleset.Bundled)
 	pilot := rs.(ruleset.DemoPilot)

@@ -62,8 +62,7 @@ func bigGame(b *testing.B) *testGame {
 	b.Cleanup(func() { db.Close() })
 	g := &testGame{t: b, db: db, id: "big"}
 	g.setNow(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
-	g.svc = newService(b, db)
-	g.svc.Now = func() time.Time { return *g.now.Load() }
+	g.svc = newService(b, db, adjudicator.WithClock(func() time.Time { return *g.now.Load() }))
 	if _, err := g.svc.NewGame(bigScenario(3), "big.yaml", "big"); err != nil {
 		b.Fatal(err)
 	}

@@ -54,18 +54,17 @@ func newTestGame(t testing.TB, id string, turns int) *testGame {
 	t.Cleanup(func() { db.Close() })
 	g := &testGame{t: t, db: db, id: id}
 	g.setNow(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
-	g.svc = newService(t, db)
-	g.svc.Now = func() time.Time { return *g.now.Load() }
+	g.svc = newService(t, db, adjudicator.WithClock(func() time.Time { return *g.now.Load() }))
 	g.add(id, turns)
 	return g
 }
 
-func newService(t testing.TB, db *storage.DB) *adjudicator.Service {
+func newService(t testing.TB, db *storage.DB, opts ...adjudicator.Option) *adjudicator.Service {
 	tmpl, err := templates.New("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", Name: "Sortie", TurnLength: 48 * time.Hour}, zerolog.Nop())
+	return adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", Name: "Sortie", TurnLength: 48 * time.Hour}, zerolog.Nop(), opts...)
 }
 
 // add starts another game of the same scenario on the same service.

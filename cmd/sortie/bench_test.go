@@ -784,7 +784,7 @@ func BenchmarkTurnLatency(b *testing.B) {
 // in the player's mailbox once the SMTP server has taken it).
 func BenchmarkTurnLatencyInProcess(b *testing.B) { benchTurnLatency(b, benchInProcessEnv(b)) }
 
-// benchStages records when the daemon's stages happen (Daemon.OnStage, Service.Timed).
+// benchStages records when the daemon's stages happen (Daemon.OnStage, adjudicator.WithTimed).
 type benchStages struct {
 	mu       sync.Mutex
 	fetched  time.Time // the first "fetched" since reset
@@ -861,13 +861,12 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 	cfg.IMAP.Username, cfg.IMAP.Password = benchService, env.passwords[benchService]
 	cfg.SMTP.Host, cfg.SMTP.Port, cfg.SMTP.TLS, cfg.SMTP.CAFile = env.smtpHost, env.smtpPort, "starttls", env.caFile
 	cfg.SMTP.Username, cfg.SMTP.Password = benchService, env.passwords[benchService]
-	d, err := daemon.NewDaemon(cfg)
+	stages := &benchStages{}
+	d, err := daemon.NewDaemon(cfg, adjudicator.WithTimed(stages.timed))
 	if err != nil {
 		b.Fatal(err)
 	}
-	stages := &benchStages{}
 	d.OnStage = stages.stage
-	d.Svc.Timed = stages.timed
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- d.Run(runCtx) }()

@@ -465,8 +465,7 @@ func TestToyByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour}, zerolog.Nop())
-	svc.Now = func() time.Time { return now }
+	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour}, zerolog.Nop(), adjudicator.WithClock(func() time.Time { return now }))
 	scn := skirmish + `
 service:
   moderator: mod@players.test

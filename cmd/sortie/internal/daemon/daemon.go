@@ -286,6 +286,9 @@ type Daemon struct {
 	backups   sync.WaitGroup
 	// backupHook replaces backup in tests (to hold one back and see that the clock carries on).
 	backupHook func(time.Time) error
+	// awaiting is told of a round waiting for one player (adjudicator.WithAwaiting); nil when imap.hot_for
+	// is off.
+	awaiting func(game string)
 }
 
 // backup writes a consistent copy of the database (bbolt's online copy) into the backup folder and
@@ -351,6 +354,7 @@ type mailHandler struct {
 	svc   *adjudicator.Service
 	log   zerolog.Logger
 	trace func(stage, id string) // nil: none
+	kick  func()                 // wakes the sender after a commit; nil: none
 }
 
 // Handler is the intake's handler: each fetched mail through the adjudicator, its outcome as a disposition.
@@ -446,8 +450,8 @@ func (h mailHandler) Handle(ctx context.Context, m mailer.Message) mailer.Dispos
 		return mailer.Retry
 	}
 	crashPoint("after-commit")
-	if _, dup := outcome.Duplicated(); h.svc.Notify != nil && !dup && outcome != adjudicator.Ignored {
-		h.svc.Notify()
+	if _, dup := outcome.Duplicated(); h.kick != nil && !dup && outcome != adjudicator.Ignored {
+		h.kick()
 	}
 	return disposition(outcome)
 }
@@ -486,14 +490,15 @@ func (h mailHandler) HandleBatch(ctx context.Context, ms []mailer.Message) []mai
 		return out[:first+1]
 	}
 	crashPoint("after-commit")
-	if h.svc.Notify != nil {
-		h.svc.Notify()
+	if h.kick != nil {
+		h.kick()
 	}
 	return out
 }
 
-// NewDaemon opens everything the daemon needs from a configuration.
-func NewDaemon(c *Config) (*Daemon, error) {
+// NewDaemon opens everything the daemon needs from a configuration. The service is made with the
+// daemon's own hooks and then extra (benchmarks add adjudicator.WithTimed).
+func NewDaemon(c *Config, extra ...adjudicator.Option) (*Daemon, error) {
 	log := c.Logger()
 	db, err := OpenDatabase(c, storage.Options{})
 	if err != nil {
@@ -504,11 +509,7 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		db.Close()
 		return nil, err
 	}
-	svc := adjudicator.New(db, tmpl, c.AdjudicatorConfig(), log)
-	if now := clockFromEnv(); now != nil {
-		svc.Now = now
-	}
-	d := &Daemon{DB: db, Svc: svc, Log: log, Tick: time.Second, BackupDir: c.Backup.Dir, BackupKeep: c.Backup.Keep, BackupEvery: 24 * time.Hour}
+	d := &Daemon{DB: db, Log: log, Tick: time.Second, BackupDir: c.Backup.Dir, BackupKeep: c.Backup.Keep, BackupEvery: 24 * time.Hour}
 	if c.Backup.Every != "" {
 		d.BackupEvery, _ = time.ParseDuration(c.Backup.Every)
 	}
@@ -519,21 +520,11 @@ func NewDaemon(c *Config) (*Daemon, error) {
 		opts := c.SenderOptions(log)
 		opts.OnAccepted = func(id string) { d.trace("accepted", id) }
 		d.Sender = mailer.NewSender(opts, Outbox{DB: db})
-		svc.Notify = d.Sender.Kick
-	}
-	if c.IMAP.Addr != "" {
-		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace})
-	}
-	if c.Web.Listen != "" {
-		if d.Web, err = NewWebServer(c.Web, c.Web.Listen, svc, log); err != nil {
-			db.Close()
-			return nil, err
-		}
 	}
 	// A round left waiting for one player: its last mail may come any moment. Poll the inbox rather than
 	// wait for IDLE (Dovecot tells an IDLE client half a second late), and keep an SMTP connection ready.
 	if hotFor := c.HotFor(); hotFor > 0 {
-		svc.Awaiting = func(string) {
+		d.awaiting = func(string) {
 			if d.Intake != nil {
 				d.Intake.Hot(hotFor)
 			}
@@ -542,7 +533,42 @@ func NewDaemon(c *Config) (*Daemon, error) {
 			}
 		}
 	}
+	svc := adjudicator.New(db, tmpl, c.AdjudicatorConfig(), log, append(d.serviceOptions(), extra...)...)
+	d.Svc = svc
+	if c.IMAP.Addr != "" {
+		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace, kick: d.kick()})
+	}
+	if c.Web.Listen != "" {
+		if d.Web, err = NewWebServer(c.Web, c.Web.Listen, svc, log); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	return d, nil
+}
+
+// serviceOptions are the daemon's hooks on its service: the clock (skewed for tests by SORTIE_CLOCK_FILE),
+// the sender woken after a commit that queued mail, and the watch for a round's last order.
+func (d *Daemon) serviceOptions() []adjudicator.Option {
+	var opts []adjudicator.Option
+	if now := clockFromEnv(); now != nil {
+		opts = append(opts, adjudicator.WithClock(now))
+	}
+	if kick := d.kick(); kick != nil {
+		opts = append(opts, adjudicator.WithNotify(kick))
+	}
+	if d.awaiting != nil {
+		opts = append(opts, adjudicator.WithAwaiting(d.awaiting))
+	}
+	return opts
+}
+
+// kick wakes the sender, or is nil without one.
+func (d *Daemon) kick() func() {
+	if d.Sender == nil {
+		return nil
+	}
+	return d.Sender.Kick
 }
 
 // HotFor is imap.hot_for: how long the intake polls, and the sender keeps its connection, once a round

@@ -48,8 +48,8 @@ func TestLatencySettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if c.HotFor() != 0 || d.Svc.Awaiting != nil || c.SenderOptions(c.Logger()).KeepOpen >= 0 {
-		t.Errorf("off: hot_for %v, awaiting set %v, keep_open %v", c.HotFor(), d.Svc.Awaiting != nil, c.SenderOptions(c.Logger()).KeepOpen)
+	if c.HotFor() != 0 || d.awaiting != nil || c.SenderOptions(c.Logger()).KeepOpen >= 0 {
+		t.Errorf("off: hot_for %v, awaiting set %v, keep_open %v", c.HotFor(), d.awaiting != nil, c.SenderOptions(c.Logger()).KeepOpen)
 	}
 	_, err = LoadConfig(writeConfig(t, "imap: {hot_for: -1m, hot_poll: 0s}\nsmtp: {keep_open: soon}\n"))
 	for _, want := range []string{"imap.hot_for: a duration such as", "imap.hot_poll: a duration such as 10ms", "smtp.keep_open: time: invalid duration"} {
@@ -87,12 +87,21 @@ func TestTheLastOrderIsWatchedFor(t *testing.T) {
 	host, port, _ := net.SplitHostPort(srv.SubmissionAddr)
 	cfg.SMTP.Host, cfg.SMTP.TLS, cfg.SMTP.CAFile, cfg.SMTP.Username, cfg.SMTP.Password = host, "starttls", srv.CAFile, service, srv.Password(service)
 	cfg.SMTP.Port, _ = strconv.Atoi(port)
-	d, err := NewDaemon(cfg)
+	// Drawing the reports' map pictures is work the turn must do whatever the daemon watches; under the
+	// race detector it takes several times as long, so it is measured and left out of the bound.
+	var mu sync.Mutex
+	var drawing time.Duration
+	d, err := NewDaemon(cfg, adjudicator.WithTimed(func(part string, took time.Duration) {
+		if part == "reports" {
+			mu.Lock()
+			drawing += took
+			mu.Unlock()
+		}
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	var mu sync.Mutex
 	var fetched time.Time
 	accepted := 0
 	d.OnStage = func(stage, _ string) {
@@ -105,16 +114,6 @@ func TestTheLastOrderIsWatchedFor(t *testing.T) {
 			}
 		case "accepted":
 			accepted++
-		}
-	}
-	// Drawing the reports' map pictures is work the turn must do whatever the daemon watches; under the
-	// race detector it takes several times as long, so it is measured and left out of the bound.
-	var drawing time.Duration
-	d.Svc.Timed = func(part string, took time.Duration) {
-		if part == "reports" {
-			mu.Lock()
-			drawing += took
-			mu.Unlock()
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
