@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -84,6 +85,10 @@ type Service struct {
 	lastHousekeep atomic.Value
 	// decoded keeps the submit path's last decoded game records and states (decodecache.go).
 	decoded decodeCache
+	// drawing lets one DrawPictures draw at a time; drawFailed, under it, names the pictures that could
+	// not be drawn, not tried again until a restart (pictures.go).
+	drawing    sync.Mutex
+	drawFailed map[string]bool
 }
 
 // New makes a service on an open database.

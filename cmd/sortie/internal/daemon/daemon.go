@@ -313,11 +313,21 @@ func (d *Daemon) backup(now time.Time) error {
 }
 
 // Outbox adapts the database's outbox to the mail sender: the stored mail goes over whole, so the
-// sender renders exactly what the archive renders.
-type Outbox struct{ DB *storage.DB }
+// sender renders exactly what the archive renders. With Svc set, each pass first draws the map pictures
+// that mails wait for (adjudicator.Service.DrawPictures), after the commit that queued them.
+type Outbox struct {
+	DB  *storage.DB
+	Svc *adjudicator.Service
+}
 
-// Pending returns the mails due at now, oldest first (storage.DB.Pending).
+// Pending returns the mails due at now, oldest first (storage.DB.Pending), once the pictures they wait
+// for are drawn.
 func (o Outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
+	if o.Svc != nil {
+		if _, err := o.Svc.DrawPictures(); err != nil {
+			return nil, err
+		}
+	}
 	items, err := o.DB.Pending(now, limit)
 	if err != nil {
 		return nil, err
@@ -517,7 +527,7 @@ func NewDaemon(c *Config) (*Daemon, error) {
 	if c.SMTP.Host != "" {
 		opts := c.SenderOptions(log)
 		opts.OnAccepted = func(id string) { d.trace("accepted", id) }
-		d.Sender = mailer.NewSender(opts, Outbox{DB: db})
+		d.Sender = mailer.NewSender(opts, Outbox{DB: db, Svc: svc})
 		svc.Notify = d.Sender.Kick
 	}
 	if c.IMAP.Addr != "" {
