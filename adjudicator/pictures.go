@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"sortie/mailer/outmail"
 	rhex "sortie/rules/hex"
@@ -139,6 +140,7 @@ func (s *Service) DrawPictures() (int, error) {
 		png []byte
 		err error
 	}
+	t0 := time.Now()
 	pics := make([]drawnPicture, len(todo))
 	parallel(len(todo), func(i int) {
 		png, err := drawScene(todo[i].Data)
@@ -164,6 +166,7 @@ func (s *Service) DrawPictures() (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	s.timed("pictures", t0)
 	for i, r := range todo {
 		if pics[i].err != nil {
 			if s.drawFailed == nil {

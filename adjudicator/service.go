@@ -71,7 +71,8 @@ type Service struct {
 	// Notify is called after a commit that queued mail (the daemon wakes its sender).
 	Notify func()
 	// Timed, if set (by benchmarks), is told how long the parts of resolving a round took: "resolve" (the
-	// ruleset), "reports" (every player's report rendered and queued).
+	// ruleset), "reports" (every player's report rendered and queued), and after the commit "pictures"
+	// (the waiting map pictures drawn and stored: DrawPictures).
 	Timed func(part string, d time.Duration)
 	// Awaiting, if set, is called (with the game's ID) after a commit that leaves a round waiting for
 	// one seat only, its orders or its READY: the next mail may complete the round, so the daemon watches
