@@ -117,6 +117,9 @@ func (f *fogGame) tick() {
 // mails is every mail queued for addr, oldest first.
 func (f *fogGame) mails(addr string) []storage.Outgoing {
 	f.t.Helper()
+	if _, err := f.s.DrawPictures(); err != nil { // what the sender does before each pass
+		f.t.Fatal(err)
+	}
 	items, err := f.db.Pending(f.now.Add(10000*time.Hour), 0)
 	if err != nil {
 		f.t.Fatal(err)

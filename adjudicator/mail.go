@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"sortie/mailer/outmail"
 	"sortie/parser"
-	mappicture "sortie/rules/hex/picture"
 	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
@@ -169,10 +166,10 @@ type reportJob struct {
 	seat *Seat
 	kind string
 	log  *ruleset.Log // the round resolved (nil for start and position)
-	// notes are announcements shown first; pics the players' reports and pictures drawn ahead
-	// (renderPictures): a player missing from it has theirs built and drawn here.
+	// notes are announcements shown first; built the players' reports and scenes built ahead
+	// (buildReports): a player missing from it has theirs built here.
 	notes []string
-	pics  map[string]drawn
+	built map[string]builtReport
 }
 
 // Report kinds.
@@ -183,14 +180,14 @@ const (
 	kindPosition = "position"
 )
 
-// queueReport renders a player's report with its map picture and web link, keeps the whole mail for
-// RESEND, and puts it in the outbox.
+// queueReport renders a player's report with its web link, promises its map picture (drawn after the
+// commit: pictures.go), keeps the whole mail for RESEND, and puts it in the outbox, where it waits for its
+// picture.
 func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 	g, rg, seat, kind := j.g, j.rg, j.seat, j.kind
-	d, ok := j.pics[seat.Player]
+	d, ok := j.built[seat.Player]
 	if !ok {
-		d.rep = rg.Report(seat.Player, j.log)
-		d.pic = drawPicture(d.rep)
+		d = buildReport(rg, seat.Player, j.log)
 	}
 	rep := d.rep
 	if asksOnly(rg) {
@@ -238,7 +235,7 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 	if err != nil {
 		return err
 	}
-	parts, err := reportParts(seat, rep, d.pic)
+	parts, blobs, err := reportParts(tx, seat, rep, d)
 	if err != nil {
 		return err
 	}
@@ -253,11 +250,13 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 		// latest mail RESEND sends.
 		key = storage.SeqKey(uint64(rep.NextRound-1)) + "/welcome"
 	}
-	o := outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: template, Subject: subject, Body: body, Parts: parts, Token: seat.Token,
-		Key: []string{kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch)}}
+	o := outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: template, Subject: subject, Body: body, Parts: parts, PartBlobs: blobs,
+		Token: seat.Token, Key: []string{kind, fmt.Sprint(round), seat.Player, fmt.Sprint(g.Epoch)}}
 	// The whole mail is kept for RESEND (a seat the computer plays gets no mail, but its reports are
-	// kept too: a player who takes the seat over may ask for them).
-	saved, err := json.Marshal(savedMail(s.mail(o).Mail))
+	// kept too: a player who takes the seat over may ask for them), its picture by name: one copy of it
+	// is kept, in the outbox (storage.OutMail.PartBlobs).
+	m := s.mail(o)
+	saved, err := json.Marshal(savedMail{Mail: m.Mail, PartBlobs: m.PartBlobs})
 	if err != nil {
 		return err
 	}
@@ -265,69 +264,6 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 		return err
 	}
 	return s.enqueue(tx, o)
-}
-
-// reportParts are what a player's report carries besides its text: the map of what the player's side
-// sees (Report.Picture, built by the ruleset from that side's view only), as a PNG shown inline where the
-// mail program can. A ruleset that draws no scene gives a report without a picture.
-func reportParts(seat *Seat, rep ruleset.Report, pic picture) ([]outmail.Part, error) {
-	if pic.err != nil {
-		return nil, fmt.Errorf("the map picture of %s's report: %w", seat.Player, pic.err)
-	}
-	if pic.png == nil {
-		return nil, nil
-	}
-	return []outmail.Part{{Filename: fmt.Sprintf("map-%d.png", rep.Round), ContentType: "image/png", Inline: true, Data: pic.png}}, nil
-}
-
-// picture is a report's map drawn as a PNG (nil when the ruleset draws none), or why it could not be.
-type picture struct {
-	png []byte
-	err error
-}
-
-func drawPicture(rep ruleset.Report) picture {
-	sc := rep.Picture()
-	if sc == nil {
-		return picture{}
-	}
-	png, err := mappicture.PNG(*sc)
-	return picture{png, err}
-}
-
-// drawn is a player's report and its picture, built ahead of queueing (renderPictures).
-type drawn struct {
-	rep ruleset.Report
-	pic picture
-}
-
-// renderPictures builds the reports of the players told of a round and draws their map pictures, on every
-// core at once: both are pure (the same round gives the same bytes), and drawing is most of a round's
-// time in its transaction.
-func renderPictures(rg ruleset.Game, log *ruleset.Log, players []string) map[string]drawn {
-	out := make([]drawn, len(players))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(players)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				rep := rg.Report(players[i], log)
-				out[i] = drawn{rep, drawPicture(rep)}
-			}
-		}()
-	}
-	for i := range players {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	pics := make(map[string]drawn, len(players))
-	for i, p := range players {
-		pics[p] = out[i]
-	}
-	return pics
 }
 
 // fillReceipt adds what the player has on file and who is still missing; miss is what s.missing says, or
@@ -438,6 +374,7 @@ type outgoing struct {
 	Kind          string
 	Subject, Body string
 	Parts         []outmail.Part // a report's picture, say
+	PartBlobs     []string       // for each part, the outbox blob that holds its bytes ("": its own Data)
 	InReplyTo     string
 	Token         string // the seat's reply token, for its personal Reply-To
 	Key           []string
@@ -460,7 +397,7 @@ func (s *Service) enqueue(tx *storage.Tx, o outgoing) error {
 // shows the name it was sent under), dated now, with a Message-ID made from its cause.
 func (s *Service) mail(o outgoing) storage.OutMail {
 	m := storage.OutMail{Mail: outmail.Mail{From: s.cfg.Address, FromName: s.cfg.Name, To: o.To, ToName: o.ToName, Subject: o.Subject,
-		Body: o.Body, Parts: o.Parts, InReplyTo: o.InReplyTo, Created: s.now().UTC(), Headers: map[string]string{}}, Kind: o.Kind}
+		Body: o.Body, Parts: o.Parts, InReplyTo: o.InReplyTo, Created: s.now().UTC(), Headers: map[string]string{}}, Kind: o.Kind, PartBlobs: o.PartBlobs}
 	m.MessageID = s.messageID(append([]string{o.Kind, o.To, o.Subject}, o.Key...)...)
 	if o.Game != nil {
 		m.Game = o.Game.ID

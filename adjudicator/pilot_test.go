@@ -102,6 +102,9 @@ service:
 	if st.Status != StatusOver {
 		t.Errorf("the solo game runs to its end: %+v", st)
 	}
+	if _, err := f.s.DrawPictures(); err != nil {
+		t.Fatal(err)
+	}
 	items, err := f.db.Pending(f.now.Add(1000*time.Hour), 0)
 	if err != nil {
 		t.Fatal(err)

@@ -95,6 +95,10 @@ func (s *Service) Record(gameID string) (*GameRecord, error) {
 		if rec.Mails, err = tx.OutboxByGame(g.ID); err != nil {
 			return err
 		}
+		// A picture not drawn yet is drawn here as its mail will carry it (pictures.go).
+		if err := fillPictures(tx, rec.Mails); err != nil {
+			return err
+		}
 		if rec.Scenario, err = gameScenario(tx, g.ID); err != nil {
 			return err
 		}

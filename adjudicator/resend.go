@@ -73,8 +73,10 @@ func (s *Service) resend(tx *storage.Tx, g *Game, seat *Seat, args []string, inR
 	}
 	done[keptKey] = true
 	// The same mail again, parts and all, to the seat's address now, as an answer to the request.
+	// A picture kept by name is the very one the report carried (one copy, in the outbox); if it is not
+	// drawn yet, the resent mail waits for it as the report does.
 	return note, exact, s.enqueue(tx, outgoing{To: seat.Email, ToName: seat.Name, Game: g, Kind: "resend", Subject: m.Subject, Body: s.relink(g, seat, m.Body), Parts: m.Parts,
-		InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo, keptKey}})
+		PartBlobs: m.PartBlobs, InReplyTo: inReplyTo, Token: seat.Token, Key: []string{"resend", inReplyTo, keptKey}})
 }
 
 // rolledBack is when the moderator rolled back the round a player's report key names, or the zero time
@@ -117,7 +119,12 @@ func parseUint(s string) uint64 {
 	return n
 }
 
-// savedMail is a player's report as kept for RESEND: the whole mail as it was queued (outmail.Mail's JSON).
-// Reports kept before the mail was kept whole hold {"subject", "body"} only, the same names: they read as
+// savedMail is a player's report as kept for RESEND: the whole mail as it was queued (outmail.Mail's JSON),
+// a part named in PartBlobs by the outbox blob that holds its bytes and without bytes of its own (the map
+// picture: pictures.go). Reports kept before pictures were kept once carry the picture's bytes in the part;
+// reports kept before the mail was kept whole hold {"subject", "body"} only, the same names: they read as
 // a mail with that subject and text and no parts.
-type savedMail outmail.Mail
+type savedMail struct {
+	outmail.Mail
+	PartBlobs []string `json:"part_blobs,omitempty"`
+}

@@ -67,6 +67,11 @@ func (s *Service) Tick() ([]string, error) {
 	if err := s.housekeep(); err != nil {
 		errs = append(errs, err)
 	}
+	// Pictures still to draw: those of the rounds just resolved when no sender draws them, and any left
+	// by a crash between a round's commit and its drawing.
+	if _, err := s.DrawPictures(); err != nil {
+		errs = append(errs, err)
+	}
 	return done, errors.Join(errs...)
 }
 
@@ -339,7 +344,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger
 			told = append(told, g.Seats[i].Player)
 		}
 	}
-	pics := renderPictures(next, log, told)
+	built := buildReports(next, log, told)
 	for i := range g.Seats {
 		if !ruleset.ReportsTo(next, g.Seats[i].Player) {
 			continue // a game that asks only some players this round (ruleset.Selective)
@@ -347,7 +352,7 @@ func (s *Service) resolveRound(tx *storage.Tx, g *Game, rg ruleset.Game, trigger
 		if kind != kindOver {
 			askSeat(next, &g.Seats[i])
 		}
-		if err := s.queueReport(tx, reportJob{g: g, rg: next, seat: &g.Seats[i], kind: kind, log: log, notes: notes, pics: pics}); err != nil {
+		if err := s.queueReport(tx, reportJob{g: g, rg: next, seat: &g.Seats[i], kind: kind, log: log, notes: notes, built: built}); err != nil {
 			return err
 		}
 	}

@@ -30,6 +30,9 @@ func (f *fixture) mailTo(from, to, text string) Outcome {
 // all is every mail queued so far, oldest first.
 func (f *fixture) all() []storage.Outgoing {
 	f.t.Helper()
+	if _, err := f.s.DrawPictures(); err != nil { // what the sender does before each pass
+		f.t.Fatal(err)
+	}
 	items, err := f.db.Pending(f.now.Add(10000*time.Hour), 0)
 	if err != nil {
 		f.t.Fatal(err)

@@ -81,6 +81,10 @@ type Service struct {
 	decoded decodeCache
 	// zones caches time.LoadLocation by name (loadLocation).
 	zones sync.Map
+	// drawing lets one DrawPictures draw at a time; drawFailed, under it, names the pictures that could
+	// not be drawn, not tried again until a restart (pictures.go).
+	drawing    sync.Mutex
+	drawFailed map[string]bool
 }
 
 // Option sets what a Service tells or asks of the program around it, once, when it is made (New): the
@@ -95,7 +99,8 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.clock 
 func WithNotify(notify func()) Option { return func(s *Service) { s.notify = notify } }
 
 // WithTimed has timed told (by benchmarks) how long the parts of resolving a round took: "resolve" (the
-// ruleset), "reports" (every player's report rendered and queued).
+// ruleset), "reports" (every player's report rendered and queued), and after the commit "pictures" (the
+// waiting map pictures drawn and stored: DrawPictures).
 func WithTimed(timed func(part string, d time.Duration)) Option {
 	return func(s *Service) { s.onTimed = timed }
 }

@@ -95,6 +95,9 @@ func (f *fixture) mail(from, id, text string) Outcome {
 // outbox returns every queued mail to addr, oldest first.
 func (f *fixture) outbox(addr string) []storage.Outgoing {
 	f.t.Helper()
+	if _, err := f.s.DrawPictures(); err != nil { // what the sender does before each pass
+		f.t.Fatal(err)
+	}
 	items, err := f.db.Pending(f.now.Add(1000*time.Hour), 0)
 	if err != nil {
 		f.t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,12 +25,21 @@ import (
 //	outbox/failed/<id>         → "" (gave up: failed-permanently)
 //	outbox/msgid/<Message-ID>  → id
 //	outbox/game/<game>/<id>    → ""
+//	outbox/blob/<name>         → the bytes of a part several mails share (OutMail.PartBlobs), kept once
+//	outbox/recipe/<name>       → what blob name is to be made from, until it is made (PromiseBlob, PutBlob)
+//	outbox/held/<name>/<id>    → "": mail id waits for blob name, and is not pending until it is stored
 //
 // The pending index holds only what still has to go, so Pending costs the size of the queue, not of the
 // history; mail that is sent leaves it in the same transaction that records the sending. The bytes of a
 // mail's parts (a report's map picture, ~100 KB) live apart from its record, so that recording an attempt
 // or a sending rewrites a record of a few hundred bytes, not the picture, and the JSON never carries it as
 // base64.
+//
+// A blob is made after the commit that queued its mail: the transaction stores a recipe (PromiseBlob), the
+// mail waits in held rather than pending, and PutBlob, in a later transaction, stores the bytes, forgets the
+// recipe and makes every mail that waited for them pending in one commit. A crash between the two leaves
+// the recipe and the held mail; whoever makes blobs finds the recipe (Recipes) after the restart. A mail
+// never leaves without its parts, and each is made and sent once.
 const (
 	outboxData    = "data"
 	outboxMail    = "mail"
@@ -37,6 +47,9 @@ const (
 	outboxFailed  = "failed"
 	outboxMsgID   = "msgid"
 	outboxGame    = "game"
+	outboxBlob    = "blob"
+	outboxRecipe  = "recipe"
+	outboxHeld    = "held"
 )
 
 // Retry policy of MarkFailed: the first retry after RetryFirst, each further one after twice the previous
@@ -64,6 +77,18 @@ type OutMail struct {
 	outmail.Mail
 	Game string `json:"game,omitempty"` // the game it belongs to; indexed for OutboxByGame
 	Kind string `json:"kind,omitempty"` // receipt, report, error, reminder, …
+	// PartBlobs names, for each part by index, the blob that holds its bytes ("" or past the end: the
+	// part's own Data). A part stored as a blob is kept once however many mails carry it; its Data is
+	// left empty at Enqueue, and filled in when the mail is read whole.
+	PartBlobs []string `json:"part_blobs,omitempty"`
+}
+
+// partBlob is the blob that holds part i's bytes, or "".
+func (m OutMail) partBlob(i int) string {
+	if i < len(m.PartBlobs) {
+		return m.PartBlobs[i]
+	}
+	return ""
 }
 
 // Outgoing is an outbox entry: the mail plus its delivery state.
@@ -82,7 +107,8 @@ type Outgoing struct {
 // OutboxStats counts the outbox.
 type OutboxStats struct {
 	Total    int // everything ever enqueued
-	Pending  int // still to be sent, due or waiting for a retry
+	Pending  int // still to be sent, due or waiting for a retry, or held for a blob
+	Held     int // pending items waiting for a blob to be made (PromiseBlob), once per blob waited for
 	Retrying int // pending items that failed at least once
 	Sent     int
 	Failed   int // failed-permanently
@@ -109,7 +135,7 @@ func isPermanent(err error) bool {
 
 func createOutboxBuckets(btx *bolt.Tx) error {
 	out := btx.Bucket([]byte(BucketOutbox))
-	for _, name := range []string{outboxMail, outboxData, outboxPending, outboxFailed, outboxMsgID, outboxGame} {
+	for _, name := range []string{outboxMail, outboxData, outboxPending, outboxFailed, outboxMsgID, outboxGame, outboxBlob, outboxRecipe, outboxHeld} {
 		if _, err := out.CreateBucketIfNotExists([]byte(name)); err != nil {
 			return fmt.Errorf("create bucket %s/%s: %w", BucketOutbox, name, err)
 		}
@@ -121,6 +147,8 @@ func createOutboxBuckets(btx *bolt.Tx) error {
 // whose keys are ids. A nil result means the file has no outbox (only possible read-only on a foreign file).
 type outboxBuckets struct {
 	mail, data, pending, failed, msgid, game *bolt.Bucket
+	// blob, recipe and held are nil in a file from before blobs that is open read-only.
+	blob, recipe, held *bolt.Bucket
 }
 
 func (tx *Tx) outbox() (outboxBuckets, error) {
@@ -135,13 +163,16 @@ func (tx *Tx) outbox() (outboxBuckets, error) {
 		failed:  out.Bucket([]byte(outboxFailed)),
 		msgid:   out.Bucket([]byte(outboxMsgID)),
 		game:    out.Bucket([]byte(outboxGame)),
+		blob:    out.Bucket([]byte(outboxBlob)),
+		recipe:  out.Bucket([]byte(outboxRecipe)),
+		held:    out.Bucket([]byte(outboxHeld)),
 	}
 	if ob.mail == nil || ob.pending == nil || ob.failed == nil || ob.msgid == nil || ob.game == nil {
 		return outboxBuckets{}, fmt.Errorf("storage: %w: incomplete %s bucket", ErrNotSortie, BucketOutbox)
 	}
 	if tx.tx.Writable() {
 		ob.mail.FillPercent = appendFillPercent
-		if ob.data == nil { // Open creates it in every file it opens read-write
+		if ob.data == nil || ob.blob == nil || ob.recipe == nil || ob.held == nil { // Open creates them in every file it opens read-write
 			return outboxBuckets{}, fmt.Errorf("storage: %w: incomplete %s bucket", ErrNotSortie, BucketOutbox)
 		}
 		ob.data.FillPercent = appendFillPercent
@@ -153,7 +184,9 @@ func (tx *Tx) outbox() (outboxBuckets, error) {
 
 // Enqueue puts a mail in the outbox as part of this transaction and returns its id. Nothing is sent unless the
 // transaction commits. MessageID is required (stable, so a resend after a crash is recognisable); a second
-// mail with the same MessageID is refused with ErrDuplicateMessageID and the id of the first.
+// mail with the same MessageID is refused with ErrDuplicateMessageID and the id of the first. A part named
+// in PartBlobs must have its blob stored or promised (PromiseBlob); while one is only promised, the mail is
+// held, and PutBlob makes it pending.
 func (tx *Tx) Enqueue(m OutMail) (string, error) {
 	m.MessageID = NormalizeMessageID(m.MessageID)
 	m.InReplyTo = NormalizeMessageID(m.InReplyTo)
@@ -179,14 +212,34 @@ func (tx *Tx) Enqueue(m OutMail) (string, error) {
 	if err := putOutgoing(ob, rec); err != nil {
 		return "", err
 	}
+	id := []byte(rec.ID)
+	held := false
 	for i, p := range m.Parts {
+		if name := m.partBlob(i); name != "" {
+			if ob.blob.Get([]byte(name)) != nil {
+				continue
+			}
+			if ob.recipe.Get([]byte(name)) == nil {
+				return "", fmt.Errorf("storage: enqueue: %w: part %d: blob %q is neither stored nor promised", ErrInvalidMail, i+1, name)
+			}
+			w, err := ob.held.CreateBucketIfNotExists([]byte(name))
+			if err != nil {
+				return "", fmt.Errorf("storage: enqueue: part %d: %w", i+1, err)
+			}
+			if err := w.Put(id, []byte{}); err != nil {
+				return "", fmt.Errorf("storage: enqueue: part %d: %w", i+1, err)
+			}
+			held = true
+			continue
+		}
 		if err := ob.data.Put(partKey(rec.ID, i), p.Data); err != nil {
 			return "", fmt.Errorf("storage: enqueue: part %d: %w", i+1, err)
 		}
 	}
-	id := []byte(rec.ID)
-	if err := ob.pending.Put(id, nanos(time.Time{})); err != nil {
-		return "", fmt.Errorf("storage: enqueue: %w", err)
+	if !held {
+		if err := ob.pending.Put(id, nanos(time.Time{})); err != nil {
+			return "", fmt.Errorf("storage: enqueue: %w", err)
+		}
 	}
 	if err := ob.msgid.Put([]byte(m.MessageID), id); err != nil {
 		return "", fmt.Errorf("storage: enqueue: %w", err)
@@ -235,7 +288,25 @@ func validateMail(m OutMail) error {
 			return bad("line break in header %s", k)
 		}
 	}
-	if err := outmail.CheckParts(m.Mail); err != nil {
+	check := m.Mail
+	if len(m.PartBlobs) > 0 {
+		if len(m.PartBlobs) > len(m.Parts) {
+			return bad("%d part blobs for %d parts", len(m.PartBlobs), len(m.Parts))
+		}
+		check.Parts = slices.Clone(m.Parts)
+		for i := range check.Parts {
+			if name := m.partBlob(i); name != "" {
+				if len(check.Parts[i].Data) > 0 {
+					return bad("part %d has bytes of its own and blob %q", i+1, name)
+				}
+				if err := checkBlobName(name); err != nil {
+					return bad("part %d: %v", i+1, err)
+				}
+				check.Parts[i].Data = []byte{0} // the blob's bytes, for the check's sake
+			}
+		}
+	}
+	if err := outmail.CheckParts(check); err != nil {
 		return bad("%v", err)
 	}
 	return nil
@@ -433,6 +504,10 @@ func (db *DB) Requeue(id string) (bool, error) {
 		if err := ob.failed.Delete([]byte(id)); err != nil {
 			return err
 		}
+		requeued = true
+		if heldOn(ob, rec) {
+			return putOutgoing(ob, rec) // still waits for a blob: PutBlob makes it pending
+		}
 		if err := ob.pending.Put([]byte(id), nanos(time.Time{})); err != nil {
 			return err
 		}
@@ -440,7 +515,6 @@ func (db *DB) Requeue(id string) (bool, error) {
 			tx.outboxSignal = true
 			tx.OnCommit(db.signalOutbox)
 		}
-		requeued = true
 		return putOutgoing(ob, rec)
 	})
 	return requeued && err == nil, err
@@ -471,6 +545,16 @@ func (db *DB) OutboxStats() (OutboxStats, error) {
 				st.Retrying++
 			}
 		}
+		if ob.held != nil {
+			err := ob.held.ForEachBucket(func(k []byte) error {
+				st.Held += ob.held.Bucket(k).Stats().KeyN
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			st.Pending += st.Held
+		}
 		st.Failed = ob.failed.Stats().KeyN
 		st.Sent = st.Total - st.Pending - st.Failed
 		return nil
@@ -500,6 +584,16 @@ func getMail(ob outboxBuckets, id string) (Outgoing, bool, error) {
 	}
 	parts := make([]outmail.Part, len(rec.Parts))
 	for i, p := range rec.Parts {
+		if name := rec.partBlob(i); name != "" {
+			// A blob not yet made leaves the part empty: the mail is held (Enqueue), never pending.
+			if ob.blob != nil {
+				if v := ob.blob.Get([]byte(name)); v != nil {
+					p.Data = append([]byte(nil), v...)
+				}
+			}
+			parts[i] = p
+			continue
+		}
 		var v []byte
 		if ob.data != nil {
 			v = ob.data.Get(partKey(id, i))
@@ -543,6 +637,9 @@ func deleteParts(ob outboxBuckets, rec Outgoing) error {
 		return nil
 	}
 	for i := range rec.Parts {
+		if rec.partBlob(i) != "" {
+			continue // shared: a blob outlives the mails that carry it
+		}
 		if err := ob.data.Delete(partKey(rec.ID, i)); err != nil {
 			return err
 		}

@@ -713,6 +713,9 @@ service:
 				continue
 			}
 			// The round number the seat's last mail asks for (its own count in an impulse game).
+			if _, err := s.DrawPictures(); err != nil { // what the sender does before each pass
+				t.Fatal(err)
+			}
 			items, _ := db.Pending(now.Add(1000*time.Hour), 0)
 			turn := 0
 			for _, it := range items {

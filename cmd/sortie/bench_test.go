@@ -792,12 +792,13 @@ type benchStages struct {
 	accepted []time.Time
 	resolve  time.Duration
 	reports  time.Duration
+	pictures time.Duration // drawn and stored after the commit (adjudicator.Service.DrawPictures)
 }
 
 func (s *benchStages) reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.fetched, s.commit, s.accepted, s.resolve, s.reports = time.Time{}, time.Time{}, nil, 0, 0
+	s.fetched, s.commit, s.accepted, s.resolve, s.reports, s.pictures = time.Time{}, time.Time{}, nil, 0, 0, 0
 }
 
 func (s *benchStages) stage(stage, _ string) {
@@ -822,6 +823,8 @@ func (s *benchStages) timed(part string, d time.Duration) {
 		s.resolve += d
 	case "reports":
 		s.reports += d
+	case "pictures":
+		s.pictures += d
 	}
 }
 
@@ -918,7 +921,7 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		return map[string]int{benchAlice: env.delivered(benchAlice), benchBob: env.delivered(benchBob)}
 	}
 
-	var tTurn, tDetect, tCommit, tResolve, tRender, tSMTP, tDelivery time.Duration
+	var tTurn, tDetect, tCommit, tResolve, tRender, tDraw, tSMTP, tDelivery time.Duration
 	var rTurn, rDetect, rFetch, rSMTP, rDelivery time.Duration
 	iter := 0
 	for b.Loop() {
@@ -964,7 +967,7 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		var st benchStages
 		for wait := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 			stages.mu.Lock()
-			st.fetched, st.commit, st.accepted, st.resolve, st.reports = stages.fetched, stages.commit, stages.accepted, stages.resolve, stages.reports
+			st.fetched, st.commit, st.accepted, st.resolve, st.reports, st.pictures = stages.fetched, stages.commit, stages.accepted, stages.resolve, stages.reports, stages.pictures
 			stages.mu.Unlock()
 			if !st.fetched.IsZero() && !st.commit.IsZero() && len(st.accepted) >= 3 {
 				break
@@ -978,6 +981,7 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 		tCommit += st.commit.Sub(st.fetched)
 		tResolve += st.resolve
 		tRender += st.reports
+		tDraw += st.pictures
 		lastAccepted := st.accepted[len(st.accepted)-1]
 		if lastAccepted.After(end) {
 			lastAccepted = end
@@ -1019,12 +1023,14 @@ func benchTurnLatency(b *testing.B, env *benchEnv) {
 	// The order's way: detect (in Dovecot's INBOX until the intake hands it to the handler: the poll,
 	// the fetch), commit (the handler: read, check, resolve the round, render the reports, commit; of
 	// which resolve-ms is the ruleset and render-ms the reports), smtp (the commit until the SMTP server
-	// took the last mail), delivery (until the last is in its player's mailbox).
+	// took the last mail, of which draw-ms drawing and storing the reports' pictures after the commit),
+	// delivery (until the last is in its player's mailbox).
 	b.ReportMetric(ms(tTurn), "ms/turn")
 	b.ReportMetric(ms(tDetect), "detect-ms")
 	b.ReportMetric(ms(tCommit), "commit-ms")
 	b.ReportMetric(ms(tResolve), "resolve-ms")
 	b.ReportMetric(ms(tRender), "render-ms")
+	b.ReportMetric(ms(tDraw), "draw-ms")
 	b.ReportMetric(ms(tSMTP), "smtp-ms")
 	b.ReportMetric(ms(tDelivery), "delivery-ms")
 	b.ReportMetric(ms(rTurn), "raw-ms/turn")

@@ -486,6 +486,9 @@ service:
 		return o
 	}
 	mails := func(addr string) []storage.Outgoing {
+		if _, err := svc.DrawPictures(); err != nil { // what the sender does before each pass
+			t.Fatal(err)
+		}
 		items, err := db.Pending(now.Add(10000*time.Hour), 0)
 		if err != nil {
 			t.Fatal(err)

@@ -129,7 +129,12 @@ func TestArchiveHoldsTheMailAsSent(t *testing.T) {
 	host, port, _ := strings.Cut(srv.Addr(), ":")
 	p, _ := strconv.Atoi(port)
 	opts := mailer.SenderOptions{Host: host, Port: p, TLS: mailer.TLSNone, FromName: "not the mail's name", KeepOpen: -1}
-	sent, err := mailer.NewSender(opts, Outbox{DB: db}).SendOnce(context.Background())
+	// The archive read before the reports' pictures are drawn shows the pictures they go with.
+	before, err := svc.Record("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, err := mailer.NewSender(opts, Outbox{DB: db, Svc: svc}).SendOnce(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +169,21 @@ func TestArchiveHoldsTheMailAsSent(t *testing.T) {
 	}
 	if len(boxed) != len(rec.Mails) || len(ar.Mails) != len(rec.Mails) || len(rec.Mails) != sent {
 		t.Fatalf("%d mails in the mbox, %d in the record, %d sent", len(boxed), len(rec.Mails), sent)
+	}
+	if len(before.Mails) != len(rec.Mails) {
+		t.Fatalf("%d mails in the record before sending, %d after", len(before.Mails), len(rec.Mails))
+	}
+	pictures := 0
+	for i, m := range before.Mails {
+		if !reflect.DeepEqual(m.Parts, rec.Mails[i].Parts) {
+			t.Errorf("mail %d (%s): its parts in the archive before its picture was drawn are not those it was sent with", i+1, m.Kind)
+		}
+		if len(m.PartBlobs) > 0 {
+			pictures++
+		}
+	}
+	if pictures < 4 {
+		t.Errorf("%d mails carry a picture drawn after the commit, want the welcomes and reports", pictures)
 	}
 	same := map[string]int{}
 	for i, m := range rec.Mails {

@@ -317,11 +317,21 @@ func (d *Daemon) backup(now time.Time) error {
 }
 
 // Outbox adapts the database's outbox to the mail sender: the stored mail goes over whole, so the
-// sender renders exactly what the archive renders.
-type Outbox struct{ DB *storage.DB }
+// sender renders exactly what the archive renders. With Svc set, each pass first draws the map pictures
+// that mails wait for (adjudicator.Service.DrawPictures), after the commit that queued them.
+type Outbox struct {
+	DB  *storage.DB
+	Svc *adjudicator.Service
+}
 
-// Pending returns the mails due at now, oldest first (storage.DB.Pending).
+// Pending returns the mails due at now, oldest first (storage.DB.Pending), once the pictures they wait
+// for are drawn.
 func (o Outbox) Pending(now time.Time, limit int) ([]mailer.OutgoingMail, error) {
+	if o.Svc != nil {
+		if _, err := o.Svc.DrawPictures(); err != nil {
+			return nil, err
+		}
+	}
 	items, err := o.DB.Pending(now, limit)
 	if err != nil {
 		return nil, err
@@ -516,10 +526,12 @@ func NewDaemon(c *Config, extra ...adjudicator.Option) (*Daemon, error) {
 	if d.BackupKeep <= 0 {
 		d.BackupKeep = 7
 	}
+	var outbox *Outbox
 	if c.SMTP.Host != "" {
 		opts := c.SenderOptions(log)
 		opts.OnAccepted = func(id string) { d.trace("accepted", id) }
-		d.Sender = mailer.NewSender(opts, Outbox{DB: db})
+		outbox = &Outbox{DB: db} // its Svc, which draws the pictures a mail waits for, is set below
+		d.Sender = mailer.NewSender(opts, outbox)
 	}
 	// A round left waiting for one player: its last mail may come any moment. Poll the inbox rather than
 	// wait for IDLE (Dovecot tells an IDLE client half a second late), and keep an SMTP connection ready.
@@ -535,6 +547,9 @@ func NewDaemon(c *Config, extra ...adjudicator.Option) (*Daemon, error) {
 	}
 	svc := adjudicator.New(db, tmpl, c.AdjudicatorConfig(), log, append(d.serviceOptions(), extra...)...)
 	d.Svc = svc
+	if outbox != nil {
+		outbox.Svc = svc
+	}
 	if c.IMAP.Addr != "" {
 		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace, kick: d.kick()})
 	}

@@ -92,7 +92,7 @@ func TestTheLastOrderIsWatchedFor(t *testing.T) {
 	var mu sync.Mutex
 	var drawing time.Duration
 	d, err := NewDaemon(cfg, adjudicator.WithTimed(func(part string, took time.Duration) {
-		if part == "reports" {
+		if part == "reports" || part == "pictures" {
 			mu.Lock()
 			drawing += took
 			mu.Unlock()
@@ -156,7 +156,7 @@ func TestTheLastOrderIsWatchedFor(t *testing.T) {
 	wait("a kept connection to Postfix", func() bool { open, _ := submissionConnections(srv.Dir); return open > 0 })
 	_, opened := submissionConnections(srv.Dir)
 	mu.Lock()
-	accepted, fetched = 0, time.Time{}
+	accepted, fetched, drawing = 0, time.Time{}, 0
 	mu.Unlock()
 
 	conn, err := net.DialTimeout("tcp", srv.LMTPAddr, 5*time.Second)
