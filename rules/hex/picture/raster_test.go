@@ -2,10 +2,13 @@ package picture
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"hash/adler32"
 	"image"
 	"image/png"
+	"regexp"
 	"runtime"
 	"testing"
 
@@ -77,3 +80,46 @@ func TestAdler32Combine(t *testing.T) {
 }
 
 func adler(b []byte) uint32 { return adler32.Checksum(b) }
+
+// The embedded fonts' binary search fields (the table directory's and the character map's) agree with
+// their counts, as OpenType sets them: a browser's font checker refuses a font where they do not, and
+// the SVG's text then falls back to another, wider font that overflows its label boxes.
+func TestSubsetSearchFields(t *testing.T) {
+	css := mustSVG(t, everything())
+	m := regexp.MustCompile(`base64,([A-Za-z0-9+/=]+)`).FindAllStringSubmatch(css, -1)
+	if len(m) != 2 {
+		t.Fatalf("%d embedded fonts", len(m))
+	}
+	// search returns the fields for n entries of size bytes each.
+	search := func(n, size int) (rng, sel, shift uint16) {
+		p, e := 1, 0
+		for p*2 <= n {
+			p, e = p*2, e+1
+		}
+		return uint16(p * size), uint16(e), uint16(n*size - p*size)
+	}
+	be := binary.BigEndian
+	for _, f := range m {
+		b, err := base64.StdEncoding.DecodeString(f[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := int(be.Uint16(b[4:]))
+		if r, s, sh := search(n, 16); be.Uint16(b[6:]) != r || be.Uint16(b[8:]) != s || be.Uint16(b[10:]) != sh {
+			t.Errorf("table directory of %d tables: search fields %v, want %d %d %d", n, b[6:12], r, s, sh)
+		}
+		tables, err := readTables(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm := tables["cmap"]
+		sub := cm[be.Uint32(cm[8:]):]
+		if be.Uint16(sub) != 4 {
+			t.Fatalf("character map format %d", be.Uint16(sub))
+		}
+		segs := int(be.Uint16(sub[6:])) / 2
+		if r, s, sh := search(segs, 2); be.Uint16(sub[8:]) != r || be.Uint16(sub[10:]) != s || be.Uint16(sub[12:]) != sh {
+			t.Errorf("character map of %d segments: search fields %v, want %d %d %d", segs, sub[8:14], r, s, sh)
+		}
+	}
+}

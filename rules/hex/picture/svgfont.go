@@ -270,8 +270,7 @@ func cmapTable(m map[rune]uint16) []byte {
 	be.PutUint16(sub[0:], 4)
 	be.PutUint16(sub[2:], uint16(len(sub)))
 	be.PutUint16(sub[6:], uint16(2*segs))
-	sr := 2
-	sel := 0
+	sr, sel := 1, 0
 	for sr*2 <= segs {
 		sr *= 2
 		sel++
