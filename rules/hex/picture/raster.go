@@ -39,6 +39,10 @@ func drawRGBA(p *pen, w, h int) *image.RGBA {
 func (r *rasterizer) op(o *op) {
 	switch o.kind {
 	case opFill:
+		if b, ok := pixelRect(o.p); ok {
+			r.fillRect(b, o.fill)
+			return
+		}
 		r.fill(polys(o.p), o.fill)
 	case opStroke:
 		r.fill(outline(o.p, o.width, o.cap, o.join, o.dashes), o.line)
@@ -47,6 +51,40 @@ func (r *rasterizer) op(o *op) {
 		r.fill(outline(o.p, o.width, o.cap, o.join, nil), o.line)
 	case opText:
 		r.text(o)
+	}
+}
+
+// pixelRect reports whether p is one rectangle on whole pixels (the paper, the bars, a label's ground),
+// which needs no rasterizer, and returns it.
+func pixelRect(p *path) (image.Rectangle, bool) {
+	if len(p.subs) != 1 || len(p.subs[0].pts) != 4 {
+		return image.Rectangle{}, false
+	}
+	q := p.subs[0].pts
+	for _, v := range q {
+		if v.X != math.Trunc(v.X) || v.Y != math.Trunc(v.Y) || math.Abs(v.X) > 1e6 || math.Abs(v.Y) > 1e6 {
+			return image.Rectangle{}, false
+		}
+	}
+	if !(q[0].Y == q[1].Y && q[1].X == q[2].X && q[2].Y == q[3].Y && q[3].X == q[0].X) &&
+		!(q[0].X == q[1].X && q[1].Y == q[2].Y && q[2].X == q[3].X && q[3].Y == q[0].Y) {
+		return image.Rectangle{}, false
+	}
+	return image.Rect(int(q[0].X), int(q[0].Y), int(q[2].X), int(q[2].Y)).Canon(), true
+}
+
+// fillRect paints a rectangle on whole pixels in c.
+func (r *rasterizer) fillRect(b image.Rectangle, c color.RGBA) {
+	b = b.Intersect(r.img.Rect)
+	if b.Empty() {
+		return
+	}
+	row := r.img.Pix[r.img.PixOffset(b.Min.X, b.Min.Y):][:4*b.Dx()]
+	for x := range b.Dx() {
+		row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, 0xFF
+	}
+	for y := b.Min.Y + 1; y < b.Max.Y; y++ {
+		copy(r.img.Pix[r.img.PixOffset(b.Min.X, y):], row)
 	}
 }
 
