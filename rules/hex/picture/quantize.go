@@ -88,6 +88,7 @@ func palette() color.Palette {
 
 // nearest returns the index of the palette colour nearest to c, weighting green most as the eye does.
 func nearest(c color.RGBA) uint8 {
+	palette()
 	if i, ok := paletteIdx[c]; ok {
 		return i
 	}
