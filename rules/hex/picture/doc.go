@@ -47,23 +47,28 @@
 //
 // # One drawing, two formats
 //
-// draw records the picture once on a github.com/tdewolff/canvas canvas; PNG rasterizes that recording
-// and SVG writes it, so the two cannot drift apart. canvas was chosen over github.com/fogleman/gg with a
-// separate SVG writer because:
+// draw records the picture once, as a list of operations (fill a path, stroke it, both, or set a line of
+// text) in pixels; PNG rasterizes that list and SVG writes it, so the two cannot drift apart. The stack is
+// small and made for what a map holds (lines, polygons, circles and labels), not a general vector
+// library:
 //
-//   - one drawing gives both formats; with gg every shape and every text measurement would be written
-//     twice, once for gg and once for the SVG writer;
-//   - text is shaped (HarfBuzz, in Go) and stays text in the SVG, so labels can be searched and checked;
-//   - it is maintained (2025), where gg's last release is from 2019;
-//   - both are pure Go and deterministic on one architecture; canvas replays its layers in order. Its own
-//     SVG font embedding is not deterministic (fonts in map order, stamped with the time of writing), so
-//     this package embeds the subset of glyphs it uses itself (fontCSS);
-//   - the price is speed and weight. gg rasterized 1160 hexagons with a coordinate each in 25 ms where
-//     canvas took 72 ms (58 ms with canvas.FastStroke) in the same run; this package arranges its drawing
-//     for canvas (a path a column of hexes, FastStroke, whole-pixel text) and rasterizes in bands, one a
-//     processor (raster.go), drawing the 100-unit benchmark picture in about 33 ms on two. canvas brings some 150 packages (its LaTeX support pulls star-tex, the Latin
-//     Modern fonts and an X11 library; text pulls a Go port of FriBidi under the LGPL 2.1) and adds about
-//     3 MB to the sortie binary.
+//   - paths are straight segments (a circle is kept as a circle for the SVG and flattened to within a
+//     tenth of a pixel for the PNG); a stroke is the union of a rectangle a segment, a disc or a miter
+//     wedge a corner and a disc a round end, all turning the same way, so golang.org/x/image/vector, which
+//     adds coverage up and caps it at full, paints each pixel once (stroke.go);
+//   - each shape is rasterized on a rasterizer the size of its own bounds, so it costs its own area, and
+//     laid on the picture through its coverage: untouched where it is empty, a plain copy where it is
+//     full (raster.go);
+//   - text is laid out glyph by glyph with the fonts' advances (the Go fonts have no kerning) read through
+//     golang.org/x/image/font/sfnt, and each glyph rasterized once a picture for each size and quarter
+//     pixel; in the SVG it stays text, so labels can be searched and checked;
+//   - the SVG is written directly, an element a line, with a subset of the two fonts embedded: just the
+//     glyphs used, renumbered, with no hinting or names, checksums set (svgfont.go);
+//   - the PNG is written directly too (png.go), to compress it on every core.
+//
+// It replaced github.com/tdewolff/canvas, which did all of this and much more (LaTeX, PDF, text shaping
+// for every script) at the cost of some 120 of the binary's packages, about 7 MB of it, and a picture
+// two to three times slower.
 //
 // Text is set in the Go fonts (golang.org/x/image/font/gofont, BSD licence), embedded, so a picture
 // looks the same on every machine.
@@ -72,10 +77,13 @@
 //
 // The PNG is paletted, one byte a pixel, against one fixed palette (the drawing's colours, their blends
 // with the grounds they are drawn on, a grey ramp); each pixel takes the nearest palette colour, so flat
-// colours stay exact and the same drawing gives the same bytes. A 100-unit raid comes to about 100 KB.
-// The same Scene gives the same bytes, PNG and SVG, on any number of processors (a band's pixels are
-// those of the whole image drawn in one pass): nothing is drawn in map order, the SVG's numbers are
-// canvas's fixed formatting, its fonts carry no time stamp. Floating-point arithmetic is the same on
-// every machine of one architecture; where the compiler fuses multiply-adds (as on arm64), anti-aliased
-// edges may differ by a shade, so the golden pictures are made on amd64.
+// colours stay exact and the same drawing gives the same bytes. Its rows are cut into bands of 128, each
+// mapped and deflated on its own on whichever core is free and joined into one stream; rows are not
+// filtered (a palette index is a name, not a number, and every filter made the picture larger), and the
+// level is 5, the fastest that keeps a 100-unit raid near 100 KB (docs/performance.md, Map pictures).
+// The same Scene gives the same bytes, PNG and SVG, on any number of processors: nothing is drawn in map
+// order, the bands do not depend on the processors, the SVG's numbers are rounded to a hundredth, its
+// fonts carry no time stamp. x/image/vector gives the same coverage on every architecture; this
+// package's own geometry is floating point, which, where the compiler fuses multiply-adds (as on arm64),
+// may move an anti-aliased edge by a shade, so the golden pictures are made on amd64.
 package picture

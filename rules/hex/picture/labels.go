@@ -3,8 +3,6 @@ package picture
 import (
 	"math"
 	"strings"
-
-	"github.com/tdewolff/canvas"
 )
 
 // The label block of a hex: each unit's label in bold, in its side's colour, with its notes on one line
@@ -169,7 +167,7 @@ func (pl *placer) place(x, y, r, w, h float64) (box, bool) {
 type placed struct {
 	b      *block
 	leader bool
-	from   canvas.Point
+	from   pt
 	r      float64 // how far the counters reach from it
 }
 
@@ -194,7 +192,7 @@ func drawLabels(p *pen, f *frame, groups []*group, marks []mark, edges []*edgeMa
 		x, y, r = math.Round(x), math.Round(y), math.Round(r)
 		var lead bool
 		b.at, lead = pl.place(x, y, r, b.w, b.h)
-		all = append(all, placed{b: b, leader: lead, from: canvas.Point{X: x, Y: y}, r: r})
+		all = append(all, placed{b: b, leader: lead, from: pt{X: x, Y: y}, r: r})
 	}
 	for _, g := range groups {
 		if b := labelBlock(p, g); b != nil {
@@ -231,7 +229,7 @@ func drawLabels(p *pen, f *frame, groups []*group, marks []mark, edges []*edgeMa
 			continue
 		}
 		// From the edge of the counters to the block's nearest point.
-		to := canvas.Point{X: clamp(a.from.X, a.b.at.x0, a.b.at.x1), Y: clamp(a.from.Y, a.b.at.y0, a.b.at.y1)}
+		to := pt{X: clamp(a.from.X, a.b.at.x0, a.b.at.x1), Y: clamp(a.from.Y, a.b.at.y0, a.b.at.y1)}
 		d := to.Sub(a.from)
 		if n := d.Length(); n > a.r+2 {
 			p.stroke(polyline(a.from.Add(d.Mul((a.r+1)/n)), to), noteInk, 1)

@@ -70,7 +70,7 @@ type Item struct {
 
 // LayoutOf draws the scene as PNG and SVG do and returns where it put everything.
 func LayoutOf(s hex.Scene) (Layout, error) {
-	_, _, lay, err := draw(&s)
+	_, lay, err := draw(&s)
 	if err != nil {
 		return Layout{}, err
 	}

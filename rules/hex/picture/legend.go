@@ -1,8 +1,6 @@
 package picture
 
 import (
-	"github.com/tdewolff/canvas"
-
 	"sortie/rules/hex"
 )
 
@@ -77,7 +75,7 @@ func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 	}
 	if has(func(u *hex.SceneUnit) bool { return len(u.Track) > 0 }) {
 		add("track flown", func(p *pen, x, y float64) {
-			p.strokeCap(polyline(canvas.Point{X: x - 11, Y: y}, canvas.Point{X: x + 3, Y: y}), neutral.track, 2, canvas.RoundCap)
+			p.strokeCap(polyline(pt{X: x - 11, Y: y}, pt{X: x + 3, Y: y}), neutral.track, 2, roundCap)
 			p.fill(circle(x-5, y, 2), neutral.track)
 			p.fill(polygon(shape(arrowShape, x+11, y, 8, 90)...), neutral.track)
 		})
@@ -98,14 +96,14 @@ func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 				if k == hex.Fire {
 					end = tip - 6
 				}
-				p.stroke(polyline(canvas.Point{X: x - 11, Y: y}, canvas.Point{X: end, Y: y}), c, 2)
+				p.stroke(polyline(pt{X: x - 11, Y: y}, pt{X: end, Y: y}), c, 2)
 				lineEnd(p, k, true, tip, y, 1, 0, c)
 			})
 		}
 	}
 	if miss {
 		add("missed", func(p *pen, x, y float64) {
-			p.stroke(polyline(canvas.Point{X: x - 11, Y: y}, canvas.Point{X: x + 11, Y: y}), legendInk, 2, 5, 3)
+			p.stroke(polyline(pt{X: x - 11, Y: y}, pt{X: x + 11, Y: y}), legendInk, 2, 5, 3)
 		})
 	}
 	for _, k := range hex.MarkKinds {
@@ -118,7 +116,7 @@ func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 	}
 	if len(s.Clouds) > 0 {
 		add("cloud", func(p *pen, x, y float64) {
-			h := &canvas.Path{}
+			h := &path{}
 			hexagon(h, x, y, 10, 8.66)
 			p.fill(h, cloudFill)
 			p.fill(circle(x, y+2, 4).Append(circle(x-4, y+3, 3), circle(x+4, y+3, 3)), cloudPuff)
@@ -129,10 +127,10 @@ func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 	}
 	if s.Bounds != nil {
 		add("off the map", func(p *pen, x, y float64) {
-			h := &canvas.Path{}
+			h := &path{}
 			hexagon(h, x, y, 10, 8.66)
 			p.fill(h, offMap)
-			p.strokeCap(polyline(canvas.Point{X: x + 5, Y: y - 8.66}, canvas.Point{X: x + 10, Y: y}, canvas.Point{X: x + 5, Y: y + 8.66}), mapEdge, 2.2, canvas.RoundCap)
+			p.strokeCap(polyline(pt{X: x + 5, Y: y - 8.66}, pt{X: x + 10, Y: y}, pt{X: x + 5, Y: y + 8.66}), mapEdge, 2.2, roundCap)
 		})
 	}
 	return items

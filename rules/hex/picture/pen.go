@@ -7,109 +7,184 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/tdewolff/canvas"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 )
 
-// pen draws on a canvas in pixels with y growing downwards, the way the frame computes positions, and
-// keeps the runes each font drew so the SVG can embed just those glyphs.
+// pen records the drawing as a list of operations in pixels, y growing downwards, the way the frame
+// computes positions: PNG rasterizes the list and SVG writes it, so the two show one drawing. It keeps the
+// runes each font drew so the SVG can embed just those glyphs.
 type pen struct {
-	ctx   *canvas.Context
 	fonts fontSet
+	ops   []op
 	used  [2]map[rune]bool // runes drawn in the regular [0] and bold [1] font
+	buf   sfnt.Buffer
+	adv   map[advKey]float64 // glyph advances in pixels, by font, glyph and size
 }
 
-// newPen returns a pen that can shape and measure text; attach gives it a canvas to draw on.
+type advKey struct {
+	bold bool
+	id   sfnt.GlyphIndex
+	size fixed.Int26_6
+}
+
+// The kinds of operation.
+type opKind uint8
+
+const (
+	opFill opKind = iota
+	opStroke
+	opFillStroke
+	opText
+)
+
+// capStyle is how a stroked line ends; joinStyle how it turns a corner.
+type (
+	capStyle  uint8
+	joinStyle uint8
+)
+
+const (
+	buttCap capStyle = iota
+	roundCap
+)
+
+const (
+	roundJoin joinStyle = iota
+	miterJoin
+)
+
+// op is one operation of the drawing: a path filled, stroked or both, or a line of text with its
+// baseline starting at (x, y), whole pixels.
+type op struct {
+	kind       opKind
+	p          *path
+	fill, line color.RGBA
+	width      float64
+	cap        capStyle
+	join       joinStyle
+	dashes     []float64
+	text       span
+	x, y       float64
+}
+
+// newPen returns a pen that can shape, measure and record.
 func newPen(fs fontSet) *pen {
-	return &pen{fonts: fs, used: [2]map[rune]bool{{}, {}}}
-}
-
-func (p *pen) attach(c *canvas.Canvas) {
-	p.ctx = canvas.NewContext(c)
-	p.ctx.SetCoordSystem(canvas.CartesianIV)
+	return &pen{fonts: fs, used: [2]map[rune]bool{{}, {}}, adv: map[advKey]float64{}}
 }
 
 // fill fills path with c.
-func (p *pen) fill(path *canvas.Path, c color.RGBA) {
+func (p *pen) fill(path *path, c color.RGBA) {
 	if path == nil || path.Empty() {
 		return
 	}
-	p.ctx.SetFillColor(c)
-	p.ctx.SetStrokeColor(canvas.Transparent)
-	p.ctx.DrawPath(0, 0, path)
+	p.ops = append(p.ops, op{kind: opFill, p: path, fill: c})
 }
 
-// stroke draws path's outline with width w, dashed when dashes are given.
-func (p *pen) stroke(path *canvas.Path, c color.RGBA, w float64, dashes ...float64) {
-	p.strokeCap(path, c, w, canvas.ButtCap, dashes...)
+// stroke draws path's outline with width w, dashed when dashes are given (in widths of the line: a
+// thicker line has longer dashes).
+func (p *pen) stroke(path *path, c color.RGBA, w float64, dashes ...float64) {
+	p.strokeCap(path, c, w, buttCap, dashes...)
 }
 
-func (p *pen) strokeCap(path *canvas.Path, c color.RGBA, w float64, cap canvas.Capper, dashes ...float64) {
-	p.strokeWith(path, c, w, cap, canvas.RoundJoin, dashes...)
+func (p *pen) strokeCap(path *path, c color.RGBA, w float64, cap capStyle, dashes ...float64) {
+	p.strokeWith(path, c, w, cap, roundJoin, dashes...)
 }
 
-// strokeJoin strokes with butt caps and the given joins: miter joins for lines that turn by whole
-// hexsides cost less than round ones.
-func (p *pen) strokeJoin(path *canvas.Path, c color.RGBA, w float64, join canvas.Joiner) {
-	p.strokeWith(path, c, w, canvas.ButtCap, join)
+// strokeJoin strokes with butt caps and the given joins: miter joins keep a hex's corners sharp.
+func (p *pen) strokeJoin(path *path, c color.RGBA, w float64, join joinStyle) {
+	p.strokeWith(path, c, w, buttCap, join)
 }
 
-func (p *pen) strokeWith(path *canvas.Path, c color.RGBA, w float64, cap canvas.Capper, join canvas.Joiner, dashes ...float64) {
+func (p *pen) strokeWith(path *path, c color.RGBA, w float64, cap capStyle, join joinStyle, dashes ...float64) {
 	if path.Empty() {
 		return
 	}
-	p.ctx.SetFillColor(canvas.Transparent)
-	p.ctx.SetStrokeColor(c)
-	p.ctx.SetStrokeWidth(w)
-	p.ctx.SetStrokeCapper(cap)
-	p.ctx.SetStrokeJoiner(join)
-	p.ctx.SetDashes(0, dashes...)
-	p.ctx.DrawPath(0, 0, path)
-	p.ctx.SetDashes(0)
+	var d []float64
+	for _, v := range dashes {
+		d = append(d, v*w)
+	}
+	p.ops = append(p.ops, op{kind: opStroke, p: path, line: c, width: w, cap: cap, join: join, dashes: d})
 }
 
 // fillStroke fills path and outlines it.
-func (p *pen) fillStroke(path *canvas.Path, fill, line color.RGBA, w float64) {
+func (p *pen) fillStroke(path *path, fill, line color.RGBA, w float64) {
 	if path.Empty() {
 		return
 	}
-	p.ctx.SetFillColor(fill)
-	p.ctx.SetStrokeColor(line)
-	p.ctx.SetStrokeWidth(w)
-	p.ctx.SetStrokeCapper(canvas.ButtCap)
-	p.ctx.SetStrokeJoiner(canvas.RoundJoin)
-	p.ctx.DrawPath(0, 0, path)
+	p.ops = append(p.ops, op{kind: opFillStroke, p: path, fill: fill, line: line, width: w, cap: buttCap, join: roundJoin})
 }
 
-// span is one line of text ready to draw: shaped once, measured, drawn later.
+// span is one line of text ready to draw: its glyphs placed, measured, drawn later.
 type span struct {
-	s     string
-	t     *canvas.Text
-	width float64
-	size  float64
+	s      string
+	width  float64
+	size   float64
+	bold   bool
+	colour color.RGBA
+	glyphs []glyph
 }
 
-// text shapes s in the given size (pixels) and weight.
+// glyph is a glyph of a span and how far from the span's start it is drawn, in pixels.
+type glyph struct {
+	id sfnt.GlyphIndex
+	x  float64
+}
+
+// ppem is a type size in pixels as the font package takes it.
+func ppem(size float64) fixed.Int26_6 { return fixed.Int26_6(math.Round(size * 64)) }
+
+// layoutText places the glyphs of s at size, each after the advance of the one before (the Go fonts have
+// no kerning).
+func (p *pen) layoutText(s string, size float64, bold bool) ([]glyph, float64) {
+	f := p.fonts.face(bold)
+	em := ppem(size)
+	gs := make([]glyph, 0, len(s))
+	x := 0.0
+	for _, r := range s {
+		id, err := f.GlyphIndex(&p.buf, r)
+		if err != nil {
+			id = 0
+		}
+		gs = append(gs, glyph{id: id, x: x})
+		k := advKey{bold, id, em}
+		a, ok := p.adv[k]
+		if !ok {
+			adv, err := f.GlyphAdvance(&p.buf, id, em, font.HintingNone)
+			if err == nil {
+				a = float64(adv) / 64
+			}
+			p.adv[k] = a
+		}
+		x += a
+	}
+	return gs, x
+}
+
+// text lays out s in the given size (pixels) and weight.
 func (p *pen) text(s string, size float64, bold bool, c color.RGBA) span {
-	f, k := p.fonts.regular, 0
+	k := 0
 	if bold {
-		f, k = p.fonts.bold, 1
+		k = 1
 	}
 	for _, r := range s {
 		p.used[k][r] = true
 	}
-	t := canvas.NewTextLine(f.Face(size*ptPerPx, c), s, canvas.Left)
-	return span{s: s, t: t, width: t.Width, size: size}
+	gs, w := p.layoutText(s, size, bold)
+	return span{s: s, width: w, size: size, bold: bold, colour: c, glyphs: gs}
 }
 
 // measure is the width of s in the regular face at size, without marking its glyphs as used.
 func (p *pen) measure(s string, size float64) float64 {
-	return canvas.NewTextLine(p.fonts.regular.Face(size*ptPerPx, ink), s, canvas.Left).Width
+	_, w := p.layoutText(s, size, false)
+	return w
 }
 
 // draw puts the span's baseline start at (x, y), rounded to whole pixels: text drawn at the same
 // fraction of a pixel looks the same everywhere, sharper, and compresses better.
 func (p *pen) draw(sp span, x, y float64) {
-	p.ctx.DrawText(math.Round(x), math.Round(y), sp.t)
+	p.ops = append(p.ops, op{kind: opText, text: sp, x: math.Round(x), y: math.Round(y)})
 }
 
 // clean makes a label safe to draw on one line: valid UTF-8, no control characters, at most max runes
@@ -133,8 +208,8 @@ func clean(s string, max int) string {
 // Shapes, in pixels.
 
 // polygon returns the closed polygon through pts.
-func polygon(pts ...canvas.Point) *canvas.Path {
-	p := &canvas.Path{}
+func polygon(pts ...pt) *path {
+	p := &path{}
 	for i, q := range pts {
 		if i == 0 {
 			p.MoveTo(q.X, q.Y)
@@ -147,8 +222,8 @@ func polygon(pts ...canvas.Point) *canvas.Path {
 }
 
 // polyline returns the open line through pts.
-func polyline(pts ...canvas.Point) *canvas.Path {
-	p := &canvas.Path{}
+func polyline(pts ...pt) *path {
+	p := &path{}
 	for i, q := range pts {
 		if i == 0 {
 			p.MoveTo(q.X, q.Y)
@@ -160,7 +235,7 @@ func polyline(pts ...canvas.Point) *canvas.Path {
 }
 
 // hexagon adds a flat-topped hexagon of side s and half-height h centred on (x, y) to path.
-func hexagon(path *canvas.Path, x, y, s, h float64) {
+func hexagon(path *path, x, y, s, h float64) {
 	path.MoveTo(x+s, y)
 	path.LineTo(x+s/2, y+h)
 	path.LineTo(x-s/2, y+h)
@@ -171,37 +246,50 @@ func hexagon(path *canvas.Path, x, y, s, h float64) {
 }
 
 // circle returns a circle of radius r around (x, y).
-func circle(x, y, r float64) *canvas.Path {
-	return canvas.Circle(r).Translate(x, y)
+func circle(x, y, r float64) *path {
+	p := &path{}
+	p.addCircle(x, y, r)
+	return p
 }
 
 // rect returns the rectangle with top-left corner (x, y).
-func rect(x, y, w, h float64) *canvas.Path {
-	return canvas.Rectangle(w, h).Translate(x, y)
+func rect(x, y, w, h float64) *path {
+	return polygon(pt{x, y}, pt{x + w, y}, pt{x + w, y + h}, pt{x, y + h})
 }
 
 // roundRect returns a rectangle with rounded corners.
-func roundRect(x, y, w, h, r float64) *canvas.Path {
-	return canvas.RoundedRectangle(w, h, r).Translate(x, y)
+func roundRect(x, y, w, h, r float64) *path {
+	p := &path{}
+	p.MoveTo(x+r, y)
+	p.LineTo(x+w-r, y)
+	p.arcTo(x+w-r, y+r, r, r, -math.Pi/2, 0)
+	p.LineTo(x+w, y+h-r)
+	p.arcTo(x+w-r, y+h-r, r, r, 0, math.Pi/2)
+	p.LineTo(x+r, y+h)
+	p.arcTo(x+r, y+h-r, r, r, math.Pi/2, math.Pi)
+	p.LineTo(x, y+r)
+	p.arcTo(x+r, y+r, r, r, math.Pi, 3*math.Pi/2)
+	p.Close()
+	return p
 }
 
 // shape places a shape drawn around the origin with its nose up (-y): scaled by k, turned by deg
 // clockwise, moved to (x, y).
-func shape(pts []canvas.Point, x, y, k, deg float64) []canvas.Point {
+func shape(pts []pt, x, y, k, deg float64) []pt {
 	sin, cos := math.Sincos(deg * math.Pi / 180)
-	out := make([]canvas.Point, len(pts))
+	out := make([]pt, len(pts))
 	for i, q := range pts {
-		out[i] = canvas.Point{X: x + k*(q.X*cos-q.Y*sin), Y: y + k*(q.X*sin+q.Y*cos)}
+		out[i] = pt{X: x + k*(q.X*cos-q.Y*sin), Y: y + k*(q.X*sin+q.Y*cos)}
 	}
 	return out
 }
 
 // mirrored completes a shape given as its right half from nose to tail, adding the left half back.
-func mirrored(right ...canvas.Point) []canvas.Point {
-	out := append([]canvas.Point(nil), right...)
+func mirrored(right ...pt) []pt {
+	out := append([]pt(nil), right...)
 	for i := len(right) - 1; i >= 0; i-- {
 		if right[i].X != 0 {
-			out = append(out, canvas.Point{X: -right[i].X, Y: right[i].Y})
+			out = append(out, pt{X: -right[i].X, Y: right[i].Y})
 		}
 	}
 	return out

@@ -1,62 +1,40 @@
 package picture
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
-	"github.com/tdewolff/canvas"
-	"github.com/tdewolff/canvas/renderers/svg"
-
 	"sortie/rules/hex"
 )
 
 // PNG draws the scene as a PNG image: paletted, so a busy map stays small enough to mail.
 func PNG(s hex.Scene) ([]byte, error) {
-	c, _, _, err := draw(&s)
+	p, lay, err := draw(&s)
 	if err != nil {
 		return nil, err
 	}
-	return encodePNG(rasterize(c))
+	return encodePNG(drawRGBA(p, int(lay.W), int(lay.H)))
 }
 
 // SVG draws the scene as an SVG document: the same drawing as PNG, with its text as text (in the glyphs
 // of the embedded fonts it uses).
 func SVG(s hex.Scene) ([]byte, error) {
-	c, p, _, err := draw(&s)
+	p, lay, err := draw(&s)
 	if err != nil {
 		return nil, err
 	}
-	css, err := fontCSS(p)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	w, h := c.Size()
-	r := svg.New(&buf, w, h, &svg.Options{SizeUnits: "px", ImageEncoding: canvas.Lossless})
-	c.RenderTo(r)
-	r.SetCustomStyle(css)
-	if err := r.Close(); err != nil {
-		return nil, err
-	}
-	// One element a line, so a changed picture reads as a diff. Text is escaped, so no "<" inside it
-	// matches.
-	out := buf.Bytes()
-	for _, tag := range []string{"path", "text", "style", "/svg"} {
-		out = bytes.ReplaceAll(out, []byte("><"+tag), []byte(">\n<"+tag))
-	}
-	return append(out, '\n'), nil
+	return writeSVG(p, lay.W, lay.H)
 }
 
-// draw is the one drawing of a scene both formats render: it records onto a canvas, in layers from the
-// map up, and records where it put each thing (Layout).
-func draw(s *hex.Scene) (*canvas.Canvas, *pen, *Layout, error) {
+// draw is the one drawing of a scene both formats render: the pen records it, in layers from the map up,
+// and draw records where it put each thing (Layout).
+func draw(s *hex.Scene) (*pen, *Layout, error) {
 	fs, err := loadFonts()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("picture: loading the embedded fonts: %w", err)
+		return nil, nil, fmt.Errorf("picture: loading the embedded fonts: %w", err)
 	}
 	p := newPen(fs)
 	shown, far := framed(s)
@@ -67,8 +45,6 @@ func draw(s *hex.Scene) (*canvas.Canvas, *pen, *Layout, error) {
 		return captionHeight(caption) + legendHeight(legend, w)
 	})
 	lay := &Layout{W: f.W, H: f.H, Map: Box{0, f.top, f.W, f.bottom}}
-	c := canvas.New(f.W, f.H)
-	p.attach(c)
 	p.fill(rect(0, 0, f.W, f.H), paper)
 	if f.empty {
 		msg := p.text("Nothing to show on the map.", 13, false, noteInk)
@@ -76,7 +52,7 @@ func draw(s *hex.Scene) (*canvas.Canvas, *pen, *Layout, error) {
 		p.draw(msg, x, y)
 		lay.add(Label, msg.s, textBox(msg, x, y))
 		drawTitle(p, &f, s.Title, lay)
-		return c, p, lay, nil
+		return p, lay, nil
 	}
 	groups := groupUnits(&shown, &f)
 	drawMap(p, &f, &shown, lay)
@@ -103,20 +79,20 @@ func draw(s *hex.Scene) (*canvas.Canvas, *pen, *Layout, error) {
 	drawTitle(p, &f, s.Title, lay)
 	drawCaption(p, &f, caption, f.bottom, lay)
 	drawLegend(p, &f, legend, f.bottom+captionHeight(caption), lay)
-	return c, p, lay, nil
+	return p, lay, nil
 }
 
 // drawEdgeArrow draws a far unit's marker: an arrow in the unit's colours, pointing deg clockwise from
 // north, within a circle of radius r around (x, y).
 func drawEdgeArrow(p *pen, c sideColours, x, y, r, deg float64) {
 	dx, dy := bearing(deg)
-	tip := canvas.Point{X: x + dx*r, Y: y + dy*r}
-	back := canvas.Point{X: x - dx*0.6*r, Y: y - dy*0.6*r}
+	tip := pt{X: x + dx*r, Y: y + dy*r}
+	back := pt{X: x - dx*0.6*r, Y: y - dy*0.6*r}
 	px, py := -dy, dx
 	p.fillStroke(polygon(tip,
-		canvas.Point{X: back.X + px*0.75*r, Y: back.Y + py*0.75*r},
-		canvas.Point{X: x - dx*0.2*r, Y: y - dy*0.2*r},
-		canvas.Point{X: back.X - px*0.75*r, Y: back.Y - py*0.75*r}), c.main, c.dark, 1)
+		pt{X: back.X + px*0.75*r, Y: back.Y + py*0.75*r},
+		pt{X: x - dx*0.2*r, Y: y - dy*0.2*r},
+		pt{X: back.X - px*0.75*r, Y: back.Y - py*0.75*r}), c.main, c.dark, 1)
 }
 
 // maxGridHexes bounds the hexes a grid draws; a scene spread so wide that its hexes are a few pixels
@@ -158,12 +134,12 @@ func drawMap(p *pen, f *frame, s *hex.Scene, lay *Layout) {
 
 	// Paths are kept to a column of hexes each: the rasterizer's work grows with the square of a path's
 	// crossings on a pixel row.
-	var edges []*canvas.Path
+	var edges []*path
 	if b := s.Bounds; b != nil && grid {
-		var off []*canvas.Path
+		var off []*path
 		for i, v := range visible {
 			if i == 0 || v.h.Q != visible[i-1].h.Q {
-				off, edges = append(off, &canvas.Path{}), append(edges, &canvas.Path{})
+				off, edges = append(off, &path{}), append(edges, &path{})
 			}
 			if !inBounds(b, v.h) {
 				hexagon(off[len(off)-1], v.x, v.y, f.side, f.hh)
@@ -186,20 +162,18 @@ func drawMap(p *pen, f *frame, s *hex.Scene, lay *Layout) {
 		clouds := slices.Clone(s.Clouds)
 		slices.SortFunc(clouds, func(a, b hex.Hex) int { return cmp.Or(cmp.Compare(a.Q, b.Q), cmp.Compare(a.R, b.R)) })
 		clouds = slices.Compact(clouds)
-		var shade, puffs *canvas.Path
+		var shade, puffs *path
 		k := f.side
 		for i, h := range clouds {
 			if i == 0 || h.Q != clouds[i-1].Q {
 				p.fill(shade, cloudFill)
 				p.fill(puffs, cloudPuff)
-				shade, puffs = &canvas.Path{}, &canvas.Path{}
+				shade, puffs = &path{}, &path{}
 			}
 			x, y := f.centre(h)
 			hexagon(shade, x, y, f.side, f.hh)
 			for _, c := range [][3]float64{{-0.32, 0.3, 0.2}, {0, 0.2, 0.28}, {0.32, 0.3, 0.2}} {
-				puffs.MoveTo(x+c[0]*k+c[2]*k, y+c[1]*k)
-				puffs.Arc(c[2]*k, c[2]*k, 0, 0, 360)
-				puffs.Close()
+				puffs.addCircle(x+c[0]*k, y+c[1]*k, c[2]*k)
 			}
 		}
 		p.fill(shade, cloudFill)
@@ -210,10 +184,10 @@ func drawMap(p *pen, f *frame, s *hex.Scene, lay *Layout) {
 		return
 	}
 	for _, col := range gridColumns(f, visible) {
-		p.strokeJoin(col, gridLine, 1, canvas.MiterJoin)
+		p.strokeJoin(col, gridLine, 1, miterJoin)
 	}
 	for _, col := range edges {
-		p.strokeCap(col, mapEdge, 2, canvas.RoundCap)
+		p.strokeCap(col, mapEdge, 2, roundCap)
 	}
 
 	// Coordinates as reports print them, faint at the top of each hex; when the hexes are too small for
@@ -239,14 +213,14 @@ func drawMap(p *pen, f *frame, s *hex.Scene, lay *Layout) {
 // gridColumns returns the grid lines as one path a column of hexes: each hex's three upper sides, as one
 // line (its neighbours below draw the others). A path a column keeps the rasterizer's rows short: one
 // path for the whole grid costs it many times more.
-func gridColumns(f *frame, cells []cell) []*canvas.Path {
-	var out []*canvas.Path
-	var col *canvas.Path
+func gridColumns(f *frame, cells []cell) []*path {
+	var out []*path
+	var col *path
 	q := 0
 	for i, v := range cells {
 		if i == 0 || v.h.Q != q {
 			q = v.h.Q
-			col = &canvas.Path{}
+			col = &path{}
 			out = append(out, col)
 		}
 		a := corner(v.x, v.y, f.side, f.hh, 3)
@@ -269,18 +243,18 @@ func inBounds(b *hex.SceneBounds, h hex.Hex) bool {
 
 // corner returns corner k (0 = east, then clockwise on screen) of the hexagon of side s and half-height
 // h around (x, y). Corners 4+i and 5+i bound the side shared with neighbour i of hex.Hex.Neighbors.
-func corner(x, y, s, h float64, k int) canvas.Point {
+func corner(x, y, s, h float64, k int) pt {
 	d := [6][2]float64{{1, 0}, {0.5, 1}, {-0.5, 1}, {-1, 0}, {-0.5, -1}, {0.5, -1}}[k%6]
-	return canvas.Point{X: x + s*d[0], Y: y + h*d[1]}
+	return pt{X: x + s*d[0], Y: y + h*d[1]}
 }
 
 // group is the units in one hex, drawn as a cluster of counters with one stacked label.
 type group struct {
 	h     hex.Hex
 	units []*hex.SceneUnit
-	at    []canvas.Point // each unit's counter centre
-	r     float64        // the counters' radius
-	reach float64        // how far the cluster reaches from the hex centre
+	at    []pt    // each unit's counter centre
+	r     float64 // the counters' radius
+	reach float64 // how far the cluster reaches from the hex centre
 }
 
 // groupUnits gathers the units hex by hex, in the order their first unit comes, and lays out each
@@ -323,7 +297,7 @@ func groupUnits(s *hex.Scene, f *frame) []*group {
 			if n == 2 {
 				dx, dy = bearing(270 + 180*float64(k))
 			}
-			g.at = append(g.at, canvas.Point{X: x + ring*dx, Y: y + ring*dy})
+			g.at = append(g.at, pt{X: x + ring*dx, Y: y + ring*dy})
 		}
 		g.reach = ring + 1.2*g.r
 	}
@@ -331,7 +305,7 @@ func groupUnits(s *hex.Scene, f *frame) []*group {
 }
 
 // position returns where a unit's counter is drawn.
-func position(groups []*group, u *hex.SceneUnit) (canvas.Point, float64) {
+func position(groups []*group, u *hex.SceneUnit) (pt, float64) {
 	for _, g := range groups {
 		for i, v := range g.units {
 			if v == u {
@@ -339,7 +313,7 @@ func position(groups []*group, u *hex.SceneUnit) (canvas.Point, float64) {
 			}
 		}
 	}
-	return canvas.Point{}, 0
+	return pt{}, 0
 }
 
 // drawTracks draws the path each unit flew: a line through the hexes' centres ending in an arrow at the
@@ -361,10 +335,10 @@ func drawTracks(p *pen, f *frame, s *hex.Scene, groups []*group) {
 			continue
 		}
 		end, r := position(groups, u)
-		pts := make([]canvas.Point, len(hs))
+		pts := make([]pt, len(hs))
 		for k, h := range hs[:len(hs)-1] {
 			x, y := f.centre(h)
-			pts[k] = canvas.Point{X: x, Y: y}
+			pts[k] = pt{X: x, Y: y}
 		}
 		pts[len(pts)-1] = end
 		// Stop short of the counter, where the arrowhead goes.
@@ -380,8 +354,8 @@ func drawTracks(p *pen, f *frame, s *hex.Scene, groups []*group) {
 		head := 3*w + 4
 		pts[len(pts)-1] = tip.Sub(d.Mul(head * 0.8))
 		c := coloursOf(u.Side, u.Out).track
-		p.strokeCap(polyline(pts...), c, w, canvas.RoundCap)
-		dots := &canvas.Path{}
+		p.strokeCap(polyline(pts...), c, w, roundCap)
+		dots := &path{}
 		for _, q := range pts[1 : len(pts)-1] {
 			dots = dots.Append(circle(q.X, q.Y, w))
 		}
@@ -435,8 +409,8 @@ func drawLines(p *pen, f *frame, s *hex.Scene, groups []*group) {
 		ax, ay, bx, by = ax-dy*off, ay+dx*off, bx-dy*off, by+dx*off
 		start := min(max(reach[l.From], 0.4*f.side), length/3)
 		stop := min(max(reach[l.To], 0.4*f.side)+1, length/3)
-		a := canvas.Point{X: ax + dx*start, Y: ay + dy*start}
-		b := canvas.Point{X: bx - dx*stop, Y: by - dy*stop}
+		a := pt{X: ax + dx*start, Y: ay + dy*start}
+		b := pt{X: bx - dx*stop, Y: by - dy*stop}
 		var dash []float64
 		if !l.Hit {
 			dash = []float64{7, 4}
@@ -447,7 +421,7 @@ func drawLines(p *pen, f *frame, s *hex.Scene, groups []*group) {
 		}
 		end := b
 		if l.Kind == hex.Fire {
-			end = b.Sub(canvas.Point{X: dx, Y: dy}.Mul(6)) // the arrowhead covers the rest
+			end = b.Sub(pt{X: dx, Y: dy}.Mul(6)) // the arrowhead covers the rest
 		}
 		p.stroke(polyline(a, end), c, width, dash...)
 		lineEnd(p, l.Kind, l.Hit, b.X, b.Y, dx, dy, c)

@@ -516,7 +516,7 @@ func TestSVGLeavesTheFontsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	glyphs := fs.regular.SFNT.NumGlyphs()
+	glyphs := fs.regular.NumGlyphs()
 	for range 3 {
 		if _, err := SVG(s); err != nil {
 			t.Fatal(err)
@@ -529,7 +529,7 @@ func TestSVGLeavesTheFontsAlone(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Error("the PNG changed after SVGs were written")
 	}
-	if n := fs.regular.SFNT.NumGlyphs(); n != glyphs {
+	if n := fs.regular.NumGlyphs(); n != glyphs {
 		t.Errorf("the regular font had %d glyphs, now %d", glyphs, n)
 	}
 }

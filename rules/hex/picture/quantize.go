@@ -1,10 +1,7 @@
 package picture
 
 import (
-	"bytes"
-	"image"
 	"image/color"
-	"image/png"
 	"sync"
 )
 
@@ -91,6 +88,7 @@ func palette() color.Palette {
 
 // nearest returns the index of the palette colour nearest to c, weighting green most as the eye does.
 func nearest(c color.RGBA) uint8 {
+	palette()
 	if i, ok := paletteIdx[c]; ok {
 		return i
 	}
@@ -102,31 +100,4 @@ func nearest(c color.RGBA) uint8 {
 		}
 	}
 	return uint8(best)
-}
-
-// toPaletted maps an opaque RGBA image onto the palette in one pass.
-func toPaletted(img *image.RGBA) *image.Paletted {
-	out := image.NewPaletted(img.Bounds(), palette())
-	mapRows(img, out, 0, img.Rect.Dy())
-	return out
-}
-
-// encoders keeps the PNG encoder's compressor and row buffers between pictures.
-var encoders = &png.Encoder{CompressionLevel: png.DefaultCompression, BufferPool: &encoderPool{}}
-
-type encoderPool struct{ p sync.Pool }
-
-func (e *encoderPool) Get() *png.EncoderBuffer {
-	b, _ := e.p.Get().(*png.EncoderBuffer)
-	return b
-}
-
-func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
-
-func encodePNG(img *image.Paletted) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := encoders.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

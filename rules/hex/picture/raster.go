@@ -3,243 +3,280 @@ package picture
 import (
 	"image"
 	"image/color"
+	imgdraw "image/draw"
 	"math"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
-	"github.com/tdewolff/canvas"
-	"github.com/tdewolff/canvas/renderers/rasterizer"
-	"github.com/tdewolff/canvas/text"
-	"github.com/tdewolff/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
 )
 
-// The PNG is rasterized in horizontal bands, one for each processor, each band by the library's own
-// rasterizer on an image of its own, and mapped onto the palette as soon as it is drawn. Every band is
-// given the whole drawing in the picture's own coordinates, moved up by a whole number of pixels, so an
-// edge's coverage in a band is the coverage the whole image would give it; what lies wholly outside a band
-// is passed over before it is stroked or its glyphs are looked up. More bands than processors cost more
-// than they save: a band's image runs from the picture's top, and the paths across its top are drawn
-// there too.
+// The PNG rasterizes the pen's recording in order onto an RGBA image with golang.org/x/image/vector,
+// each shape on a rasterizer the size of the shape's bounds (so a shape costs its own area, not the
+// picture's), each glyph from a mask made once a picture for each glyph, size and quarter pixel. The
+// image is then mapped onto the palette.
 
-// bandRows is the least height of a band: below it, walking the drawing once a band costs more than the
-// rows save.
-const bandRows = 48
-
-// rasterize draws c at one pixel a unit and maps it onto the palette.
-func rasterize(c *canvas.Canvas) *image.Paletted {
-	procs := runtime.GOMAXPROCS(0)
-	return rasterizeBands(c, procs, procs)
+// rasterizer draws a pen's recording onto an image.
+type rasterizer struct {
+	img    *image.RGBA
+	z      vector.Rasterizer
+	cover  image.Alpha // a shape's coverage, reused from shape to shape
+	fonts  fontSet
+	buf    sfnt.Buffer
+	glyphs map[glyphKey]*glyphMask
 }
 
-// rasterizeBands draws c in at most bands bands on workers goroutines; the pixels do not depend on either.
-func rasterizeBands(c *canvas.Canvas, bands, workers int) *image.Paletted {
-	w, h := int(c.W+0.5), int(c.H+0.5)
-	out := image.NewPaletted(image.Rect(0, 0, w, h), palette())
-	n := min(bands, h/bandRows)
-	if n <= 1 {
-		img := image.NewRGBA(out.Rect)
-		r := &bandRenderer{
-			ras:   rasterizer.FromImage(img, canvas.DPMM(1), canvas.DefaultColorSpace),
-			shift: canvas.Identity,
-			lo:    0,
-			hi:    float64(h),
+// drawRGBA draws the recording on a w×h RGBA image.
+func drawRGBA(p *pen, w, h int) *image.RGBA {
+	r := &rasterizer{img: image.NewRGBA(image.Rect(0, 0, w, h)), fonts: p.fonts, glyphs: map[glyphKey]*glyphMask{}}
+	for i := range p.ops {
+		r.op(&p.ops[i])
+	}
+	return r.img
+}
+
+func (r *rasterizer) op(o *op) {
+	switch o.kind {
+	case opFill:
+		if b, ok := pixelRect(o.p); ok {
+			r.fillRect(b, o.fill)
+			return
 		}
-		c.RenderTo(r)
-		r.ras.Close()
-		mapRows(img, out, 0, h)
-		return out
+		r.fill(polys(o.p), o.fill)
+	case opStroke:
+		r.fill(outline(o.p, o.width, o.cap, o.join, o.dashes), o.line)
+	case opFillStroke:
+		r.fill(polys(o.p), o.fill)
+		r.fill(outline(o.p, o.width, o.cap, o.join, nil), o.line)
+	case opText:
+		r.text(o)
 	}
-	var next atomic.Int32
-	shared := &strokes{m: map[strokeKey]*strokeEntry{}}
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= n {
-					return
-				}
-				y0, y1 := k*h/n, (k+1)*h/n
-				// The library's scanner takes a row above the image's top for its top row, so a band is drawn
-				// on an image of its own from the picture's top down to the band's foot, with only what
-				// reaches the band's rows.
-				scratch := image.NewRGBA(image.Rect(0, 0, w, y1))
-				r := &bandRenderer{
-					ras: rasterizer.FromImage(scratch, canvas.DPMM(1), canvas.DefaultColorSpace),
-					// Canvas y grows upwards: row y of the image is at height h-y, and the rasterizer
-					// counts heights from the foot of its image.
-					shift:   canvas.Identity.Translate(0, float64(y1-h)),
-					lo:      float64(h - y1),
-					hi:      float64(h - y0),
-					strokes: shared,
-				}
-				c.RenderTo(r)
-				r.ras.Close()
-				mapRows(scratch, out, y0, y1)
-			}
-		}()
+}
+
+// pixelRect reports whether p is one rectangle on whole pixels (the paper, the bars, a label's ground),
+// which needs no rasterizer, and returns it.
+func pixelRect(p *path) (image.Rectangle, bool) {
+	if len(p.subs) != 1 || len(p.subs[0].pts) != 4 {
+		return image.Rectangle{}, false
 	}
-	wg.Wait()
+	q := p.subs[0].pts
+	for _, v := range q {
+		if v.X != math.Trunc(v.X) || v.Y != math.Trunc(v.Y) || math.Abs(v.X) > 1e6 || math.Abs(v.Y) > 1e6 {
+			return image.Rectangle{}, false
+		}
+	}
+	if !(q[0].Y == q[1].Y && q[1].X == q[2].X && q[2].Y == q[3].Y && q[3].X == q[0].X) &&
+		!(q[0].X == q[1].X && q[1].Y == q[2].Y && q[2].X == q[3].X && q[3].Y == q[0].Y) {
+		return image.Rectangle{}, false
+	}
+	return image.Rect(int(q[0].X), int(q[0].Y), int(q[2].X), int(q[2].Y)).Canon(), true
+}
+
+// fillRect paints a rectangle on whole pixels in c.
+func (r *rasterizer) fillRect(b image.Rectangle, c color.RGBA) {
+	b = b.Intersect(r.img.Rect)
+	if b.Empty() {
+		return
+	}
+	row := r.img.Pix[r.img.PixOffset(b.Min.X, b.Min.Y):][:4*b.Dx()]
+	for x := range b.Dx() {
+		row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, 0xFF
+	}
+	for y := b.Min.Y + 1; y < b.Max.Y; y++ {
+		copy(r.img.Pix[r.img.PixOffset(b.Min.X, y):], row)
+	}
+}
+
+// polys is a path's subpaths as closed shapes to fill.
+func polys(p *path) [][]pt {
+	out := make([][]pt, 0, len(p.subs))
+	for _, s := range p.subs {
+		if len(s.pts) > 2 {
+			out = append(out, s.pts)
+		}
+	}
 	return out
 }
 
-// bandRenderer passes to a band's rasterizer what may show in its rows [lo, hi) of canvas height.
-type bandRenderer struct {
-	ras    *rasterizer.Rasterizer
-	shift  canvas.Matrix
-	lo, hi float64
-
-	outlines map[glyphKey]*canvas.Path // glyph outlines at the origin
-	strokes  *strokes                  // outlines of stroked paths, shared with the other bands
-}
-
-func (r *bandRenderer) Size() (float64, float64) { return r.ras.Size() }
-
-// misses reports whether b, widened by margin, lies wholly above or below the band. Anti-aliasing reaches
-// a pixel beyond an edge; the margins are generous.
-func (r *bandRenderer) misses(b canvas.Rect, margin float64) bool {
-	return b.Y1+margin+2 < r.lo || b.Y0-margin-2 > r.hi
-}
-
-func (r *bandRenderer) RenderPath(path *canvas.Path, style canvas.Style, m canvas.Matrix) {
-	margin := 0.0
-	if style.HasStroke() {
-		// A stroke reaches half its width beyond the path, a miter join a few widths at most.
-		scale := math.Abs(m[0][0]) + math.Abs(m[0][1]) + math.Abs(m[1][0]) + math.Abs(m[1][1])
-		margin = 4 * style.StrokeWidth * scale
+// fill paints the union of the shapes in c. Every shape is given to the rasterizer turning the same
+// way, so where they overlap the coverage adds up and is capped at full: each pixel is painted once.
+func (r *rasterizer) fill(shapes [][]pt, c color.RGBA) {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, s := range shapes {
+		for _, q := range s {
+			x0, y0, x1, y1 = min(x0, q.X), min(y0, q.Y), max(x1, q.X), max(y1, q.Y)
+		}
 	}
-	if r.misses(path.FastBounds().Transform(m), margin) {
+	if x0 > x1 {
 		return
 	}
-	if r.strokes == nil || !style.HasStroke() || len(style.Dashes) > 0 {
-		r.ras.RenderPath(path, style, r.shift.Mul(m))
+	// The shapes' bounds in whole pixels, inside the image; the rasterizer clips what lies beyond.
+	b := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1).Intersect(r.img.Rect)
+	if b.Empty() {
 		return
 	}
-	// The rasterizer strokes a path, then fills the outline: the outline is worked out once for all the
-	// bands a path crosses, and filled in each.
-	if style.HasFill() {
-		fill := style
-		fill.StrokeWidth = 0
-		r.ras.RenderPath(path, fill, r.shift.Mul(m))
+	r.z.Reset(b.Dx(), b.Dy())
+	ox, oy := float64(b.Min.X), float64(b.Min.Y)
+	for _, s := range shapes {
+		area := 0.0
+		for i, q := range s {
+			n := s[(i+1)%len(s)]
+			area += q.X*n.Y - n.X*q.Y
+		}
+		at := func(i int) pt { return s[i] }
+		if area < 0 {
+			at = func(i int) pt { return s[len(s)-1-i] }
+		}
+		for i := range s {
+			q := at(i)
+			x, y := float32(q.X-ox), float32(q.Y-oy)
+			if i == 0 {
+				r.z.MoveTo(x, y)
+			} else {
+				r.z.LineTo(x, y)
+			}
+		}
+		r.z.ClosePath()
 	}
-	outline := r.strokes.outline(path, style)
-	style.Fill, style.StrokeWidth = style.Stroke, 0
-	r.ras.RenderPath(outline, style, r.shift.Mul(m))
-}
-
-// strokes keeps the outlines of the stroked paths of one picture, shared by its bands.
-type strokes struct {
-	mu sync.Mutex
-	m  map[strokeKey]*strokeEntry
-}
-
-type strokeKey struct {
-	path  *canvas.Path
-	width float64
-	cap   canvas.Capper
-	join  canvas.Joiner
-}
-
-type strokeEntry struct {
-	once sync.Once
-	p    *canvas.Path
-}
-
-// outline is the outline the rasterizer strokes path into at one pixel a unit.
-func (s *strokes) outline(path *canvas.Path, style canvas.Style) *canvas.Path {
-	k := strokeKey{path, style.StrokeWidth, style.StrokeCapper, style.StrokeJoiner}
-	s.mu.Lock()
-	e := s.m[k]
-	if e == nil {
-		e = &strokeEntry{}
-		s.m[k] = e
+	if cap(r.cover.Pix) < b.Dx()*b.Dy() {
+		r.cover.Pix = make([]uint8, b.Dx()*b.Dy())
 	}
-	s.mu.Unlock()
-	e.once.Do(func() {
-		e.p = path.Stroke(style.StrokeWidth, style.StrokeCapper, style.StrokeJoiner, canvas.PixelTolerance)
-	})
-	return e.p
+	r.cover.Pix, r.cover.Stride, r.cover.Rect = r.cover.Pix[:b.Dx()*b.Dy()], b.Dx(), image.Rect(0, 0, b.Dx(), b.Dy())
+	r.z.DrawOp = imgdraw.Src
+	r.z.Draw(&r.cover, r.cover.Rect, image.Opaque, image.Point{})
+	paint(r.img, b.Min, &r.cover, c)
 }
 
-// RenderText draws the glyphs as the library does, through RenderPath with the picture's own matrix (so
-// they are aligned on the pixel grid as the whole image aligns them, and shifted with everything else),
-// but reads each glyph's outline from the font once a band: a map's coordinates are a handful of digits
-// over and over.
-func (r *bandRenderer) RenderText(t *canvas.Text, m canvas.Matrix) {
-	b := t.Bounds()
-	if r.misses(b.Transform(m), b.Y1-b.Y0) {
-		return
-	}
-	if t.WritingMode != canvas.HorizontalTB {
-		t.RenderAsPath(r, m, canvas.DPMM(1))
-		return
-	}
-	t.WalkDecorations(func(paint canvas.Paint, p *canvas.Path) {
-		style := canvas.DefaultStyle
-		style.Fill = paint
-		r.RenderPath(p, style, m)
-	})
-	t.WalkLines(func(y float64, spans []canvas.TextSpan) {
-		for _, span := range spans {
-			x, y := span.X, y
-			if !span.IsText() {
-				for _, obj := range span.Objects {
-					obj.RenderViewTo(r, m.Mul(obj.View(x, y, span.Face)))
-				}
+// paint lays c over img through the coverage mask placed at at: untouched where the mask is empty,
+// c where it is full, a blend between.
+func paint(img *image.RGBA, at image.Point, mask *image.Alpha, c color.RGBA) {
+	w, h := mask.Rect.Dx(), mask.Rect.Dy()
+	cr, cg, cb := uint32(c.R), uint32(c.G), uint32(c.B)
+	for y := range h {
+		m := mask.Pix[y*mask.Stride : y*mask.Stride+w]
+		row := img.Pix[img.PixOffset(at.X, at.Y+y):]
+		for x, a := range m {
+			switch a {
+			case 0:
 				continue
+			case 0xFF:
+				p := row[4*x : 4*x+4 : 4*x+4]
+				p[0], p[1], p[2], p[3] = c.R, c.G, c.B, 0xFF
+			default:
+				p := row[4*x : 4*x+4 : 4*x+4]
+				k, l := uint32(a), 0xFF-uint32(a)
+				p[0] = uint8((cr*k + uint32(p[0])*l + 127) / 255)
+				p[1] = uint8((cg*k + uint32(p[1])*l + 127) / 255)
+				p[2] = uint8((cb*k + uint32(p[2])*l + 127) / 255)
+				p[3] = 0xFF
 			}
-			style := canvas.DefaultStyle
-			style.Fill = span.Face.Fill
-			p := r.glyphs(span.Face, span.Glyphs)
-			if span.Face.Hinting != font.NoHinting && span.Rotation == text.NoRotation {
-				_, dy := m.Pos()
-				dy += y
-				y += float64(int(dy+0.5)) - dy
-			}
-			r.RenderPath(p, style, m.Translate(x, y).Rotate(float64(span.Rotation)))
 		}
-	})
+	}
 }
 
+// glyphKey names a glyph's mask: its font, size, glyph and the quarter pixel its origin falls on.
 type glyphKey struct {
-	font *canvas.Font
-	id   uint16
-	ppem uint16
-	f    float64
+	bold    bool
+	size    fixed.Int26_6
+	id      sfnt.GlyphIndex
+	quarter int
 }
 
-// glyphs is the outline of a run of glyphs, as FontFace's own path of them: each glyph's outline at the
-// origin, moved to its place (x + f·gx is the same number either way round).
-func (r *bandRenderer) glyphs(face *canvas.FontFace, gs []text.Glyph) *canvas.Path {
-	if r.outlines == nil {
-		r.outlines = map[glyphKey]*canvas.Path{}
-	}
-	ppem := face.PPEM(canvas.DPMM(1))
-	f := face.MmPerEm
-	x, y := face.XOffset, face.YOffset
-	p := &canvas.Path{}
-	for _, g := range gs {
-		k := glyphKey{face.Font, g.ID, ppem, f}
-		q, ok := r.outlines[k]
-		if !ok {
-			q = &canvas.Path{}
-			if err := face.Font.GlyphPath(q, g.ID, ppem, 0, 0, f, font.NoHinting); err != nil {
-				panic(err) // as the library's own rendering of text does
-			}
-			r.outlines[k] = q
+// glyphMask is a glyph's coverage and where its top left lies from the glyph's origin.
+type glyphMask struct {
+	mask   *image.Alpha
+	dx, dy int
+}
+
+// text draws a line of text, each glyph at its place rounded to a quarter pixel, on its baseline.
+func (r *rasterizer) text(o *op) {
+	sp := &o.text
+	c := image.NewUniform(sp.colour)
+	em := ppem(sp.size)
+	for _, g := range sp.glyphs {
+		x := o.x + g.x
+		whole := math.Floor(x)
+		q := int(math.Round((x - whole) * 4))
+		if q == 4 {
+			whole, q = whole+1, 0
 		}
-		p = p.Append(q.Copy().Translate(f*float64(x+g.XOffset), f*float64(y+g.YOffset)))
-		x += g.XAdvance
-		y += g.YAdvance
+		m := r.glyph(glyphKey{sp.bold, em, g.id, q})
+		if m == nil {
+			continue
+		}
+		at := image.Pt(int(whole)+m.dx, int(o.y)+m.dy)
+		dst := m.mask.Rect.Add(at)
+		clip := dst.Intersect(r.img.Rect)
+		if clip.Empty() {
+			continue
+		}
+		imgdraw.DrawMask(r.img, clip, c, image.Point{}, m.mask, clip.Min.Sub(at), imgdraw.Over)
 	}
-	return p
 }
 
-func (r *bandRenderer) RenderImage(img image.Image, m canvas.Matrix) {
-	r.ras.RenderImage(img, r.shift.Mul(m))
+// glyph returns a glyph's mask, made the first time it is asked for; nil for a glyph with no outline.
+func (r *rasterizer) glyph(k glyphKey) *glyphMask {
+	if m, ok := r.glyphs[k]; ok {
+		return m
+	}
+	var m *glyphMask
+	defer func() { r.glyphs[k] = m }()
+	segs, err := r.fonts.face(k.bold).LoadGlyph(&r.buf, k.id, k.size, nil)
+	if err != nil || len(segs) == 0 {
+		return nil
+	}
+	// The outline's bounds, in pixels from the origin (y down), the origin at a quarter pixel.
+	off := float32(k.quarter) / 4
+	x0, y0, x1, y1 := float32(math.Inf(1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Inf(-1))
+	for _, s := range segs {
+		for _, a := range s.Args[:segArgs(s.Op)] {
+			x, y := float32(a.X)/64+off, float32(a.Y)/64
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+		}
+	}
+	ix0, iy0 := int(math.Floor(float64(x0))), int(math.Floor(float64(y0)))
+	ix1, iy1 := int(math.Ceil(float64(x1))), int(math.Ceil(float64(y1)))
+	if ix1 <= ix0 || iy1 <= iy0 {
+		return nil
+	}
+	z := vector.NewRasterizer(ix1-ix0, iy1-iy0)
+	fx, fy := off-float32(ix0), -float32(iy0)
+	pt := func(a fixed.Point26_6) (float32, float32) { return float32(a.X)/64 + fx, float32(a.Y)/64 + fy }
+	for _, s := range segs {
+		switch s.Op {
+		case sfnt.SegmentOpMoveTo:
+			z.ClosePath()
+			z.MoveTo(pt(s.Args[0]))
+		case sfnt.SegmentOpLineTo:
+			z.LineTo(pt(s.Args[0]))
+		case sfnt.SegmentOpQuadTo:
+			bx, by := pt(s.Args[0])
+			cx, cy := pt(s.Args[1])
+			z.QuadTo(bx, by, cx, cy)
+		case sfnt.SegmentOpCubeTo:
+			bx, by := pt(s.Args[0])
+			cx, cy := pt(s.Args[1])
+			dx, dy := pt(s.Args[2])
+			z.CubeTo(bx, by, cx, cy, dx, dy)
+		}
+	}
+	z.ClosePath()
+	mask := image.NewAlpha(image.Rect(0, 0, ix1-ix0, iy1-iy0))
+	z.Draw(mask, mask.Rect, image.Opaque, image.Point{})
+	m = &glyphMask{mask: mask, dx: ix0, dy: iy0}
+	return m
+}
+
+// segArgs is how many points a segment of an outline holds.
+func segArgs(op sfnt.SegmentOp) int {
+	switch op {
+	case sfnt.SegmentOpQuadTo:
+		return 2
+	case sfnt.SegmentOpCubeTo:
+		return 3
+	}
+	return 1
 }
 
 // colourCache remembers, for every picture drawn, which palette colour a pixel's colour maps to: the
@@ -258,22 +295,17 @@ func mapColour(rgb uint32) uint8 {
 	return i
 }
 
-// mapRows maps rows [y0, y1) of the opaque img into out. Runs of one colour cost a comparison.
-func mapRows(img *image.RGBA, out *image.Paletted, y0, y1 int) {
-	palette()
+// mapRow maps row y of the opaque img onto the palette into dst. Runs of one colour cost a comparison.
+func mapRow(img *image.RGBA, y int, dst []uint8) {
 	last := uint32(1 << 31) // no colour has that bit
 	var lastIdx uint8
-	w := img.Rect.Dx()
-	for y := y0; y < y1; y++ {
-		src := img.Pix[y*img.Stride : y*img.Stride+4*w]
-		dst := out.Pix[y*out.Stride : y*out.Stride+w]
-		for x := range dst {
-			p := src[4*x : 4*x+3 : 4*x+3]
-			rgb := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16
-			if rgb != last {
-				last, lastIdx = rgb, mapColour(rgb)
-			}
-			dst[x] = lastIdx
+	src := img.Pix[y*img.Stride : y*img.Stride+4*len(dst)]
+	for x := range dst {
+		p := src[4*x : 4*x+3 : 4*x+3]
+		rgb := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16
+		if rgb != last {
+			last, lastIdx = rgb, mapColour(rgb)
 		}
+		dst[x] = lastIdx
 	}
 }

@@ -2,18 +2,31 @@ package picture
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
+	"hash/adler32"
+	"image"
+	"image/png"
+	"regexp"
+	"runtime"
 	"testing"
-
-	"github.com/tdewolff/canvas"
-	"github.com/tdewolff/canvas/renderers/rasterizer"
 
 	"sortie/rules/hex"
 )
 
-// Drawn in bands, on any number of goroutines, a picture has every pixel the library's single pass gives
-// it.
-func TestBandsMatchOnePass(t *testing.T) {
+// toPaletted maps an opaque RGBA image onto the palette in one pass, as the encoder's bands do.
+func toPaletted(img *image.RGBA) *image.Paletted {
+	out := image.NewPaletted(img.Rect, palette())
+	for y := range img.Rect.Dy() {
+		mapRow(img, y, out.Pix[y*out.Stride:y*out.Stride+img.Rect.Dx()])
+	}
+	return out
+}
+
+// The PNG, compressed in bands on every core, is one valid stream (image/png reads it, checksums and
+// all) holding exactly the drawing's pixels, and its bytes are the same on one core as on many.
+func TestPNGBandsOnAnyCores(t *testing.T) {
 	busy := crowd(100, 30, 10)
 	busy.Caption = []string{"RED1 fired at KURT: 2 hits", "KURT was shot down"}
 	for _, c := range []struct {
@@ -26,27 +39,87 @@ func TestBandsMatchOnePass(t *testing.T) {
 		{"crowd", busy},
 		{"far", far(40)},
 	} {
-		c := c
-		cv, _, _, err := draw(&c.s)
+		t.Run(c.name, func(t *testing.T) {
+			p, lay, err := draw(&c.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := toPaletted(drawRGBA(p, int(lay.W), int(lay.H)))
+			var first []byte
+			for _, procs := range []int{1, 2, 3, 8} {
+				old := runtime.GOMAXPROCS(procs)
+				b := mustPNG(t, c.s)
+				runtime.GOMAXPROCS(old)
+				if first == nil {
+					first = b
+				} else if !bytes.Equal(b, first) {
+					t.Errorf("on %d cores the PNG's bytes differ from those on one", procs)
+				}
+				got, err := png.Decode(bytes.NewReader(b))
+				if err != nil {
+					t.Fatalf("on %d cores: %v", procs, err)
+				}
+				pi, ok := got.(*image.Paletted)
+				if !ok || pi.Rect != want.Rect || !bytes.Equal(pi.Pix, want.Pix) || fmt.Sprint(pi.Palette) != fmt.Sprint(want.Palette) {
+					t.Errorf("on %d cores the PNG does not hold the drawing's pixels", procs)
+				}
+			}
+		})
+	}
+}
+
+// Two checksums combined are the checksum of the data joined, whatever the lengths.
+func TestAdler32Combine(t *testing.T) {
+	data := bytes.Repeat([]byte("hexes and fire lines "), 9000)
+	for _, cut := range []int{0, 1, 65520, 65521, 65522, 100000, len(data)} {
+		a, b := data[:cut], data[cut:]
+		if got, want := adler32Combine(adler(a), adler(b), len(b)), adler(data); got != want {
+			t.Errorf("cut at %d: %#x, want %#x", cut, got, want)
+		}
+	}
+}
+
+func adler(b []byte) uint32 { return adler32.Checksum(b) }
+
+// The embedded fonts' binary search fields (the table directory's and the character map's) agree with
+// their counts, as OpenType sets them: a browser's font checker refuses a font where they do not, and
+// the SVG's text then falls back to another, wider font that overflows its label boxes.
+func TestSubsetSearchFields(t *testing.T) {
+	css := mustSVG(t, everything())
+	m := regexp.MustCompile(`base64,([A-Za-z0-9+/=]+)`).FindAllStringSubmatch(css, -1)
+	if len(m) != 2 {
+		t.Fatalf("%d embedded fonts", len(m))
+	}
+	// search returns the fields for n entries of size bytes each.
+	search := func(n, size int) (rng, sel, shift uint16) {
+		p, e := 1, 0
+		for p*2 <= n {
+			p, e = p*2, e+1
+		}
+		return uint16(p * size), uint16(e), uint16(n*size - p*size)
+	}
+	be := binary.BigEndian
+	for _, f := range m {
+		b, err := base64.StdEncoding.DecodeString(f[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := toPaletted(rasterizer.Draw(cv, canvas.DPMM(1), canvas.DefaultColorSpace))
-		for _, n := range [][2]int{{1, 1}, {2, 1}, {3, 1}, {2, 2}, {3, 2}, {4, 2}, {7, 3}, {16, 4}} {
-			t.Run(fmt.Sprintf("%s/%dbands/%dworkers", c.name, n[0], n[1]), func(t *testing.T) {
-				got := rasterizeBands(cv, n[0], n[1])
-				if got.Rect != want.Rect {
-					t.Fatalf("size %v, one pass gives %v", got.Rect, want.Rect)
-				}
-				if !bytes.Equal(got.Pix, want.Pix) {
-					for i := range got.Pix {
-						if got.Pix[i] != want.Pix[i] {
-							t.Errorf("pixel (%d, %d) is %v, one pass gives %v", i%got.Stride, i/got.Stride,
-								got.Palette[got.Pix[i]], want.Palette[want.Pix[i]])
-						}
-					}
-				}
-			})
+		n := int(be.Uint16(b[4:]))
+		if r, s, sh := search(n, 16); be.Uint16(b[6:]) != r || be.Uint16(b[8:]) != s || be.Uint16(b[10:]) != sh {
+			t.Errorf("table directory of %d tables: search fields %v, want %d %d %d", n, b[6:12], r, s, sh)
+		}
+		tables, err := readTables(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm := tables["cmap"]
+		sub := cm[be.Uint32(cm[8:]):]
+		if be.Uint16(sub) != 4 {
+			t.Fatalf("character map format %d", be.Uint16(sub))
+		}
+		segs := int(be.Uint16(sub[6:])) / 2
+		if r, s, sh := search(segs, 2); be.Uint16(sub[8:]) != r || be.Uint16(sub[10:]) != s || be.Uint16(sub[12:]) != sh {
+			t.Errorf("character map of %d segments: search fields %v, want %d %d %d", segs, sub[8:14], r, s, sh)
 		}
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"image/color"
 	"sync"
 
-	"github.com/tdewolff/canvas"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
 
 	"sortie/rules/hex"
 )
@@ -102,37 +102,32 @@ const (
 	legendSize = 11.0
 )
 
-// ptPerPx converts a size in pixels to canvas's points: the canvas is laid out in millimetres drawn at one
-// pixel a millimetre.
-const ptPerPx = 72 / 25.4
-
 // fontSet is the embedded Go fonts (BSD licence, golang.org/x/image/font/gofont), so a picture looks the
-// same on every machine.
+// same on every machine: parsed once, read by every picture at once (each with a buffer of its own).
 type fontSet struct {
-	regular, bold *canvas.Font
+	regular, bold *sfnt.Font
 }
 
-func init() {
-	// Stroked paths skip canvas's "settling" (removing a stroke's overlaps with itself), which is half
-	// the cost of rasterizing a picture. Every stroke here is opaque and filled non-zero, so an overlap
-	// paints the same pixels twice and looks the same. The setting is process-wide; this package is
-	// Sortie's only user of canvas.
-	canvas.FastStroke = true
+// face returns the regular or the bold font.
+func (fs fontSet) face(bold bool) *sfnt.Font {
+	if bold {
+		return fs.bold
+	}
+	return fs.regular
 }
 
-var (
-	fontsOnce sync.Once
-	fonts     fontSet
-	fontsErr  error
-)
+// fontFiles are the fonts' files, regular and bold, and the families the SVG names them by.
+var fontFiles = [2]struct {
+	ttf    []byte
+	family string
+}{{goregular.TTF, "GoRegular"}, {gobold.TTF, "Go-Bold"}}
 
-func loadFonts() (fontSet, error) {
-	fontsOnce.Do(func() {
-		fonts.regular, fontsErr = canvas.LoadFont(goregular.TTF, 0, canvas.FontRegular)
-		if fontsErr != nil {
-			return
-		}
-		fonts.bold, fontsErr = canvas.LoadFont(gobold.TTF, 0, canvas.FontBold)
-	})
-	return fonts, fontsErr
-}
+var loadFonts = sync.OnceValues(func() (fontSet, error) {
+	var fs fontSet
+	var err error
+	if fs.regular, err = sfnt.Parse(fontFiles[0].ttf); err != nil {
+		return fs, err
+	}
+	fs.bold, err = sfnt.Parse(fontFiles[1].ttf)
+	return fs, err
+})

@@ -4,8 +4,6 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/tdewolff/canvas"
-
 	"sortie/rules/hex"
 )
 
@@ -13,7 +11,7 @@ import (
 // enemy: a diamond, after the frames of military map symbols) and whose inside says its kind.
 
 // framePath returns the outline of a counter of radius r for an allegiance.
-func framePath(a hex.Allegiance, x, y, r float64) *canvas.Path {
+func framePath(a hex.Allegiance, x, y, r float64) *path {
 	switch a {
 	case hex.Own:
 		return circle(x, y, r)
@@ -23,8 +21,8 @@ func framePath(a hex.Allegiance, x, y, r float64) *canvas.Path {
 	default:
 		k := 1.16 * r
 		return polygon(
-			canvas.Point{X: x, Y: y - k}, canvas.Point{X: x + k, Y: y},
-			canvas.Point{X: x, Y: y + k}, canvas.Point{X: x - k, Y: y})
+			pt{X: x, Y: y - k}, pt{X: x + k, Y: y},
+			pt{X: x, Y: y + k}, pt{X: x - k, Y: y})
 	}
 }
 
@@ -44,32 +42,32 @@ func frameReach(a hex.Allegiance, r float64) float64 {
 var (
 	// planeShape is a fighter seen from above: nose, wings, tailplane.
 	planeShape = mirrored(
-		canvas.Point{X: 0, Y: -0.95},
-		canvas.Point{X: 0.09, Y: -0.86},
-		canvas.Point{X: 0.11, Y: -0.30},
-		canvas.Point{X: 0.86, Y: -0.12},
-		canvas.Point{X: 0.86, Y: 0.06},
-		canvas.Point{X: 0.11, Y: 0.10},
-		canvas.Point{X: 0.07, Y: 0.54},
-		canvas.Point{X: 0.34, Y: 0.66},
-		canvas.Point{X: 0.34, Y: 0.78},
-		canvas.Point{X: 0.05, Y: 0.76},
-		canvas.Point{X: 0, Y: 0.84},
+		pt{X: 0, Y: -0.95},
+		pt{X: 0.09, Y: -0.86},
+		pt{X: 0.11, Y: -0.30},
+		pt{X: 0.86, Y: -0.12},
+		pt{X: 0.86, Y: 0.06},
+		pt{X: 0.11, Y: 0.10},
+		pt{X: 0.07, Y: 0.54},
+		pt{X: 0.34, Y: 0.66},
+		pt{X: 0.34, Y: 0.78},
+		pt{X: 0.05, Y: 0.76},
+		pt{X: 0, Y: 0.84},
 	)
 	// chevron is one plane of a squadron's formation.
-	chevron = []canvas.Point{{X: 0, Y: -0.30}, {X: 0.26, Y: 0.20}, {X: 0, Y: 0.08}, {X: -0.26, Y: 0.20}}
+	chevron = []pt{{X: 0, Y: -0.30}, {X: 0.26, Y: 0.20}, {X: 0, Y: 0.08}, {X: -0.26, Y: 0.20}}
 	// hullShape is a ship from above, bow up.
 	hullShape = mirrored(
-		canvas.Point{X: 0, Y: -1.05},
-		canvas.Point{X: 0.2, Y: -0.62},
-		canvas.Point{X: 0.3, Y: -0.1},
-		canvas.Point{X: 0.28, Y: 0.62},
-		canvas.Point{X: 0.2, Y: 0.82},
+		pt{X: 0, Y: -1.05},
+		pt{X: 0.2, Y: -0.62},
+		pt{X: 0.3, Y: -0.1},
+		pt{X: 0.28, Y: 0.62},
+		pt{X: 0.2, Y: 0.82},
 	)
 	// bridgeShape is the ship's superstructure.
-	bridgeShape = []canvas.Point{{X: -0.13, Y: -0.3}, {X: 0.13, Y: -0.3}, {X: 0.13, Y: 0.25}, {X: -0.13, Y: 0.25}}
+	bridgeShape = []pt{{X: -0.13, Y: -0.3}, {X: 0.13, Y: -0.3}, {X: 0.13, Y: 0.25}, {X: -0.13, Y: 0.25}}
 	// arrowShape is an arrowhead, tip at the origin, pointing up.
-	arrowShape = []canvas.Point{{X: 0, Y: 0}, {X: 0.5, Y: 1.25}, {X: 0, Y: 0.95}, {X: -0.5, Y: 1.25}}
+	arrowShape = []pt{{X: 0, Y: 0}, {X: 0.5, Y: 1.25}, {X: 0, Y: 0.95}, {X: -0.5, Y: 1.25}}
 )
 
 // drawUnit draws a unit's counter of radius r centred on (x, y) in colours c.
@@ -90,7 +88,7 @@ func drawUnit(p *pen, u *hex.SceneUnit, c sideColours, x, y, r float64) {
 			// Seen from the front: no heading to suggest.
 			p.fill(rect(x-0.8*r, y-0.07*r, 1.6*r, 0.14*r), c.dark)
 			p.fill(circle(x, y, 0.2*r), c.dark)
-			p.fill(polygon(canvas.Point{X: x - 0.07*r, Y: y}, canvas.Point{X: x, Y: y - 0.5*r}, canvas.Point{X: x + 0.07*r, Y: y}), c.dark)
+			p.fill(polygon(pt{X: x - 0.07*r, Y: y}, pt{X: x, Y: y - 0.5*r}, pt{X: x + 0.07*r, Y: y}), c.dark)
 		}
 	case hex.Squadron:
 		if !u.Faced {
@@ -101,7 +99,7 @@ func drawUnit(p *pen, u *hex.SceneUnit, c sideColours, x, y, r float64) {
 			light = fade(white)
 		}
 		for _, at := range [][2]float64{{0, -0.36}, {-0.42, 0.26}, {0.42, 0.26}} {
-			o := shape([]canvas.Point{{X: at[0], Y: at[1]}}, x, y, r, deg)[0]
+			o := shape([]pt{{X: at[0], Y: at[1]}}, x, y, r, deg)[0]
 			if u.Faced {
 				p.fill(polygon(shape(chevron, o.X, o.Y, r, deg)...), light)
 			} else {
@@ -115,14 +113,14 @@ func drawUnit(p *pen, u *hex.SceneUnit, c sideColours, x, y, r float64) {
 		hull := hullShape
 		if !u.Faced {
 			// Pointed at both ends and lying east–west: no heading to suggest.
-			hull, deg = mirrored(canvas.Point{X: 0, Y: -1}, canvas.Point{X: 0.28, Y: -0.5}, canvas.Point{X: 0.28, Y: 0.5}, canvas.Point{X: 0, Y: 1}), 90
+			hull, deg = mirrored(pt{X: 0, Y: -1}, pt{X: 0.28, Y: -0.5}, pt{X: 0.28, Y: 0.5}, pt{X: 0, Y: 1}), 90
 		}
 		p.fill(polygon(shape(hull, x, y, 0.9*r, deg)...), c.dark)
 		p.fill(polygon(shape(bridgeShape, x, y, 0.9*r, deg)...), c.tint)
 	case hex.Target:
 		p.stroke(circle(x, y, 0.55*r), c.dark, max(1.2, 0.13*r))
 		p.fill(circle(x, y, 0.17*r), c.dark)
-		cross := &canvas.Path{}
+		cross := &path{}
 		for _, v := range [][2]float64{{0, -1}, {1, 0}, {0, 1}, {-1, 0}} {
 			cross.MoveTo(x+0.3*r*v[0], y+0.3*r*v[1])
 			cross.LineTo(x+0.85*r*v[0], y+0.85*r*v[1])
@@ -130,12 +128,12 @@ func drawUnit(p *pen, u *hex.SceneUnit, c sideColours, x, y, r float64) {
 		p.stroke(cross, c.dark, max(1, 0.1*r))
 	case hex.Flak:
 		// A gun dome with two barrels, after the air-defence arc of map symbols.
-		dome := &canvas.Path{}
+		dome := &path{}
 		dome.MoveTo(x-0.55*r, y+0.4*r)
-		dome.ArcTo(0.55*r, 0.55*r, 0, false, true, x+0.55*r, y+0.4*r)
+		dome.arcTo(x, y+0.4*r, 0.55*r, 0.55*r, math.Pi, 2*math.Pi)
 		dome.Close()
 		p.fill(dome, c.dark)
-		barrels := &canvas.Path{}
+		barrels := &path{}
 		barrels.MoveTo(x-0.12*r, y-0.1*r)
 		barrels.LineTo(x-0.42*r, y-0.68*r)
 		barrels.MoveTo(x+0.12*r, y-0.1*r)
@@ -147,9 +145,9 @@ func drawUnit(p *pen, u *hex.SceneUnit, c sideColours, x, y, r float64) {
 		dx, dy := bearing(deg)
 		reach := frameReach(u.Side, r)
 		tick := polyline(
-			canvas.Point{X: x + dx*reach, Y: y + dy*reach},
-			canvas.Point{X: x + dx*(reach+0.5*r), Y: y + dy*(reach+0.5*r)})
-		p.strokeCap(tick, c.dark, max(2, 0.22*r), canvas.RoundCap)
+			pt{X: x + dx*reach, Y: y + dy*reach},
+			pt{X: x + dx*(reach+0.5*r), Y: y + dy*(reach+0.5*r)})
+		p.strokeCap(tick, c.dark, max(2, 0.22*r), roundCap)
 	}
 }
 
@@ -161,17 +159,17 @@ func drawMark(p *pen, k hex.MarkKind, x, y, m float64) {
 	case hex.ShotDown:
 		p.fillStroke(star(x, y, i, 0.45*i, 8), yellow, ink, 0.8)
 	case hex.BailOut:
-		canopy := &canvas.Path{}
+		canopy := &path{}
 		canopy.MoveTo(x-i, y-0.05*i)
-		canopy.ArcTo(i, 0.9*i, 0, false, true, x+i, y-0.05*i)
+		canopy.arcTo(x, y-0.05*i, i, 0.9*i, math.Pi, 2*math.Pi)
 		canopy.Close()
 		p.fill(canopy, ink)
-		lines := polyline(canvas.Point{X: x - i, Y: y - 0.05*i}, canvas.Point{X: x, Y: y + 0.85*i}, canvas.Point{X: x + i, Y: y - 0.05*i})
+		lines := polyline(pt{X: x - i, Y: y - 0.05*i}, pt{X: x, Y: y + 0.85*i}, pt{X: x + i, Y: y - 0.05*i})
 		lines.MoveTo(x, y-0.05*i)
 		lines.LineTo(x, y+0.85*i)
 		p.stroke(lines, ink, 0.9)
 	case hex.Crash:
-		cross := polyline(canvas.Point{X: x - 0.7*i, Y: y - 0.7*i}, canvas.Point{X: x + 0.7*i, Y: y + 0.7*i})
+		cross := polyline(pt{X: x - 0.7*i, Y: y - 0.7*i}, pt{X: x + 0.7*i, Y: y + 0.7*i})
 		cross.MoveTo(x+0.7*i, y-0.7*i)
 		cross.LineTo(x-0.7*i, y+0.7*i)
 		p.stroke(cross, ink, max(1.8, 0.38*i))
@@ -179,28 +177,28 @@ func drawMark(p *pen, k hex.MarkKind, x, y, m float64) {
 		p.fill(circle(x, y, 0.45*i), orange)
 		p.stroke(circle(x, y, 0.85*i), orange, max(1.2, 0.22*i))
 	case hex.Damaged:
-		tri := polygon(canvas.Point{X: x, Y: y - i}, canvas.Point{X: x + i, Y: y + 0.72*i}, canvas.Point{X: x - i, Y: y + 0.72*i})
+		tri := polygon(pt{X: x, Y: y - i}, pt{X: x + i, Y: y + 0.72*i}, pt{X: x - i, Y: y + 0.72*i})
 		p.fill(tri, ink)
 		p.fill(rect(x-0.1*i, y-0.45*i, 0.2*i, 0.65*i), yellow)
 		p.fill(rect(x-0.1*i, y+0.32*i, 0.2*i, 0.2*i), yellow)
 	case hex.Exit:
-		arrow := polyline(canvas.Point{X: x - 0.85*i, Y: y}, canvas.Point{X: x + 0.45*i, Y: y})
+		arrow := polyline(pt{X: x - 0.85*i, Y: y}, pt{X: x + 0.45*i, Y: y})
 		p.stroke(arrow, ink, max(1.4, 0.26*i))
-		p.fill(polygon(canvas.Point{X: x + 0.85*i, Y: y}, canvas.Point{X: x + 0.3*i, Y: y - 0.5*i}, canvas.Point{X: x + 0.3*i, Y: y + 0.5*i}), ink)
+		p.fill(polygon(pt{X: x + 0.85*i, Y: y}, pt{X: x + 0.3*i, Y: y - 0.5*i}, pt{X: x + 0.3*i, Y: y + 0.5*i}), ink)
 		p.fill(rect(x+0.85*i, y-0.85*i, 0.2*i, 1.7*i), ink)
 	}
 }
 
 // star returns an n-pointed star.
-func star(x, y, outer, inner float64, n int) *canvas.Path {
-	pts := make([]canvas.Point, 0, 2*n)
+func star(x, y, outer, inner float64, n int) *path {
+	pts := make([]pt, 0, 2*n)
 	for k := 0; k < 2*n; k++ {
 		r := outer
 		if k%2 == 1 {
 			r = inner
 		}
 		dx, dy := bearing(float64(k) * 180 / float64(n))
-		pts = append(pts, canvas.Point{X: x + r*dx, Y: y + r*dy})
+		pts = append(pts, pt{X: x + r*dx, Y: y + r*dy})
 	}
 	return polygon(pts...)
 }
@@ -221,7 +219,7 @@ func lineEnd(p *pen, k hex.LineKind, hit bool, x, y, dx, dy float64, c color.RGB
 	case hex.Bombing:
 		p.fillStroke(circle(x, y, 4.5), in, c, 1.6)
 	default: // a torpedo's run ends on a bar across it
-		bar := polyline(canvas.Point{X: x - 6*dy, Y: y + 6*dx}, canvas.Point{X: x + 6*dy, Y: y - 6*dx})
+		bar := polyline(pt{X: x - 6*dy, Y: y + 6*dx}, pt{X: x + 6*dy, Y: y - 6*dx})
 		p.stroke(bar, c, 3)
 	}
 }

@@ -1,0 +1,158 @@
+package picture
+
+import "math"
+
+// A stroke is drawn as the union of simple shapes, all turning the same way: a rectangle along each
+// segment, a disc or a miter wedge at each corner, a disc at each round end. The rasterizer adds up
+// coverage and caps it at full, so where the shapes overlap the stroke is painted once. That is all a
+// picture of hexes, tracks and fire lines needs, and it costs a few shapes a segment.
+
+// miterLimit is the longest miter, in half widths, before a corner is bevelled (as SVG's default).
+const miterLimit = 4.0
+
+// outline returns the shapes that make up the stroke of p.
+func outline(p *path, w float64, cap capStyle, join joinStyle, dashes []float64) [][]pt {
+	hw := w / 2
+	var out [][]pt
+	for _, s := range p.subs {
+		pts := dedupe(s.pts)
+		closed := s.closed && len(pts) > 2
+		if closed && pts[0].eq(pts[len(pts)-1]) {
+			pts = pts[:len(pts)-1]
+		}
+		if len(dashes) > 0 {
+			if closed {
+				pts = append(pts, pts[0])
+			}
+			for _, d := range dash(pts, dashes) {
+				out = strokeRun(out, d, false, hw, cap, join)
+			}
+			continue
+		}
+		out = strokeRun(out, pts, closed, hw, cap, join)
+	}
+	return out
+}
+
+// dedupe drops points that repeat the one before.
+func dedupe(pts []pt) []pt {
+	out := make([]pt, 0, len(pts))
+	for _, q := range pts {
+		if len(out) == 0 || !out[len(out)-1].eq(q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// strokeRun adds the shapes of one run of points.
+func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join joinStyle) [][]pt {
+	if len(pts) == 1 {
+		if cap == roundCap {
+			out = append(out, disc(pts[0], hw))
+		}
+		return out
+	}
+	n := len(pts) - 1
+	if closed {
+		n = len(pts)
+	}
+	dir := func(i int) pt { // the direction of segment i
+		a, b := pts[i], pts[(i+1)%len(pts)]
+		d := b.Sub(a)
+		return d.Div(d.Length())
+	}
+	for i := range n {
+		a, b := pts[i], pts[(i+1)%len(pts)]
+		d := dir(i)
+		nv := pt{-d.Y, d.X}.Mul(hw)
+		out = append(out, []pt{a.Add(nv), b.Add(nv), b.Sub(nv), a.Sub(nv)})
+	}
+	// The corners: between segments i-1 and i, at point i.
+	first, last := 1, n-1
+	if closed {
+		first, last = 0, n-1
+	}
+	for i := first; i <= last; i++ {
+		v := pts[i]
+		d1, d2 := dir((i-1+n)%n), dir(i)
+		if !closed {
+			d1 = dir(i - 1)
+		}
+		if join == roundJoin {
+			out = append(out, disc(v, hw))
+			continue
+		}
+		cr := d1.cross(d2)
+		if math.Abs(cr) < 1e-9 && d1.dot(d2) > 0 {
+			continue
+		}
+		s := 1.0
+		if cr > 0 {
+			s = -1
+		}
+		n1, n2 := pt{-d1.Y, d1.X}.Mul(s*hw), pt{-d2.Y, d2.X}.Mul(s*hw)
+		if c := 1 + d1.dot(d2); c > 1e-9 {
+			m := n1.Add(n2).Div(c)
+			if m.Length() <= miterLimit*hw {
+				out = append(out, []pt{v, v.Add(n1), v.Add(m), v.Add(n2)})
+				continue
+			}
+		}
+		out = append(out, []pt{v, v.Add(n1), v.Add(n2)})
+	}
+	if cap == roundCap && !closed {
+		out = append(out, disc(pts[0], hw), disc(pts[len(pts)-1], hw))
+	}
+	return out
+}
+
+// disc is a circle of radius r around c, as points.
+func disc(c pt, r float64) []pt {
+	p := &path{}
+	p.addCircle(c.X, c.Y, r)
+	return p.subs[0].pts
+}
+
+// dash cuts a run of points into the dashes of the pattern (on, off, on, …), from its start.
+func dash(pts []pt, pattern []float64) [][]pt {
+	total := 0.0
+	for _, d := range pattern {
+		total += d
+	}
+	if total <= 0 {
+		return [][]pt{pts}
+	}
+	var out [][]pt
+	var cur []pt
+	k, left, on := 0, pattern[0], true
+	if on {
+		cur = []pt{pts[0]}
+	}
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		seg := b.Sub(a).Length()
+		pos := 0.0
+		for seg-pos > left {
+			pos += left
+			q := a.lerp(b, pos/seg)
+			if on {
+				out = append(out, append(cur, q))
+				cur = nil
+			} else {
+				cur = []pt{q}
+			}
+			on = !on
+			k = (k + 1) % len(pattern)
+			left = pattern[k]
+		}
+		left -= seg - pos
+		if on {
+			cur = append(cur, b)
+		}
+	}
+	if on && len(cur) > 1 {
+		out = append(out, cur)
+	}
+	return out
+}
