@@ -233,11 +233,11 @@ func (a *initAnswers) fill(svc *service) {
 	}
 	a.IMAPTLS, a.SMTPTLS = tlsForPort(a.IMAPPort), tlsForPort(a.SMTPPort)
 	a.Username = orDefault(a.Username, a.Address)
-	a.Database = orDefault(a.Database, serviceStateDir+"/sortie.db")
-	a.BackupDir = "/var/backups/sortie"
+	database, backups := serviceStateDir+"/sortie.db", "/var/backups/sortie"
 	if svc != nil {
-		a.BackupDir = filepath.Join(svc.StateDir, "backups") // the service may write nowhere else
+		database, backups = svc.database(), filepath.Join(svc.StateDir, "backups") // the service may write nowhere else
 	}
+	a.Database, a.BackupDir = orDefault(a.Database, database), backups
 }
 
 func orDefault(v, d string) string {

@@ -51,7 +51,7 @@ func TestInstalledPackage(t *testing.T) {
 	if out, err := exec.Command("chown", serviceUser+":", pw).CombinedOutput(); err != nil {
 		t.Fatalf("chown: %v\n%s", err, out)
 	}
-	imapHost, imapPort := splitPort(t, srv.IMAPSAddr)
+	imapHost, imapPort := splitPort(t, srv.IMAPAddr) // STARTTLS, as sortie init reads a port other than 993
 	smtpHost, smtpPort := splitPort(t, srv.SubmissionAddr)
 	cmd := exec.Command(bin, "init", "--mailbox", "own-server", "--address", recipeService,
 		"--imap-host", imapHost, "--imap-port", imapPort, "--smtp-host", smtpHost, "--smtp-port", smtpPort,

@@ -71,7 +71,8 @@ type recipeSortie struct {
 // become free ones. Then Sortie's account check runs with the recipe's configuration and the password
 // of its users file, and every step must pass: the login the configuration names, the folders, TLS
 // and AUTH on submission, and the probe to sortie+probe@ delivered through LMTP to the inbox.
-// (docs/operations.md, "Recipe: your own Dovecot and Postfix on one host".)
+// The example configuration logs in the same way. (docs/operations.md, "Recipe: your own Dovecot and
+// Postfix on one host".)
 func TestRecipeAsWritten(t *testing.T) {
 	if ok, reason := Available(); !ok {
 		if os.Getenv("SORTIE_REAL_MAIL") == "required" {
@@ -237,6 +238,18 @@ maximal_backoff_time = 2s
 	var cfg recipeSortie
 	if err := yaml.Unmarshal([]byte(subst.Replace(one(t, recipe, "yaml"))), &cfg); err != nil {
 		t.Fatal(err)
+	}
+	// The example configuration (the Debian package's conffile) logs in as the recipe does: with the
+	// whole address of its users file, not the bare name.
+	var example recipeSortie
+	if b, err := os.ReadFile("../../docs/sortie.example.yaml"); err != nil {
+		t.Fatal(err)
+	} else if err := yaml.Unmarshal(b, &example); err != nil {
+		t.Fatal(err)
+	}
+	if example.IMAP.Username != cfg.IMAP.Username || example.SMTP.Username != cfg.SMTP.Username || example.Address != cfg.Address {
+		t.Errorf("docs/sortie.example.yaml logs in as %q (IMAP) and %q (SMTP) for %s; the recipe as %q and %q for %s",
+			example.IMAP.Username, example.SMTP.Username, example.Address, cfg.IMAP.Username, cfg.SMTP.Username, cfg.Address)
 	}
 	users, err := os.ReadFile(filepath.Join(root, "etc/dovecot/users"))
 	if err != nil {
