@@ -1,6 +1,7 @@
 // Command release cross-builds Sortie's release archives: for each target a static sortie binary with
-// the README and the example configuration, in sortie_VERSION_OS_ARCH.tar.gz (a .zip for Windows), and
-// a SHA256SUMS file over the archives. Run it from anywhere in the repository:
+// the README and the example configuration, in sortie_VERSION_OS_ARCH.tar.gz (a .zip for Windows), for
+// each Linux target also a Debian package, sortie_DEBVERSION_ARCH.deb (deb.go), and a SHA256SUMS file
+// over them all. Run it from anywhere in the repository:
 //
 //	go run ./cmd/release [--out dist] [--version V] [--targets linux/amd64,...] [--allow-dirty]
 //
@@ -36,7 +37,8 @@ func main() {
 	}
 }
 
-const help = `go run ./cmd/release [flags]: build Sortie's release archives and their SHA256SUMS.
+const help = `go run ./cmd/release [flags]: build Sortie's release archives, a Debian package per Linux target,
+and their SHA256SUMS.
 
   --out DIR          where the archives go (default dist; made if missing; old archives of the same
                      version are replaced)
@@ -149,8 +151,8 @@ var (
 	versionRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 )
 
-// release builds every target's archive into o.Out and writes SHA256SUMS there; it returns the archives'
-// names.
+// release builds every target's archive (and each Linux target's Debian package) into o.Out and writes
+// SHA256SUMS there; it returns the files' names.
 func release(o options) ([]string, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -220,11 +222,19 @@ func release(o options) ([]string, error) {
 		}
 		fmt.Fprintf(o.Log, "  %s\n", filepath.Join(o.Out, archive))
 		names = append(names, archive)
+		if arch, ok := debArch(goarch); ok && goos == "linux" {
+			name, err := writeDeb(o.Out, o.Root, bin, o.Version, arch, repo.Time)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(o.Log, "  %s\n", filepath.Join(o.Out, name))
+			names = append(names, name)
+		}
 	}
 	if err := writeSums(o.Out, names); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(o.Log, "%s: sortie %s (commit %s), %d archives; check them with: sha256sum -c SHA256SUMS\n",
+	fmt.Fprintf(o.Log, "%s: sortie %s (commit %s), %d files; check them with: sha256sum -c SHA256SUMS\n",
 		filepath.Join(o.Out, "SHA256SUMS"), o.Version, repo.Commit, len(names))
 	return names, nil
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,7 +166,8 @@ func TestArchivesAndSums(t *testing.T) {
 
 // TestReleaseOneTarget builds the release of this machine's own platform (one target: a build of the whole
 // binary is the costly part) into a temporary folder, and runs the binary out of its archive: --version
-// names the release's version and the repository's commit.
+// names the release's version and the repository's commit. On Linux the release also holds the Debian
+// package with the same binary, and SHA256SUMS names both.
 func TestReleaseOneTarget(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -187,20 +189,30 @@ func TestReleaseOneTarget(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		exe, archive = "sortie.exe", base+".zip"
 	}
-	if len(names) != 1 || names[0] != archive {
-		t.Fatalf("archives %v, want %s", names, archive)
+	want := []string{archive}
+	debArchName, isDeb := debArch(runtime.GOARCH)
+	deb := debFileName("v0.0.0-test", debArchName)
+	if isDeb = isDeb && runtime.GOOS == "linux"; isDeb {
+		want = append(want, deb) // a Linux release also holds its Debian package
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Fatalf("files %v, want %v", names, want)
 	}
 	sums, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(out, archive))
-	if err != nil {
-		t.Fatal(err)
+	var wantSums strings.Builder
+	for _, n := range slices.Sorted(slices.Values(want)) { // by name
+		data, err := os.ReadFile(filepath.Join(out, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.Sum256(data)
+		wantSums.WriteString(hex.EncodeToString(h[:]) + "  " + n + "\n")
 	}
-	h := sha256.Sum256(data)
-	if string(sums) != hex.EncodeToString(h[:])+"  "+archive+"\n" {
-		t.Errorf("SHA256SUMS:\n%s", sums)
+	if string(sums) != wantSums.String() {
+		t.Errorf("SHA256SUMS:\n%s\nwant\n%s", sums, wantSums.String())
 	}
 	if runtime.GOOS == "windows" {
 		return // the zip's reading is TestArchivesAndSums's
@@ -213,6 +225,16 @@ func TestReleaseOneTarget(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), exe)
 	if err := os.WriteFile(bin, []byte(files[base+"/"+exe]), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	if isDeb {
+		b, err := os.ReadFile(filepath.Join(out, deb))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, members := arMembers(t, b)
+		if got := tarGzEntries(t, members["data.tar.gz"])["/usr/bin/sortie"].data; got != files[base+"/"+exe] {
+			t.Errorf("the Debian package's binary (%d bytes) is not the archive's (%d bytes)", len(got), len(files[base+"/"+exe]))
+		}
 	}
 	v, err := exec.Command(bin, "--version").Output()
 	if err != nil {

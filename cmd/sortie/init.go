@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,7 +27,8 @@ or from a file only the service's user may read). It writes a configuration with
 explained, runs sortie check on it, and says how to start the daemon. For scripts, give the answers as
 flags; --mailbox makes it ask nothing:
 
-  --config FILE          where to write (default sortie.yaml); an existing file is left alone
+  --config FILE          where to write (default sortie.yaml, or /etc/sortie/sortie.yaml as root where
+                         the Debian package is installed); an existing file is left alone
   --force                replace an existing file
   --mailbox KIND         hosted or own-server
   --address ADDR         the service's address, which players write to, e.g. sortie@example.org
@@ -41,8 +44,64 @@ flags; --mailbox makes it ask nothing:
   --no-check             write the file only; run sortie check --config FILE later
   --wait D               how long sortie check waits for its probe mail (default 60s)
 
+Where the Debian package is installed (/etc/sortie and the sortie user exist), sudo sortie init writes
+the configuration the systemd unit reads, /etc/sortie/sortie.yaml, readable by the service's user and
+not by others; it suggests the password file /etc/sortie/mail-password, and when that file is not there
+yet it asks for the password (not shown) and writes it, readable by the service's user only. Then:
+sudo systemctl enable --now sortie.
+
 Exit status: 0 written and checked, 1 the check failed (the file is written), 2 usage error.
 `
+
+// service is the layout of the Debian package's systemd unit (packaging/sortie.service): the folder it
+// reads its configuration from (ConfigurationDirectory), the only folder it may write (StateDirectory),
+// and the system user it runs as. sortie init run as root writes the configuration there, for that
+// user; TestServiceUnitAgreesWithInit holds the unit and these paths together.
+type service struct {
+	ConfigDir string // /etc/sortie
+	StateDir  string // /var/lib/sortie
+	User      string // sortie
+	uid, gid  int
+}
+
+// The packaged service's layout.
+const (
+	serviceConfigDir = "/etc/sortie"
+	serviceStateDir  = "/var/lib/sortie"
+	serviceUser      = "sortie"
+)
+
+func (s *service) config() string       { return filepath.Join(s.ConfigDir, "sortie.yaml") }
+func (s *service) passwordFile() string { return filepath.Join(s.ConfigDir, "mail-password") }
+func (s *service) envFile() string      { return filepath.Join(s.ConfigDir, "env") }
+func (s *service) database() string     { return filepath.Join(s.StateDir, "sortie.db") }
+
+// findService returns the layout at dir and state for user when sortie init runs as root and the folder
+// and the user exist (the Debian package made them), else nil.
+func findService(dir, state, userName string) *service {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	u, err := user.Lookup(userName)
+	if err != nil {
+		return nil
+	}
+	uid, err1 := strconv.Atoi(u.Uid)
+	gid, err2 := strconv.Atoi(u.Gid)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	return &service{ConfigDir: dir, StateDir: state, User: userName, uid: uid, gid: gid}
+}
+
+// within reports whether path lies inside dir.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
 
 // initAnswers are what sortie init needs to write a configuration.
 type initAnswers struct {
@@ -59,6 +118,11 @@ type initAnswers struct {
 	PasswordFile string
 	CAFile       string
 	Database     string
+	// NewPassword is the password typed for a password file sortie init writes (the service's, not
+	// there yet).
+	NewPassword string
+	// BackupDir is the backup folder the configuration suggests: one the service may write to.
+	BackupDir string
 }
 
 // defaultPasswordEnv is the variable sortie init suggests for the app password (one for IMAP and SMTP).
@@ -73,8 +137,9 @@ func tlsForPort(port int) string {
 	return "starttls"
 }
 
-// problems lists what is missing or wrong in the answers.
-func (a *initAnswers) problems() []string {
+// problems lists what is missing or wrong in the answers; for the service (svc not nil), also what it
+// could not read or write.
+func (a *initAnswers) problems(svc *service) []string {
 	var out []string
 	switch a.Mailbox {
 	case "hosted", "own-server":
@@ -104,13 +169,15 @@ func (a *initAnswers) problems() []string {
 		out = append(out, "--password-env and --password-file: one or the other")
 	case a.PasswordEnv != "" && !envName(a.PasswordEnv):
 		out = append(out, fmt.Sprintf("--password-env: a variable name such as %s, not %q", defaultPasswordEnv, a.PasswordEnv))
-	case a.PasswordFile != "":
-		if _, err := daemon.ReadSecretFile(a.PasswordFile); err != nil {
+	case a.PasswordFile != "" && a.NewPassword == "":
+		if err := checkPasswordFile(a.PasswordFile, svc); err != nil {
 			out = append(out, "--password-file: "+err.Error())
 		}
 	}
 	if a.Database == "" {
 		out = append(out, "--database: the database file's path")
+	} else if svc != nil && !within(a.Database, svc.StateDir) {
+		out = append(out, fmt.Sprintf("--database: the service may write only in %s, not %s", svc.StateDir, a.Database))
 	}
 	if a.CAFile != "" {
 		if _, err := os.Stat(a.CAFile); err != nil {
@@ -118,6 +185,28 @@ func (a *initAnswers) problems() []string {
 		}
 	}
 	return out
+}
+
+// checkPasswordFile is what the daemon checks of a password file (its owner alone may read it) and, for
+// the service, that its owner is the service's user, who must read it.
+func checkPasswordFile(path string, svc *service) error {
+	if _, err := daemon.ReadSecretFile(path); err != nil {
+		return err
+	}
+	if svc == nil {
+		return nil
+	}
+	if !within(path, svc.ConfigDir) {
+		return fmt.Errorf("the service keeps its files in %s (home folders are hidden from it): put the password in %s", svc.ConfigDir, svc.passwordFile())
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if uid, ok := fileOwner(fi); ok && uid != svc.uid {
+		return fmt.Errorf("%s belongs to another user, and the service runs as %s: run chown %s: %s", path, svc.User, svc.User, path)
+	}
+	return nil
 }
 
 func envName(s string) bool {
@@ -130,8 +219,9 @@ func envName(s string) bool {
 }
 
 // fill gives the answers left empty their defaults: the recipe's servers, the standard ports' TLS, the
-// address as login.
-func (a *initAnswers) fill() {
+// address as login, the database where the service keeps it (svc, when not nil, is the service's
+// layout) and a backup folder the daemon may write.
+func (a *initAnswers) fill(svc *service) {
 	if a.Mailbox == "own-server" {
 		a.IMAPHost, a.SMTPHost = orDefault(a.IMAPHost, "127.0.0.1"), orDefault(a.SMTPHost, "127.0.0.1")
 	}
@@ -143,7 +233,11 @@ func (a *initAnswers) fill() {
 	}
 	a.IMAPTLS, a.SMTPTLS = tlsForPort(a.IMAPPort), tlsForPort(a.SMTPPort)
 	a.Username = orDefault(a.Username, a.Address)
-	a.Database = orDefault(a.Database, "/var/lib/sortie/sortie.db")
+	database, backups := serviceStateDir+"/sortie.db", "/var/backups/sortie"
+	if svc != nil {
+		database, backups = svc.database(), filepath.Join(svc.StateDir, "backups") // the service may write nowhere else
+	}
+	a.Database, a.BackupDir = orDefault(a.Database, database), backups
 }
 
 func orDefault(v, d string) string {
@@ -154,10 +248,20 @@ func orDefault(v, d string) string {
 }
 
 func cmdInit(args []string, stdin io.Reader, stdout io.Writer) error {
+	return initCommand(args, stdin, stdout, findService(serviceConfigDir, serviceStateDir, serviceUser))
+}
+
+// initCommand is sortie init; svc, when not nil, is the installed service's layout, which a
+// configuration written in its folder is for.
+func initCommand(args []string, stdin io.Reader, stdout io.Writer, svc *service) error {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var a initAnswers
-	configPath := fs.String("config", "sortie.yaml", "")
+	defaultConfig := "sortie.yaml"
+	if svc != nil {
+		defaultConfig = svc.config()
+	}
+	configPath := fs.String("config", defaultConfig, "")
 	force := fs.Bool("force", false, "")
 	noCheck := fs.Bool("no-check", false, "")
 	wait := fs.String("wait", "60s", "")
@@ -188,28 +292,47 @@ func cmdInit(args []string, stdin io.Reader, stdout io.Writer) error {
 	if _, err := os.Lstat(*configPath); err == nil && !*force {
 		return usagef("init: %s already exists; sortie init leaves it alone (--force replaces it, or choose another --config)", *configPath)
 	}
+	abs, err := filepath.Abs(*configPath)
+	if err != nil {
+		abs = *configPath
+	}
+	if svc != nil && abs != svc.config() {
+		svc = nil // a configuration elsewhere is not the service's
+	}
 	if a.Mailbox == "" {
-		if err := ask(&a, bufio.NewReader(stdin), stdout); err != nil {
+		var tty *os.File // the answers' terminal, if they come from one
+		if f, ok := stdin.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+				tty = f
+			}
+		}
+		if err := ask(&a, bufio.NewReader(stdin), tty, stdout, svc); err != nil {
 			return err
 		}
 	}
-	a.fill()
-	if p := a.problems(); len(p) > 0 {
+	a.fill(svc)
+	if p := a.problems(svc); len(p) > 0 {
 		return usagef("init: %s\n\n%s", strings.Join(p, "\n  "), "sortie init --help lists the flags")
 	}
 	text, err := a.config()
 	if err != nil {
 		return err
 	}
-	if err := writeNew(*configPath, text, *force); err != nil {
-		return err
+	if a.NewPassword != "" {
+		if err := writePassword(a.PasswordFile, a.NewPassword, svc); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s (only %s may read it)\n", a.PasswordFile, svc.User)
 	}
-	abs, err := filepath.Abs(*configPath)
-	if err != nil {
-		abs = *configPath
+	if err := writeNew(*configPath, text, *force, svc); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", abs)
 	next := func() {
+		if svc != nil {
+			fmt.Fprintf(stdout, "\nNext: sudo systemctl enable --now sortie (it runs sortie serve --config %s as %s); journalctl -u sortie shows its log\n", abs, svc.User)
+			return
+		}
 		fmt.Fprintf(stdout, "\nNext: sortie serve --config %s\n", abs)
 		fmt.Fprintln(stdout, "As a service under systemd: ExecStart=sortie serve --config "+abs+" in a unit (docs/operations.md, \"Running it as a service\"), then systemctl enable --now sortie")
 	}
@@ -221,7 +344,11 @@ func cmdInit(args []string, stdin io.Reader, stdout io.Writer) error {
 	if a.PasswordEnv != "" {
 		if _, ok := os.LookupEnv(a.PasswordEnv); !ok {
 			fmt.Fprintf(stdout, "The mail account is not checked yet: %s is not set here. Set it to the mail password and run\n  sortie check --config %s\n", a.PasswordEnv, abs)
-			fmt.Fprintf(stdout, "The daemon needs it set too (systemd: Environment=%s=... or EnvironmentFile=).\n", a.PasswordEnv)
+			if svc != nil {
+				fmt.Fprintf(stdout, "The service reads it from %s: a line %s=... in that file, chmod 600.\n", svc.envFile(), a.PasswordEnv)
+			} else {
+				fmt.Fprintf(stdout, "The daemon needs it set too (systemd: Environment=%s=... or EnvironmentFile=).\n", a.PasswordEnv)
+			}
 			return errIllegal
 		}
 	}
@@ -233,9 +360,13 @@ func cmdInit(args []string, stdin io.Reader, stdout io.Writer) error {
 	return nil
 }
 
-// writeNew writes text to path with mode 0644 (it says where the password is, and holds none):
+// writeNew writes text to path with mode 0644 (it says where the password is, and holds none), or for
+// the service 0640 in the service user's group, so that the daemon may read it and other users may not:
 // only if no file is there, unless force, and then through a new file renamed over the old one.
-func writeNew(path, text string, force bool) error {
+func writeNew(path, text string, force bool, svc *service) error {
+	if svc != nil {
+		return writeFor(path, text, force, 0o640, -1, svc.gid)
+	}
 	if !force {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, os.ErrExist) {
@@ -270,9 +401,54 @@ func writeNew(path, text string, force bool) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// writePassword writes the service's password file: readable by the service's user only (mode 0600,
+// its owner), as the daemon requires (daemon.ReadSecretFile).
+func writePassword(path, password string, svc *service) error {
+	return writeFor(path, password+"\n", false, 0o600, svc.uid, svc.gid)
+}
+
+// writeFor writes text to path with mode and owner (uid, gid; -1 keeps the writer's) set before the
+// text goes in, through a new file renamed into place: never over an existing file unless force.
+func writeFor(path, text string, force bool, mode os.FileMode, uid, gid int) error {
+	if _, err := os.Lstat(path); err == nil && !force {
+		return usagef("init: %s already exists; sortie init leaves it alone (--force replaces it)", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".sortie-init-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	err = tmp.Chmod(mode)
+	if err == nil {
+		err = tmp.Chown(uid, gid)
+	}
+	if err == nil {
+		_, err = tmp.WriteString(text)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if force {
+		return os.Rename(tmp.Name(), path)
+	}
+	// A link fails where a file appeared meanwhile; rename would replace it.
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return usagef("init: %s already exists; sortie init leaves it alone (--force replaces it)", path)
+		}
+		return err
+	}
+	return nil
+}
+
 // ask fills the answers from questions on the terminal, one line each; an empty line takes the default
-// in brackets. A wrong answer is explained and asked again.
-func ask(a *initAnswers, in *bufio.Reader, out io.Writer) error {
+// in brackets. A wrong answer is explained and asked again. For the service (svc not nil) the password
+// file is the default, and a password file not there yet in the service's folder is written from a
+// password typed here.
+func ask(a *initAnswers, in *bufio.Reader, tty *os.File, out io.Writer, svc *service) error {
 	q := func(prompt, def string, check func(string) error) (string, error) {
 		for {
 			if def != "" {
@@ -364,7 +540,11 @@ func ask(a *initAnswers, in *bufio.Reader, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(out, "How does Sortie get the mail password (an app password, for most providers)?\n  1. from an environment variable\n  2. from a file only the service's user may read")
-	how, err := q("1 or 2", "1", choice("1", "2"))
+	howDefault, fileDefault := "1", "/etc/sortie/mail-password"
+	if svc != nil {
+		howDefault, fileDefault = "2", svc.passwordFile()
+	}
+	how, err := q("1 or 2", howDefault, choice("1", "2"))
 	if err != nil {
 		return err
 	}
@@ -377,11 +557,23 @@ func ask(a *initAnswers, in *bufio.Reader, out io.Writer) error {
 		}); err != nil {
 			return err
 		}
-	} else if a.PasswordFile, err = q("Password file", "/etc/sortie/mail-password", func(v string) error {
-		_, err := daemon.ReadSecretFile(v)
-		return err
-	}); err != nil {
-		return err
+	} else {
+		if a.PasswordFile, err = q("Password file", fileDefault, func(v string) error {
+			if _, err := os.Lstat(v); errors.Is(err, os.ErrNotExist) && svc != nil && within(v, svc.ConfigDir) {
+				return nil // written below
+			}
+			return checkPasswordFile(v, svc)
+		}); err != nil {
+			return err
+		}
+		if _, err := os.Lstat(a.PasswordFile); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(out, "%s is not there yet: sortie init writes it, readable by %s only.\n", a.PasswordFile, svc.User)
+			for a.NewPassword == "" {
+				if a.NewPassword, err = askSecret(in, tty, out, "The mail password (not shown)"); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	if a.Mailbox == "own-server" {
 		if a.CAFile, err = q("The CA file of the servers' certificate (Enter: a CA this machine trusts)", "", func(v string) error {
@@ -394,10 +586,40 @@ func ask(a *initAnswers, in *bufio.Reader, out io.Writer) error {
 			return err
 		}
 	}
-	if a.Database, err = q("Database file", "/var/lib/sortie/sortie.db", nil); err != nil {
+	dbDefault := serviceStateDir + "/sortie.db"
+	if svc != nil {
+		dbDefault = svc.database()
+	}
+	if a.Database, err = q("Database file", dbDefault, func(v string) error {
+		if svc != nil && !within(v, svc.StateDir) {
+			return fmt.Errorf("the service may write only in %s", svc.StateDir)
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
 	return nil
+}
+
+// askSecret asks for a line without showing it when the answers come from a terminal, tty (stty -echo
+// while it is typed).
+func askSecret(in *bufio.Reader, tty *os.File, out io.Writer, prompt string) (string, error) {
+	fmt.Fprintf(out, "%s: ", prompt)
+	if tty != nil {
+		stty := func(arg string) {
+			cmd := exec.Command("stty", arg)
+			cmd.Stdin = tty
+			cmd.Run()
+		}
+		stty("-echo")
+		defer stty("echo")
+	}
+	line, err := in.ReadString('\n')
+	fmt.Fprintln(out)
+	if err != nil && (err != io.EOF || line == "") {
+		return "", usagef("init: the answers ended before %q (for scripts, write the password file first and give --password-file)", prompt)
+	}
+	return strings.TrimRight(line, "\r\n"), nil
 }
 
 // config is the configuration file for the answers: the example configuration's settings
@@ -453,7 +675,7 @@ control:
   group: ""                              # this group may also use the control socket (sortie game ...)
 
 backup:
-  # dir: /var/backups/sortie             # a consistent copy of the database, taken while it runs
+  # dir: {{.BackupDir}}             # a consistent copy of the database, taken while it runs
   every: 24h
   keep: 7                                # the newest copies kept
 
