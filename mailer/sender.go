@@ -91,6 +91,9 @@ type SenderOptions struct {
 	// so the next mail goes out at once (Warm keeps it longer, or opens one ahead). Default 2 min; a
 	// negative value closes it after every pass.
 	KeepOpen time.Duration
+	// DKIM, if set, signs every mail as it is sent (dkim.go): the bytes on the wire are the rendered
+	// mail with a DKIM-Signature field on top.
+	DKIM *DKIM
 	// OnAccepted, if set, is called as the server accepts each mail (before it is recorded), with its
 	// outbox ID: for measurements.
 	OnAccepted func(id string)
@@ -605,7 +608,9 @@ func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
 	}}, nil
 }
 
-// build renders an outbox item (outmail.Render: the bytes the archive keeps too) and its envelope.
+// build renders an outbox item (outmail.Render: the bytes the archive keeps too) and its envelope, and
+// signs it when DKIM is configured: at send time, so the signature is always made with the key
+// published now, also for a mail that waited in the outbox (docs/architecture.md, "One mail model").
 func (s *Sender) build(item OutgoingMail, log zerolog.Logger) (from, to string, data []byte, err error) {
 	for _, k := range outmail.IgnoredHeaders(item.Mail) {
 		log.Warn().Str("header", k).Msg("extra header ignored")
@@ -615,6 +620,11 @@ func (s *Sender) build(item OutgoingMail, log zerolog.Logger) (from, to string, 
 	}
 	if data, err = outmail.Render(item.Mail, s.opts.FromName); err != nil {
 		return "", "", nil, fmt.Errorf("mailer: outgoing mail %s: %w", item.ID, err)
+	}
+	if s.opts.DKIM != nil {
+		if data, err = s.opts.DKIM.Sign(data); err != nil {
+			return "", "", nil, fmt.Errorf("mailer: outgoing mail %s: %w", item.ID, err)
+		}
 	}
 	return from, to, data, nil
 }
