@@ -136,6 +136,10 @@ type Envelope struct {
 	UID        uint32
 	Oversize   bool
 	IgnoreWhy  string // set when the mailer found mail that must not be answered
+	// Unconfirmed says why, when the moderator's receiving server found that the From address's domain
+	// did not send the mail or could not confirm that it did (mailer/senderauth), in words that complete
+	// "could not confirm that this mail came from that address: …"; empty otherwise (identity.go).
+	Unconfirmed string
 	FromHTML   bool
 	ReceivedAt time.Time
 
@@ -374,7 +378,8 @@ func (s *Service) submit(tx *storage.Tx, env Envelope, scope *string) (Outcome, 
 	if authErr != nil {
 		// A refusal that says nothing about the game or its players: the same answer whether or not
 		// the game exists or the address plays in it.
-		return stranger(Refused, "refusal", map[string]any{"Game": block.Game, "NoSecret": block.Secret == "", "ReplyShape": s.replyTo(&Seat{Token: "<token>"}), "NeedSecret": s.cfg.NoPlusAddressing})
+		return stranger(Refused, "refusal", map[string]any{"Game": block.Game, "NoSecret": block.Secret == "", "ReplyShape": s.replyTo(&Seat{Token: "<token>"}), "NeedSecret": s.cfg.NoPlusAddressing,
+			"Unconfirmed": unconfirmedRefusal(env)})
 	}
 	for _, c := range block.Commands {
 		if slices.Contains(parser.ModeratorCommands, c.Name) {
@@ -610,6 +615,9 @@ func (s *Service) sendReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		// Sent to the seat's reply address from another address: accepted (the address is the key),
 		// and said, so a player whose reply address has leaked learns of it from the first such mail.
 		rec.Notes = append(rec.Notes, fmt.Sprintf("This mail came from %s, not from your address %s; Sortie took it because it was sent to your reply address. If you did not send it, tell your moderator: RENEW gives your seat a new reply address.", env.From, seat.Email))
+	}
+	if note := s.unconfirmedNote(env, seat); note != "" {
+		rec.Notes = append(rec.Notes, note)
 	}
 	resent := map[string]bool{} // one copy of each report per mail, however often RESEND names it
 	for _, c := range block.Commands {
