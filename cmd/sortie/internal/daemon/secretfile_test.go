@@ -91,10 +91,10 @@ func TestDKIMConfig(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "not-a-key.pem")
 	os.WriteFile(bad, []byte("hello\n"), 0o600)
 	for text, want := range map[string]string{
-		"dkim: {domain: sortie.test, selector: s1}\n":                     "dkim: give domain, selector and key_file together",
+		"dkim: {domain: sortie.test, selector: s1}\n":                      "dkim: give domain, selector and key_file together",
 		"dkim: {domain: sortie.test, selector: s1, key_file: " + bad + "}": "dkim: the key file holds no PEM block",
 		"dkim: {domain: sortie, selector: s1, key_file: " + key + "}":      "is not a domain name",
-		"authserv_id: mx.sortie.test (Postfix)\n":                         "authserv_id: the name your receiving server writes first",
+		"authserv_id: mx.sortie.test (Postfix)\n":                          "authserv_id: the name your receiving server writes first",
 	} {
 		if _, err := LoadConfig(writeConfig(t, text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", text, err, want)
