@@ -129,19 +129,20 @@ type Envelope struct {
 	Text       string // the order text: quoted replies and signature already removed
 	// Full is the whole text of the mail, quotes included: where Sortie looks for a block filled in
 	// inside the quoted report when Text holds none (belowquote.go).
-	Full      string
-	Size      int
-	Mailbox   string
-	UIDValid  uint32
-	UID       uint32
-	Oversize  bool
-	IgnoreWhy string // set when the mailer found mail that must not be answered
+	Full       string
+	Size       int
+	Mailbox    string
+	UIDValid   uint32
+	UID        uint32
+	Oversize   bool
+	IgnoreWhy  string // set when the mailer found mail that must not be answered
+	FromHTML   bool
+	ReceivedAt time.Time
+
 	// Unconfirmed says why, when the moderator's receiving server found that the From address's domain
 	// did not send the mail or could not confirm that it did (mailer/senderauth), in words that complete
 	// "could not confirm that this mail came from that address: …"; empty otherwise (identity.go).
 	Unconfirmed string
-	FromHTML    bool
-	ReceivedAt  time.Time
 
 	// ahead is the order block read from Text by ReadAhead, if it ran.
 	ahead *aheadBlock
