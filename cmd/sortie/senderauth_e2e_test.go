@@ -23,7 +23,14 @@ import (
 // fields of mx.sortie.test (authserv_id); dns is where a receiver finds the public key.
 func dkimWorld(t *testing.T) (w *world, dns map[string]string) {
 	t.Helper()
-	w = newWorld(t)
+	return addDKIM(newWorld(t))
+}
+
+// addDKIM gives w's configuration a fresh signing key for sortie.test (selector s2026) and
+// authserv_id mx.sortie.test, and returns the DNS that publishes the key.
+func addDKIM(w *world) (*world, map[string]string) {
+	t := w.t
+	t.Helper()
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
