@@ -132,7 +132,7 @@ func (s *Service) wrongSecret(tx *storage.Tx, g *Game, env Envelope, b parser.Bl
 // token and the secret, each of which the mail carries itself, and says what it found:
 //   - a mail let in that names the seat's own address as its sender gets a note in its receipt, which
 //     goes to the seat's registered address, so a player learns of mail forged in her name that carried
-//     her secret or went to her reply address;
+//     her secret or went to her reply address (and the moderator's answer to a command mail the same);
 //   - a refusal tells the sender why the address could not count and how to get in (unconfirmedRefusal).
 // Both depend only on the mail itself, never on the game, so a stranger learns nothing of it.
 
@@ -152,6 +152,16 @@ func (s *Service) unconfirmedNote(env Envelope, seat *Seat) string {
 	return fmt.Sprintf("The mail server that receives Sortie's mail could not confirm that this mail came from your address %s: %s. "+
 		"Sortie took it because %s. If you did not send it, tell your moderator: RENEW gives your seat a new secret and reply address.",
 		seat.Email, env.Unconfirmed, how)
+}
+
+// unconfirmedModeratorNote is the moderator's answer's note for a command mail whose sender the
+// receiving server could not confirm; "" otherwise. The answer goes to the moderator's own address.
+func unconfirmedModeratorNote(env Envelope) string {
+	if env.Unconfirmed == "" {
+		return ""
+	}
+	return fmt.Sprintf("note: the mail server that receives Sortie's mail could not confirm that this mail came from your address %s: %s. "+
+		"Sortie took it because it carried the moderator secret; if you did not send it, someone else holds that secret.", env.From, env.Unconfirmed)
 }
 
 // unconfirmedRefusal is what a refusal says of a mail whose sender the receiving server could not

@@ -66,3 +66,22 @@ func TestUnconfirmedSender(t *testing.T) {
 		t.Errorf("the refusal for a game that does not exist differs:\n%s\n----\n%s", nogame, player)
 	}
 }
+
+// TestUnconfirmedModerator: the moderator secret still works from an address the server could not
+// confirm, and the answer, which goes to the moderator's own address, says what the server found.
+func TestUnconfirmedModerator(t *testing.T) {
+	f := newFixture(t, 0)
+	var mod, secret string
+	f.db.View(func(tx *storage.Tx) error { g, _ := getGame(tx, "g1"); mod, secret = g.Moderator, g.ModSecret; return nil })
+	if mod == "" {
+		t.Skip("the fixture's game has no moderator")
+	}
+	o, err := f.s.Submit(Envelope{From: mod, MessageID: "m1", To: []string{"sortie@sortie.test"}, Text: "GAME g1 SECRET " + secret + "\nSTATUS\nEND",
+		Unconfirmed: "the check its domain asks receiving servers to make (DMARC) failed"})
+	if err != nil || o != Accepted {
+		t.Fatalf("the moderator's mail: %s %v", o, err)
+	}
+	if body := f.last(mod).Body; !strings.Contains(body, "could not confirm that this mail came from your address "+mod) || !strings.Contains(body, "STATUS: game g1") {
+		t.Errorf("the moderator's answer:\n%s", body)
+	}
+}
