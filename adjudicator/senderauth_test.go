@@ -72,7 +72,11 @@ func TestUnconfirmedSender(t *testing.T) {
 func TestUnconfirmedModerator(t *testing.T) {
 	f := newFixture(t, 0)
 	var mod, secret string
-	f.db.View(func(tx *storage.Tx) error { g, _ := getGame(tx, "g1"); mod, secret = g.Moderator, g.ModSecret; return nil })
+	f.db.View(func(tx *storage.Tx) error {
+		g, _ := getGame(tx, "g1")
+		mod, secret = g.Moderator, g.ModSecret
+		return nil
+	})
 	if mod == "" {
 		t.Skip("the fixture's game has no moderator")
 	}
