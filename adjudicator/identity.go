@@ -125,6 +125,55 @@ func (s *Service) wrongSecret(tx *storage.Tx, g *Game, env Envelope, b parser.Bl
 	return nil
 }
 
+// Sender authentication (docs/operations.md, "Sender authentication"). Sortie never takes a From
+// address alone as proof of who wrote a mail: the address is one half of the address-and-secret way in,
+// and the reply token needs no address at all. When the moderator's own receiving server says that the
+// From address's domain did not send a mail (Envelope.Unconfirmed), Sortie goes on taking the reply
+// token and the secret, each of which the mail carries itself, and says what it found:
+//   - a mail let in that names the seat's own address as its sender gets a note in its receipt, which
+//     goes to the seat's registered address, so a player learns of mail forged in her name that carried
+//     her secret or went to her reply address (and the moderator's answer to a command mail the same);
+//   - a refusal tells the sender why the address could not count and how to get in (unconfirmedRefusal).
+// Both depend only on the mail itself, never on the game, so a stranger learns nothing of it.
+
+// unconfirmedNote is the receipt's note for a mail whose sender the receiving server could not confirm,
+// when it names the seat's own address; "" otherwise.
+func (s *Service) unconfirmedNote(env Envelope, seat *Seat) string {
+	if env.Unconfirmed == "" || !strings.EqualFold(env.From, seat.Email) {
+		return ""
+	}
+	how := "it carried your secret"
+	for _, to := range env.To {
+		if tok := tokenOf(to, s.cfg.Address); tok != "" && strings.EqualFold(tok, seat.Token) {
+			how = "it was sent to your reply address"
+			break
+		}
+	}
+	return fmt.Sprintf("The mail server that receives Sortie's mail could not confirm that this mail came from your address %s: %s. "+
+		"Sortie took it because %s. If you did not send it, tell your moderator: RENEW gives your seat a new secret and reply address.",
+		seat.Email, env.Unconfirmed, how)
+}
+
+// unconfirmedModeratorNote is the moderator's answer's note for a command mail whose sender the
+// receiving server could not confirm; "" otherwise. The answer goes to the moderator's own address.
+func unconfirmedModeratorNote(env Envelope) string {
+	if env.Unconfirmed == "" {
+		return ""
+	}
+	return fmt.Sprintf("note: the mail server that receives Sortie's mail could not confirm that this mail came from your address %s: %s. "+
+		"Sortie took it because it carried the moderator secret; if you did not send it, someone else holds that secret.", env.From, env.Unconfirmed)
+}
+
+// unconfirmedRefusal is what a refusal says of a mail whose sender the receiving server could not
+// confirm, for the refusal template's Unconfirmed: the address and why. It names the mail's own sender
+// and nothing of any game.
+func unconfirmedRefusal(env Envelope) map[string]string {
+	if env.Unconfirmed == "" {
+		return nil
+	}
+	return map[string]string{"Address": env.From, "Why": env.Unconfirmed}
+}
+
 // tokenOf returns TOKEN for an address local+TOKEN@domain matching the service's address.
 func tokenOf(addr, service string) string {
 	local, domain, ok := strings.Cut(strings.ToLower(service), "@")

@@ -470,6 +470,9 @@ func (s *Service) moderatorOf(tx *storage.Tx, env Envelope, b parser.Block) (*Ga
 // but is reported. The answer lists what was done.
 func (s *Service) moderatorMail(tx *storage.Tx, g *Game, env Envelope, b parser.Block, diags []parser.LineDiagnostic) (Outcome, error) {
 	var lines []string
+	if note := unconfirmedModeratorNote(env); note != "" {
+		lines = append(lines, note)
+	}
 	for _, d := range diags {
 		if d.Severity == parser.SeverityError {
 			lines = append(lines, "error: "+d.Error())

@@ -169,6 +169,11 @@ type Envelope struct {
 	FromHTML   bool
 	ReceivedAt time.Time
 
+	// Unconfirmed says why, when the moderator's receiving server found that the From address's domain
+	// did not send the mail or could not confirm that it did (mailer/senderauth), in words that complete
+	// "could not confirm that this mail came from that address: …"; empty otherwise (identity.go).
+	Unconfirmed string
+
 	// ahead is the order block read from Text by ReadAhead, if it ran.
 	ahead *aheadBlock
 }

@@ -258,7 +258,8 @@ func (m *submission) unidentified() (Outcome, error) {
 	if m.authErr == nil {
 		return next, nil
 	}
-	return m.answerStranger(Refused, "refusal", map[string]any{"Game": m.block.Game, "NoSecret": m.block.Secret == "", "ReplyShape": m.s.replyTo(&Seat{Token: "<token>"}), "NeedSecret": m.s.cfg.NoPlusAddressing})
+	return m.answerStranger(Refused, "refusal", map[string]any{"Game": m.block.Game, "NoSecret": m.block.Secret == "", "ReplyShape": m.s.replyTo(&Seat{Token: "<token>"}), "NeedSecret": m.s.cfg.NoPlusAddressing,
+		"Unconfirmed": unconfirmedRefusal(m.env)})
 }
 
 // notModerator refuses a player's mail that holds a moderator's command: nothing in it is used.
@@ -502,6 +503,9 @@ func (m *submission) receipt() (Outcome, error) {
 		// Sent to the seat's reply address from another address: accepted (the address is the key),
 		// and said, so a player whose reply address has leaked learns of it from the first such mail.
 		m.rec.Notes = append(m.rec.Notes, fmt.Sprintf("This mail came from %s, not from your address %s; Sortie took it because it was sent to your reply address. If you did not send it, tell your moderator: RENEW gives your seat a new reply address.", m.env.From, m.seat.Email))
+	}
+	if note := m.s.unconfirmedNote(m.env, m.seat); note != "" {
+		m.rec.Notes = append(m.rec.Notes, note)
 	}
 	resent := map[string]bool{} // one copy of each report per mail, however often RESEND names it
 	for _, c := range m.block.Commands {

@@ -7,6 +7,7 @@ package mailer
 // step is reported as it ends, with what to fix when it fails.
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-msgauth/dkim"
 
 	"sortie/mailer/outmail"
 )
@@ -44,6 +46,8 @@ type CheckOptions struct {
 	// NoPlusAddressing: the configuration says the mailbox has no plus-addressing, so the probe goes to
 	// the bare address.
 	NoPlusAddressing bool
+	// LookupTXT finds the TXT records of a DNS name, for the DKIM steps; nil is net.LookupTXT.
+	LookupTXT func(name string) ([]string, error)
 }
 
 // ProbeHeader marks the probe mail, with a random token: Check finds it by this header, and the
@@ -62,6 +66,9 @@ func Check(ctx context.Context, opts CheckOptions, step func(CheckStep)) bool {
 	}
 	if opts.Wait <= 0 {
 		opts.Wait = 60 * time.Second
+	}
+	if opts.SMTP.DKIM != nil {
+		checkDKIM(opts, report)
 	}
 	in := NewIntake(opts.IMAP, nil, nil) // for its defaults (folders, mailbox)
 	c, caps := checkIMAP(ctx, in.opts, report)
@@ -224,6 +231,9 @@ func checkSMTP(ctx context.Context, opts CheckOptions, probeTo, token string, re
 	if err == nil {
 		data, err = outmail.Render(probe, "")
 	}
+	if err == nil && opts.SMTP.DKIM != nil {
+		data, err = opts.SMTP.DKIM.Sign(data) // signed as the sender signs every mail
+	}
 	if err != nil {
 		report(CheckStep{Name: "smtp probe", Status: "FAIL", Detail: err.Error(), Fix: "address: must be a plain mail address"})
 		return false
@@ -284,6 +294,82 @@ func checkProbe(ctx context.Context, c *imapclient.Client, caps imap.CapSet, o I
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// checkDKIM looks at the signing key: its kind and size, whether its domain is the address's (DMARC
+// asks for that), whether DNS publishes its public key at selector._domainkey.domain, and whether a
+// mail signed with it verifies against what DNS publishes. It prints the record to publish.
+func checkDKIM(opts CheckOptions, report func(CheckStep)) {
+	d := opts.SMTP.DKIM
+	lookup := opts.LookupTXT
+	if lookup == nil {
+		lookup = net.LookupTXT
+	}
+	alg, bits := d.Algorithm()
+	key := CheckStep{Name: "dkim key", Status: "ok", Detail: fmt.Sprintf("%s %d-bit key for %s, selector %s; its DNS record:\n     %s", alg, bits, d.Domain, d.Selector, d.ZoneRecord())}
+	switch {
+	case alg == "rsa" && bits < 2048:
+		key.Status, key.Fix = "warn", "an RSA key under 2048 bits is weak, and some receivers distrust it: make one of 2048 bits (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048)"
+	case alg == "ed25519":
+		key.Status, key.Fix = "warn", "many receivers, Gmail among them, do not check Ed25519 signatures yet: a mail signed with this key alone counts as unsigned there; use an RSA key of 2048 bits"
+	}
+	report(key)
+	_, domain, _ := strings.Cut(strings.ToLower(opts.Address), "@")
+	if domain != d.Domain && !strings.HasSuffix(domain, "."+d.Domain) && !strings.HasSuffix(d.Domain, "."+domain) {
+		report(CheckStep{Name: "dkim domain", Status: "warn", Detail: fmt.Sprintf("mail comes from %s but is signed for %s", domain, d.Domain),
+			Fix: "receivers that check DMARC count a signature only for the From address's own domain: set dkim.domain to " + domain})
+	}
+	name := d.RecordName()
+	txt, err := lookup(name)
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound || err == nil && len(txt) == 0:
+		report(CheckStep{Name: "dkim record", Status: "FAIL", Detail: "no TXT record at " + name,
+			Fix: "publish the record above in your domain's DNS (many DNS hosts want the name " + d.Selector + "._domainkey and the text between the quotes, joined); until then receivers cannot check the signatures"})
+		return
+	case err != nil:
+		report(CheckStep{Name: "dkim record", Status: "FAIL", Detail: fmt.Sprintf("looking up %s: %v", name, err), Fix: "check this machine's DNS resolver, then run sortie check again"})
+		return
+	case !d.PublishedKey(txt):
+		report(CheckStep{Name: "dkim record", Status: "FAIL", Detail: "the key published at " + name + " is not the key in dkim.key_file",
+			Fix: "either dkim.key_file is the wrong file or the DNS record is out of date: publish the record above, or point key_file at the key it was made from"})
+		return
+	}
+	probe := outmail.Mail{From: opts.Address, To: opts.Address, Subject: "Sortie DKIM check", Body: "A mail signed by sortie check and verified, never sent.\n",
+		MessageID: "dkim-check." + randomToken() + "@" + domain, Created: time.Now()}
+	data, err := outmail.Render(probe, "")
+	if err == nil {
+		data, err = d.Sign(data)
+	}
+	if err == nil {
+		err = verifyDKIM(data, d.Domain, lookup)
+	}
+	if err != nil {
+		report(CheckStep{Name: "dkim record", Status: "FAIL", Detail: "a mail signed with the key does not verify against " + name + ": " + err.Error(),
+			Fix: "publish the record above exactly as printed"})
+		return
+	}
+	report(CheckStep{Name: "dkim record", Status: "ok", Detail: "published at " + name + "; a mail signed with the key verifies against it"})
+}
+
+// verifyDKIM checks that data carries a signature of domain that verifies with the keys lookup finds.
+func verifyDKIM(data []byte, domain string, lookup func(string) ([]string, error)) error {
+	vs, err := dkim.VerifyWithOptions(bytes.NewReader(data), &dkim.VerifyOptions{LookupTXT: lookup, MaxVerifications: 4})
+	if err != nil {
+		return err
+	}
+	for _, v := range vs {
+		if v.Err == nil && strings.EqualFold(v.Domain, domain) {
+			return nil
+		}
+		if v.Err != nil {
+			err = v.Err
+		}
+	}
+	if err == nil {
+		err = errors.New("no signature of " + domain)
+	}
+	return err
 }
 
 // port is the SMTP port the sender will use.

@@ -2,6 +2,12 @@ package mailer
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,5 +160,107 @@ func TestCheckWithPlusAddressingOff(t *testing.T) {
 	ok, steps, out := runCheck(t, o)
 	if !ok || steps["probe"].Status != "ok" || steps["plus-addressing"].Status != "warn" || !strings.Contains(steps["plus-addressing"].Fix, "SECRET") {
 		t.Errorf("plus-addressing off:\n%s", out)
+	}
+}
+
+// checkDKIMKey makes a signing key for sortie.test, selector s1.
+func checkDKIMKey(t *testing.T, alg string) *DKIM {
+	t.Helper()
+	var key any
+	if alg == "rsa" {
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key = k
+	} else {
+		_, k, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key = k
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDKIM("sortie.test", "s1", pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestCheckDKIM: sortie check prints the record to publish, and fails while DNS has no record or
+// holds another key than the key file's (a wrong key is caught before any mail goes out); with the
+// right record it passes, and the probe it sends is signed and verifies.
+func TestCheckDKIM(t *testing.T) {
+	s := startCheckServers(t, true)
+	d := checkDKIMKey(t, "rsa")
+	other := checkDKIMKey(t, "rsa")
+	lookup := func(recs map[string]string) func(string) ([]string, error) {
+		return func(name string) ([]string, error) {
+			if r, ok := recs[name]; ok {
+				return []string{r}, nil
+			}
+			return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
+		}
+	}
+	cases := []struct {
+		name    string
+		dns     map[string]string
+		address string
+		ok      bool
+		step    string // the DKIM step's status
+		detail  string
+	}{
+		{"published", map[string]string{"s1._domainkey.sortie.test": d.Record()}, "", true, "ok", "verifies"},
+		{"not published", nil, "", false, "FAIL", "no TXT record at s1._domainkey.sortie.test"},
+		{"another key", map[string]string{"s1._domainkey.sortie.test": other.Record()}, "", false, "FAIL", "not the key in dkim.key_file"},
+		{"another domain", map[string]string{"s1._domainkey.sortie.test": d.Record()}, "sortie@games.example", true, "ok", "verifies"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := s.options(t)
+			o.SMTP.DKIM = d
+			o.LookupTXT = lookup(c.dns)
+			if c.address != "" {
+				o.Address = c.address
+			}
+			ok, steps, out := runCheck(t, o)
+			if c.address == "" && ok != c.ok {
+				t.Errorf("check passed = %v, want %v:\n%s", ok, c.ok, out)
+			}
+			if !strings.Contains(steps["dkim key"].Detail, d.ZoneRecord()) {
+				t.Errorf("the record to publish is not printed:\n%s", out)
+			}
+			if st := steps["dkim record"]; st.Status != c.step || !strings.Contains(st.Detail, c.detail) {
+				t.Errorf("dkim record step %+v, want %s saying %q", st, c.step, c.detail)
+			}
+			if c.address != "" && steps["dkim domain"].Status != "warn" {
+				t.Errorf("a From domain the key does not sign for must warn:\n%s", out)
+			}
+			if c.address == "" && steps["dkim domain"].Status != "" {
+				t.Errorf("a key for the address's own domain needs no warning:\n%s", out)
+			}
+		})
+	}
+	// The probe sortie check sent went out signed, as every mail of the sender does.
+	var probes int
+	for _, env := range s.smtp.Received() {
+		if err := verifyDKIM(env.Raw, "sortie.test", lookup(map[string]string{"s1._domainkey.sortie.test": d.Record()})); err != nil {
+			t.Errorf("a probe does not verify: %v", err)
+		}
+		probes++
+	}
+	if probes == 0 {
+		t.Errorf("no probe was sent")
+	}
+
+	o := s.options(t)
+	o.SMTP.DKIM = checkDKIMKey(t, "ed25519")
+	o.LookupTXT = lookup(map[string]string{"s1._domainkey.sortie.test": o.SMTP.DKIM.Record()})
+	if ok, steps, out := runCheck(t, o); !ok || steps["dkim key"].Status != "warn" || steps["dkim record"].Status != "ok" {
+		t.Errorf("an Ed25519 key works, with a warning that many receivers do not check it:\n%s", out)
 	}
 }

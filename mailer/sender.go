@@ -92,6 +92,9 @@ type SenderOptions struct {
 	// alive (if it died all the same, its first MAIL FROM fails and it is replaced then). Default 5 s; a
 	// negative value always asks.
 	FreshConn time.Duration
+	// DKIM, if set, signs every mail as it is sent (dkim.go): the bytes on the wire are the rendered
+	// mail with a DKIM-Signature field on top.
+	DKIM *DKIM
 	// OnAccepted, if set, is called as the server accepts each mail (before it is recorded), with its
 	// outbox ID: for measurements.
 	OnAccepted func(id string)
@@ -609,7 +612,9 @@ func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
 	}}, nil
 }
 
-// build renders an outbox item (outmail.Render: the bytes the archive keeps too) and its envelope.
+// build renders an outbox item (outmail.Render: the bytes the archive keeps too) and its envelope, and
+// signs it when DKIM is configured: at send time, so the signature is always made with the key
+// published now, also for a mail that waited in the outbox (docs/architecture.md, "One mail model").
 func (s *Sender) build(item OutgoingMail, log zerolog.Logger) (from, to string, data []byte, err error) {
 	for _, k := range outmail.IgnoredHeaders(item.Mail) {
 		log.Warn().Str("header", k).Msg("extra header ignored")
@@ -619,6 +624,11 @@ func (s *Sender) build(item OutgoingMail, log zerolog.Logger) (from, to string, 
 	}
 	if data, err = outmail.Render(item.Mail, s.opts.FromName); err != nil {
 		return "", "", nil, fmt.Errorf("mailer: outgoing mail %s: %w", item.ID, err)
+	}
+	if s.opts.DKIM != nil {
+		if data, err = s.opts.DKIM.Sign(data); err != nil {
+			return "", "", nil, fmt.Errorf("mailer: outgoing mail %s: %w", item.ID, err)
+		}
 	}
 	return from, to, data, nil
 }

@@ -204,7 +204,12 @@ func mapData(name string, v int) map[string]any {
 		return map[string]any{"Address": "sortie@sortie.test", "Name": "Sortie", "NeedSecret": bit(v, 0),
 			"Commands": []tCommand{{"STATUS", "STATUS", "what you have on file"}, {"AWAY", "AWAY YYYY-MM-DD", "away until that day:\n                  a second line"}}}
 	case "refusal":
-		return map[string]any{"Game": pick(bit(v, 0), "g1"), "NoSecret": bit(v, 1), "ReplyShape": "sortie+<token>@sortie.test", "NeedSecret": bit(v, 2)}
+		d := map[string]any{"Game": pick(bit(v, 0), "g1"), "NoSecret": bit(v, 1), "ReplyShape": "sortie+<token>@sortie.test", "NeedSecret": bit(v, 2),
+			"Unconfirmed": map[string]string(nil)}
+		if bit(v, 3) {
+			d["Unconfirmed"] = map[string]string{"Address": "anna@example.net", "Why": "the check its domain asks receiving servers to make (DMARC) failed"}
+		}
+		return d
 	case "error":
 		var problems any = some(bit(v, 0), "Sortie found no order block in your mail.", "In the rest of your mail: a quoted report.")
 		if bit(v, 1) {

@@ -19,8 +19,10 @@ const checkHelp = `sortie check --config FILE [--wait 60s]: try the mail account
 Connects to the IMAP server with the configured TLS and credentials, looks for MOVE or UIDPLUS, makes
 the folders Sortie files mail in, connects to the SMTP server (STARTTLS or TLS, AUTH), sends a probe to
 the service's +probe address and waits for it in the inbox (every reply to a report goes to such an
-address), then deletes it. One line per step; a failed step says what to fix. Run it before the first
-sortie serve, and after any change to the mail account.
+address), then deletes it. With dkim configured it first reads the signing key, prints the DNS record to
+publish, and fails until DNS holds that very key (the probe goes out signed). One line per step; a
+failed step says what to fix. Run it before the first sortie serve, and after any change to the mail
+account or the key.
 
 Exit status: 0 every step passed (warnings allowed), 1 a step failed, 2 usage error.
 `

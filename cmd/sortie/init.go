@@ -712,6 +712,13 @@ smtp:
   keep_open: 2m                          # keep the connection open after the last mail (0: close after every batch)
   # password: "app-password-here"        # (not used: the password is given above)
 
+dkim:                                    # sign every mail, for a mail server of your own (docs/operations.md, "DKIM, SPF and DMARC")
+  # domain: example.org                  # the From address's domain; unset, mail goes out unsigned (a hosted mailbox signs it)
+  # selector: sortie2026                 # the key is published at sortie2026._domainkey.example.org; sortie check prints the record
+  # key_file: /etc/sortie/dkim.pem       # PEM private key (RSA 2048), readable by sortie's user only (chmod 600)
+
+# authserv_id: mail.example.org          # believe this receiving server's Authentication-Results (docs/operations.md, "Sender authentication")
+
 web:                                     # the read-only web archive (docs/web.md)
   # listen: 127.0.0.1:8080               # the daemon serves it here; unset, it serves none
   # base_url: https://games.example.org/sortie/   # where players reach it: their links start with it

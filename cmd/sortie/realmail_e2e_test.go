@@ -253,6 +253,7 @@ func TestRealMail(t *testing.T) {
 		{Address: "sortie@sortie.test"}, {Address: "alice@players.test"}, {Address: "bob@players.test"},
 		{Address: "foe@players.test"}, {Address: "ally@players.test"}, {Address: corpusService},
 		{Address: recipeService}, {Address: "carol@players.test"}, {Address: "dave@players.test"},
+		{Address: dkimService}, {Address: dkimAlice}, {Address: dkimBob},
 	}
 	for _, a := range lifeUsers {
 		users = append(users, realmail.User{Address: a})
@@ -298,6 +299,10 @@ func TestRealMail(t *testing.T) {
 	t.Run("Life", func(t *testing.T) {
 		t.Parallel()
 		realLife(t, srv, filepath.Join(dir, "life"))
+	})
+	t.Run("DKIM", func(t *testing.T) {
+		t.Parallel()
+		realDKIM(t, srv, filepath.Join(dir, "dkim"))
 	})
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -215,14 +215,14 @@ maximal_backoff_time = 2s
 			t.Error(err)
 		}
 	})
-	if err := runLogged(filepath.Join(s.Dir, "dovecot.out"), dovecotBin, "-c", s.dovecotConf); err != nil {
+	if err := runLogged(filepath.Join(s.Dir, "dovecot.out"), debianPrograms().dovecot, "-c", s.dovecotConf); err != nil {
 		t.Fatalf("dovecot: %v\n%s", err, logs())
 	}
 	if s.dovecotPID, err = waitPIDFile(s.dovecotPIDFile, 10*time.Second); err != nil {
 		t.Fatalf("dovecot: %v\n%s", err, logs())
 	}
 	s.register()
-	if err := runLogged(filepath.Join(s.Dir, "postfix.out"), postfixBin, "-c", s.postfixConf, "start"); err != nil {
+	if err := runLogged(filepath.Join(s.Dir, "postfix.out"), debianPrograms().postfix, "-c", s.postfixConf, "start"); err != nil {
 		t.Fatalf("postfix -c %s start: %v\n%s", s.postfixConf, err, logs())
 	}
 	if s.postfixPID, err = waitPIDFile(s.postfixPIDFile, 10*time.Second); err != nil {

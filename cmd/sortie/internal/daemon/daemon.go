@@ -20,6 +20,7 @@ import (
 	"sortie/adjudicator"
 	"sortie/mailer"
 	"sortie/mailer/inmail"
+	"sortie/mailer/senderauth"
 	"sortie/storage"
 	"sortie/templates"
 )
@@ -94,6 +95,19 @@ type Config struct {
 		KeepOpen string `yaml:"keep_open"`
 	} `yaml:"smtp"`
 	Web WebConfig `yaml:"web"` // the web archive (web.go, docs/web.md)
+	// DKIM signs every outgoing mail when set (docs/operations.md, "DKIM, SPF and DMARC"): the domain
+	// the signature is made for, the selector its public key is published under
+	// (selector._domainkey.domain) and the PEM file of the private key, readable by its owner only.
+	DKIM struct {
+		Domain   string `yaml:"domain"`
+		Selector string `yaml:"selector"`
+		KeyFile  string `yaml:"key_file"`
+	} `yaml:"dkim"`
+	// AuthservID names the receiving mail server whose Authentication-Results field Sortie believes
+	// (docs/operations.md, "Sender authentication"); empty: none is read.
+	AuthservID string `yaml:"authserv_id"`
+
+	dkim *mailer.DKIM // the key of dkim.key_file, once read
 }
 
 // Defaults of the latency settings (docs/operations.md, "Turn latency").
@@ -195,11 +209,37 @@ func loadConfig(path string, passwords bool) (*Config, error) {
 			}
 		}
 	}
+	problems = append(problems, c.dkimProblems(passwords)...)
+	if strings.ContainsAny(c.AuthservID, " \t;()\"") {
+		problems = append(problems, fmt.Sprintf("authserv_id: the name your receiving server writes first in its Authentication-Results fields, e.g. mail.example.org, not %q", c.AuthservID))
+	}
 	problems = append(problems, c.Web.problems()...)
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s:\n  %s", path, strings.Join(problems, "\n  "))
 	}
 	return &c, nil
+}
+
+// dkimProblems checks the dkim settings and, with readKey, reads the key.
+func (c *Config) dkimProblems(readKey bool) []string {
+	d := c.DKIM
+	if d.Domain == "" && d.Selector == "" && d.KeyFile == "" {
+		return nil
+	}
+	if d.Domain == "" || d.Selector == "" || d.KeyFile == "" {
+		return []string{"dkim: give domain, selector and key_file together (or none of them to send mail unsigned)"}
+	}
+	if !readKey {
+		return nil
+	}
+	pemKey, err := ReadKeyFile(d.KeyFile)
+	if err == nil {
+		c.dkim, err = mailer.NewDKIM(d.Domain, d.Selector, pemKey)
+	}
+	if err != nil {
+		return []string{"dkim: " + err.Error()}
+	}
+	return nil
 }
 
 func (c *Config) AdjudicatorConfig() adjudicator.Config {
@@ -365,6 +405,9 @@ type mailHandler struct {
 	log   zerolog.Logger
 	trace func(stage, id string) // nil: none
 	kick  func()                 // wakes the sender after a commit; nil: none
+	// authserv is the configuration's authserv_id: the receiving server whose Authentication-Results
+	// field is read (mailer/senderauth); "" reads none.
+	authserv string
 }
 
 // Handler is the intake's handler: each fetched mail through the adjudicator, its outcome as a disposition.
@@ -425,6 +468,9 @@ func (h mailHandler) read(m mailer.Message) (adjudicator.Envelope, bool) {
 	env.Full = inc.Text
 	if ignore, why := inc.ShouldIgnore(); ignore {
 		env.IgnoreWhy = why
+	}
+	if v := senderauth.Check(m.Raw, h.authserv, inc.From); v.Outcome == senderauth.Fail {
+		env.Unconfirmed = v.Why
 	}
 	return env, true
 }
@@ -551,7 +597,7 @@ func NewDaemon(c *Config, extra ...adjudicator.Option) (*Daemon, error) {
 		outbox.Svc = svc
 	}
 	if c.IMAP.Addr != "" {
-		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace, kick: d.kick()})
+		d.Intake = mailer.NewIntake(c.IntakeOptions(log), db, mailHandler{svc: svc, log: log, trace: d.trace, kick: d.kick(), authserv: c.AuthservID})
 	}
 	if c.Web.Listen != "" {
 		if d.Web, err = NewWebServer(c.Web, c.Web.Listen, svc, log); err != nil {
@@ -614,7 +660,7 @@ func (c *Config) SenderOptions(log zerolog.Logger) mailer.SenderOptions {
 	}
 	return mailer.SenderOptions{Host: c.SMTP.Host, Port: c.SMTP.Port, TLS: mailer.TLSMode(orDefault(c.SMTP.TLS, "starttls")),
 		CAFile: c.SMTP.CAFile, Username: c.SMTP.Username, Password: c.SMTP.Password, FromName: orDefault(c.Name, "Sortie"),
-		KeepOpen: keep, Logger: log}
+		KeepOpen: keep, DKIM: c.dkim, Logger: log}
 }
 
 // IntakeOptions is the IMAP part of the configuration for the mailer.
