@@ -153,6 +153,7 @@ func Resolve(env *Env, st *State, orders map[string]notation.Order, d dice.Sourc
 func (r *resolution) resolve(orders map[string]notation.Order) error {
 	ns := r.ns
 	r.forgetGone()
+	r.events = make([]Event, 0, eventRoom(ns))
 	if err := r.orders(orders); err != nil {
 		return err
 	}
@@ -224,6 +225,35 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 }
 
 func (r *resolution) emit(e Event) { r.events = append(r.events, e) }
+
+// eventRoom is how many events a plain turn of st is given room for before it starts, so that the
+// events slice is allocated once and seldom grows: a move for each plane in play; for each side and
+// each enemy in play, two sighting events (spotted, identified) while it is not yet spotted, one
+// after (identified, or sight lost); a shot or a word that it held its fire for each plane; and half
+// a plane's worth for damage, losses and bail-outs. A turn that needs more grows the slice as append
+// does.
+func eventRoom(st *State) int {
+	inPlay := 0
+	for i := range st.Planes {
+		if st.Planes[i].InPlay() {
+			inPlay++
+		}
+	}
+	n := 2*inPlay + inPlay/2
+	for _, side := range st.Sides {
+		known := st.Sight[side]
+		for i := range st.Planes {
+			if p := &st.Planes[i]; p.InPlay() && p.Side != side {
+				if known[p.Callsign].Spotted {
+					n++
+				} else {
+					n += 2
+				}
+			}
+		}
+	}
+	return n
+}
 
 // cardOf is the card of an aircraft type, looked up once a turn.
 func (r *resolution) cardOf(key string) (*aircraft.Card, error) {

@@ -185,3 +185,33 @@ func TestTurnsLeaveCardsAlone(t *testing.T) {
 		t.Error("Env.Card should share the registry's card, Cards.Get copy it")
 	}
 }
+
+// TestEventRoomHoldsTurns checks that the room a plain turn gives its events up front (eventRoom) holds
+// every event of the benchmark games' turns, the first turn's sightings included, so their events
+// slice is allocated once (docs/performance.md, Air Force turns).
+func TestEventRoomHoldsTurns(t *testing.T) {
+	env := testEnv(t)
+	for _, n := range []int{10, 100} {
+		for name, layout := range map[string]func(int) (*State, map[string]notation.Order){"lattice": benchGame, "dense": benchDenseGame} {
+			st, orders := layout(n)
+			armed(t, env, st)
+			d := dice.NewSeeded(dice.SeedFromUint64(1))
+			for turn := 1; turn <= 3 && !st.Over; turn++ {
+				room := eventRoom(st)
+				ns, events, err := Resolve(env, st, orders, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(events) > room {
+					t.Errorf("%s-%d turn %d: %d events, room made for %d", name, n, turn, len(events), room)
+				}
+				st = ns
+				for key := range orders {
+					if p := st.Plane(key); p == nil || !p.InPlay() {
+						delete(orders, key)
+					}
+				}
+			}
+		}
+	}
+}
