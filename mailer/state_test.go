@@ -17,7 +17,7 @@ import (
 // Whatever varies belongs to a value (an Intake, a Sender, a parse) or to its options, so two intakes in
 // one process never share anything, and a test changes what it needs through options, not globals.
 func TestNoPackageState(t *testing.T) {
-	for _, dir := range []string{".", "inmail", "outmail", "localmail", "realmail"} {
+	for _, dir := range []string{".", "inmail", "outmail", "localmail", "realmail", "senderauth"} {
 		checkNoPackageState(t, dir)
 	}
 }
