@@ -30,8 +30,12 @@ func recipeSection(t *testing.T) string {
 		t.Fatal("docs/operations.md has no own-server recipe")
 	}
 	doc = doc[i:]
-	if j := strings.Index(doc[4:], "\n## "); j >= 0 {
-		doc = doc[:4+j]
+	// The recipe runs to the next heading of its level or above (the sections after it, DKIM among
+	// them, are not part of it).
+	for _, next := range []string{"\n## ", "\n### "} {
+		if j := strings.Index(doc[4:], next); j >= 0 {
+			doc = doc[:4+j]
+		}
 	}
 	return doc
 }
