@@ -84,6 +84,11 @@ func testSenderReconnects(t *testing.T, fresh time.Duration) {
 	box.add(senderItem(2), senderItem(3))
 	s.Kick()
 	senderWaitFor(t, "the mails after the drop (a dead kept connection replaced at once, not after a backoff)", func() bool { return len(srv.Received()) == 3 })
+	// The server has them; the sender records each as sent just after the server's answer.
+	senderWaitFor(t, "the mails after the drop recorded", func() bool {
+		sent, failed, _ := box.snapshot()
+		return sent["out-2"]+sent["out-3"]+len(failed) >= 2
+	})
 	sent, failed, _ := box.snapshot()
 	if sent["out-2"] != 1 || sent["out-3"] != 1 || len(failed) != 0 {
 		t.Fatalf("sent %v, failed %v", sent, failed)
