@@ -28,6 +28,20 @@ type Scene struct {
 	Caption []string `json:"caption,omitempty"`
 	// Bounds, when set, are the map's playing area (hexes outside it are drawn as off the map).
 	Bounds *SceneBounds `json:"bounds,omitempty"`
+	// Plans are plots being tried on the plotting board, drawn over the map: where each would take its
+	// unit. A picture in a report has none.
+	Plans []ScenePlan `json:"plans,omitempty"`
+}
+
+// ScenePlan is one unit's plot as tried on the board: the hexes it would pass through, from the unit's
+// hex to the end, and the facing it would end with.
+type ScenePlan struct {
+	Label  string `json:"label"`
+	Path   []Hex  `json:"path"`
+	Facing Dir    `json:"facing"`
+	Faced  bool   `json:"faced"`
+	// Legal is false for a plot with errors: drawn as far as it reads, in the warning colour.
+	Legal bool `json:"legal"`
 }
 
 // SceneBounds is a map's playing area in columns (q) and rows (Row).

@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+
+	"sortie/rules/hex"
 )
 
 // What follows are the optional parts of a ruleset: interfaces a Ruleset value may also implement for
@@ -246,4 +248,34 @@ func Verdict(legal bool) error {
 		return nil
 	}
 	return ErrIllegal
+}
+
+// Planner is a game whose orders can be tried on the plotting board (docs/web.md): before sending a
+// plot, a player sees on the map where it takes the unit and what it could attack from there. Plan
+// answers for one order text exactly what CheckOrder answers (the receipt's own check: one code path,
+// never a copy), with the track and the reach added. Like CheckOrder it reads the player's own unit and
+// what the side has seen, nothing else: two games that differ only in what the side could not see give
+// the same Plan (the conformance kit's twins check it).
+type Planner interface {
+	Plan(player, unit, text string) Plan
+	// PlotHelp is a few short lines on how an order for this unit is written in the ruleset's own
+	// notation (the impulse game's, a flak gun's, a squadron's course), shown beside its plot field.
+	PlotHelp(player, unit string) []string
+}
+
+// Plan is one order tried on the plotting board.
+type Plan struct {
+	// Check is CheckOrder's answer for the same player, unit and text, field for field.
+	Check OrderCheck `json:"check"`
+	// Path is the hexes the unit passes through in order, from the hex it starts in to the hex it ends
+	// in (a unit that stays has one hex); empty when the order cannot be read far enough to fly it. A
+	// plot that breaks a rule is still flown as far as it reads, so the player sees where it goes wrong.
+	Path []hex.Hex `json:"path,omitempty"`
+	// Facing is the unit's facing at the end of Path, when Faced.
+	Facing hex.Dir `json:"facing"`
+	Faced  bool    `json:"faced"`
+	// Reach says, a line each, what the unit could attack from where the plot ends: the enemy units as
+	// the side last saw them that would be in its weapons' range and arc, or that none would be. Empty
+	// for a unit with nothing to attack with.
+	Reach []string `json:"reach,omitempty"`
 }

@@ -16,6 +16,9 @@
 //     orders and view (twins.go).
 //   - No fire order goes unanswered (Oracle.Fire, FireCheck): a unit owed an answer attacked, or a line
 //     in the log says why it did not.
+//   - The plotting board (ruleset.Planner): the plan of any order text is CheckOrder's answer field for
+//     field, a legal default order has a track to draw, every orderable unit has help on its notation,
+//     and the reach never names what the side has not seen (the twins compare plans and help too).
 //   - No order text, however hostile, panics CheckOrder (a fixed corpus here, and FuzzCheckOrder for a
 //     fuzz target).
 //
@@ -31,6 +34,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -309,7 +313,32 @@ func checkDefaults(t *testing.T, g ruleset.Game, o Oracle) {
 			if c2 := g.CheckOrder(p.ID, u, c.Canonical); !c2.OK() || c2.Canonical != c.Canonical {
 				t.Errorf("round %d: the canonical text of %s's default order, %q, does not read back to itself: %q %+v", g.Round(), u, c.Canonical, c2.Canonical, c2.Errors)
 			}
+			checkPlan(t, g, p.ID, u, d, c)
 		}
+		if pl, ok := g.(ruleset.Planner); ok {
+			for _, u := range ruleset.OrderableUnits(g, p.ID) {
+				if len(pl.PlotHelp(p.ID, u)) == 0 {
+					t.Errorf("round %d: the plotting board has no help on writing an order for %s's %s", g.Round(), p.ID, u)
+				}
+			}
+		}
+	}
+}
+
+// checkPlan checks the plotting board's plan of a legal order (ruleset.Planner): its check is
+// CheckOrder's, field for field, and it has a track to draw, starting where the unit stands.
+func checkPlan(t testing.TB, g ruleset.Game, player, unit, text string, c ruleset.OrderCheck) {
+	t.Helper()
+	pl, ok := g.(ruleset.Planner)
+	if !ok {
+		return
+	}
+	plan := pl.Plan(player, unit, text)
+	if !reflect.DeepEqual(plan.Check, c) {
+		t.Errorf("round %d: the board's plan of %s's order %q for %s is not CheckOrder's answer:\nplan  %+v\ncheck %+v", g.Round(), player, text, unit, plan.Check, c)
+	}
+	if c.OK() && len(plan.Path) == 0 {
+		t.Errorf("round %d: the board's plan of %s's legal order %q for %s has no track", g.Round(), player, text, unit)
 	}
 }
 
@@ -330,10 +359,16 @@ func checkOne(t testing.TB, g ruleset.Game, text string) {
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
-						t.Fatalf("CheckOrder(%q, %q, %q) panicked: %v", p.ID, u, text, r)
+						t.Fatalf("CheckOrder or Plan(%q, %q, %q) panicked: %v", p.ID, u, text, r)
 					}
 				}()
-				g.CheckOrder(p.ID, u, text)
+				c := g.CheckOrder(p.ID, u, text)
+				if pl, ok := g.(ruleset.Planner); ok {
+					if plan := pl.Plan(p.ID, u, text); !reflect.DeepEqual(plan.Check, c) {
+						t.Errorf("the board's plan of %q for %s's %q is not CheckOrder's answer:\nplan  %+v\ncheck %+v", text, p.ID, u, plan.Check, c)
+					}
+					pl.PlotHelp(p.ID, u)
+				}
 			}()
 		}
 	}
@@ -388,6 +423,11 @@ func checkFog(t *testing.T, prev, g ruleset.Game, log *ruleset.Log, o Oracle) {
 				c.Preview = nil
 				noPreview, _ := json.Marshal(c)
 				texts = append(texts, text{fmt.Sprintf("check of %q for %s", order, u), string(all), string(noPreview)})
+				if pl, ok := g.(ruleset.Planner); ok {
+					// What the board adds: the reach names enemy units, so every secret is looked for in it.
+					reach, _ := json.Marshal(pl.Plan(p.ID, u, order).Reach)
+					texts = append(texts, text{fmt.Sprintf("board's reach of %q for %s", order, u), string(reach), string(reach)})
+				}
 			}
 		}
 		for _, tx := range texts {

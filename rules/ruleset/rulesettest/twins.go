@@ -158,6 +158,12 @@ func toldTo(t failer, g ruleset.Game, side string, log *ruleset.Log, o Oracle) m
 		}
 		for _, u := range ruleset.OrderableUnits(g, p.ID) {
 			put(fmt.Sprintf("the check of %s's default order for %s", p.ID, u), g.CheckOrder(p.ID, u, g.DefaultOrder(u)))
+			if pl, ok := g.(ruleset.Planner); ok {
+				// The plotting board: the plan of the default order (its track and reach) and the
+				// notation help beside the unit's plot field.
+				put(fmt.Sprintf("the board's plan of %s's default order for %s", p.ID, u), pl.Plan(p.ID, u, g.DefaultOrder(u)))
+				put(fmt.Sprintf("the board's help for %s's %s", p.ID, u), pl.PlotHelp(p.ID, u))
+			}
 		}
 	}
 	return out
