@@ -435,3 +435,38 @@ func flakHelp(u *GroundUnit) []string {
 	}
 	return out
 }
+
+// readablePrefix is the text before the first error the notation found, the part of an order that
+// reads; "" when an error concerns the whole text (no column).
+func readablePrefix(text string, ds []parser.Diagnostic) string {
+	first := 0
+	for _, d := range ds {
+		if d.Severity != parser.SeverityError {
+			continue
+		}
+		if d.Col <= 0 {
+			return ""
+		}
+		if first == 0 || d.Col < first {
+			first = d.Col
+		}
+	}
+	r := []rune(text)
+	if first == 0 || first-1 > len(r) {
+		return text
+	}
+	return string(r[:first-1])
+}
+
+// planReadable sets the track of a plain plot the notation could not read whole: the part before its
+// first error, flown as the receipt would fly it, so the board shows how far the plot goes before it
+// stops reading. Nothing when that part does not read either.
+func (g *game) planReadable(p *Plane, text string, ds []parser.Diagnostic, po *planOut) {
+	o, ds := notation.ParseOrder(readablePrefix(text, ds))
+	card, ok := g.env.Card(p.Type)
+	if parser.HasErrors(ds) || len(o.Plot.Elements) == 0 || !ok {
+		return
+	}
+	r := checkOrder(card, p.Flight, o, make([]Step, 0, o.Plot.MPs()))
+	po.flown(p.Flight.Hex, r.Steps, r.End.Facing)
+}

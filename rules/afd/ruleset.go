@@ -192,6 +192,9 @@ func (g *game) check(player, unit, text string, po *planOut) ruleset.OrderCheck 
 	}
 	o, ds := notation.ParseOrder(text)
 	if !out.Diagnosed(ds) {
+		if po != nil {
+			g.planReadable(p, text, ds, po)
+		}
 		return out
 	}
 	card, ok := g.env.Card(p.Type)
