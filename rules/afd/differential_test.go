@@ -630,8 +630,12 @@ func TestBoardReachAgreesWithTheTurnsFire(t *testing.T) {
 		if got := board.Path[len(board.Path)-1]; got != s1.Flight.Hex || board.Facing != s1.Flight.Facing {
 			t.Fatalf("%s\nthe board's track ends at %s facing %s", where, got, board.Facing)
 		}
-		planFixed := slices.ContainsFunc(board.Reach, func(l string) bool { return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its fixed guns") })
-		planFlex := slices.ContainsFunc(board.Reach, func(l string) bool { return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its flexible guns") })
+		planFixed := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its fixed guns")
+		})
+		planFlex := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its flexible guns")
+		})
 		if fixedFired && !planFixed || flexFired != planFlex {
 			t.Fatalf("%s\nthe board's reach does not name the guns the turn fired", where)
 		}
