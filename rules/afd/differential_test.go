@@ -798,6 +798,19 @@ func TestCalculatorAndTurnAgreeOnGroundAttacks(t *testing.T) {
 		if err := json.Unmarshal(log.Events, &events); err != nil {
 			t.Fatal(err)
 		}
+		// The plotting board's reach names a target for the weapon exactly when the turn attacks one
+		// (the order's AT target, else any), from where the plot ends.
+		with := map[string]string{"ROCKET": "its rockets", "STRAFE": "strafing"}[weapon]
+		board := g.Plan("ann", "P", order)
+		inReach := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return (strings.HasPrefix(l, "G1 (") || !strings.Contains(order, "AT G1") && strings.HasPrefix(l, "G2 (")) && strings.Contains(l, "in reach of") && strings.Contains(l, with)
+		})
+		attacked := slices.ContainsFunc(events, func(e Event) bool {
+			return e.Kind == EvBombs && e.Plane == "P" && (strings.Contains(e.Text, " fired ") || strings.Contains(e.Text, " strafed "))
+		})
+		if inReach != attacked {
+			t.Fatalf("%s\nthe turn attacked %v; the board's reach %q", where, attacked, board.Reach)
+		}
 		p := next.(*game).st.Plane("P")
 		result, attack, dist := "", 0, 0
 		primaryDone := false // the first target an attack reaches is its primary, the others take half
