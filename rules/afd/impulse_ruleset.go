@@ -88,6 +88,12 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck, po *p
 	}
 	o, ds := notation.ParseImpulseOrder(text)
 	if !out.Diagnosed(ds) {
+		if prefix := readablePrefix(text, ds); po != nil && prefix != "" && len(prefix) < len(text) {
+			// The board draws the part before the first mistake as the receipt would fly it.
+			var part planOut
+			g.impulseCheck(p, prefix, ruleset.NewOrderCheck(), &part)
+			po.path, po.facing, po.faced = part.path, part.facing, part.faced
+		}
 		return out
 	}
 	card, ok := g.env.Card(p.Type)

@@ -99,7 +99,7 @@ func (g *game) planeReach(p *Plane, card *aircraft.Card, sh Flight, climb int, o
 	}
 	v := ViewOf(g.st, p.Side)
 	air, none := g.airReach(p, card, sh, climb, o.Fire.Guns, bl, v.Enemies)
-	ground, found := groundReach(p, card, sh, p.Rockets, o.Plot.Bomb, o.Plot.Rocket, o.Plot.Strafe, v.Ground)
+	ground, found := groundReach(p, card, sh, p.Rockets, o.Plot.Bomb, o.Plot.Rocket, o.Plot.Strafe, o.At.Unit, v.Ground)
 	out = append(append(out, air...), ground...)
 	if none != "" && !found {
 		out = append(out, none)
@@ -131,7 +131,8 @@ func (g *game) impulseReach(p *Plane, card *aircraft.Card, sh Flight, climb int,
 	out = append(out, air...)
 	rocketsLeft, anyFound := p.Rockets, false
 	for _, a := range attacks {
-		ground, found := groundReach(p, card, a.at, rocketsLeft, a.bomb, a.rocket, a.strafe, v.Ground)
+		// An impulse order names no target: the nearest in reach is attacked (docs/notation.md).
+		ground, found := groundReach(p, card, a.at, rocketsLeft, a.bomb, a.rocket, a.strafe, "", v.Ground)
 		out, anyFound = append(out, ground...), anyFound || found
 		if a.rocket {
 			rocketsLeft = 0 // every salvo goes at once (rocketAttack)
@@ -212,14 +213,15 @@ func (g *game) airReach(p *Plane, card *aircraft.Card, sh Flight, climb int, all
 // at sh could attack there: with the rockets it has left (rockets salvos) and with its fixed forward guns (strafing), at
 // altitude level 1 or lower, 1 to 3 (rockets) or 1 to 2 (strafing) hexes ahead (seed 002; the turn's
 // own groundAhead and ranges); and, for an order that drops bombs there, what stands in that hex.
-// An order that attacks the ground and would find nothing is told why. found says a unit is in reach.
-func groundReach(p *Plane, card *aircraft.Card, sh Flight, rockets int, bomb, rocket, strafe bool, ground []GroundUnit) (out []string, found bool) {
+// An order that attacks the ground and would find nothing is told why, and one that names its target
+// (AT named) when that target would be out of reach. found says a unit is in reach.
+func groundReach(p *Plane, card *aircraft.Card, sh Flight, rockets int, bomb, rocket, strafe bool, named string, ground []GroundUnit) (out []string, found bool) {
 	low := strike.Level(sh.Alt) <= groundAttackMaxLevel
 	canRocket := rockets > 0
 	canStrafe := GunFactor(card) > 0 && slices.ContainsFunc(card.Guns, func(gp aircraft.GunPosition) bool {
 		return gp.Kind == "FF" && p.Ammo.Left(gp.ID) > 0 && !gunDestroyed(card, p, gp.ID)
 	})
-	var rocketFound, strafeFound bool
+	var rocketFound, strafeFound, namedRocket, namedStrafe bool
 	var under []string
 	for i := range ground {
 		u := &ground[i]
@@ -236,16 +238,24 @@ func groundReach(p *Plane, card *aircraft.Card, sh Flight, rockets int, bomb, ro
 		var with []string
 		if canRocket && d >= rocketMinRange && d <= rocketMaxRange {
 			with, rocketFound = append(with, "its rockets"), true
+			namedRocket = namedRocket || u.Callsign == named
 		}
 		if canStrafe && d >= strafeMinRange && d <= strafeMaxRange && strafable(u.Kind) {
 			with, strafeFound = append(with, "strafing"), true
+			namedStrafe = namedStrafe || u.Callsign == named
 		}
 		if len(with) > 0 {
 			out = append(out, seenText(u.Callsign+" ("+u.Kind+")", sh, u.Hex, 0, false)+": in reach of "+strings.Join(with, " and "))
 		}
 	}
+	// The turn attacks only the target an order names (attackTarget).
+	if named != "" {
+		rocketFound, strafeFound = namedRocket, namedStrafe
+	}
 	switch {
 	case !rocket || !canRocket || rocketFound:
+	case named != "":
+		out = append(out, fmt.Sprintf("ROCKET AT %s: %s would not be in reach of its rockets (%d to %d hexes ahead, from under 3,000 ft)", named, named, rocketMinRange, rocketMaxRange))
 	case !low:
 		out = append(out, fmt.Sprintf("ROCKET: rockets are fired from under 3,000 ft, and it would be at %s ft", feetText(sh.Alt)))
 	default:
@@ -253,6 +263,8 @@ func groundReach(p *Plane, card *aircraft.Card, sh Flight, rockets int, bomb, ro
 	}
 	switch {
 	case !strafe || !canStrafe || strafeFound:
+	case named != "":
+		out = append(out, fmt.Sprintf("STRAFE AT %s: %s would not be in reach of strafing (%d or %d hexes ahead, from under 3,000 ft)", named, named, strafeMinRange, strafeMaxRange))
 	case !low:
 		out = append(out, fmt.Sprintf("STRAFE: strafing is done from under 3,000 ft, and it would be at %s ft", feetText(sh.Alt)))
 	default:

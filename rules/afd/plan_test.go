@@ -219,6 +219,11 @@ func TestPlanReachGroundAttacks(t *testing.T) {
 	if reachHas(p, "none in reach") {
 		t.Errorf("a target in reach, and none in reach is said: %q", p.Reach)
 	}
+	// The turn attacks only the target an order names (AT).
+	p = plan(t, g, "ann", "P47", "3 ROCKET AT BRIDGE")
+	if !reachHas(p, "ROCKET AT BRIDGE: BRIDGE would not be in reach of its rockets") {
+		t.Errorf("rockets AT a bridge out of reach: reach %q", p.Reach)
+	}
 	p = plan(t, g, "ann", "P47", "2 +20 ROCKET")
 	if !reachHas(p, "ROCKET: rockets are fired from under 3,000 ft, and it would be at 3,000 ft") || reachHas(p, "TRUCK1") {
 		t.Errorf("rockets from 3,000 ft: reach %q", p.Reach)
@@ -306,5 +311,14 @@ func TestPlotHelpByMode(t *testing.T) {
 	}
 	if h := boardGame(t, boardImpulse).PlotHelp("ann", "GROUND"); len(h) == 0 || !strings.Contains(h[0], "IDLE") {
 		t.Errorf("ground help: %q", h)
+	}
+}
+
+// TestPlanImpulseReadsAsFarAsItCan: an impulse order with a mistake is drawn up to the mistake.
+func TestPlanImpulseReadsAsFarAsItCan(t *testing.T) {
+	g := boardGame(t, boardImpulse)
+	p := plan(t, g, "ann", "P1", "` ` TR; ` XX")
+	if want := hexes([2]int{0, 0}, [2]int{0, -1}, [2]int{0, -2}, [2]int{0, -3}); p.Check.OK() || !slices.Equal(p.Path, want) {
+		t.Errorf("` ` TR; ` XX: ok %v path %v, want refused and drawn to %v", p.Check.OK(), p.Path, want)
 	}
 }
