@@ -144,7 +144,7 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck, po *p
 				if po != nil {
 					s := steps[at]
 					s.Alt = b.Alt
-					track, lastClimb = append(track, s), b.Climb
+					track, lastClimb = append(track, s), b.Climb+b.Mandatory // a manoeuvre's 100 ft does not tilt the nose (impulseFire)
 					if b.Bomb || b.Rocket || b.Strafe {
 						at := p.Flight
 						at.Hex, at.Facing, at.Alt = s.Hex, s.Facing, s.Alt
@@ -183,7 +183,7 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck, po *p
 			if po != nil {
 				s := fc.res.Steps[len(pt.flown)]
 				s.Alt = b.Alt
-				track, lastClimb = append(track, s), b.Climb
+				track, lastClimb = append(track, s), b.Climb+b.Mandatory // a manoeuvre's 100 ft does not tilt the nose (impulseFire)
 			}
 			// "it moves twice in impulse %d: with nothing more plotted, it flies its second move forwards"
 			l.B = strconv.AppendInt(append(l.B, "it moves twice in impulse "...), int64(imps[k]), 10)

@@ -322,3 +322,31 @@ func TestPlanImpulseReadsAsFarAsItCan(t *testing.T) {
 		t.Errorf("` ` TR; ` XX: ok %v path %v, want refused and drawn to %v", p.Check.OK(), p.Path, want)
 	}
 }
+
+// boardBanked: the impulse game, ann's P1 in a right bank; ben's KURT two hexes beyond the hex P1's
+// next move takes it to, 300 ft above P1's height.
+const boardBanked = `
+ruleset: afd
+name: board banked
+options: {fog_of_war: false, impulse: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: P1, type: spitfire-i, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0, bank: RB}
+  - {callsign: KURT, type: bf-109e, side: B, player: ben, hex: [0, -3], facing: 0, alt: 10300, speed: 3.0}
+turns: 5
+`
+
+// TestPlanImpulseReachCountsTheNose (seed 001 X.E.1: a banked forwards manoeuvre loses 100 ft; seed 000,
+// "Firing vertical attitude": a diving plane cannot fire at a higher one): the 100 ft a banked forwards
+// move must lose leaves the nose level (impulseFire), so the fixed guns still reach a plane above.
+func TestPlanImpulseReachCountsTheNose(t *testing.T) {
+	g := boardGame(t, boardBanked, "KURT")
+	p := plan(t, g, "ann", "P1", "1")
+	if !p.Check.OK() || !strings.Contains(strings.Join(p.Check.Preview, "\n"), "9,900 ft") {
+		t.Fatalf("a banked forwards move: ok %v, forecast %q; want 100 ft lost", p.Check.OK(), p.Check.Preview)
+	}
+	if !reachHas(p, "KURT as last seen, 2 hexes away at 12 o'clock, 400 ft above", "its fixed guns") {
+		t.Errorf("KURT 400 ft above, 2 hexes ahead: reach %q", p.Reach)
+	}
+}
