@@ -350,3 +350,36 @@ func TestPlanImpulseReachCountsTheNose(t *testing.T) {
 		t.Errorf("KURT 400 ft above, 2 hexes ahead: reach %q", p.Reach)
 	}
 }
+
+// boardTorpedo: a loaded Avenger low over the sea at (0,4), heading north; an enemy destroyer at
+// (0,-1) and an enemy fighter three hexes ahead of where a plot of 2 ends.
+const boardTorpedo = `
+ruleset: afd
+name: board torpedo
+options: {fog_of_war: false}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+ground:
+  - {callsign: DD1, kind: ship, side: B, hex: [0, -1], facing: 0, speed: 1, turn_rate: 1, defence: 7, size: small}
+aircraft:
+  - {callsign: TORP, type: tbf-1, side: A, player: ann, hex: [0, 4], facing: 0, alt: 400, speed: 2.0, bank: N, loaded: true}
+  - {callsign: KURT, type: a6m2, side: B, player: ben, hex: [0, -1], facing: 0, alt: 400, speed: 3.0}
+turns: 3
+`
+
+// TestPlanReachTorpedoAndGroundAttackGuns (seed 002, torpedoes: the torpedo runs at an enemy ship 1 to
+// 4 hexes off; "Fighters and Bombing": a pilot who attacks the ground fires no fixed guns at planes
+// that turn): the board names the ship the torpedo would run at, and says the fixed guns are silent.
+func TestPlanReachTorpedoAndGroundAttackGuns(t *testing.T) {
+	g := boardGame(t, boardTorpedo, "KURT")
+	p := plan(t, g, "ann", "TORP", "2 BOMB")
+	if !reachHas(p, "BOMB: it would drop its torpedo in hex (0,2) toward DD1, 3 hexes off as last seen") {
+		t.Errorf("the torpedo's ship: reach %q", p.Reach)
+	}
+	if !reachHas(p, "its fixed guns do not fire at planes the turn it attacks the ground") || reachHas(p, "KURT as last seen", "fixed guns (") {
+		t.Errorf("dropping its torpedo, the fixed guns still reach: %q", p.Reach)
+	}
+	if p := plan(t, g, "ann", "TORP", "2"); !reachHas(p, "KURT as last seen, 3 hexes away at 12 o'clock", "its fixed guns") {
+		t.Errorf("without the drop, KURT ahead is not in reach of the fixed guns: %q", p.Reach)
+	}
+}
