@@ -377,7 +377,7 @@ func (g *game) PlotHelp(player, unit string) []string {
 	case g.st.Options.Impulse && p.Ground != nil:
 		return []string{
 			p.Callsign + " is on the ground: write IDLE to wait, or a turn on the spot of one to three hexsides (R1 to R3, L1 to L3).",
-			"Add P for a power factor or K for a brake factor; it takes off once its speed reaches its flying speed.",
+			"Add P for a power factor (once its engine runs) or K for a brake factor; it takes off once its speed reaches its flying speed.",
 		}
 	case g.st.Options.Impulse:
 		return impulseHelp(p)
@@ -393,9 +393,9 @@ func plotHelp(p *Plane, card *aircraft.Card) []string {
 	s := p.Flight.Speed.Round()
 	out := []string{
 		fmt.Sprintf("One token for each movement point, read left to right: at speed %.1f the plot records %d point%s.", p.Flight.Speed.Float(), s, plural(s)),
-		"A digit flies that many hexes straight ahead; TR or TL enters a hex and turns 30 degrees; SR or SL slips a hex sideways; HR or HL half-rolls over two hexes; V half-loops; VRR or VLL is an Immelmann.",
+		"A digit flies that many hexes straight ahead; TR or TL enters a hex and turns 30 degrees; SR or SL slips into the front hex on that side; HR or HL half-rolls over two hexes; V half-loops; VRR or VLL is an Immelmann.",
 		"RB, LB, N, I, IR and IL name the bank reached; BR or BL rolls one point.",
-		"Climb or dive with +n or -n in hundreds of feet (+5 is 500 ft up); STEEP and VERT mark steep and vertical climbs and dives; P, PP or P2 for power, K or KK for brakes.",
+		"Climb or dive with +n or -n in hundreds of feet (+5 is 500 ft up); STEEP marks a steep climb or dive and VERT a vertical dive; P, PP or P2 for power, K or KK for brakes.",
 	}
 	var ground []string
 	if p.Flight.Loaded {
