@@ -53,13 +53,25 @@ func (r *resolver) engageable(a *Aircraft, ph int) bool {
 	return a.InPlay() && !(ph == 0 && r.changing[a.Callsign])
 }
 
-// groupsAt works out the dice an aircraft brings to bear on a target: its fixed guns when the target is
-// in the forward arc, each flexible mount, with the score each needs; groups that cannot hit are left out.
-func groupsAt(sh *Sheet, a *Aircraft, t *Aircraft) []group {
-	rng := max(hexmap.Distance(a.Hex, t.Hex), 1)
+// bearing is the dice aircraft a brings to bear on an enemy aircraft in hex h at level lv: none unless
+// both are at the same level (seed 003, "Altitude"), h is within the table's visibility when the
+// scenario sets one, and some gun reaches it (groupsAt). The turn's combat and the plotting board's
+// reach (Plan) both ask it, so the board never promises a shot the turn would not take.
+func bearing(sh *Sheet, a *Aircraft, h hexmap.Hex, lv Level, visibility int) []group {
+	if lv != a.Level || visibility > 0 && hexmap.Distance(a.Hex, h) > visibility {
+		return nil
+	}
+	return groupsAt(sh, a, h)
+}
+
+// groupsAt works out the dice an aircraft brings to bear on a target in hex h: its fixed guns when the
+// target is in the forward arc, each flexible mount, with the score each needs (seed 003, "Combat");
+// groups that cannot hit are left out.
+func groupsAt(sh *Sheet, a *Aircraft, h hexmap.Hex) []group {
+	rng := max(hexmap.Distance(a.Hex, h), 1)
 	base := ToHit{Range: rng, Inverted: a.Inverted, Training: a.Training, Aim: a.Has(SkillAim), Gunsight: a.Gunsight}
 	var out []group
-	if InForwardArc(a.Hex, a.Facing, t.Hex) {
+	if InForwardArc(a.Hex, a.Facing, h) {
 		for c := White; c <= Blue; c++ {
 			if n := sh.Fixed[c]; n > 0 {
 				if need := base.Need(); need <= 6 {
@@ -125,21 +137,18 @@ func (r *resolver) combat(ph int) {
 		bestW, bestD := 0, 0
 		for j := range st.Aircraft {
 			t := &st.Aircraft[j]
-			if t.Side == a.Side || t.Level != a.Level || !r.engageable(t, ph) {
+			if t.Side == a.Side || !r.engageable(t, ph) {
 				continue
 			}
 			if f.Mode == notation.FireTarget && t.Callsign != f.Target && t.Unit != f.Target {
 				continue
 			}
-			dist := hexmap.Distance(a.Hex, t.Hex)
-			if st.Visibility > 0 && dist > st.Visibility {
-				continue
-			}
-			gs := groupsAt(sh, a, t)
+			gs := bearing(sh, a, t.Hex, t.Level, st.Visibility)
 			w := worth(gs)
 			if w == 0 {
 				continue
 			}
+			dist := hexmap.Distance(a.Hex, t.Hex)
 			if best == nil || w > bestW || w == bestW && dist < bestD {
 				best, bestGroups, bestW, bestD = t, gs, w, dist
 			}
