@@ -347,6 +347,23 @@ func (r *resolver) aaShots(ph int) []shot {
 	return out
 }
 
+// canDiveBomb says whether aircraft a, where it ends movement phase 2, can dive-bomb ship g (seed 003,
+// "Dive Bombing"): over the ship or beside it, at Low or Very Low, on a dive begun at Medium. The turn and
+// the plotting board's reach both ask it.
+func canDiveBomb(a *Aircraft, g *Ground) bool {
+	return hexmap.Distance(a.Hex, g.Hex) <= 1 && a.Level <= Low && a.DiveRun
+}
+
+// torpedoRun is the torpedo attack of aircraft a on ship g from where a ends movement phase 2: its range
+// and where a is seen from the ship (seed 003, "Torpedo Bombing").
+func torpedoRun(a *Aircraft, g *Ground) Torpedo {
+	return Torpedo{Range: hexmap.Distance(a.Hex, g.Hex), Clock: hexmap.Clock(g.Hex, g.Facing, a.Hex)}
+}
+
+// canLaunch says whether aircraft a can launch torpedo attack t: from Very Low, 5 to 20 hexes from the
+// ship (seed 003, "Torpedo Bombing").
+func canLaunch(a *Aircraft, t Torpedo) bool { return t.Need() != 0 && a.Level == VeryLow }
+
 // chased reports whether an enemy fighter chases an aircraft: at its level, within 3 hexes, with the
 // aircraft in its forward arc (Sortie's reading of the seed's "chased by enemy fighter").
 func (r *resolver) chased(a *Aircraft) bool {
@@ -368,7 +385,7 @@ func (r *resolver) shipAttacks() {
 	for _, at := range r.attacks {
 		g := st.GroundNamed(at.seg.Attack.Target)
 		if at.seg.Attack.Kind == "TORPEDO" && g != nil {
-			t := Torpedo{Clock: hexmap.Clock(g.Hex, g.Facing, at.a.Hex)}
+			t := torpedoRun(at.a, g)
 			if sidesAt[g.Callsign] == nil {
 				sidesAt[g.Callsign] = map[string]bool{}
 			}
@@ -391,7 +408,7 @@ func (r *resolver) shipAttacks() {
 		case "BOMB":
 			base.Kind = EvBomb
 			dist := hexmap.Distance(a.Hex, g.Hex)
-			if dist > 1 || a.Level > Low || !a.DiveRun {
+			if !canDiveBomb(a, g) {
 				base.Text = fmt.Sprintf("%s could not dive-bomb %s: it must end phase 2 over the ship or beside it (it is %d hexes away) at Low or Very Low on a dive begun at Medium", a.Callsign, g.Callsign, dist)
 				r.emit(base)
 				continue
@@ -413,9 +430,9 @@ func (r *resolver) shipAttacks() {
 			r.emit(base)
 		case "TORPEDO":
 			base.Kind = EvTorpedo
-			t := Torpedo{Range: hexmap.Distance(a.Hex, g.Hex), Clock: hexmap.Clock(g.Hex, g.Facing, a.Hex), Chased: r.chased(a),
-				Both: sidesAt[g.Callsign]["port"] && sidesAt[g.Callsign]["starboard"]}
-			if t.Need() == 0 || a.Level != VeryLow {
+			t := torpedoRun(a, g)
+			t.Chased, t.Both = r.chased(a), sidesAt[g.Callsign]["port"] && sidesAt[g.Callsign]["starboard"]
+			if !canLaunch(a, t) {
 				base.Text = fmt.Sprintf("%s could not launch at %s: a torpedo goes from Very Low at 5 to 20 hexes (it is %d hexes away at %s)", a.Callsign, g.Callsign, t.Range, a.Level)
 				r.emit(base)
 				continue

@@ -105,15 +105,25 @@ func (g *game) reach(v *View, a *Aircraft, pc PlotCheck, seg notation.Segment) [
 	if !ok {
 		return nil
 	}
+	end := *a
+	end.Hex, end.Facing, end.Inverted, end.Level = pc.Phases[1].End.Hex, pc.Phases[1].End.Facing, pc.Phases[1].End.Inverted, pc.Level
+	end.DiveRun = diveRunAfter(a, seg)
 	var out []string
+	if at := seg.Attack; at.Kind != "" && a.Loaded {
+		for i := range v.Ground {
+			if s := v.Ground[i]; s.Callsign == at.Target && s.Kind == "ship" && s.Side != a.Side && !s.Sunk() {
+				s.Hex = shipAfter(&s, 0)
+				s.Hex = shipAfter(&s, 1)
+				out = append(out, shipReach(&end, &s, at.Kind))
+			}
+		}
+	}
 	if seg.Fire.Mode == notation.FireHold {
 		out = append(out, a.Callsign+" holds its fire this turn (HOLD)")
 	}
 	if sh.Fixed.Total() == 0 && len(sh.Flexible) == 0 {
 		return append(out, fmt.Sprintf("%s has no guns: the %s cannot fire at aircraft", a.Callsign, sh.Name))
 	}
-	end := *a
-	end.Hex, end.Facing, end.Inverted, end.Level = pc.Phases[1].End.Hex, pc.Phases[1].End.Facing, pc.Phases[1].End.Inverted, pc.Level
 	type target struct {
 		c  *Contact
 		gs []group
@@ -138,6 +148,29 @@ func (g *game) reach(v *View, a *Aircraft, pc PlotCheck, seg notation.Segment) [
 		out = append(out, fmt.Sprintf("%s could fire at %s where it was last seen: %s, %s", a.Callsign, t.c.Callsign, where, diceText(t.gs)))
 	}
 	return out
+}
+
+// shipReach says whether aircraft a, where its plot ends (end of movement phase 2, when the attacks go
+// in), could make its attack (BOMB or TORPEDO) on ship s where the ship will be after its own move, as
+// the turn decides it (canDiveBomb, canLaunch).
+func shipReach(a *Aircraft, s *Ground, kind string) string {
+	d := hexmap.Distance(a.Hex, s.Hex)
+	where := fmt.Sprintf("%d hex%s away at %s", d, pluralEs(d), a.Level)
+	if d == 0 {
+		where = "over it at " + a.Level.String()
+	}
+	if kind == "TORPEDO" {
+		t := torpedoRun(a, s)
+		if !canLaunch(a, t) {
+			return fmt.Sprintf("%s could not launch at %s where the ship will be after its move: it would be %s, and a torpedo goes from Very Low at 5 to 20 hexes", a.Callsign, s.Callsign, where)
+		}
+		aspect, mod := t.Aspect()
+		return fmt.Sprintf("%s could launch at %s where the ship will be after its move: %s, needing %d or more with %+d for the angle (%s)", a.Callsign, s.Callsign, where, t.Need(), mod, aspect)
+	}
+	if !canDiveBomb(a, s) {
+		return fmt.Sprintf("%s could not dive-bomb %s where the ship will be after its move: it would be %s, and it must end over the ship or beside it at Low or Very Low on a dive begun at Medium", a.Callsign, s.Callsign, where)
+	}
+	return fmt.Sprintf("%s could dive-bomb %s where the ship will be after its move: %s, needing %d or more before the modifiers", a.Callsign, s.Callsign, where, DiveBomb{Level: a.Level}.Need())
 }
 
 // diceText says which dice a burst would throw and what each needs: "4 white dice needing 4 or more".
