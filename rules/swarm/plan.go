@@ -104,7 +104,11 @@ func (g *game) reach(v *View, q *Squadron, t *Type, o notation.SwarmOrder, moves
 	}
 	last := moves[len(moves)-1]
 	if n := len(o.Turns); n > 0 && o.Turns[n-1].Fire.Mode == parser.FireHold {
-		out = append(out, q.Callsign+" holds its fire at the end of this plot (HOLD)")
+		when := "this turn"
+		if several {
+			when = "on the last turn of this plot"
+		}
+		out = append(out, q.Callsign+" holds its fire "+when+" (HOLD)")
 	}
 	n := t.Firepower(q.Filled)
 	if n == 0 && !t.RearGunner {

@@ -136,7 +136,7 @@ func TestBoardReachOfBombs(t *testing.T) {
 	e := g.st.Squadron("E1")
 	e.Pos.Hex = hexmap.Hex{Q: 30, R: 30}
 	p := g.Plan("ann", "Q1", "1 S M 1 BOMB HOLD")
-	wantReach(t, "over DEPOT", p.Reach, "Q1 would attack DEPOT under its path", "Q1 holds its fire at the end of this plot (HOLD)", noneInReach)
+	wantReach(t, "over DEPOT", p.Reach, "Q1 would attack DEPOT under its path", "Q1 holds its fire this turn (HOLD)", noneInReach)
 	g.st.Squadron("Q1").Pos.Facing = 7 // 210: down the map, over DOCKS
 	p = g.Plan("ann", "Q1", "1 S M 1 BOMB FIRE ANY")
 	wantReach(t, "over DOCKS", p.Reach, "Q1 would attack DOCKS under its path, a target of your own side", noneInReach)
@@ -161,6 +161,9 @@ func TestBoardTrackOfACourse(t *testing.T) {
 	want := []hexmap.Hex{{Q: 0, R: 0}, {Q: 1, R: -2}, {Q: 2, R: -4}, {Q: 3, R: -6}, {Q: 4, R: -8}, {Q: 5, R: -10}, {Q: 7, R: -11}}
 	if !p.Check.OK() || !reflect.DeepEqual(p.Path, want) || !p.Faced || p.Facing != 3 || len(p.Check.Preview) != 3 {
 		t.Errorf("a course of three turns: %+v\ntrack %v facing %s, want %v facing 090", p.Check, p.Path, p.Facing, want)
+	}
+	if !slices.Contains(p.Reach, "Q1 holds its fire on the last turn of this plot (HOLD)") {
+		t.Errorf("a course ending in HOLD: the reach %q", p.Reach)
 	}
 }
 
