@@ -199,7 +199,8 @@ func (g *game) PlotHelp(player, unit string) []string {
 	}
 	out := []string{
 		"One line is the unit's whole turn: phase 1, a slash, phase 2, e.g. 3 TL 4 / 6.",
-		"A number is hexes straight ahead. TL TR turn a hexside; RL RR roll into the hex ahead on that side (inverted after); SL SR slip there (a hex more of speed); INV inverts or rights; HL half loops.",
+		"A number is hexes straight ahead; TL or TR turns one hexside; HL half loops (turns about, inverted).",
+		"RL or RR rolls into the hex ahead on that side (inverted after); SL or SR slips there for a hex more of speed; INV inverts or rights.",
 		"Before each of those, fly the fly-straight rating in hexes straight ahead; three times it before HL.",
 		"DIVE or CLIMB first changes level by one (no combat in phase 1); BOMB or TORPEDO and a ship after phase 2 attacks it.",
 		"Last the fire order: HOLD, FIRE ANY, FIRE 2 (phase 2 only) or FIRE and an enemy. After a semicolon, one aircraft's callsign and a plot of its own.",
