@@ -16,8 +16,10 @@ import (
 // plots' lines and ends, and the plots are drawn after them, so nothing on the map hides a plot. A
 // report's picture has no plots and is drawn as it always was.
 
-// The plots' colours: a legal plot in the own side's colour, one with errors in the warning colour (the
-// palette's vermillion); each with a darker shade for its label.
+// The plots' colours: a legal plot in the own side's colour, one with errors in the warning colour; each
+// with a darker shade for its label. The palette is full, and a colour added to it would change the bytes
+// of every report's picture, so the warning colour is the vermillion it holds already (the enemy's), told
+// apart from an enemy by the dotted line, the hollow arrow and the words under the label.
 var (
 	planInk      = sides[hex.Own].main
 	planLabelInk = sides[hex.Own].dark
