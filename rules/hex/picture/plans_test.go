@@ -162,8 +162,8 @@ func distToPolyline(q pt, pts []pt) float64 {
 // from the counters it starts and ends on, is the plot's colour or what a dash's gap leaves.
 func TestPlanAboveUnitsAndLabels(t *testing.T) {
 	s := path6()
-	// A unit beside the plot's line, whose label would go to its right, across the plot.
-	s.Units = append(s.Units, hex.SceneUnit{Hex: hex.Hex{Q: 2, R: -3}, Facing: 4, Faced: true, Kind: hex.Aircraft, Side: hex.Friendly,
+	// A unit below the plot's line, whose label would go to its right, across the plot's fifth hex.
+	s.Units = append(s.Units, hex.SceneUnit{Hex: hex.Hex{Q: 2, R: -1}, Facing: 4, Faced: true, Kind: hex.Aircraft, Side: hex.Friendly,
 		Label: "BLUE WITH A LONG NAME", Notes: []string{"alt 12", "speed 4"}})
 	s.Plans[0].Path = append(s.Plans[0].Path, hex.Hex{Q: 6, R: -3})
 	s.Units = append(s.Units, hex.SceneUnit{Hex: hex.Hex{Q: 6, R: -3}, Facing: 9, Faced: true, Kind: hex.Aircraft, Side: hex.Enemy, Label: "KURT"})
@@ -461,4 +461,36 @@ func TestPlanScenesLayout(t *testing.T) {
 	for _, s := range []hex.Scene{board(), side20(true), path6()} {
 		checkLayout(t, s.Title, s)
 	}
+}
+
+// A plot is part of the action the map frames: of two enemies, one by the plot's end and one as far the
+// other way, the one by the plot's end is on the map and the other, which would widen it past its
+// readable size, is a marker on its edge.
+func TestPlanIsAction(t *testing.T) {
+	var path []hex.Hex
+	for r := 0; r >= -24; r-- {
+		path = append(path, hex.Hex{Q: 0, R: r})
+	}
+	s := hex.Scene{
+		Units: []hex.SceneUnit{
+			{Hex: hex.Hex{Q: 0, R: 0}, Faced: true, Kind: hex.Aircraft, Side: hex.Own, Label: "RED1"},
+			{Hex: hex.Hex{Q: 0, R: -25}, Faced: true, Facing: 6, Kind: hex.Aircraft, Side: hex.Enemy, Label: "BY THE END"},
+			{Hex: hex.Hex{Q: 0, R: 10}, Faced: true, Kind: hex.Aircraft, Side: hex.Enemy, Label: "BEHIND"},
+		},
+		Plans: []hex.ScenePlan{{Label: "RED1", Path: path, Faced: true, Legal: true}},
+	}
+	lay, err := LayoutOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind := map[string]ItemKind{}
+	for _, it := range lay.Items {
+		if it.Kind.Marker() && it.Kind != PlanEnd {
+			kind[it.Text] = it.Kind
+		}
+	}
+	if kind["BY THE END"] != Counter || kind["BEHIND"] != EdgeMarker {
+		t.Errorf("the enemy by the plot's end is drawn as %v, the one behind as %v; want a counter and an edge marker", kind["BY THE END"], kind["BEHIND"])
+	}
+	checkLayout(t, "plot as action", s)
 }
