@@ -11,8 +11,8 @@ import (
 
 // Layout is where a picture put what it drew, in pixels (x east, y south, from the top left corner): the
 // picture's size, the map's area and a box for every counter, badge, edge marker, plot's end symbol,
-// label, caption line, legend entry and hex coordinate. draw records it as it places each thing, and draws from the same
-// numbers, so it is the picture's own account of itself, not a second computation.
+// label, caption line, legend entry and hex coordinate. draw records it as it places each thing, and
+// draws from the same numbers, so it is the picture's own account of itself, not a second computation.
 type Layout struct {
 	W, H  float64
 	Map   Box // the map, between the title bar and the caption strip
@@ -35,9 +35,9 @@ func (b Box) Within(o Box) bool {
 // ItemKind is what a laid-out item is.
 type ItemKind int
 
-// The item kinds. Markers (counters, badges, edge markers, plots' ends) and writing (labels, the title, caption
-// lines, legend entries) are the foreground: no writing covers other writing or a marker. Coordinates
-// are the paper's, printed faintly under everything.
+// The item kinds. Markers (counters, badges, edge markers, plots' ends) and writing (labels, the title,
+// caption lines, legend entries) are the foreground: no writing covers other writing or a marker.
+// Coordinates are the paper's, printed faintly under everything.
 const (
 	Counter     ItemKind = iota // a unit's counter
 	Badge                       // a mark's badge (shot down, bail-out, …)
@@ -99,8 +99,7 @@ const cloudReach = 4.5
 
 // framed splits a scene into what the map frames and the units beyond it. The side's own and friendly
 // aircraft and squadrons in play, their tracks, the lines, the marks and the plots being tried are always
-// framed (the action);
-// the other units (ground units too, which may lie far from the fight),
+// framed (the action); the other units (ground units too, which may lie far from the fight),
 // and the clouds within cloudReach of the action, nearest first, join while the map still fits the
 // target size with hexes of at least readableSide. A scene with no own or friendly aircraft or
 // squadron in play frames everything. The scene given is not changed: the result has slices of its own.
