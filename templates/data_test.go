@@ -31,6 +31,7 @@ type tReceipt struct {
 	Commands    []tCommand
 	Stored      []string
 	Exempt      string
+	Board       bool
 }
 
 type tCommand struct {
@@ -134,6 +135,7 @@ func receiptData(v int) tReceipt {
 	}
 	rec.BlockErrors = some(bit(v, 1), "line 4: no colon after the callsign <RED3>", "line 9: END is missing")
 	rec.Notes = some(bit(v, 2), "There was no order block above the quoted report in your mail, so Sortie read the one you filled in below it, at line 31.")
+	rec.Board = bit(v, 2) != bit(v, 9)
 	if bit(v, 3) {
 		rec.Orders = append(rec.Orders, tOrderEcho{Unit: "RED1", Written: "2R 1 TR 1 FIRE KURT", Canonical: "2 TR 1 TR 1 FIRE KURT",
 			Errors:   []string{"column 12: TR at MP 5 comes 2 hexes after the last manoeuvre; the Supermarine Spitfire Mk I needs 3 at speed 6"},
