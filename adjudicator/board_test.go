@@ -433,3 +433,42 @@ func channelScenario(t *testing.T, service string) []byte {
 	}
 	return append(scn, service...)
 }
+
+// With the web archive served, every mail that asks a player for orders (the welcome, each report)
+// links to that player's own plotting board beside their pages, and the mail of a game that has ended
+// does not; RENEW's mail carries the new board link, and a report sent again after it carries the seat's
+// new link, never the old one.
+func TestReportsLinkToTheBoard(t *testing.T) {
+	base := "https://games.example.org/sortie/"
+	f := newFixtureConfig(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, WebBase: base}, "", 2)
+	boardOf := func(player string) string { return base + BoardPath("g1", f.webKey(player)) }
+	check := func(kind string, want bool) {
+		t.Helper()
+		for p, other := range map[string]string{"alice": "bob", "bob": "alice"} {
+			m := f.lastOf(p+"@players.test", kind)
+			if has := strings.Contains(m.Body, "Your plotting board, to try your plots on the map and send them (keep it to yourself too): "+boardOf(p)+"\n"); has != want {
+				t.Errorf("%s's %s mail links to their board: %v, want %v:\n%s", p, kind, has, want, m.Body)
+			}
+			if strings.Contains(m.Body, boardOf(other)) || !want && strings.Contains(m.Body, "/board") {
+				t.Errorf("%s's %s mail links to a board it must not:\n%s", p, kind, m.Body)
+			}
+		}
+	}
+	check("start", true)
+	f.playTurns(1)
+	check("report", true)
+	old := boardOf("alice")
+	f.mod("RENEW", "alice")
+	if renewed := f.lastOf("alice@players.test", "renew").Body; !strings.Contains(renewed, boardOf("alice")) || boardOf("alice") == old {
+		t.Errorf("RENEW's mail must carry the new board link %s (the old was %s):\n%s", boardOf("alice"), old, renewed)
+	}
+	f.submit("alice@players.test", "GAME g1 SECRET "+f.game().seat("alice").Secret+"\nRESEND\nEND")
+	if resent := f.lastOf("alice@players.test", "resend").Body; !strings.Contains(resent, boardOf("alice")) || strings.Contains(resent, old) {
+		t.Errorf("the report sent again must link to the seat's board now, %s, not %s:\n%s", boardOf("alice"), old, resent)
+	}
+	f.playTurns(1)
+	if f.game().Status != StatusOver {
+		t.Fatal("the two-turn game did not end")
+	}
+	check("over", false)
+}

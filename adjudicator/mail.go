@@ -90,6 +90,9 @@ type reportData struct {
 	NeedSecret bool
 	// WebLink is the player's own secret link to their reports in the web archive, when it is served.
 	WebLink string
+	// BoardLink is the player's plotting board (BoardPath), beside WebLink, when the web archive is served
+	// and the game runs with units for the player to order.
+	BoardLink string
 }
 
 func (s *Service) deadlineText(g *Game, seat *Seat) string {
@@ -214,6 +217,9 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
 	data.WebLink = s.webLink(g, seat)
+	if kind != kindOver {
+		data.BoardLink = s.boardLink(g, rg, seat)
+	}
 	if j.log != nil {
 		for _, p := range j.log.Missed {
 			name := p

@@ -107,6 +107,7 @@ type tReportData struct {
 	Notes           []string
 	NeedSecret      bool
 	WebLink         string
+	BoardLink       string
 }
 
 // bit says whether bit i of v is set: the variants of the data turn each optional part on and off.
@@ -183,6 +184,7 @@ func reportData(kind string, v int) tReportData {
 	d.Position = bit(v, 8)
 	d.NeedSecret = bit(v, 9)
 	d.WebLink = pick(bit(v, 10), "https://sortie.example/g/g1/p/0123456789abcdef")
+	d.BoardLink = pick(bit(v, 10) && kind != "over", "https://sortie.example/g/g1/p/0123456789abcdef/board")
 	if kind == "start" {
 		d.Secret = "lark-swift-0001"
 		d.OrderHeader += " SECRET lark-swift-0001"
