@@ -29,7 +29,9 @@ type BoardSeat struct {
 	// Note is, while Open, what the receipt would say of the round standing still: the moderator has
 	// paused the game, or the round is held; "" otherwise.
 	Note string
-	// Deadline is when the round's orders are due, as the receipt says it (with the seat's time zone).
+	// Deadline is when the round's orders are due, as the receipt says it (with the seat's time zone);
+	// "" while the board is closed, or in a game that asks only some players (ruleset.Selective) a round
+	// that does not ask this seat.
 	Deadline string
 	Units    []BoardUnit
 }
@@ -105,8 +107,7 @@ func (s *Service) Board(gameID, player string) (BoardSeat, bool, error) {
 		noun := ruleset.RoundNoun(rg)
 		round := playerRound(g, rg, st)
 		out = BoardSeat{Game: g.ID, GameName: g.Name, Player: st.Player, Name: st.Name, Side: st.Side,
-			Round: round, RoundTitle: fmt.Sprintf("%s %d", noun, round), Header: s.blockHeader(g, ruleset.BlockWord(noun), round),
-			Deadline: s.deadlineText(g, st)}
+			Round: round, RoundTitle: fmt.Sprintf("%s %d", noun, round), Header: s.blockHeader(g, ruleset.BlockWord(noun), round)}
 		out.UnitNoun, _ = ruleset.UnitNouns(rs)
 		units := ruleset.OrderableUnits(rg, st.Player)
 		switch {
@@ -122,6 +123,11 @@ func (s *Service) Board(gameID, player string) (BoardSeat, bool, error) {
 		}
 		if !out.Open {
 			return nil
+		}
+		if !asksOnly(rg) || len(rg.Units(st.Player)) > 0 {
+			// In a game that asks only some players each round, the deadline of a round the seat is not
+			// asked in would tell when the others are asked: it is shown only to the seats asked.
+			out.Deadline = s.deadlineText(g, st)
 		}
 		var standing []string
 		if sd, ok := rg.(ruleset.Standing); ok {

@@ -472,3 +472,86 @@ func TestReportsLinkToTheBoard(t *testing.T) {
 	}
 	check("over", false)
 }
+
+// In a game that asks only some players each round (the impulse game, seed 001), the board counts rounds
+// as the seat's own mails do and writes the header its last report's block has; a seat not asked now has
+// a closed board that says nothing of the rounds others are asked in: not their number, not their
+// deadline (how often the engine stops depends on units the seat may not have seen).
+func TestBoardInAGameThatAsksOnlySome(t *testing.T) {
+	f := newImpulseGame(t)
+	send := func(player, lines string) {
+		t.Helper()
+		b := f.board(player)
+		if r := f.submitBoard(player, fmt.Sprintf("%s-%d", player, b.Round), b.Header+"\n"+lines+"\nEND"); r.Outcome != Accepted || !strings.Contains(r.Receipt, "STORED") {
+			t.Fatalf("%s's board block: %+v", player, r)
+		}
+	}
+	send("alice", "RED1: 1; 1; ` ` ` ` TR\nBLUE1: 1")
+	send("bob", "DORA: 1\nZERST: 1; 1")
+	for _, p := range []string{"alice", "bob"} { // round 2 asks both
+		b := f.board(p)
+		report := f.last(p + "@players.test")
+		if report.Kind != "report" || b.Round != 2 || b.RoundTitle != "round 2" || !b.Open || b.Deadline == "" ||
+			!strings.Contains(report.Body, "\n"+b.Header+"\n") || !strings.Contains(report.Subject, "round 1") {
+			t.Errorf("%s's board in round 2: %+v\nlast report %q:\n%s", p, b, report.Subject, report.Body)
+		}
+	}
+	send("alice", "BLUE1: 1")
+	send("bob", "DORA: 1")
+	// Round 3 asks bob alone: alice's board is closed, in her own count, with no deadline.
+	if st, _ := f.s.Status("g1"); st.Round != 3 || len(seatStatus(st, "alice").Missing) != 0 {
+		t.Fatalf("round 3 must ask bob alone: %+v", st)
+	}
+	b := f.board("alice")
+	if b.Open || len(b.Units) != 0 || b.Round != 2 || b.Deadline != "" || b.Closed == "" || strings.Contains(b.Closed, "3") {
+		t.Errorf("alice's board while she is not asked: %+v", b)
+	}
+	if bb := f.board("bob"); !bb.Open || bb.Round != 3 || bb.Deadline == "" {
+		t.Errorf("bob's board in round 3: %+v", bb)
+	}
+}
+
+// The board tells a side nothing its pilots could not see: alice's board, her tries and the receipt of
+// her board block are the same whether bob has one or four aircraft she never sees (the fog games of
+// fog_test.go), and none names them.
+func TestFogBoardHiddenEnemyCount(t *testing.T) {
+	for _, rs := range []string{"afd", "swarm"} {
+		t.Run(rs, func(t *testing.T) {
+			seen := func(hidden int) string {
+				f := newFogGame(t, rs, hidden)
+				var out strings.Builder
+				b, ok, err := f.s.Board("g1", "alice")
+				if err != nil || !ok || !b.Open {
+					t.Fatalf("alice's board: %+v %v %v", b, ok, err)
+				}
+				fmt.Fprintf(&out, "%+v\n", b)
+				var lines []string
+				for _, u := range b.Units {
+					for _, text := range []string{u.Default, "1 TL 4 FIRE FAR1", "ZZ"} {
+						p, _, err := f.s.TryOrder("g1", "alice", u.Name, text)
+						if err != nil {
+							t.Fatal(err)
+						}
+						fmt.Fprintf(&out, "%s %q: %+v\n", u.Name, text, p)
+					}
+					lines = append(lines, u.Name+": "+u.Default)
+				}
+				r, err := f.s.SubmitBoard("g1", "alice", "board-1", b.Header+"\n"+strings.Join(lines, "\n")+"\nEND")
+				if err != nil || r.Outcome != Accepted {
+					t.Fatalf("alice's board block: %+v %v", r, err)
+				}
+				fmt.Fprintf(&out, "%s\n%s", r.Subject, r.Receipt)
+				return out.String()
+			}
+			one, four := seen(1), seen(4)
+			if one != four {
+				t.Errorf("alice's board differs with the number of hidden enemies:\n--- 1 hidden ---\n%s\n--- 4 hidden ---\n%s", one, four)
+			}
+			for i := 2; i <= 4; i++ {
+				if name := fmt.Sprintf("FAR%d", i); strings.Contains(four, name) {
+					t.Errorf("alice's board names the unseen %s:\n%s", name, four)
+				}
+			}
+		})
+	}
+}
