@@ -52,14 +52,18 @@ type BoardSubmitted struct {
 	// was done or queued again.
 	Duplicate bool
 	// Subject and Receipt are the answer mailed to the player, as it was queued: the receipt, or why
-	// nothing was used (a game that has ended, say). Both "" when nothing was mailed (a duplicate, or a
-	// submission over the hourly limit).
+	// nothing was used (a game that has ended, say; the first submission over the hourly limit gets the
+	// notice that the rest of the hour's are ignored). Both "" when nothing was mailed (a duplicate, a
+	// later submission over the limit).
 	Subject, Receipt string
 }
 
 // ErrNoSeat is SubmitBoard's error for a game or player that does not exist (or a seat the computer
 // plays, which has no board).
 var ErrNoSeat = errors.New("no such game or player")
+
+// errNoBoardID is SubmitBoard's error for a submission without an id: a fault of its caller.
+var errNoBoardID = errors.New("a block from the plotting board needs its messageID")
 
 // boardGame reads what the board needs of a seat in one read transaction: the game record, the seat,
 // and the game's ruleset and state, read as the submit path reads them. ok is false when the game or
@@ -187,12 +191,16 @@ func (s *Service) TryOrder(gameID, player, unit, text string) (ruleset.Plan, boo
 // seat's scope, the orders stored, the same receipt mailed to the player, the round resolved if complete).
 // messageID is the board's id for this one submission (board-web makes it from the page token, so a
 // replayed POST is a duplicate). It returns the outcome and the receipt's text as mailed (subject and body),
-// "" for a duplicate. A game or player that does not exist is ErrNoSeat.
+// "" for a duplicate. A game or player that does not exist is ErrNoSeat; messageID must not be empty.
 //
 // The block needs no secret, whether or not the game's mail has reply addresses: the seat is the one the
 // board was opened for. A header with the report's placeholder for the secret (a mailbox without
 // plus-addressing: "SECRET <your secret>") is taken without it.
 func (s *Service) SubmitBoard(gameID, player, messageID, block string) (BoardSubmitted, error) {
+	if cleanMessageID(messageID) == "" {
+		// Without an id the submission could be neither told from a replay nor given a receipt of its own.
+		return BoardSubmitted{}, errNoBoardID
+	}
 	var env Envelope
 	var found bool
 	err := s.db.View(func(tx *storage.Tx) error {

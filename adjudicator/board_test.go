@@ -335,17 +335,20 @@ func TestSubmitBoardCountsTowardsTheFloodLimit(t *testing.T) {
 	if r := f.submitBoard("alice", "b1", "GAME g1 TURN 1\nRED1: 1 L 4 HOLD\nEND"); r.Outcome != Accepted {
 		t.Fatalf("the second of two: %+v", r)
 	}
-	if r := f.submitBoard("alice", "b2", "GAME g1 TURN 1\nRED1: 4 HOLD\nEND"); r.Outcome != Ignored || r.Receipt != "" {
+	if r := f.submitBoard("alice", "b2", "GAME g1 TURN 1\nRED1: 4 HOLD\nEND"); r.Outcome != Ignored || !strings.Contains(r.Subject, "too many mails") {
 		t.Errorf("the third in the hour from the board: %+v", r)
 	}
+	if r := f.submitBoard("alice", "b3", "GAME g1 TURN 1\nRED1: 4 HOLD\nEND"); r.Outcome != Ignored || r.Subject != "" || r.Receipt != "" {
+		t.Errorf("the fourth in the hour from the board: %+v", r)
+	}
 	if o := f.mail("alice@players.test", "m2", "GAME g1 TURN 1 SECRET lark-swift-0001\nRED1: 4 HOLD\nEND"); o != Ignored {
-		t.Errorf("the fourth, by mail: %s", o)
+		t.Errorf("the fifth, by mail: %s", o)
 	}
 	if b := f.board("alice"); b.Units[0].OnFile != "1 TL 4 HOLD" {
 		t.Errorf("on file: %+v", b.Units[0])
 	}
 	f.now = f.now.Add(time.Hour)
-	if r := f.submitBoard("alice", "b3", "GAME g1 TURN 1\nRED1: 4 HOLD\nEND"); r.Outcome != Accepted {
+	if r := f.submitBoard("alice", "b4", "GAME g1 TURN 1\nRED1: 4 HOLD\nEND"); r.Outcome != Accepted {
 		t.Errorf("the next hour: %+v", r)
 	}
 }
@@ -553,5 +556,41 @@ func TestFogBoardHiddenEnemyCount(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A paused game's board still takes orders and says, as the receipt does, that no round resolves until
+// it resumes; a seat the computer plays has no board; a submission without an id is refused, since it
+// could neither be told from a replay nor get a receipt of its own.
+func TestBoardPausedBotAndNoID(t *testing.T) {
+	f := newFixture(t, 0)
+	f.mod("PAUSE")
+	if b := f.board("alice"); !b.Open || b.Note != stillness(f.game(), false) || b.Note == "" || len(b.Units) != 2 {
+		t.Errorf("the board of a paused game: %+v", b)
+	}
+	if r := f.submitBoard("alice", "p1", "GAME g1 TURN 1\nRED1: 6\nEND"); r.Outcome != Accepted || !strings.Contains(r.Receipt, "paused") {
+		t.Errorf("a board block in a paused game: %+v", r)
+	}
+	f.mod("RESUME")
+	if b := f.board("alice"); b.Note != "" {
+		t.Errorf("the board after RESUME: %+v", b)
+	}
+	for _, id := range []string{"", " ", "\r\n"} {
+		if r, err := f.s.SubmitBoard("g1", "alice", id, "GAME g1 TURN 1\nRED2: 6\nEND"); err == nil || r != (BoardSubmitted{}) {
+			t.Errorf("SubmitBoard with messageID %q: %+v %v", id, r, err)
+		}
+	}
+	scn := channelScenario(t, "\nservice:\n  players:\n    alice: {email: alice@players.test}\n")
+	if _, err := f.s.NewGameBots(scn, nil, "solo.yaml", "g2", []string{"Luftwaffe"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, ok, err := f.s.Board("g2", "bob"); ok || err != nil || b.Game != "" {
+		t.Errorf("the board of a seat the computer plays: %+v %v %v", b, ok, err)
+	}
+	if r, err := f.s.SubmitBoard("g2", "bob", "x1", "GAME g2 TURN 1\nKURT: 5\nEND"); !errors.Is(err, ErrNoSeat) || r != (BoardSubmitted{}) {
+		t.Errorf("SubmitBoard for a seat the computer plays: %+v %v", r, err)
+	}
+	if b, ok, err := f.s.Board("g2", "alice"); !ok || err != nil || !b.Open {
+		t.Errorf("the solo player's board: %+v %v %v", b, ok, err)
 	}
 }

@@ -238,7 +238,7 @@ func (m *submission) fromModerator() (Outcome, error) {
 		return o, err
 	}
 	if over, notice, err := m.s.floodSeat(m.tx, g.ID, "moderator"); err != nil || over {
-		return Ignored, m.s.floodNotice(m.tx, m.env, notice, err)
+		return Ignored, m.floodNotice(notice, err)
 	}
 	return m.s.moderatorMail(m.tx, g, m.env, m.block, m.diags)
 }
@@ -262,7 +262,7 @@ func (m *submission) identify() (Outcome, error) {
 		m.block, m.diags = parser.ParseBlockFor(m.env.Text, n)
 	}
 	if over, notice, err := m.s.floodSeat(m.tx, m.g.ID, m.seat.Player); err != nil || over {
-		return Ignored, m.s.floodNotice(m.tx, m.env, notice, err)
+		return Ignored, m.floodNotice(notice, err)
 	}
 	return next, nil
 }
