@@ -594,3 +594,51 @@ func TestBoardPausedBotAndNoID(t *testing.T) {
 		t.Errorf("the solo player's board: %+v %v %v", b, ok, err)
 	}
 }
+
+// Boards and tries read beside the mail: several readers try plots and read boards while mails and board
+// blocks store orders and resolve rounds (the race detector watches the decode cache and the games).
+func TestBoardReadsBesideTheMail(t *testing.T) {
+	f := newFixture(t, 0)
+	f.useRuleset(func(rs ruleset.Ruleset) ruleset.Ruleset { return plotted{rs} })
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for r := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				player, unit := "alice", "RED1"
+				if (r+i)%2 == 1 {
+					player, unit = "bob", "KURT"
+				}
+				if _, ok, err := f.s.TryOrder("g1", player, unit, "1 TL 4 HOLD"); err != nil || !ok {
+					errs <- fmt.Errorf("TryOrder: %v %v", ok, err)
+					return
+				}
+				if b, ok, err := f.s.Board("g1", player); err != nil || !ok || len(b.Units) == 0 && b.Open {
+					errs <- fmt.Errorf("Board: %+v %v %v", b, ok, err)
+					return
+				}
+			}
+		}()
+	}
+	for turn := 1; turn <= 3; turn++ {
+		f.mail("alice@players.test", fmt.Sprintf("a%d", turn), fmt.Sprintf("GAME g1 TURN %d SECRET lark-swift-0001\nRED1: 6\nRED2: 6\nEND", turn))
+		if r := f.submitBoard("bob", fmt.Sprintf("b%d", turn), fmt.Sprintf("GAME g1 TURN %d\nKURT: 5\nHANS: 6\nEND", turn)); r.Outcome != Accepted {
+			t.Fatalf("bob's board block for turn %d: %+v", turn, r)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if st, err := f.s.Status("g1"); err != nil || st.Round != 4 {
+		t.Errorf("three rounds did not resolve: %+v %v", st, err)
+	}
+}
