@@ -399,7 +399,7 @@ service:
 		t.Errorf("the board without plus-addressing: %+v", b)
 	}
 	r := f.submitBoard("alice", "a1", b.Header+"\nRED1: 1 L 4 HOLD\nEND")
-	if r.Outcome != Accepted || !strings.Contains(r.Receipt, "STORED") || f.board("alice").Units[0].OnFile != "1 TL 4 HOLD" {
+	if r.Outcome != Accepted || !strings.Contains(r.Receipt, "\n  STORED.") || f.board("alice").Units[0].OnFile != "1 TL 4 HOLD" {
 		t.Errorf("a board block with the placeholder: %+v", r)
 	}
 	// A wrong secret written in by hand changes nothing: the board's seat is the link's.
@@ -485,7 +485,7 @@ func TestBoardInAGameThatAsksOnlySome(t *testing.T) {
 	send := func(player, lines string) {
 		t.Helper()
 		b := f.board(player)
-		if r := f.submitBoard(player, fmt.Sprintf("%s-%d", player, b.Round), b.Header+"\n"+lines+"\nEND"); r.Outcome != Accepted || !strings.Contains(r.Receipt, "STORED") {
+		if r := f.submitBoard(player, fmt.Sprintf("%s-%d", player, b.Round), b.Header+"\n"+lines+"\nEND"); r.Outcome != Accepted || !strings.Contains(r.Receipt, "\n  STORED.") {
 			t.Fatalf("%s's board block: %+v", player, r)
 		}
 	}
@@ -640,5 +640,34 @@ func TestBoardReadsBesideTheMail(t *testing.T) {
 	}
 	if st, err := f.s.Status("g1"); err != nil || st.Round != 4 {
 		t.Errorf("three rounds did not resolve: %+v %v", st, err)
+	}
+}
+
+// A unit whose order stands until changed (a flak gun, seed 002; ruleset.Standing) is on the board with
+// the aircraft, marked as standing, and its order sent from the board is stored like theirs.
+func TestBoardShowsStandingUnits(t *testing.T) {
+	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour})
+	scn, err := afd.BundledScenarioFile("strike")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn = append(scn, "\nservice:\n  seed: "+testSeed+"\n  players:\n    alice: {email: alice@players.test}\n    kenji: {email: kenji@players.test}\n"...)
+	if f.g, err = f.s.NewGame(scn, "strike.yaml", "g1"); err != nil {
+		t.Fatal(err)
+	}
+	standing := map[string]bool{}
+	for _, u := range f.board("kenji").Units {
+		standing[u.Name] = u.Standing
+	}
+	if fmt.Sprint(standing) != "map[HEAVY1:true ZERO1:false ZERO2:false]" {
+		t.Errorf("kenji's units on the board, standing or not: %v", standing)
+	}
+	if r := f.submitBoard("kenji", "k1", "GAME g1 TURN 1\nHEAVY1: AIM -8,-3 6000\nEND"); r.Outcome != Accepted || !strings.Contains(r.Receipt, "\n  STORED.") {
+		t.Fatalf("a flak order from the board: %+v", r)
+	}
+	for _, u := range f.board("kenji").Units {
+		if (u.OnFile != "") != (u.Name == "HEAVY1") {
+			t.Errorf("%s on file after the flak order: %q\n%s", u.Name, u.OnFile, f.last("kenji@players.test").Body)
+		}
 	}
 }
