@@ -163,7 +163,7 @@ func (s *Service) Board(gameID, player string) (BoardSeat, bool, error) {
 // TryOrder is the plan of one order text for one of the player's units, in the current round, through the
 // game's ruleset (ruleset.Planner; a ruleset without it gives Plan{Check: CheckOrder(...)}). It stores
 // nothing. ok=false when the game or player does not exist. Columns in the answer count in text, as
-// CheckOrder's do.
+// CheckOrder's do. A unit that is not the player's to order is not planned: its answer is CheckOrder's.
 func (s *Service) TryOrder(gameID, player, unit, text string) (ruleset.Plan, bool, error) {
 	var out ruleset.Plan
 	var found bool
@@ -173,7 +173,9 @@ func (s *Service) TryOrder(gameID, player, unit, text string) (ruleset.Plan, boo
 			return err
 		}
 		found = true
-		if p, ok := rg.(ruleset.Planner); ok {
+		// Only the player's own units are planned: for any other name CheckOrder's answer alone (that it
+		// is not theirs), so no plan could draw a unit the side may not know where it is.
+		if p, ok := rg.(ruleset.Planner); ok && slices.Contains(ruleset.OrderableUnits(rg, st.Player), unit) {
 			out = p.Plan(st.Player, unit, text)
 		} else {
 			out = ruleset.Plan{Check: rg.CheckOrder(st.Player, unit, text)}

@@ -224,6 +224,11 @@ func TestBoardUsesThePlannerWhenThereIsOne(t *testing.T) {
 		!reflect.DeepEqual(p.Check, f.rules().CheckOrder("alice", "RED1", "6")) {
 		t.Errorf("TryOrder through the planner: %+v %v %v", p, ok, err)
 	}
+	// Another side's unit is never planned: CheckOrder says it is not hers, and there is no track.
+	if p, ok, err := f.s.TryOrder("g1", "alice", "KURT", "5"); err != nil || !ok || p.Path != nil || p.Reach != nil || p.Check.OK() ||
+		!reflect.DeepEqual(p.Check, f.rules().CheckOrder("alice", "KURT", "5")) {
+		t.Errorf("TryOrder of bob's KURT by alice: %+v %v %v", p, ok, err)
+	}
 	for _, u := range f.board("alice").Units {
 		if fmt.Sprint(u.Help) != "[how to plot "+u.Name+"]" {
 			t.Errorf("%s's help on the board: %q", u.Name, u.Help)
