@@ -52,9 +52,9 @@ type BoardSubmitted struct {
 	// was done or queued again.
 	Duplicate bool
 	// Subject and Receipt are the answer mailed to the player, as it was queued: the receipt, or why
-	// nothing was used (a game that has ended, say; the first submission over the hourly limit gets the
-	// notice that the rest of the hour's are ignored). Both "" when nothing was mailed (a duplicate, a
-	// later submission over the limit).
+	// nothing was used (a game that has ended, a block naming another game or player; the first
+	// submission over the hourly limit gets the notice that the rest of the hour's are ignored). Both ""
+	// when nothing was mailed (a duplicate, a later submission over the limit).
 	Subject, Receipt string
 }
 

@@ -420,7 +420,7 @@ service:
 		t.Fatal(err)
 	}
 	// A block naming another game or player is not the seat's.
-	if r := f.submitBoard("alice", "a3", "GAME g2 TURN 1\nRED1: 6\nEND"); r.Outcome != Refused {
+	if r := f.submitBoard("alice", "a3", "GAME g2 TURN 1\nRED1: 6\nEND"); r.Outcome != Refused || r.Subject == "" || r.Receipt != f.last("alice@players.test").Body {
 		t.Errorf("a board block for another game: %+v", r)
 	}
 	if r := f.submitBoard("alice", "a4", "GAME g1 TURN 1 PLAYER bob\nKURT: 6\nEND"); r.Outcome != Refused {

@@ -607,5 +607,5 @@ func (m *submission) answerStranger(o Outcome, name string, data map[string]any)
 	if ok, err := m.s.mayAnswerStranger(m.tx, m.env); err != nil || !ok {
 		return o, err
 	}
-	return o, m.s.queueSimple(m.tx, name, m.env.From, m.env.MessageID, "", data)
+	return o, m.replySimple(name, m.env.From, "", data)
 }
