@@ -28,8 +28,8 @@ func (s *Service) Submit(env Envelope) (Outcome, error) {
 	return o, err
 }
 
-// submit is Submit, with the answer the mail's seat was sent in the same transaction, if any (the
-// receipt, or why nothing was used), as it was queued.
+// submit is Submit, with the answer its sender was sent in the same transaction, if any (the receipt,
+// or why nothing was used), as it was queued.
 func (s *Service) submit(env Envelope) (Outcome, answer, error) {
 	var outcome Outcome
 	var ans answer
@@ -52,8 +52,8 @@ func (s *Service) submit(env Envelope) (Outcome, answer, error) {
 	return outcome, ans, nil
 }
 
-// answer is the mail a submission queued for its seat in answer (a receipt, or why nothing was used):
-// its subject and body as queued. Empty when it queued none (a duplicate, a mail ignored, a stranger's).
+// answer is the mail a submission queued to its sender in answer (a receipt, or why nothing was used):
+// its subject and body as queued. Empty when it queued none (a duplicate, a mail ignored).
 type answer struct {
 	Subject, Body string
 }
@@ -70,7 +70,7 @@ var errPanic = errors.New("internal error")
 // choose, so a stranger's mail under the Message-ID a player's mail program will use next is no duplicate
 // of hers: it never suppresses her mail. A duplicate's outcome says where its first handling filed it
 // (DuplicateOf).
-// It returns, with the outcome, the answer the submission queued for the mail's seat (answer).
+// It returns, with the outcome, the answer the submission queued to the mail's sender (answer).
 func (s *Service) handleOnce(tx *storage.Tx, env Envelope) (Outcome, answer, error) {
 	byUID := env.Mailbox != "" && env.UID != 0
 	if byUID {
@@ -119,18 +119,18 @@ type submission struct {
 	rs  ruleset.Ruleset
 	rg  ruleset.Game
 	rec receipt // the player's receipt, from the rules step on
-	// answer is what was queued for the seat in answer (reply), as queued.
+	// answer is what was queued to the sender in answer (reply), as queued.
 	answer answer
 }
 
-// reply queues o, the mail's answer to its seat, and keeps its text (SubmitBoard returns it as it was
+// reply queues o, the mail's answer to its sender, and keeps its text (SubmitBoard returns it as it was
 // queued: one rendering).
 func (m *submission) reply(o outgoing) error {
 	m.answer = answer{Subject: o.Subject, Body: o.Body}
 	return m.s.enqueue(m.tx, o)
 }
 
-// replySimple is queueSimple for the mail's answer to its seat (reply).
+// replySimple is queueSimple for the mail's answer to its sender (reply).
 func (m *submission) replySimple(name, to, game string, data any) error {
 	o, err := m.s.simpleMail(m.tx, name, to, m.env.MessageID, game, data)
 	if err != nil {
