@@ -5,7 +5,6 @@ import (
 	"runtime/debug"
 	"sortie/rules/registry"
 	"strings"
-	"sync"
 )
 
 // sortieBuild names the running build: module, version, VCS revision and Go version, as far as the
@@ -29,16 +28,11 @@ func sortieBuild() string {
 	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }
 
-var rulesVersions sync.Map // ruleset name -> string
-
 // RulesVersion fingerprints the rules data a ruleset plays with, as "NAME@sha256:HEX": for afd, every
 // shipped aircraft card as the engine uses it (derived from the data files) and every cell of the house
 // tables, read through their lookups. It changes whenever a card or a table changes; the engine's code
 // is named by the build recorded beside it in the manifest.
 func RulesVersion(name string) (string, error) {
-	if v, ok := rulesVersions.Load(name); ok {
-		return v.(string), nil
-	}
 	rs, err := registry.Get(name)
 	if err != nil {
 		return "", err
@@ -47,6 +41,5 @@ func RulesVersion(name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("rules version of %s: %w", name, err)
 	}
-	rulesVersions.Store(name, v)
 	return v, nil
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"sortie/parser"
@@ -31,24 +30,15 @@ func ParsePlot(text string) (Plot, []parser.Diagnostic) {
 				"write one aircraft's movement for one turn", n, MaxPlotRunes),
 		}}
 	}
-	// The items are lexed into a buffer lent by tokenBufs, and the elements take one allocation: no
-	// more elements than items.
-	buf := tokenBufs.Get().(*[]parser.Token)
-	p := plotParser{input: text, items: parser.Lex(text, *buf)}
+	// The elements take one allocation: no more elements than items.
+	p := plotParser{input: text, items: parser.Lex(text, nil)}
 	p.plot.Elements = make([]Element, 0, len(p.items))
 	for i := 0; i < len(p.items); {
 		i = p.item(i)
 	}
 	p.finish()
-	clear(p.items) // the buffer keeps no piece of this text alive
-	*buf = p.items[:0]
-	tokenBufs.Put(buf)
 	return p.plot, p.diags
 }
-
-// tokenBufs lends ParsePlot the buffer its lexer fills: the tokens are the parse's scratch (the plot
-// keeps none of them), so reading a plot allocates only for what it returns.
-var tokenBufs = sync.Pool{New: func() any { return new([]parser.Token) }}
 
 // flag identifies a turn flag or adjustment, each of which may appear once in a plot.
 type flag int

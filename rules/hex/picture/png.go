@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
-	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -28,15 +27,6 @@ const pngLevel = 5
 // large enough that starting a band's dictionary afresh costs little.
 const pngBandRows = 128
 
-// deflaters keeps compressors between bands and pictures: making one costs more than a band.
-var deflaters = sync.Pool{New: func() any {
-	w, err := flate.NewWriter(io.Discard, pngLevel)
-	if err != nil {
-		panic(err) // pngLevel is a valid level
-	}
-	return w
-}}
-
 // encodePNG maps img onto the palette and writes it as a PNG.
 func encodePNG(img *image.RGBA) ([]byte, error) {
 	pal := palette()
@@ -54,6 +44,8 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
 			raw := make([]byte, 0, (w+1)*pngBandRows)
+			// One compressor a worker, reset for each band: making one costs more than a band.
+			var fw *flate.Writer
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= n {
@@ -67,9 +59,15 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 					mapRow(img, y, row[1:])
 				}
 				var buf bytes.Buffer
-				fw := deflaters.Get().(*flate.Writer)
-				fw.Reset(&buf)
-				_, err := fw.Write(raw)
+				var err error
+				if fw == nil {
+					fw, err = flate.NewWriter(&buf, pngLevel)
+				} else {
+					fw.Reset(&buf)
+				}
+				if err == nil {
+					_, err = fw.Write(raw)
+				}
 				if err == nil {
 					if k == n-1 {
 						err = fw.Close()
@@ -77,7 +75,6 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 						err = fw.Flush()
 					}
 				}
-				deflaters.Put(fw)
 				bands[k] = band{z: buf.Bytes(), adler: adler32.Checksum(raw), raw: len(raw), err: err}
 			}
 		})
