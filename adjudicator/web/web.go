@@ -1,5 +1,6 @@
-// Package web is Sortie's web archive (docs/web.md): a read-only HTTP handler that shows the list of
-// games and, for each game, its turns with the map, the events and the dice as the viewer may see them.
+// Package web is Sortie's web archive (docs/web.md): an HTTP handler that shows the list of games and,
+// for each game, its turns with the map, the events and the dice as the viewer may see them, and that
+// takes orders sent from a player's plotting board through adjudicator.Service, as a mail would be.
 //
 //   - Anyone sees the list of games and each game's name, ruleset, status and round (not the round of a
 //     running game whose rounds are the engine's stops: their number depends on hidden units).
@@ -10,12 +11,18 @@
 //     link (adjudicator.Service.PlayerLink): every page behind it is built from the player's own reports
 //     (ruleset.Game.Report, from their side's view only, invariant 4), never from the events or the
 //     state.
+//   - Behind the same link, while the game runs, the player's plotting board (board.go): their latest
+//     picture with the plots they try drawn on it, each plot's forecast as the receipt would give it
+//     (adjudicator.Service.Board and TryOrder, which read only the player's own units and what their side
+//     has seen), and a Send button that submits the order block through adjudicator.Service.SubmitBoard,
+//     the path a mail takes.
 //   - An unknown game, a wrong or unknown link, a round not yet played: 404 with the same fixed body.
 //
-// The handler reads the database only through adjudicator.Service (Record, WebGame, WebGames, AsksOnly)
-// and package archive, in read transactions: it never writes. The pages are server-rendered
-// html/template that works without JavaScript; a small script (static/app.js) steps through turns
-// without reloading, with the arrow keys too.
+// The handler reads the database only through adjudicator.Service (Record, WebGame, WebGames, AsksOnly,
+// Board, TryOrder) and package archive, in read transactions; its one write is SubmitBoard's, the
+// service's own submission path. The pages are server-rendered html/template that works without
+// JavaScript; a small script (static/app.js) steps through turns without reloading, with the arrow keys
+// too, and the board's (static/board.js) tries plots as they are typed.
 package web
 
 import (

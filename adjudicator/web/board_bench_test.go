@@ -1,0 +1,116 @@
+package web
+
+// The plotting board's benchmark (docs/performance.md): serving one try for a side of 20 aircraft in a
+// 40-aircraft game, beside the report's picture alone in the same run.
+//
+//   - BenchmarkBoardTry/served: what the script asks for after a key: the unit's forecast (the fragment:
+//     the game record read, the seat's board, TryOrder, the template) and the map with all 20 plots
+//     drawn (Board, TryOrder for each, the picture drawn afresh: the cache of drawn pictures is emptied
+//     each time), both through the handler.
+//   - BenchmarkBoardTry/raw: the report's picture alone (picture.SVG of the same scene, no plans), the
+//     work the board cannot avoid.
+//
+//	go test ./adjudicator/web -run '^$' -bench BoardTry -benchtime 200x -count 6
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"sortie/adjudicator"
+	"sortie/rules/hex/picture"
+	"sortie/storage"
+)
+
+// boardScenario is a 40-aircraft Air Force game, 20 a side, in a lattice four hexes apart.
+func boardScenario() []byte {
+	var b strings.Builder
+	b.WriteString("ruleset: afd\nname: Board sky\noptions:\n  fog_of_war: true\nmap:\n  min_q: -40\n  max_q: 40\n  min_row: -60\n  max_row: 60\n")
+	b.WriteString("sides: [RAF, Luftwaffe]\nplayers:\n  - {id: alice, name: Alice, side: RAF}\n  - {id: bob, name: Bob, side: Luftwaffe}\naircraft:\n")
+	for i := 0; i < 40; i++ {
+		col, row := i%8, i/8
+		side, player, typ := "RAF", "alice", "spitfire-i"
+		if (col+row)%2 == 1 {
+			side, player, typ = "Luftwaffe", "bob", "bf-109e"
+		}
+		fmt.Fprintf(&b, "  - {callsign: P%03d, type: %s, side: %s, player: %s, hex: [%d, %d], facing: 0, alt: 10000, speed: 5.0, bank: N}\n",
+			i, typ, side, player, -14+4*col, -10+4*row)
+	}
+	b.WriteString("turns: 10\nvictory:\n  - {side: RAF, kind: destroy, aircraft: [P001], points: 1}\n  - {side: Luftwaffe, kind: destroy, aircraft: [P000], points: 1}\n")
+	fmt.Fprintf(&b, "service:\n  seed: %s\n  players:\n    alice: {email: alice@players.test, secret: %s}\n    bob: {bot: true}\n", testSeed, secrets["alice"])
+	return []byte(b.String())
+}
+
+func BenchmarkBoardTry(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "sortie.db"), storage.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	g := &testGame{t: b, db: db, id: "sky"}
+	g.setNow(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
+	g.svc = newService(b, db, adjudicator.WithClock(func() time.Time { return *g.now.Load() }))
+	if _, err := g.svc.NewGame(boardScenario(), "sky.yaml", "sky"); err != nil {
+		b.Fatal(err)
+	}
+	g.setNow(g.now.Load().Add(time.Hour))
+	if _, err := g.svc.ResolveGame("sky", true); err != nil {
+		b.Fatal(err)
+	}
+	// A clock a second on at every reading: the rate limit never holds the benchmark up.
+	var tick atomic.Int64
+	s := g.server(Options{Now: func() time.Time { return time.Unix(tick.Add(1), 0) }})
+	alice := g.link("sky", "alice")
+	form := boardForm(b, mustGet(b, s, alice+"board"))
+	q := url.Values{}
+	units := 0
+	for k, v := range form {
+		if strings.HasPrefix(k, fieldPrefix) {
+			q[k] = v
+			units++
+		}
+	}
+	if units != 20 {
+		b.Fatalf("alice has %d aircraft on the board", units)
+	}
+	tryPath := alice + "board/try?unit=P000&plot=" + url.QueryEscape(form.Get("o.P000"))
+	mapPath := alice + "board/map.svg?" + q.Encode()
+	b.Run("served", func(b *testing.B) {
+		b.ReportAllocs()
+		try := httptest.NewRequest(http.MethodGet, tryPath, nil)
+		pic := httptest.NewRequest(http.MethodGet, mapPath, nil)
+		for b.Loop() {
+			s.svgs = svgCache{}
+			for _, req := range []*http.Request{try, pic} {
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatal(rec.Code, rec.Body.String())
+				}
+			}
+		}
+	})
+	wg, _, _ := g.svc.WebGame("sky")
+	v, err := s.view(&wg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, _, ok := latestPicture(v, "alice")
+	if !ok || sc == nil {
+		b.Fatal("no picture")
+	}
+	b.Run("raw", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := picture.SVG(*sc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
