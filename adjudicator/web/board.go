@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"sortie/adjudicator"
@@ -368,7 +369,7 @@ func (s *Server) forecast(g *adjudicator.WebGame, pl adjudicator.WebPlayer, u ad
 		f.TooLong = true
 		return f
 	}
-	plan, ok, err := s.svc.TryOrder(g.ID, pl.Player, u.Name, text)
+	plan, ok, err := s.tryOrder(g, pl, u.Name, text)
 	if err != nil || !ok {
 		f.Problems = []problemView{{Text: "The plot could not be checked just now; try again."}}
 		if err != nil {
@@ -543,6 +544,46 @@ func (s *Server) boardMap(w http.ResponseWriter, r *http.Request) {
 	s.serveSceneSVG(w, r, key, func() (*hexmap.Scene, error) { return s.boardScene(g, pl, v, units) }, true)
 }
 
+// tryOrder is adjudicator.Service.TryOrder, remembered for the game as it stands (its view key: a
+// round resolved, a rollback, a seat handed on, the end all change it): typing in one field tries that
+// plot, and the map draws the others' plans from here without checking them again.
+func (s *Server) tryOrder(g *adjudicator.WebGame, pl adjudicator.WebPlayer, unit, text string) (ruleset.Plan, bool, error) {
+	key := viewKey(g) + "\x00" + strings.ToLower(g.ID) + "\x00" + pl.Player + "\x00" + unit + "\x00" + text
+	if p, ok := s.plans.get(key); ok {
+		return p, true, nil
+	}
+	p, ok, err := s.svc.TryOrder(g.ID, pl.Player, unit, text)
+	if err == nil && ok {
+		s.plans.put(key, p)
+	}
+	return p, ok, err
+}
+
+// planCache keeps the plans tried lately, up to maxPlans; past it, it starts afresh.
+type planCache struct {
+	mu sync.Mutex
+	m  map[string]ruleset.Plan
+}
+
+// maxPlans bounds the plans kept: a few hundred players' boards of tries.
+const maxPlans = 8192
+
+func (c *planCache) get(key string) (ruleset.Plan, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.m[key]
+	return p, ok
+}
+
+func (c *planCache) put(key string, p ruleset.Plan) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxPlans {
+		c.m = map[string]ruleset.Plan{}
+	}
+	c.m[key] = p
+}
+
 // boardScene is the player's latest picture with the units' plots drawn on it as plans (the tracks
 // TryOrder gives, legal or not); nil when the player has no picture.
 func (s *Server) boardScene(g *adjudicator.WebGame, pl adjudicator.WebPlayer, v *gameView, units []boardUnitView) (*hexmap.Scene, error) {
@@ -554,7 +595,7 @@ func (s *Server) boardScene(g *adjudicator.WebGame, pl adjudicator.WebPlayer, v 
 		if u.Text == "" || len(u.Text) > maxPlot {
 			continue
 		}
-		plan, ok, err := s.svc.TryOrder(g.ID, pl.Player, u.Name, u.Text)
+		plan, ok, err := s.tryOrder(g, pl, u.Name, u.Text)
 		if err != nil {
 			return nil, err
 		}

@@ -82,6 +82,7 @@ type Server struct {
 	limit *limiter
 	rand  io.Reader
 	cross *http.CrossOriginProtection
+	plans planCache // plans tried (board.go)
 
 	mu    sync.Mutex
 	views map[string]*slot // by game id: the game's rounds, rebuilt when the game moves on
