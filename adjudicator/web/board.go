@@ -504,11 +504,11 @@ func (s *Server) boardTry(w http.ResponseWriter, r *http.Request) {
 	code := http.StatusOK
 	var f forecastView
 	switch {
-	case k < 0:
-		s.refuse(w, http.StatusBadRequest, "None of your units is called that.")
-		return
 	case !seat.Open:
 		s.refuse(w, http.StatusConflict, "Nothing was checked: "+closedText(seat))
+		return
+	case k < 0:
+		s.refuse(w, http.StatusBadRequest, "None of your units is called that.")
 		return
 	case !s.limit.take(limitKey(g, pl)):
 		code = http.StatusTooManyRequests

@@ -472,3 +472,46 @@ func TestBoardFogTwins(t *testing.T) {
 		t.Errorf("alice's board differs with where her side's unseen enemy is, from byte %d:\n%s\n---\n%s", i, a[max(0, i-200):min(len(a), i+200)], b[max(0, i-200):min(len(b), i+200)])
 	}
 }
+
+// A forecast is for the game as it stands: the same plot tried again after a round resolved answers
+// from where the aircraft now is (the plans the board remembers are the round's).
+func TestBoardForecastFollowsTheGame(t *testing.T) {
+	g := newTestGame(t, "g1", 6)
+	s := g.server(Options{})
+	alice := g.link("g1", "alice")
+	try := alice + "board/try?unit=RED1&plot=6"
+	before := mustGet(t, s, try)
+	g.play("g1", 1)
+	after := mustGet(t, s, try)
+	plan, _, _ := g.svc.TryOrder("g1", "alice", "RED1", "6")
+	if before == after || !shows(after, plan.Check.Preview[len(plan.Check.Preview)-1]) {
+		t.Errorf("after a turn the forecast of the same plot is\n%s\nwant it to end %q", after, plan.Check.Preview[len(plan.Check.Preview)-1])
+	}
+}
+
+// A finished game's board says orders are no longer taken, has no form, and sends nothing.
+func TestBoardOfAFinishedGame(t *testing.T) {
+	g := newTestGame(t, "g1", 2)
+	s := g.server(Options{})
+	alice := g.link("g1", "alice")
+	form := boardForm(t, mustGet(t, s, alice+"board"))
+	form.Set("do", "send")
+	g.play("g1", 2)
+	page := mustGet(t, s, alice+"board")
+	if !strings.Contains(page, "Orders are not taken now") || strings.Contains(page, "<form") {
+		t.Errorf("the finished game's board:\n%s", page)
+	}
+	if strings.Contains(mustGet(t, s, alice), "Your plotting board") {
+		t.Error("the finished game's player page links the board")
+	}
+	before := len(g.outbox())
+	if res, body := post(t, s, alice+"board", form); res.StatusCode != 409 || !strings.Contains(body, "Nothing was sent: orders are not taken now") {
+		t.Errorf("a send to a finished game: %d\n%s", res.StatusCode, body)
+	}
+	if res, body := get(t, s, alice+"board/try?unit=RED1&plot=6"); res.StatusCode != 409 || !strings.Contains(body, "Nothing was checked: orders are not taken now") {
+		t.Errorf("a try in a finished game: %d", res.StatusCode)
+	}
+	if n := len(g.outbox()); n != before {
+		t.Errorf("a send to a finished game mailed %d", n-before)
+	}
+}
