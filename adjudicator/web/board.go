@@ -475,7 +475,7 @@ func (s *Server) renderBoard(w http.ResponseWriter, r *http.Request, code int, g
 		p.Token = boardToken(pl.Key, g.ID, pl.Player, seat.Round, nonce)
 	}
 	if sc, rep, ok := latestPicture(v, pl.Player); ok && (sc != nil || rep.Map != "") {
-		p.Map = &mapView{ID: "board-map", Caption: "What " + pl.Side + " could see at your latest report, with your plots drawn on it", ASCII: strings.TrimRight(rep.Map, "\n"), scene: sc}
+		p.Map = &mapView{ID: "board-map", Caption: "What " + pl.Side + " could see at your latest report, with your plots drawn on it", ASCII: strings.TrimRight(rep.Map, "\n"), scene: sc, Fold: true}
 		if sc != nil {
 			p.Map.Src = p.MapHref
 			if q := plotQuery(p.Units); q != "" && seat.Open {
