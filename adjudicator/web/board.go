@@ -344,7 +344,7 @@ func (s *Server) boardUnits(g *adjudicator.WebGame, pl adjudicator.WebPlayer, se
 	for i, u := range seat.Units {
 		bu := boardUnitView{N: i + 1, Name: u.Name, Field: fieldPrefix + u.Name, Default: u.Default, Standing: u.Standing, Help: u.Help}
 		if vs, ok := form[bu.Field]; ok && form != nil {
-			bu.Text, bu.Source = strings.TrimSpace(vs[0]), "As you last tried it."
+			bu.Text, bu.Source = strings.TrimSpace(vs[0]), "As you tried it: not sent yet."
 		} else if u.OnFile != "" {
 			bu.Text, bu.Source = u.OnFile, "The order on file."
 		} else {

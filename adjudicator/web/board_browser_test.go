@@ -238,6 +238,9 @@ func boardInBrowser(t *testing.T, c boardCase, scripts bool) {
 	// Fixed: legal, the block holds it, and the map draws its track.
 	typeIn(fix)
 	waitEval(t, ctx, "the fixed plot's forecast", forecastJS, func(s string) bool { return strings.Contains(s, "Legal.") })
+	if src := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("source-1").textContent`)); src != "As you tried it: not sent yet." {
+		t.Errorf("the plot tried is said to be %q", src)
+	}
 	if b := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("block").value`)); !strings.Contains(b, seat.Header+"\n") || !strings.Contains(b, "\n"+unit.Name+": "+fix+"\n") || !strings.HasSuffix(b, "END\n") {
 		t.Errorf("the order block:\n%s", b)
 	}

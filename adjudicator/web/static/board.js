@@ -6,6 +6,7 @@
 (function () {
   'use strict';
   var wait = 350; // ms after the last key before a try
+  var tried = 'As you tried it: not sent yet.'; // the words the board gives a plot sent back by Try
   var form = null;
   var timers = new Map();
   var asked = new Map(); // field id -> the number of its latest try, so an older answer never wins
@@ -89,6 +90,8 @@
     var f = e.target;
     if (!f.matches || !f.matches('input[data-unit]')) { return; }
     block();
+    var source = document.getElementById(f.id.replace('plot-', 'source-'));
+    if (source) { source.textContent = tried; }
     clearTimeout(timers.get(f.id));
     timers.set(f.id, setTimeout(function () { tryField(f); }, wait));
   }
