@@ -105,6 +105,8 @@ type boardPage struct {
 	Game       gameInfo
 	Name, Side string
 	RoundTitle string
+	Deadline   string // when the orders are due, as the receipt says it
+	Note       string // why the round stands still (paused, held), as the receipt says it
 	Open       bool
 	Closed     string
 	UnitNoun   string
@@ -304,7 +306,10 @@ func (s *Server) boardPost(w http.ResponseWriter, r *http.Request) {
 		sent = &sentView{Subject: res.Subject, Receipt: res.Receipt}
 		form = r.PostForm // the plots as sent, to fix
 	case res.Outcome == adjudicator.Ignored:
-		n = &notice{Kind: "bad", Text: "Not taken: too many mails and sends came from you in a short time, so this one was set aside unanswered. Wait a while, then send again."}
+		n = &notice{Kind: "bad", Text: "Not taken: too many mails and sends came from you in a short time, so this one was set aside. Wait a while, then send again."}
+		if res.Receipt != "" {
+			sent = &sentView{Subject: res.Subject, Receipt: res.Receipt}
+		}
 		form = r.PostForm
 	default:
 		n = &notice{Kind: "bad", Text: "The send could not be handled; the moderator's log says why. Your orders were not taken."}
@@ -453,7 +458,7 @@ func (s *Server) renderBoard(w http.ResponseWriter, r *http.Request, code int, g
 	name := orID(pl.Name, pl.Player)
 	home := s.playerHref(g, pl)
 	p := boardPage{pageBase: s.base("Plotting board · "+name+" · "+g.Name, true, link{Href: s.href(), Text: "Games"}, link{Href: home, Text: g.Name + ": " + name}, link{Text: "Plotting board"}),
-		Game: s.info(g), Name: name, Side: pl.Side, RoundTitle: title(seat.RoundTitle), Open: seat.Open, Closed: title(closedText(seat)), UnitNoun: seat.UnitNoun,
+		Game: s.info(g), Name: name, Side: pl.Side, RoundTitle: title(seat.RoundTitle), Deadline: seat.Deadline, Note: seat.Note, Open: seat.Open, Closed: title(closedText(seat)), UnitNoun: seat.UnitNoun,
 		Action: s.boardHref(g, pl), TryHref: s.boardHref(g, pl, "try"), MapHref: s.boardHref(g, pl, "map.svg"), Reports: home,
 		Header: seat.Header, Notice: n, Sent: sent}
 	p.BoardScript = s.assetHref("board.js")

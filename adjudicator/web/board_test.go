@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"html"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -112,7 +113,7 @@ func TestBoardPage(t *testing.T) {
 	}
 	block.WriteString("END\n")
 	for _, want := range []string{
-		"<h1>Channel, August 1940: plotting board</h1>", "orders for Turn 2", `<label for="plot-1">Order for RED1</label>`,
+		"<h1>Channel, August 1940: plotting board</h1>", "orders for Turn 2, due by " + seat.Deadline + "</p>", `<label for="plot-1">Order for RED1</label>`,
 		`<p class="good"><strong>Legal.</strong> Read as <code>` + seat.Units[0].Default + `</code>.</p>`,
 		`<img class="picture" src="` + alice + `board/map.svg?o.RED1=`, `<pre class="ascii"`,
 		`<form method="post" action="` + alice + `board"`, `<button type="submit" name="do" value="send">`,
@@ -513,5 +514,64 @@ func TestBoardOfAFinishedGame(t *testing.T) {
 	}
 	if n := len(g.outbox()); n != before {
 		t.Errorf("a send to a finished game mailed %d", n-before)
+	}
+}
+
+// The board shows what the receipt's check says, all of it: for random plots, legal and not, the
+// forecast the script fetches holds TryOrder's verdict, its canonical reading, every problem with its
+// column and every line of the track (TryOrder's Check is CheckOrder's answer: the conformance kit holds
+// the rulesets to that, and the rulesets' differential tests hold CheckOrder to the calculator and the
+// turn).
+func TestBoardForecastIsTheCheck(t *testing.T) {
+	g := newTestGame(t, "g1", 6)
+	g.play("g1", 1)
+	s := g.server(Options{})
+	alice := g.link("g1", "alice")
+	tokens := []string{"1", "2", "3", "4", "6", "TR", "TL", "SR", "SL", "HR", "V", "RB", "N", "I", "STEEP", "+1000", "-1000", "P", "K", "FIRE ANY", "HOLD", "FIRE KURT", "QQ", "R", "0"}
+	shapes := []string{"6", "2 TR 3", "3 TL 2", "6 HOLD", "1 TL 4 FIRE ANY", "5 TR", "2 SR 4", "4 -1000 TL 1"}
+	rng := rand.New(rand.NewPCG(30, 1))
+	legal := 0
+	for i := 0; i < 60; i++ {
+		words := make([]string, 1+rng.IntN(5))
+		for k := range words {
+			words[k] = tokens[rng.IntN(len(tokens))]
+		}
+		plot := strings.Join(words, " ")
+		if i%3 == 0 { // a plot of the right length, most of them legal
+			plot = shapes[rng.IntN(len(shapes))]
+		}
+		plan, _, err := g.svc.TryOrder("g1", "alice", "RED1", plot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, frag := get(t, s, alice+"board/try?unit=RED1&plot="+url.QueryEscape(plot))
+		if res.StatusCode != 200 {
+			t.Fatalf("%q: %d", plot, res.StatusCode)
+		}
+		c := plan.Check
+		want := []string{"Not legal:</strong> " + itoa(len(c.Errors))}
+		if c.OK() {
+			legal++
+			want = []string{"<strong>Legal.</strong> Read as <code>" + c.Canonical + "</code>."}
+		}
+		for _, p := range c.Errors {
+			if p.Col > 0 {
+				want = append(want, "<li>At column "+itoa(p.Col)+": "+p.Message+"</li>")
+			} else {
+				want = append(want, "<li>"+p.Message+"</li>")
+			}
+		}
+		for _, p := range c.Warnings {
+			want = append(want, p.Message+"</li>")
+		}
+		want = append(want, c.Preview...)
+		for _, w := range want {
+			if !shows(frag, w) {
+				t.Errorf("%q: the forecast does not show %q:\n%s", plot, w, frag)
+			}
+		}
+	}
+	if legal == 0 || legal == 60 {
+		t.Errorf("%d of 60 random plots were legal: the test tries too narrow a range", legal)
 	}
 }
