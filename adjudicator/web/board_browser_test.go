@@ -226,8 +226,8 @@ func boardInBrowser(t *testing.T, c boardCase, scripts bool) {
 
 	// An illegal plot: its problem at its column, a caret under it.
 	typeIn(bad)
-	waitEval(t, ctx, "the illegal plot's forecast", forecastJS, func(s string) bool { return strings.Contains(s, "Not legal") })
-	echo := strings.Split(waitEval(t, ctx, "the echo", echoJS, func(s string) bool { return s != "" }), "\n")
+	// (the script tries as the keys come: wait for the forecast of the whole plot, not of a part typed)
+	echo := strings.Split(waitEval(t, ctx, "the echo", echoJS, func(s string) bool { return strings.HasPrefix(s, bad+"\n") }), "\n")
 	if len(echo) < 2 || echo[0] != bad || strings.Index(echo[1], "^") != col-1 {
 		t.Errorf("the echo of %q does not point at column %d:\n%s", bad, col, strings.Join(echo, "\n"))
 	}
@@ -237,7 +237,7 @@ func boardInBrowser(t *testing.T, c boardCase, scripts bool) {
 
 	// Fixed: legal, the block holds it, and the map draws its track.
 	typeIn(fix)
-	waitEval(t, ctx, "the fixed plot's forecast", forecastJS, func(s string) bool { return strings.Contains(s, "Legal.") })
+	waitEval(t, ctx, "the fixed plot's forecast", forecastJS, func(s string) bool { return strings.Contains(s, "Legal. Read as "+fixPlan.Check.Canonical+".") })
 	if src := run(t, ctx, chromedp.Evaluate[string](`document.getElementById("source-1").textContent`)); src != "As you tried it: not sent yet." {
 		t.Errorf("the plot tried is said to be %q", src)
 	}
