@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 
 	"sortie/adjudicator"
 	"sortie/rules/hex/picture"
@@ -83,21 +84,36 @@ func BenchmarkBoardTry(b *testing.B) {
 	if units != 20 {
 		b.Fatalf("alice has %d aircraft on the board", units)
 	}
-	// Each try types into P000's field: a plot it has not tried before (the same moves, spaced anew), so
-	// its forecast and the map are made afresh while the other 19 plots stay as they were.
+	// Each try types into P000's field a plot it has not tried before in the whole benchmark (the same
+	// moves, spaced and lettered anew: the notation reads them alike), so its forecast and the map are
+	// made afresh while the other 19 plots stay as they were.
 	plot := strings.Fields(form.Get("o.P000"))
-	tries := func(i int) (string, string) {
-		text := plot[0] + strings.Repeat(" ", 1+i%1000) + strings.Join(plot[1:], " ")
+	if len(plot) < 2 {
+		b.Fatalf("P000's plot %q", plot)
+	}
+	rest := strings.Join(plot[1:], " ")
+	n := 0
+	tries := func() (string, string) {
+		n++
+		if n >= 300<<8 {
+			b.Fatal("out of new plots")
+		}
+		var word strings.Builder
+		for k, c := range rest {
+			if k < 8 && n>>8&(1<<k) != 0 {
+				c = unicode.ToLower(c)
+			}
+			word.WriteRune(c)
+		}
+		text := plot[0] + strings.Repeat(" ", 1+n%300) + word.String()
 		q.Set("o.P000", text)
 		return alice + "board/try?unit=P000&plot=" + url.QueryEscape(text), alice + "board/map.svg?" + q.Encode()
 	}
 	b.Run("served", func(b *testing.B) {
 		b.ReportAllocs()
-		i := 0
 		cpu := cpuTime()
 		for b.Loop() {
-			tryPath, mapPath := tries(i)
-			i++
+			tryPath, mapPath := tries()
 			for _, path := range []string{tryPath, mapPath} {
 				rec := httptest.NewRecorder()
 				s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
