@@ -84,7 +84,19 @@ func playLong(t *testing.T, kill bool) string {
 				cmd.Wait()
 				kills = append(kills, fmt.Sprintf("after %d mails handled or sent since its start; last logged: %s",
 					len(progress), lastLine(readFrom(logPath, from))))
-				current <- w.start("")
+				// The next daemon is handed on only once it runs: the test's last SIGTERM must find it
+				// listening for it, not still opening the database.
+				from = logSize(logPath)
+				next := w.start("")
+				// (Waited for here, not with waitFor: this is not the test's goroutine.)
+				for guard := time.Now().Add(hangGuard); !strings.Contains(readFrom(logPath, from), `"sortie is running"`); {
+					if time.Now().After(guard) {
+						t.Errorf("the daemon restarted after kill %d did not run within %s", len(kills), hangGuard)
+						break
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				current <- next
 			}
 		}()
 	}

@@ -55,6 +55,10 @@ func cmdServe(args []string, stdout io.Writer) error {
 	if *configPath == "" {
 		return usagef("serve: --config is required\n\n%s", serveHelp)
 	}
+	// A stop asked for while the daemon is still starting (systemd stopping it as it comes up) ends it
+	// cleanly as soon as it has started, instead of killing it halfway through opening the database.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	cfg, err := daemon.LoadConfig(*configPath)
 	if err != nil {
 		return usagef("%v", err)
@@ -65,8 +69,6 @@ func cmdServe(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	access, err := controlAccessFor(cfg)
 	if err != nil {
 		return usagef("%v", err)

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -168,6 +169,17 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		rc := g.CheckOrder("ann", "Q1", order)
 		where := fmt.Sprintf("case %d: %s tack %s at %s facing %s contact %v bombed %v, order %q\ncalc: sortie calc move --ruleset swarm %q",
 			i, typ.Key, q.Tack, q.Pos.Hex, q.Pos.Facing, q.Contact, q.Bombed, order, args)
+		// The plotting board: the plan's check is the receipt's, its track the calculator's and the
+		// preview's hexes over every plotted turn, flown as far as the order reads.
+		plan := g.Plan("ann", "Q1", order)
+		if !reflect.DeepEqual(plan.Check, rc) {
+			t.Fatalf("%s\nthe board's check %+v\nthe receipt's %+v", where, plan.Check, rc)
+		}
+		if rc.Canonical != "" {
+			swarmPlanAgreesWithCalc(t, where, q.Pos.Hex, plan, calc, rc.Preview)
+		} else if len(plan.Path) > 0 {
+			t.Fatalf("%s\nan order that does not read has a track on the board: %v", where, plan.Path)
+		}
 		if got, want := sortedCodes(rc.Errors), sortedCodes(calc.Errors); !slices.Equal(got, want) {
 			t.Fatalf("%s\nthe receipt's problems %v, the calculator's %v\nreceipt %+v\ncalc %+v", where, got, want, rc.Errors, calc.Errors)
 		}
@@ -209,11 +221,42 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 			t.Fatalf("%s\nafter %d turn(s) the game has it at %s facing %s tack %s; the calculator at %s facing %s tack %s",
 				where, nTurns, got.Pos.Hex, got.Pos.Facing, got.Tack, want.Hex, want.Facing, e.Tack)
 		}
+		if rc.OK() && (got.Pos.Hex != plan.Path[len(plan.Path)-1] || got.Pos.Facing != plan.Facing || !plan.Faced) {
+			t.Fatalf("%s\nafter %d turn(s) the game has it at %s facing %s; the board's track ends at %s facing %s",
+				where, nTurns, got.Pos.Hex, got.Pos.Facing, plan.Path[len(plan.Path)-1], plan.Facing)
+		}
 		if got.Filled != q.Filled {
 			t.Fatalf("%s\nthe squadron was hit flying alone: %d pips filled", where, got.Filled)
 		}
 	}
 	t.Logf("%d random orders (%d legal) agreed between calc move, the receipt and the turn", n, legal)
+}
+
+// swarmPlanAgreesWithCalc checks the board's track of an order that reads against the calculator's steps
+// and the receipt's preview: the squadron's hex, then every hex a segment enters, over all the turns the
+// order plots; each turn ends in the hex the preview names; the facing at the end is the calculator's.
+func swarmPlanAgreesWithCalc(t *testing.T, where string, start hexmap.Hex, plan ruleset.Plan, calc swarmMoveJSON, preview []string) {
+	t.Helper()
+	want := []hexmap.Hex{start}
+	ends := map[int]hexmap.Hex{}
+	for _, s := range calc.Steps {
+		h := hexmap.Hex{Q: start.Q + s.Q, R: start.R + s.R}
+		if s.Token == "1" {
+			want = append(want, h)
+		}
+		ends[s.Turn] = h
+	}
+	if !slices.Equal(plan.Path, want) {
+		t.Fatalf("%s\nthe board's track %v; the calculator's %v", where, plan.Path, want)
+	}
+	for turn, h := range ends {
+		if turn > len(preview) || !strings.Contains(preview[turn-1], "; ends in "+h.String()+" facing ") {
+			t.Fatalf("%s\nturn %d of the calculator ends in %s; the preview: %q", where, turn, h, preview)
+		}
+	}
+	if e := calc.End; e == nil || !plan.Faced || plan.Facing != hexmap.Dir(e.Facing) {
+		t.Fatalf("%s\nthe board ends facing %s (faced %v); the calculator %+v", where, plan.Facing, plan.Faced, e)
+	}
 }
 
 // Seed 004, "Cloud Cover": a squadron with the enemy in sight plots one turn, one without plots 3 to 6.

@@ -351,18 +351,7 @@ func (r *resolver) bomb(q *Squadron) {
 		r.noBombing(q, fmt.Sprintf("only a bomber attacks from above Low, and it flew at %s", bandName(q.Tack.Band)))
 		return
 	}
-	var tg *Target
-	for i := range r.st.Targets {
-		x := &r.st.Targets[i]
-		if x.Destroyed() {
-			continue
-		}
-		for _, h := range q.Track {
-			if h == x.Hex && tg == nil {
-				tg = x
-			}
-		}
-	}
+	tg := TargetUnder(r.st.Targets, q.Track)
 	if tg == nil {
 		r.emit(Event{Kind: EvBomb, Unit: q.Callsign, Side: q.Side, Text: fmt.Sprintf("%s found no ground target under its path: BOMB had no effect", q.Callsign)})
 		return
@@ -393,6 +382,24 @@ func (r *resolver) bomb(q *Squadron) {
 			bandName(q.Tack.Band), n, need, ints(b.Rolls), b.Hits, plural(b.Hits), tg.Damage, tg.Strength, gone)})
 }
 
+// TargetUnder is the ground target a BOMB attacks on a turn whose path is track: the first of targets,
+// not yet destroyed, in a hex of the path; nil when there is none. The turn and the plotting board's
+// reach (Plan) both ask it.
+func TargetUnder(targets []Target, track []hexmap.Hex) *Target {
+	for i := range targets {
+		x := &targets[i]
+		if x.Destroyed() {
+			continue
+		}
+		for _, h := range track {
+			if h == x.Hex {
+				return x
+			}
+		}
+	}
+	return nil
+}
+
 func ints(xs []int) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
@@ -401,21 +408,29 @@ func ints(xs []int) string {
 	return strings.Join(s, " ")
 }
 
-// candidates lists the enemy squadrons q may attack: in play, in the same altitude band, within range
-// and in sight of q, and in its field of fire (forward) or outside it (the rear gunner's rear and side
-// arcs); closest first, then by callsign.
+// CanAttack says whether a squadron at from in altitude band band can attack an enemy squadron in hex to
+// at band toBand: the same band (seed 004, "Targeting and Firepower"), within the attack range (a die
+// scores only when it reaches the distance) and the scenario's visibility (seed 004, "Cloud Cover"), and
+// in its field of fire ahead, or, for a rear gunner (rear), outside it (seed 004, "Rear firing
+// aircraft"). The turn's fire and the plotting board's reach (Plan) both ask it.
+func (d *Data) CanAttack(from Position, band string, to hexmap.Hex, toBand string, visibility int, rear bool) bool {
+	if toBand != band {
+		return false
+	}
+	dist := hexmap.Distance(from.Hex, to)
+	if max(dist, 1) > d.House.MaxRange || visibility > 0 && dist > visibility {
+		return false
+	}
+	return InFieldOfFire(from.Hex, from.Facing, to) != rear
+}
+
+// candidates lists the enemy squadrons q may attack (CanAttack), in play; closest first, then by
+// callsign.
 func (r *resolver) candidates(q *Squadron, rear bool) []*Squadron {
 	var out []*Squadron
 	for i := range r.st.Squadrons {
 		e := &r.st.Squadrons[i]
-		if !e.InPlay() || e.Side == q.Side || e.Tack.Band != q.Tack.Band {
-			continue
-		}
-		dist := hexmap.Distance(q.Pos.Hex, e.Pos.Hex)
-		if max(dist, 1) > r.d.House.MaxRange || (r.st.Visibility > 0 && dist > r.st.Visibility) {
-			continue
-		}
-		if InFieldOfFire(q.Pos.Hex, q.Pos.Facing, e.Pos.Hex) == rear {
+		if !e.InPlay() || e.Side == q.Side || !r.d.CanAttack(q.Pos, q.Tack.Band, e.Pos.Hex, e.Tack.Band, r.st.Visibility, rear) {
 			continue
 		}
 		out = append(out, e)

@@ -89,46 +89,10 @@ func (g *game) Units(player string) []string {
 }
 
 // CheckOrder reads one squadron's order and checks it against that squadron only, with a turn-by-turn
-// forecast from the squadron's own position (nothing about anyone else).
+// forecast from the squadron's own position (nothing about anyone else). It is the plotting board's plan
+// without the track and the reach: one code path (plan.go).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
-	out := ruleset.NewOrderCheck()
-	cs := strings.ToUpper(strings.TrimSpace(unit))
-	q := g.st.Squadron(cs)
-	switch {
-	case q == nil || q.Player != player:
-		out.Errors = append(out.Errors, ruleset.NotYours(cs, "squadrons", g.Units(player)))
-		return out
-	case !q.InPlay():
-		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s is %s and takes no more orders", cs, q.Status)})
-		return out
-	case len(q.Queue) > 0:
-		out.Errors = append(out.Errors, ruleset.Problem{Code: "on-course", Message: fmt.Sprintf("%s is flying its plotted course (%d more turn%s) and takes no order until it sights the enemy or the course runs out",
-			cs, len(q.Queue), plural(len(q.Queue)))})
-		return out
-	}
-	o, ds := notation.ParseSwarmOrder(text)
-	if !out.Diagnosed(ds) {
-		return out
-	}
-	c := CheckOrder(g.d, g.st, q, o)
-	for _, p := range c.Errors {
-		out.Add(true, p.Code, p.Message, p.Col, p.Suggestion)
-	}
-	for _, p := range c.Warnings {
-		out.Add(false, p.Code, p.Message, p.Col, p.Suggestion)
-	}
-	// The canonical order, then the forecast, are lines of one buffer (ruleset.Lines).
-	var l ruleset.Lines
-	l.Grow(1, 64)
-	l.B = o.Append(l.B)
-	l.End()
-	appendPreview(&l, g.st.Turn, q.Pos, c.Moves)
-	lines := l.Strings()
-	out.Canonical = lines[0]
-	if len(lines) > 1 {
-		out.Preview = lines[1:]
-	}
-	return out
+	return g.plan(player, unit, text, false).Check
 }
 
 // Preview writes the forecast of turns flown from start, one line per turn, first turn numbered turn.

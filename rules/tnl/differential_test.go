@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -194,6 +195,17 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		}
 		rc := g.CheckOrder("ann", "U1", order)
 		where := fmt.Sprintf("case %d: %s %+v loaded modifiers %v, order %q\ncalc: sortie calc move --ruleset tnl %q", i, sh.Key, *a, loadedMods, order, args)
+		// The plotting board: the plan's check is the receipt's, its track the calculator's and the
+		// preview's hexes, flown as far as the plot reads.
+		plan := g.Plan("ann", "U1", order)
+		if !reflect.DeepEqual(plan.Check, rc) {
+			t.Fatalf("%s\nthe board's check %+v\nthe receipt's %+v", where, plan.Check, rc)
+		}
+		if rc.Canonical != "" {
+			planAgreesWithCalc(t, where, a.Hex, plan, calc, rc.Preview)
+		} else if len(plan.Path) > 0 {
+			t.Fatalf("%s\nan order that does not read has a track on the board: %v", where, plan.Path)
+		}
 		// attack-target is about the ship named, which the calculator does not know (the notation's own
 		// attack-target, a BOMB without a ship, both give).
 		notShip := func(c string) bool { return c == "attack-target" }
@@ -230,11 +242,56 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 			t.Fatalf("%s\nthe turn ends at %s facing %s inverted %v at %s speed %d; the calculator at %s facing %s inverted %v at %s speed %d",
 				where, b.Hex, b.Facing, b.Inverted, b.Level, b.Speed, wantHex, end.Facing, end.Inverted, calc.Level, wantSpeed)
 		}
+		if rc.OK() && (b.Hex != plan.Path[len(plan.Path)-1] || b.Facing != plan.Facing || !plan.Faced) {
+			t.Fatalf("%s\nthe turn ends at %s facing %s; the board's track at %s facing %s", where, b.Hex, b.Facing, plan.Path[len(plan.Path)-1], plan.Facing)
+		}
 		if b.Hits != a.Hits {
 			t.Fatalf("%s\nthe aircraft was hit flying alone: %d hits", where, b.Hits)
 		}
 	}
 	t.Logf("%d random orders (%d legal) agreed between calc move, the receipt and the turn", n, legal)
+}
+
+// planAgreesWithCalc checks the board's track of a plot that reads against the calculator's steps and
+// the receipt's preview: it starts in the aircraft's hex, enters one hex at a time, each step of the
+// calculator ends where the track has entered as many hexes as the steps so far (a number that many, a
+// roll or slip one, a turn or invert none), each phase ends in the hex the preview names, and it ends
+// facing as the calculator's last step.
+func planAgreesWithCalc(t *testing.T, where string, start hexmap.Hex, plan ruleset.Plan, calc moveJSON, preview []string) {
+	t.Helper()
+	p := plan.Path
+	if len(p) == 0 || p[0] != start {
+		t.Fatalf("%s\nthe board's track does not start in the aircraft's hex %s: %v", where, start, p)
+	}
+	for k := 1; k < len(p); k++ {
+		if hexmap.Distance(p[k-1], p[k]) != 1 {
+			t.Fatalf("%s\nthe board's track jumps from %s to %s: %v", where, p[k-1], p[k], p)
+		}
+	}
+	entered := 0
+	for ph, cp := range calc.Phases {
+		for _, s := range cp.Steps {
+			switch n, err := strconv.Atoi(s.Token); {
+			case err == nil:
+				entered += n
+			case s.Token == "RL" || s.Token == "RR" || s.Token == "SL" || s.Token == "SR":
+				entered++
+			}
+			want := hexmap.Hex{Q: start.Q + s.Hex.Q, R: start.R + s.Hex.R}
+			if entered >= len(p) || p[entered] != want {
+				t.Fatalf("%s\nthe calculator's step %s of phase %d ends in %s, hex %d of the board's track %v", where, s.Token, ph+1, want, entered, p)
+			}
+		}
+		if line := fmt.Sprintf("phase %d: %d hexes to %s facing", ph+1, cp.Hexes, p[entered]); !slices.ContainsFunc(preview, func(l string) bool { return strings.Contains(l, line) }) {
+			t.Fatalf("%s\nthe preview %q does not say %q", where, preview, line)
+		}
+	}
+	if entered != len(p)-1 {
+		t.Fatalf("%s\nthe board's track has %d hexes after the start; the calculator's steps enter %d", where, len(p)-1, entered)
+	}
+	if end := calc.Phases[len(calc.Phases)-1].End; !plan.Faced || plan.Facing != end.Facing {
+		t.Fatalf("%s\nthe board ends facing %s (faced %v); the calculator %s", where, plan.Facing, plan.Faced, end.Facing)
+	}
 }
 
 // calcVersusCheckPlot runs the calculator on a whole turn and compares its verdict and end with

@@ -53,13 +53,25 @@ func (r *resolver) engageable(a *Aircraft, ph int) bool {
 	return a.InPlay() && !(ph == 0 && r.changing[a.Callsign])
 }
 
-// groupsAt works out the dice an aircraft brings to bear on a target: its fixed guns when the target is
-// in the forward arc, each flexible mount, with the score each needs; groups that cannot hit are left out.
-func groupsAt(sh *Sheet, a *Aircraft, t *Aircraft) []group {
-	rng := max(hexmap.Distance(a.Hex, t.Hex), 1)
+// bearing is the dice aircraft a brings to bear on an enemy aircraft in hex h at level lv: none unless
+// both are at the same level (seed 003, "Altitude"), h is within the table's visibility when the
+// scenario sets one, and some gun reaches it (groupsAt). The turn's combat and the plotting board's
+// reach (Plan) both ask it, so the board never promises a shot the turn would not take.
+func bearing(sh *Sheet, a *Aircraft, h hexmap.Hex, lv Level, visibility int) []group {
+	if lv != a.Level || visibility > 0 && hexmap.Distance(a.Hex, h) > visibility {
+		return nil
+	}
+	return groupsAt(sh, a, h)
+}
+
+// groupsAt works out the dice an aircraft brings to bear on a target in hex h: its fixed guns when the
+// target is in the forward arc, each flexible mount, with the score each needs (seed 003, "Combat");
+// groups that cannot hit are left out.
+func groupsAt(sh *Sheet, a *Aircraft, h hexmap.Hex) []group {
+	rng := max(hexmap.Distance(a.Hex, h), 1)
 	base := ToHit{Range: rng, Inverted: a.Inverted, Training: a.Training, Aim: a.Has(SkillAim), Gunsight: a.Gunsight}
 	var out []group
-	if InForwardArc(a.Hex, a.Facing, t.Hex) {
+	if InForwardArc(a.Hex, a.Facing, h) {
 		for c := White; c <= Blue; c++ {
 			if n := sh.Fixed[c]; n > 0 {
 				if need := base.Need(); need <= 6 {
@@ -125,21 +137,18 @@ func (r *resolver) combat(ph int) {
 		bestW, bestD := 0, 0
 		for j := range st.Aircraft {
 			t := &st.Aircraft[j]
-			if t.Side == a.Side || t.Level != a.Level || !r.engageable(t, ph) {
+			if t.Side == a.Side || !r.engageable(t, ph) {
 				continue
 			}
 			if f.Mode == notation.FireTarget && t.Callsign != f.Target && t.Unit != f.Target {
 				continue
 			}
-			dist := hexmap.Distance(a.Hex, t.Hex)
-			if st.Visibility > 0 && dist > st.Visibility {
-				continue
-			}
-			gs := groupsAt(sh, a, t)
+			gs := bearing(sh, a, t.Hex, t.Level, st.Visibility)
 			w := worth(gs)
 			if w == 0 {
 				continue
 			}
+			dist := hexmap.Distance(a.Hex, t.Hex)
 			if best == nil || w > bestW || w == bestW && dist < bestD {
 				best, bestGroups, bestW, bestD = t, gs, w, dist
 			}
@@ -338,6 +347,23 @@ func (r *resolver) aaShots(ph int) []shot {
 	return out
 }
 
+// canDiveBomb says whether aircraft a, where it ends movement phase 2, can dive-bomb ship g (seed 003,
+// "Dive Bombing"): over the ship or beside it, at Low or Very Low, on a dive begun at Medium. The turn and
+// the plotting board's reach both ask it.
+func canDiveBomb(a *Aircraft, g *Ground) bool {
+	return hexmap.Distance(a.Hex, g.Hex) <= 1 && a.Level <= Low && a.DiveRun
+}
+
+// torpedoRun is the torpedo attack of aircraft a on ship g from where a ends movement phase 2: its range
+// and where a is seen from the ship (seed 003, "Torpedo Bombing").
+func torpedoRun(a *Aircraft, g *Ground) Torpedo {
+	return Torpedo{Range: hexmap.Distance(a.Hex, g.Hex), Clock: hexmap.Clock(g.Hex, g.Facing, a.Hex)}
+}
+
+// canLaunch says whether aircraft a can launch torpedo attack t: from Very Low, 5 to 20 hexes from the
+// ship (seed 003, "Torpedo Bombing").
+func canLaunch(a *Aircraft, t Torpedo) bool { return t.Need() != 0 && a.Level == VeryLow }
+
 // chased reports whether an enemy fighter chases an aircraft: at its level, within 3 hexes, with the
 // aircraft in its forward arc (Sortie's reading of the seed's "chased by enemy fighter").
 func (r *resolver) chased(a *Aircraft) bool {
@@ -359,7 +385,7 @@ func (r *resolver) shipAttacks() {
 	for _, at := range r.attacks {
 		g := st.GroundNamed(at.seg.Attack.Target)
 		if at.seg.Attack.Kind == "TORPEDO" && g != nil {
-			t := Torpedo{Clock: hexmap.Clock(g.Hex, g.Facing, at.a.Hex)}
+			t := torpedoRun(at.a, g)
 			if sidesAt[g.Callsign] == nil {
 				sidesAt[g.Callsign] = map[string]bool{}
 			}
@@ -382,7 +408,7 @@ func (r *resolver) shipAttacks() {
 		case "BOMB":
 			base.Kind = EvBomb
 			dist := hexmap.Distance(a.Hex, g.Hex)
-			if dist > 1 || a.Level > Low || !a.DiveRun {
+			if !canDiveBomb(a, g) {
 				base.Text = fmt.Sprintf("%s could not dive-bomb %s: it must end phase 2 over the ship or beside it (it is %d hexes away) at Low or Very Low on a dive begun at Medium", a.Callsign, g.Callsign, dist)
 				r.emit(base)
 				continue
@@ -404,9 +430,9 @@ func (r *resolver) shipAttacks() {
 			r.emit(base)
 		case "TORPEDO":
 			base.Kind = EvTorpedo
-			t := Torpedo{Range: hexmap.Distance(a.Hex, g.Hex), Clock: hexmap.Clock(g.Hex, g.Facing, a.Hex), Chased: r.chased(a),
-				Both: sidesAt[g.Callsign]["port"] && sidesAt[g.Callsign]["starboard"]}
-			if t.Need() == 0 || a.Level != VeryLow {
+			t := torpedoRun(a, g)
+			t.Chased, t.Both = r.chased(a), sidesAt[g.Callsign]["port"] && sidesAt[g.Callsign]["starboard"]
+			if !canLaunch(a, t) {
 				base.Text = fmt.Sprintf("%s could not launch at %s: a torpedo goes from Very Low at 5 to 20 hexes (it is %d hexes away at %s)", a.Callsign, g.Callsign, t.Range, a.Level)
 				r.emit(base)
 				continue

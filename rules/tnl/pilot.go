@@ -238,10 +238,10 @@ func Score(d *Data, v *View, u *Unit, seg notation.Segment) float64 {
 				}
 				eh := e.at[ph]
 				them := Aircraft{Callsign: e.c.Callsign, Type: e.c.Type, Hex: eh, Facing: e.c.Facing, Level: e.c.Level, Inverted: e.c.Inverted, Training: "trained"}
-				if w := float64(worth(groupsAt(sh, &me, &them))) / 6; w > best {
+				if w := float64(worth(groupsAt(sh, &me, them.Hex))) / 6; w > best {
 					best = w
 				}
-				threat += float64(worth(groupsAt(e.sh, &them, &me))) / 6
+				threat += float64(worth(groupsAt(e.sh, &them, me.Hex))) / 6
 			}
 			total += best - ThreatWeight*threat
 		}

@@ -149,14 +149,14 @@ func (r *resolver) takeOrder(u *Unit, orders map[string]string) {
 		seg := o.For(a.Callsign)
 		r.plots[a.Callsign] = seg
 		r.changing[a.Callsign] = seg.Alt != notation.Level
-		switch {
-		case seg.Alt == notation.Dive && a.Level == Medium:
-			a.DiveRun = true
-		case seg.Alt == notation.Dive && a.DiveRun:
-		default:
-			a.DiveRun = false
-		}
+		a.DiveRun = diveRunAfter(a, seg)
 	}
+}
+
+// diveRunAfter says whether aircraft a is on a dive run once it flies seg, and so may dive-bomb: it dives
+// from Medium, or dives on from a dive run (seed 003, "Dive Bombing": the dive starts at Medium).
+func diveRunAfter(a *Aircraft, seg notation.Segment) bool {
+	return seg.Alt == notation.Dive && (a.Level == Medium || a.DiveRun)
 }
 
 // initiative rolls 2D6 for each unit: the lowest moves first (seed 003, "Deciding Initiative"). Units
@@ -210,14 +210,22 @@ func (r *resolver) moveShips(ph int) {
 		if g.Kind != "ship" || g.Sunk() || g.Speed == 0 {
 			continue
 		}
-		n := (g.Speed + 1) / 2
-		if ph == 1 {
-			n = g.Speed / 2
-		}
-		for k := 0; k < n; k++ {
-			g.Hex = g.Hex.Neighbor(g.Facing)
-		}
+		g.Hex = shipAfter(g, ph)
 	}
+}
+
+// shipAfter is the hex a ship afloat reaches in movement phase ph, straight ahead: half its speed, the
+// odd hex in the first phase.
+func shipAfter(g *Ground, ph int) hexmap.Hex {
+	n := (g.Speed + 1) / 2
+	if ph == 1 {
+		n = g.Speed / 2
+	}
+	h := g.Hex
+	for k := 0; k < n; k++ {
+		h = h.Neighbor(g.Facing)
+	}
+	return h
 }
 
 // fly moves an aircraft through one movement phase of its plot. Phase 2 is checked again against the

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
-	"strconv"
 	"strings"
 
 	"sortie/parser"
@@ -90,58 +89,10 @@ func (g *game) Units(player string) []string {
 }
 
 // CheckOrder reads one unit's order and checks it against that unit only, with a forecast of where each
-// aircraft ends each phase (nothing about anyone else).
+// aircraft ends each phase (nothing about anyone else). It is the plotting board's plan without the track
+// and the reach: one code path (plan.go).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
-	out := ruleset.NewOrderCheck()
-	name := strings.ToUpper(strings.TrimSpace(unit))
-	u := g.st.UnitNamed(name)
-	switch {
-	case u == nil || u.Player != player:
-		out.Errors = append(out.Errors, ruleset.NotYours(name, "units", g.Units(player)))
-		return out
-	case len(g.st.Flying(u)) == 0:
-		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s has no aircraft left in the air", name)})
-		return out
-	}
-	o, ds := notation.Parse(text)
-	if !out.Diagnosed(ds) {
-		return out
-	}
-	c := CheckOrder(g.d, g.st, u, o)
-	out.Errors = append(out.Errors, c.Errors...)
-	out.Warnings = append(out.Warnings, c.Warnings...)
-	// The canonical order, then the forecast, are lines of one buffer (ruleset.Lines).
-	flying := g.st.Flying(u)
-	var l ruleset.Lines
-	l.Grow(1+2*len(flying), 48)
-	l.B = o.Append(l.B)
-	l.End()
-	for _, a := range flying {
-		pc, ok := c.Plots[a.Callsign]
-		if !ok {
-			continue
-		}
-		for ph, r := range pc.Phases {
-			// "%s phase %d: %d hexes to %s facing %s%s"
-			b := strconv.AppendInt(append(append(l.B, a.Callsign...), " phase "...), int64(ph+1), 10)
-			b = strconv.AppendInt(append(b, ": "...), int64(pc.Speeds[ph]), 10)
-			b = r.End.Hex.Append(append(b, " hexes to "...))
-			l.B = append(append(append(b, " facing "...), r.End.Facing.String()...), invText(r.End.Inverted)...)
-			l.End()
-		}
-		if pc.Level != a.Level {
-			// "%s reaches %s at the end of phase 1 (no combat for it in phase 1)"
-			l.B = append(append(append(l.B, a.Callsign...), " reaches "...), pc.Level.String()...)
-			l.B = append(l.B, " at the end of phase 1 (no combat for it in phase 1)"...)
-			l.End()
-		}
-	}
-	lines := l.Strings()
-	out.Canonical = lines[0]
-	if len(lines) > 1 {
-		out.Preview = lines[1:]
-	}
-	return out
+	return g.plan(player, unit, text, false).Check
 }
 
 func invText(inv bool) string {
