@@ -157,8 +157,8 @@ func AppendTrack(track []Hex, hexes ...Hex) []Hex {
 	return track
 }
 
-// Hexes are every hex the scene draws something in: units, their tracks, line ends, marks and clouds.
-// A picture frames at least these.
+// Hexes are every hex the scene draws something in: units, their tracks, line ends, marks, clouds and
+// the plans' paths. A picture frames at least these.
 func (s *Scene) Hexes() []Hex {
 	var out []Hex
 	for _, u := range s.Units {
@@ -172,6 +172,9 @@ func (s *Scene) Hexes() []Hex {
 		out = append(out, m.Hex)
 	}
 	out = append(out, s.Clouds...)
+	for _, p := range s.Plans {
+		out = append(out, p.Path...)
+	}
 	return out
 }
 

@@ -5,6 +5,8 @@ import (
 	"compress/zlib"
 	"image/png"
 	"testing"
+
+	"sortie/rules/hex"
 )
 
 // The benchmarks draw the 100-unit scene (tracks, 30 lines, 10 marks) and, beside each, a raw cost of the
@@ -99,4 +101,44 @@ func BenchmarkPNGDogfight(b *testing.B) {
 		n = len(out)
 	}
 	b.ReportMetric(float64(n), "bytes")
+}
+
+// BenchmarkPlans draws the plotting board's picture, a side of 20 aircraft with a plot of 6 to 12 hexes
+// tried for each (side20), beside the same picture with no plots (raw: the report's picture alone), as
+// PNG and as SVG. Beside ns/op it reports the processor time a picture takes (cpu-ns/op: the process's
+// user and system time over all cores, where the platform tells it), which a shared machine's load
+// inflates less than the wall time, and the picture's size in pixels (the plots widen the map).
+func BenchmarkPlans(b *testing.B) {
+	for _, format := range []struct {
+		name string
+		draw func(hex.Scene) ([]byte, error)
+	}{{"PNG", PNG}, {"SVG", SVG}} {
+		for _, plans := range []bool{false, true} {
+			name := format.name + "/raw"
+			if plans {
+				name = format.name + "/plans"
+			}
+			b.Run(name, func(b *testing.B) {
+				s := side20(plans)
+				lay, err := LayoutOf(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var n int
+				cpu0, ok := processorTime()
+				for b.Loop() {
+					out, err := format.draw(s)
+					if err != nil {
+						b.Fatal(err)
+					}
+					n = len(out)
+				}
+				if cpu1, _ := processorTime(); ok {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+				}
+				b.ReportMetric(float64(n), "bytes")
+				b.ReportMetric(lay.W*lay.H, "pixels")
+			})
+		}
+	}
 }

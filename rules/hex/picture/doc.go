@@ -23,10 +23,19 @@
 // sharing a hex are drawn as a ring of smaller counters. A hex's coordinates are printed only where they
 // are whole inside the map, never cut by its edge.
 //
+// The plotting board's picture adds the plots being tried (Scene.Plans; a report's picture has none and
+// is drawn as it was before plots existed, byte for byte): each a dashed line in the own side's colour
+// from hex centre to hex centre, a dot in each hex it passes, a hollow arrow in its end hex along the
+// facing it would end with (a hollow ring when that is not given) and its label beside the end; a plot
+// with errors dotted in the warning colour, its label saying it has errors. Plots are drawn last on the
+// map, over counters, marks and labels, and labels are placed off their lines and ends, so nothing hides
+// a plot. The legend names "plot" and "plot with errors" only when one is drawn.
+//
 // # Framing
 //
 // The map frames the action: the side's own and friendly aircraft and squadrons in play, their tracks,
-// the lines and the marks always; the other units and the clouds near the action, nearest first, while
+// the lines, the marks and the plots being tried always (a plot that leaves the area of the units is
+// framed whole, and its hexes beyond the playing area are shaded as off the map); the other units and the clouds near the action, nearest first, while
 // the map still fits about 1200×1300 pixels with hexes of 24 pixels or more, so coordinates stay
 // legible. A unit beyond that is an edge marker: an arrow on the map's edge pointing at it from the
 // side's nearest unit, labelled with its name, distance and bearing from that unit (LayoutOf lists

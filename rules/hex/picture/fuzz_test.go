@@ -11,8 +11,9 @@ import (
 	"sortie/rules/hex"
 )
 
-// sceneFrom builds a scene from fuzz input: every 8 bytes a unit, line, mark or cloud with int16
-// coordinates, kinds and sides taken as they come (out of range included), labels cut from text.
+// sceneFrom builds a scene from fuzz input: every 8 bytes a unit, line, mark, cloud or plot with int16
+// coordinates, kinds, sides and facings taken as they come (out of range included), labels cut from
+// text. A plot's path steps from hex to hex, with a jump when asked, and may repeat a hex or have none.
 func sceneFrom(data []byte, text string) hex.Scene {
 	s := hex.Scene{Title: text}
 	words := strings.Fields(text)
@@ -25,7 +26,7 @@ func sceneFrom(data []byte, text string) hex.Scene {
 	for i := 0; i+8 <= len(data) && i < 8*200; i += 8 {
 		b := data[i : i+8]
 		h := hex.Hex{Q: int(int16(binary.LittleEndian.Uint16(b[1:]))), R: int(int16(binary.LittleEndian.Uint16(b[3:])))}
-		switch b[0] % 5 {
+		switch b[0] % 6 {
 		case 0, 1:
 			u := hex.SceneUnit{Hex: h, Facing: hex.Dir(int8(b[5])), Faced: b[6]&1 == 1, Kind: hex.UnitKind(b[6] >> 1 % 8),
 				Side: hex.Allegiance(b[7] % 4), Out: b[7]&8 != 0, Label: word(i), Notes: []string{word(i + 1), word(i + 2)}}
@@ -43,6 +44,19 @@ func sceneFrom(data []byte, text string) hex.Scene {
 			if b[7]&1 == 1 {
 				s.Bounds = &hex.SceneBounds{MinQ: int(int8(b[5])), MaxQ: int(int8(b[5])) + int(b[6]), MinRow: int(int8(b[7])), MaxRow: int(int8(b[7])) + 20}
 			}
+		case 5:
+			p := hex.ScenePlan{Label: word(i), Facing: hex.Dir(int8(b[5])), Faced: b[6]&1 == 1, Legal: b[6]&2 != 0}
+			at := h
+			for k := range int(b[7] % 14) {
+				p.Path = append(p.Path, at)
+				switch step := (b[5] >> (k % 8)) & 7; {
+				case step == 6 && b[6]&4 != 0:
+					at = at.Add(hex.Hex{Q: int(int8(b[6])), R: int(int8(b[7]))}) // a jump
+				case step < 6:
+					at = at.Neighbors()[step]
+				}
+			}
+			s.Plans = append(s.Plans, p)
 		}
 	}
 	return s
@@ -55,6 +69,7 @@ func FuzzPicture(f *testing.F) {
 	f.Add([]byte{1, 0xFF, 0x7F, 0, 0x80, 7, 9, 9, 1, 0, 0x80, 0xFF, 0x7F, 0, 0, 0}, "\x00\u202e\xff <&>")
 	f.Add([]byte{4, 3, 0, 3, 0, 2, 200, 1, 0, 3, 0, 3, 0, 0, 0, 0, 0, 3, 0, 3, 0, 1, 3, 2}, "stack")
 	f.Add([]byte{}, "")
+	f.Add([]byte{0, 1, 0, 2, 0, 3, 1, 0, 5, 1, 0, 2, 0, 0x1B, 3, 9, 5, 4, 0, 4, 0, 0x60, 6, 13, 5, 0, 0, 0, 0, 0, 0, 1}, "Red 1\nplot")
 	f.Fuzz(func(t *testing.T, data []byte, text string) {
 		s := sceneFrom(data, text)
 		b, err := PNG(s)
@@ -94,7 +109,8 @@ func TestExtremeCoordinates(t *testing.T) {
 	s := hex.Scene{Units: []hex.SceneUnit{
 		{Hex: hex.Hex{Q: math.MaxInt, R: math.MinInt}, Kind: hex.Aircraft, Label: "far"},
 		{Hex: hex.Hex{Q: math.MinInt / 2, R: 3}, Kind: hex.Ship, Label: "farther", Track: []hex.Hex{{Q: 0, R: 0}}},
-	}, Lines: []hex.SceneLine{{From: hex.Hex{Q: math.MaxInt}, To: hex.Hex{R: math.MaxInt}}}}
+	}, Lines: []hex.SceneLine{{From: hex.Hex{Q: math.MaxInt}, To: hex.Hex{R: math.MaxInt}}},
+		Plans: []hex.ScenePlan{{Label: "farthest", Path: []hex.Hex{{Q: math.MinInt, R: math.MaxInt}, {Q: 0, R: 0}, {Q: math.MaxInt / 3}}, Facing: 99, Faced: true}}}
 	for _, f := range []func(hex.Scene) ([]byte, error){PNG, SVG} {
 		if _, err := f(s); err != nil {
 			t.Fatal(err)

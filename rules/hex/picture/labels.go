@@ -85,9 +85,10 @@ func candidates(x, y, r, w, h float64) []box {
 // looked for in a fixed order so the result never varies. Only a map too full for any free spot puts a
 // block where it covers least.
 type placer struct {
-	area     box   // the map, less a pixel all round
-	counters []box // counters, badges and edge markers: covering them hides the map
-	labels   []box // blocks already placed
+	area     box       // the map, less a pixel all round
+	counters []box     // counters, badges, edge markers and plots' ends: covering them hides the map
+	lines    []segment // the plots' lines
+	labels   []box     // blocks already placed
 }
 
 func (pl *placer) free(b box) bool {
@@ -104,6 +105,11 @@ func (pl *placer) free(b box) bool {
 			return false
 		}
 	}
+	for _, s := range pl.lines {
+		if s.hits(b) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -114,6 +120,11 @@ func (pl *placer) cost(b box, order int) float64 {
 	}
 	for _, o := range pl.counters {
 		c += 2 * b.overlap(o)
+	}
+	for _, s := range pl.lines {
+		if s.hits(b) {
+			c += 40 * s.hw
+		}
 	}
 	c += 5 * (b.area() - b.overlap(pl.area)) // off the map
 	return c + 0.01*float64(order)
@@ -171,9 +182,10 @@ type placed struct {
 	r      float64 // how far the counters reach from it
 }
 
-// drawLabels places the units' label blocks, then the marks' labels, then the far units', and draws
-// their leader lines and then the blocks, so no line crosses a block.
-func drawLabels(p *pen, f *frame, groups []*group, marks []mark, edges []*edgeMarker, lay *Layout) {
+// drawLabels places the units' label blocks, then the marks' labels, then the far units', then the
+// plots', all off the plots' lines and ends, and draws their leader lines and then the blocks, so no
+// line crosses a block.
+func drawLabels(p *pen, f *frame, groups []*group, marks []mark, edges []*edgeMarker, plans []*plan, lay *Layout) {
 	pl := &placer{area: box{1, f.top + 1, f.W - 1, f.bottom - 1}}
 	for _, g := range groups {
 		for i := range g.units {
@@ -187,6 +199,9 @@ func drawLabels(p *pen, f *frame, groups []*group, marks []mark, edges []*edgeMa
 	for _, e := range edges {
 		pl.counters = append(pl.counters, box{e.x - e.r, e.y - e.r, e.x + e.r, e.y + e.r})
 	}
+	segs, ends := planObstacles(plans)
+	pl.lines = segs
+	pl.counters = append(pl.counters, ends...)
 	var all []placed
 	put := func(b *block, x, y, r float64) {
 		x, y, r = math.Round(x), math.Round(y), math.Round(r)
@@ -223,6 +238,11 @@ func drawLabels(p *pen, f *frame, groups []*group, marks []mark, edges []*edgeMa
 		b.w = math.Ceil(b.w + 2*labelPadX)
 		b.h = math.Ceil(b.h + 2*labelPadY)
 		put(b, e.x, e.y, e.r)
+	}
+	for _, pn := range plans {
+		if b := planLabel(p, pn); b != nil {
+			put(b, pn.end.X, pn.end.Y, pn.reach())
+		}
 	}
 	for _, a := range all {
 		if !a.leader {

@@ -10,9 +10,9 @@ import (
 )
 
 // Layout is where a picture put what it drew, in pixels (x east, y south, from the top left corner): the
-// picture's size, the map's area and a box for every counter, badge, edge marker, label, caption line,
-// legend entry and hex coordinate. draw records it as it places each thing, and draws from the same
-// numbers, so it is the picture's own account of itself, not a second computation.
+// picture's size, the map's area and a box for every counter, badge, edge marker, plot's end symbol,
+// label, caption line, legend entry and hex coordinate. draw records it as it places each thing, and
+// draws from the same numbers, so it is the picture's own account of itself, not a second computation.
 type Layout struct {
 	W, H  float64
 	Map   Box // the map, between the title bar and the caption strip
@@ -35,9 +35,9 @@ func (b Box) Within(o Box) bool {
 // ItemKind is what a laid-out item is.
 type ItemKind int
 
-// The item kinds. Markers (counters, badges, edge markers) and writing (labels, the title, caption
-// lines, legend entries) are the foreground: no writing covers other writing or a marker. Coordinates
-// are the paper's, printed faintly under everything.
+// The item kinds. Markers (counters, badges, edge markers, plots' ends) and writing (labels, the title,
+// caption lines, legend entries) are the foreground: no writing covers other writing or a marker.
+// Coordinates are the paper's, printed faintly under everything.
 const (
 	Counter     ItemKind = iota // a unit's counter
 	Badge                       // a mark's badge (shot down, bail-out, …)
@@ -47,6 +47,7 @@ const (
 	CaptionLine                 // a line of the caption strip
 	LegendEntry                 // a legend entry: its sample and its words
 	Coordinate                  // a hex's coordinates, printed on the paper
+	PlanEnd                     // the end symbol of a plot being tried (a hollow arrow or ring)
 )
 
 // Writing reports whether the item is words, which must not cover other words or markers.
@@ -55,10 +56,10 @@ func (k ItemKind) Writing() bool {
 }
 
 // Marker reports whether the item is a symbol on the map that words must not cover.
-func (k ItemKind) Marker() bool { return k == Counter || k == Badge || k == EdgeMarker }
+func (k ItemKind) Marker() bool { return k == Counter || k == Badge || k == EdgeMarker || k == PlanEnd }
 
 func (k ItemKind) String() string {
-	return [...]string{"counter", "badge", "edge marker", "label", "title", "caption line", "legend entry", "coordinate"}[k]
+	return [...]string{"counter", "badge", "edge marker", "label", "title", "caption line", "legend entry", "coordinate", "plot's end"}[k]
 }
 
 // Item is one thing drawn and the box it covers.
@@ -97,8 +98,8 @@ const readableSide = 24.0
 const cloudReach = 4.5
 
 // framed splits a scene into what the map frames and the units beyond it. The side's own and friendly
-// aircraft and squadrons in play, their tracks, the lines and the marks are always framed (the action);
-// the other units (ground units too, which may lie far from the fight),
+// aircraft and squadrons in play, their tracks, the lines, the marks and the plots being tried are always
+// framed (the action); the other units (ground units too, which may lie far from the fight),
 // and the clouds within cloudReach of the action, nearest first, join while the map still fits the
 // target size with hexes of at least readableSide. A scene with no own or friendly aircraft or
 // squadron in play frames everything. The scene given is not changed: the result has slices of its own.
@@ -121,6 +122,9 @@ func framed(s *hex.Scene) (shown hex.Scene, far []hex.SceneUnit) {
 	}
 	for _, m := range s.Marks {
 		b = b.with(m.Hex)
+	}
+	for _, p := range s.Plans {
+		b = b.with(p.Path...)
 	}
 	maxW := (targetW - 2*margin) / readableSide
 	maxH := (targetH - 2*margin) / readableSide / sqrt3

@@ -1,6 +1,8 @@
 package picture
 
 import (
+	"image/color"
+
 	"sortie/rules/hex"
 )
 
@@ -36,8 +38,9 @@ var (
 	}
 )
 
-// legendItems lists what s shows, in a fixed order: sides, kinds, units out of play, tracks, lines, marks,
-// clouds, the markers of units beyond the map (when beyond), the map's edge.
+// legendItems lists what s shows, in a fixed order: sides, kinds, units out of play, tracks, plots being
+// tried (legal, then with errors), lines, marks, clouds, the markers of units beyond the map (when
+// beyond), the map's edge.
 func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 	var items []legendItem
 	add := func(text string, swatch func(p *pen, x, y float64)) {
@@ -79,6 +82,18 @@ func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 			p.fill(circle(x-5, y, 2), neutral.track)
 			p.fill(polygon(shape(arrowShape, x+11, y, 8, 90)...), neutral.track)
 		})
+	}
+	legal, wrong := false, false
+	for _, p := range s.Plans {
+		if len(p.Path) > 0 {
+			legal, wrong = legal || p.Legal, wrong || !p.Legal
+		}
+	}
+	if legal {
+		add("plot", func(p *pen, x, y float64) { planSwatch(p, x, y, planInk, planDashes) })
+	}
+	if wrong {
+		add("plot with errors", func(p *pen, x, y float64) { planSwatch(p, x, y, warnInk, warnDashes) })
 	}
 	miss := false
 	for _, k := range hex.LineKinds {
@@ -134,6 +149,12 @@ func legendItems(p *pen, s *hex.Scene, beyond bool) []legendItem {
 		})
 	}
 	return items
+}
+
+// planSwatch is a plot's sample: a short line in its pattern ending in a hollow arrow pointing east.
+func planSwatch(p *pen, x, y float64, c color.RGBA, dashes []float64) {
+	p.strokeCap(polyline(pt{X: x - 11, Y: y}, pt{X: x + 2, Y: y}), c, 2.2, roundCap, dashes...)
+	drawPlanEnd(p, c, x+7, y, 8, 90, true, 2.2)
 }
 
 // legendRows breaks the items into rows that fit a picture w wide.

@@ -75,7 +75,13 @@ func draw(s *hex.Scene) (*pen, *Layout, error) {
 		drawEdgeArrow(p, coloursOf(e.u.Side, e.u.Out), e.x, e.y, e.r, e.deg)
 		lay.add(EdgeMarker, e.u.Label, box{e.x - e.r, e.y - e.r, e.x + e.r, e.y + e.r})
 	}
-	drawLabels(p, &f, groups, marks, edges, lay)
+	plans := placePlans(&f, &shown, groups)
+	for _, pl := range plans {
+		lay.add(PlanEnd, pl.label, pl.box())
+	}
+	drawLabels(p, &f, groups, marks, edges, plans, lay)
+	// The plots being tried go over everything on the map, labels included, so nothing hides them.
+	drawPlans(p, plans)
 	drawTitle(p, &f, s.Title, lay)
 	drawCaption(p, &f, caption, f.bottom, lay)
 	drawLegend(p, &f, legend, f.bottom+captionHeight(caption), lay)

@@ -57,7 +57,7 @@ func decode(t testing.TB, b []byte) image.Image {
 }
 
 // The golden pictures: every unit kind for every side, every line and mark kind, clouds, bounds and units
-// out of play; and the empty scene.
+// out of play; the empty scene; and the plotting board's plots over a dogfight.
 func TestGolden(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -65,6 +65,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"everything", everything()},
 		{"empty", hex.Scene{Title: "Kent 1940 · turn 1 · RAF"}},
+		{"board", board()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			golden.PNG(t, filepath.Join("testdata", c.name+".png"), mustPNG(t, c.s), *update, fix)
@@ -114,7 +115,7 @@ func slicesContainsFunc[T any](s []T, f func(T) bool) bool {
 // The same scene gives the same bytes, run after run (Go shuffles map iteration every time) and from
 // goroutines at once.
 func TestDeterministic(t *testing.T) {
-	for _, s := range []hex.Scene{everything(), crowd(40, 12, 6), {}} {
+	for _, s := range []hex.Scene{everything(), crowd(40, 12, 6), {}, board(), side20(true)} {
 		wantPNG, wantSVG := mustPNG(t, s), mustSVG(t, s)
 		var wg sync.WaitGroup
 		errs := make(chan string, 12)
@@ -123,6 +124,7 @@ func TestDeterministic(t *testing.T) {
 				for range 2 {
 					c := s
 					c.Units = append([]hex.SceneUnit(nil), s.Units...)
+					c.Plans = append([]hex.ScenePlan(nil), s.Plans...)
 					if p, err := PNG(c); err != nil || !bytes.Equal(p, wantPNG) {
 						errs <- fmt.Sprintf("PNG of %q differs (%v)", s.Title, err)
 					}
@@ -217,12 +219,17 @@ func TestLegendOnlyWhatShows(t *testing.T) {
 			t.Errorf("the legend lacks %s", want)
 		}
 	}
-	for _, not := range []string{"enemy", "friendly", "squadron", "ship", "flak", "guns", "missed", "cloud", "off the map", "out of play", "track", "shot down"} {
+	for _, not := range []string{"enemy", "friendly", "squadron", "ship", "flak", "guns", "missed", "cloud", "off the map", "out of play", "track", "shot down", "plot", "plot with errors"} {
 		if strings.Contains(svg, ">"+not+"<") {
 			t.Errorf("the legend shows %q, which the picture does not", not)
 		}
 	}
 	all := mustSVG(t, everything())
+	for _, not := range []string{"plot", "plot with errors"} {
+		if strings.Contains(all, ">"+not+"<") {
+			t.Errorf("the legend of a report's picture, which has no plots, shows %q", not)
+		}
+	}
 	for _, n := range []string{"aircraft", "squadron", "vehicle", "ship", "target", "flak gun", "own", "friendly", "enemy", "guns", "flak", "bombs", "torpedo", "missed", "shot down", "bailed out",
 		"crashed", "hit", "damaged", "left the map", "cloud", "off the map", "out of play", "track flown"} {
 		if !strings.Contains(all, ">"+n+"<") {
@@ -480,6 +487,13 @@ func TestSVGFonts(t *testing.T) {
 func TestSceneUntouched(t *testing.T) {
 	s := everything()
 	sentinel := hex.Hex{Q: 999, R: 999}
+	s.Plans = board().Plans
+	for i := range s.Plans {
+		p := make([]hex.Hex, len(s.Plans[i].Path), len(s.Plans[i].Path)+1)
+		copy(p, s.Plans[i].Path)
+		p[:cap(p)][len(p)] = sentinel
+		s.Plans[i].Path = p
+	}
 	for i := range s.Units {
 		tr := make([]hex.Hex, len(s.Units[i].Track), len(s.Units[i].Track)+1)
 		copy(tr, s.Units[i].Track)
@@ -497,6 +511,11 @@ func TestSceneUntouched(t *testing.T) {
 	for _, u := range s.Units {
 		if u.Track[:cap(u.Track)][len(u.Track)] != sentinel {
 			t.Errorf("drawing wrote past %s's track", u.Label)
+		}
+	}
+	for _, p := range s.Plans {
+		if p.Path[:cap(p.Path)][len(p.Path)] != sentinel {
+			t.Errorf("drawing wrote past %s's plot", p.Label)
 		}
 	}
 	if s.Units[:cap(s.Units)][len(s.Units)].Label != "spare" {

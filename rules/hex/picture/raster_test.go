@@ -36,6 +36,7 @@ func TestPNGBandsOnAnyCores(t *testing.T) {
 		{"everything", everything()},
 		{"empty", hex.Scene{Title: "Kent 1940 · turn 1 · RAF"}},
 		{"dogfight", dogfight()},
+		{"board", board()},
 		{"crowd", busy},
 		{"far", far(40)},
 	} {

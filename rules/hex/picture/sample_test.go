@@ -19,7 +19,7 @@ func TestSample(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		s    func() hex.Scene
-	}{{"everything", everything}, {"dogfight", dogfight}, {"crowd", func() hex.Scene { return crowd(100, 30, 10) }}} {
+	}{{"everything", everything}, {"dogfight", dogfight}, {"board", board}, {"side20", func() hex.Scene { return side20(true) }}, {"crowd", func() hex.Scene { return crowd(100, 30, 10) }}} {
 		s := c.s()
 		b, err := PNG(s)
 		if err != nil {

@@ -171,3 +171,66 @@ func dogfight() hex.Scene {
 		Clouds: []hex.Hex{{Q: 1, R: 3}, {Q: 2, R: 3}, {Q: 1, R: 4}, {Q: 2, R: 2}, {Q: 0, R: 4}},
 	}
 }
+
+// board is the dogfight as the RAF player tries plots on the plotting board: Red 1's plot climbs away
+// through a Bf 109's hex and ends faced; Red 2's has errors and is drawn as far as it reads; Red 3's
+// stays in its hex, its facing not given.
+func board() hex.Scene {
+	s := dogfight()
+	s.Title = "Kent 1940 · turn 4 · RAF, Red section · plots tried"
+	s.Caption = nil
+	s.Plans = []hex.ScenePlan{
+		{Label: "Red 1", Path: []hex.Hex{{Q: 6, R: 3}, {Q: 7, R: 2}, {Q: 8, R: 1}, {Q: 8, R: 1}, {Q: 9, R: 0}, {Q: 10, R: -1}}, Facing: 2, Faced: true, Legal: true},
+		{Label: "Red 2", Path: []hex.Hex{{Q: 5, R: 5}, {Q: 6, R: 5}, {Q: 7, R: 4}}, Facing: 3, Faced: true},
+		{Label: "Red 3", Path: []hex.Hex{{Q: 3, R: 7}}, Legal: true},
+	}
+	return s
+}
+
+// side20 is a report's picture of a side of 20 aircraft in four flights, each with the track it flew,
+// ten enemy aircraft, some fire and clouds; with plans, each of the 20 has a plot of 6 to 12 hexes
+// being tried, one in five with errors.
+func side20(plans bool) hex.Scene {
+	r := rng(20)
+	s := hex.Scene{Title: "Channel 1940 · turn 6 · 20 aircraft"}
+	for i := range 30 {
+		flight := i / 5
+		side := hex.Own
+		if i >= 20 {
+			side = hex.Enemy
+		}
+		q := 3 + 7*(flight%3) + r.intn(4)
+		h := hex.Hex{Q: q, R: -q/2 + 2 + 8*(flight/3) + r.intn(4)}
+		f := hex.Dir(2 * r.intn(6))
+		u := hex.SceneUnit{Hex: h, Facing: f, Faced: true, Kind: hex.Aircraft, Side: side,
+			Label: fmt.Sprintf("%c%d", 'A'+rune(flight), i%5+1), Notes: []string{fmt.Sprintf("alt %d", 10+r.intn(20))}}
+		at := h
+		for range 3 + r.intn(3) {
+			at = at.Neighbor(f.Turn(6))
+			u.Track = append([]hex.Hex{at}, u.Track...)
+		}
+		s.Units = append(s.Units, u)
+		if plans && side == hex.Own {
+			p := hex.ScenePlan{Label: u.Label, Path: []hex.Hex{h}, Faced: true, Legal: r.intn(5) != 0}
+			d, at := f, h
+			for range 6 + r.intn(7) {
+				if r.intn(3) == 0 {
+					d = d.Turn(2 * (2*r.intn(2) - 1))
+				}
+				at = at.Neighbor(d)
+				p.Path = append(p.Path, at)
+			}
+			p.Facing = d
+			s.Plans = append(s.Plans, p)
+		}
+	}
+	for range 6 {
+		a, b := s.Units[r.intn(20)], s.Units[20+r.intn(10)]
+		s.Lines = append(s.Lines, hex.SceneLine{From: a.Hex, To: b.Hex, Kind: hex.Fire, Hit: r.intn(2) == 0})
+	}
+	s.Marks = []hex.SceneMark{{Hex: s.Units[22].Hex, Kind: hex.Damaged}, {Hex: s.Units[25].Hex, Kind: hex.ShotDown}}
+	for range 8 {
+		s.Clouds = append(s.Clouds, s.Units[r.intn(30)].Hex.Add(hex.Hex{Q: r.intn(5) - 2, R: r.intn(5) - 2}))
+	}
+	return s
+}
