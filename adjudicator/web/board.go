@@ -299,7 +299,7 @@ func (s *Server) boardPost(w http.ResponseWriter, r *http.Request) {
 	case res.Duplicate || dup:
 		n = &notice{Kind: "info", Text: "These orders were sent from this page before, so they were not sent again: this was the same send repeated (a reload, or the button pressed twice). What is on file is shown below."}
 	case res.Outcome == adjudicator.Accepted:
-		n = &notice{Kind: "good", Text: "Sent. Your orders were taken; the receipt below was also mailed to you."}
+		n = &notice{Kind: "good", Text: "Sent. The receipt below, also mailed to you, says what was stored."}
 		sent = &sentView{Subject: res.Subject, Receipt: res.Receipt}
 	case res.Outcome == adjudicator.Refused:
 		n = &notice{Kind: "bad", Text: "Sent, but refused: nothing of it was used. The receipt below, also mailed to you, says why."}

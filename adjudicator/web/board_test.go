@@ -264,7 +264,7 @@ func TestBoardSend(t *testing.T) {
 	}
 
 	res, sent := post(t, s, alice+"board", form)
-	if res.StatusCode != 200 || !strings.Contains(sent, "Sent. Your orders were taken") {
+	if res.StatusCode != 200 || !strings.Contains(sent, "Sent. The receipt below, also mailed to you, says what was stored.") {
 		t.Fatalf("send: %d\n%s", res.StatusCode, sent)
 	}
 	seat, _, _ := g.svc.Board("g1", "alice")
