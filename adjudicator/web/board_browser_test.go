@@ -262,7 +262,9 @@ func boardInBrowser(t *testing.T, c boardCase, scripts bool) {
 		t.Fatal(err)
 	}
 	do(t, ctx, chromedp.WaitVisible("#board-notice"))
-	waitEval(t, ctx, "the send's outcome", noticeJS, func(s string) bool { return strings.Contains(s, "Sent. The receipt below, also mailed to you, says what was stored.") })
+	waitEval(t, ctx, "the send's outcome", noticeJS, func(s string) bool {
+		return strings.Contains(s, "Sent. The receipt below, also mailed to you, says what was stored.")
+	})
 	mails := lg.mails(t, "alice@players.test")[before:]
 	if len(mails) != 1 {
 		t.Fatalf("the send mailed alice %d mails", len(mails))
