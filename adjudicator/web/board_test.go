@@ -434,6 +434,25 @@ func TestBoardCrawlShowsOnlyThePlayersView(t *testing.T) {
 	if boardPics == 0 || pages[alice] == "" {
 		t.Errorf("the crawl reached %d board pictures", boardPics)
 	}
+	// and what the board's form and script reach: the form sent back, each plot's forecast
+	page := pages[alice+"board"]
+	form := boardForm(t, page)
+	form.Set("do", "try")
+	_, tried := post(t, s, regexp.MustCompile(`<form method="post" action="([^"]+)"`).FindStringSubmatch(page)[1], form)
+	answers := []string{tried}
+	try := html.UnescapeString(regexp.MustCompile(`data-try="([^"]+)"`).FindStringSubmatch(page)[1])
+	for k, v := range form {
+		if unit, ok := strings.CutPrefix(k, fieldPrefix); ok {
+			answers = append(answers, mustGet(t, s, try+"?unit="+url.QueryEscape(unit)+"&plot="+url.QueryEscape(v[0])))
+		}
+	}
+	for _, body := range answers {
+		for _, secret := range []string{ghost, bobKey, secrets["alice"], secrets["bob"]} {
+			if strings.Contains(body, secret) {
+				t.Errorf("alice's board's form or forecasts show %q", secret)
+			}
+		}
+	}
 	// and bob's board does show his GHOST, which alice's never saw
 	if page := mustGet(t, s, bob+"board"); !strings.Contains(page, ghost) {
 		t.Error("bob's board does not show his own GHOST")
