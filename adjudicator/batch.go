@@ -16,7 +16,7 @@ func (s *Service) SubmitBatch(envs []Envelope) ([]Outcome, error) {
 	bugs := s.bugs.Load()
 	err := s.db.Update(func(tx *storage.Tx) error {
 		for i, env := range envs {
-			o, err := s.handleOnce(tx, env)
+			o, _, err := s.handleOnce(tx, env)
 			if err != nil {
 				return err
 			}

@@ -409,10 +409,10 @@ func (s *Service) prune(tx *storage.Tx, now time.Time) error {
 }
 
 // floodNotice answers the first mail over an identified sender's hourly limit (notice), once.
-func (s *Service) floodNotice(tx *storage.Tx, env Envelope, notice bool, err error) error {
+func (m *submission) floodNotice(notice bool, err error) error {
 	if err != nil || !notice {
 		return err
 	}
-	return s.queueSimple(tx, "error", env.From, env.MessageID, "", map[string]any{"Subject": "too many mails",
-		"Problems": []string{fmt.Sprintf("Sortie reads at most %d of your mails an hour; the rest of this hour's are ignored.", s.cfg.MaxMailsPerHour)}})
+	return m.replySimple("error", m.env.From, "", map[string]any{"Subject": "too many mails",
+		"Problems": []string{fmt.Sprintf("Sortie reads at most %d of your mails an hour; the rest of this hour's are ignored.", m.s.cfg.MaxMailsPerHour)}})
 }

@@ -25,6 +25,11 @@ func (s *Service) identifyQuietly(tx *storage.Tx, env Envelope, b parser.Block) 
 
 func (s *Service) identifyWith(tx *storage.Tx, env Envelope, b parser.Block, count bool) (*Seat, *Game, error) {
 	fail := errors.New("not identified")
+	if env.board != nil {
+		// A block from the plotting board speaks for the seat whose link the board was opened with
+		// (SubmitBoard): no token or secret is looked at, so none need leave the server.
+		return s.identifyBoard(tx, env.board, b)
+	}
 	for _, to := range env.To {
 		token := tokenOf(to, s.cfg.Address)
 		if token == "" {
@@ -189,4 +194,25 @@ func tokenOf(addr, service string) string {
 		return ""
 	}
 	return tok
+}
+
+// boardSender is the seat a block sent from the plotting board speaks for: the web server found it by
+// the link key of the page (SubmitBoard).
+type boardSender struct {
+	game, player string
+}
+
+// identifyBoard finds the seat of a block sent from the plotting board. A block that names another game
+// or another player is not the seat's: it is refused as an unidentified mail would be.
+func (s *Service) identifyBoard(tx *storage.Tx, from *boardSender, b parser.Block) (*Seat, *Game, error) {
+	fail := errors.New("not identified")
+	g, err := s.cachedGameRecord(tx, from.game)
+	if err != nil || g == nil {
+		return nil, nil, fail
+	}
+	st := g.seat(from.player)
+	if st == nil || st.Bot || b.Game != "" && !strings.EqualFold(b.Game, g.ID) || b.Player != "" && !strings.EqualFold(b.Player, st.Player) {
+		return nil, nil, fail
+	}
+	return st, g, nil
 }

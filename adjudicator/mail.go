@@ -38,6 +38,9 @@ type receipt struct {
 	Commands []parser.CommandHelp
 	Stored   []string // the player's orders on file this round, canonical
 	Exempt   string   // why the round does not wait for this player, if it does not
+	// Board says the orders came from the plotting board behind the player's web link (SubmitBoard), not
+	// by mail: the receipt says so, so a player who did not send them learns that their link is used.
+	Board bool
 	// fresh is what this mail stored, by unit (canonical text): fillReceipt need not read those back.
 	fresh map[string]string
 }
@@ -87,6 +90,9 @@ type reportData struct {
 	NeedSecret bool
 	// WebLink is the player's own secret link to their reports in the web archive, when it is served.
 	WebLink string
+	// BoardLink is the player's plotting board (BoardPath), beside WebLink, when the web archive is served
+	// and the game runs with units for the player to order.
+	BoardLink string
 }
 
 func (s *Service) deadlineText(g *Game, seat *Seat) string {
@@ -153,7 +159,7 @@ func (s *Service) blockHeader(g *Game, word string, round int) string {
 	if s.cfg.NoPlusAddressing {
 		// Replies carry no identity without plus-addressing: the player adds the secret (never printed
 		// here: only the welcome mail shows it).
-		return fmt.Sprintf("GAME %s %s %d SECRET <your secret>", g.ID, word, round)
+		return fmt.Sprintf("GAME %s %s %d SECRET %s", g.ID, word, round, secretPlaceholder)
 	}
 	return fmt.Sprintf("GAME %s %s %d", g.ID, word, round)
 }
@@ -211,6 +217,9 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 	data.Unit, data.Units = unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
 	data.WebLink = s.webLink(g, seat)
+	if kind != kindOver {
+		data.BoardLink = s.boardLink(g, rg, seat)
+	}
 	if j.log != nil {
 		for _, p := range j.log.Missed {
 			name := p
@@ -339,15 +348,24 @@ func (s *Service) helpData() map[string]any {
 
 // queueSimple renders a template with data and queues it to one address.
 func (s *Service) queueSimple(tx *storage.Tx, name, to, inReplyTo, game string, data any) error {
-	subject, body, err := s.tmpl.Render(name, data)
+	o, err := s.simpleMail(tx, name, to, inReplyTo, game, data)
 	if err != nil {
 		return err
+	}
+	return s.enqueue(tx, o)
+}
+
+// simpleMail is the mail queueSimple queues: the template rendered with data, to one address.
+func (s *Service) simpleMail(tx *storage.Tx, name, to, inReplyTo, game string, data any) (outgoing, error) {
+	subject, body, err := s.tmpl.Render(name, data)
+	if err != nil {
+		return outgoing{}, err
 	}
 	var g *Game
 	if game != "" {
 		g, _ = s.gameView(tx, game) // read for its name and threading only
 	}
-	return s.enqueue(tx, outgoing{To: to, Game: g, Kind: name, Subject: subject, Body: body, InReplyTo: inReplyTo, Key: []string{name, inReplyTo, to}})
+	return outgoing{To: to, Game: g, Kind: name, Subject: subject, Body: body, InReplyTo: inReplyTo, Key: []string{name, inReplyTo, to}}, nil
 }
 
 // queueModerator mails the game's moderator a notice; topic is its subject, saying what it is (a notice

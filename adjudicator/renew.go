@@ -49,6 +49,13 @@ func (s *Service) renew(tx *storage.Tx, g *Game, player string) error {
 	}
 	if link := s.webLink(g, st); link != "" {
 		fmt.Fprintf(&b, "Your reports on the web, for your eyes only (keep this link to yourself): %s\n", link)
+		rg, err := s.cachedRules(tx, g)
+		if err != nil {
+			return err
+		}
+		if board := s.boardLink(g, rg, st); board != "" {
+			fmt.Fprintf(&b, "Your plotting board, to try your plots on the map and send them (keep it to yourself too): %s\n", board)
+		}
 	}
 	fmt.Fprintf(&b, "\nFor your last report again, send\n\n  GAME %s SECRET %s\n  RESEND\n  END\n", g.ID, st.Secret)
 	subject, body, err := s.tmpl.Render("announce", map[string]any{"Game": g.ID, "GameName": g.Name, "Topic": "your new secret, reply address and web link", "Text": b.String()})

@@ -176,6 +176,9 @@ type Envelope struct {
 
 	// ahead is the order block read from Text by ReadAhead, if it ran.
 	ahead *aheadBlock
+	// board is the seat a block sent from the plotting board speaks for (SubmitBoard, board.go): set
+	// only inside this package, never from a mail, so no mail can claim it.
+	board *boardSender
 }
 
 // aheadBlock is an order block read ahead of Submit, with the text it was read from.

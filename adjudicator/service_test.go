@@ -60,7 +60,13 @@ func newService(t testing.TB, cfg Config, opts ...Option) *fixture {
 // service made with opts besides its clock.
 func newFixtureTurns(t testing.TB, delay time.Duration, extra string, turns int, opts ...Option) *fixture {
 	t.Helper()
-	f := newService(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay}, opts...)
+	return newFixtureConfig(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, ResolveDelay: delay}, extra, turns, opts...)
+}
+
+// newFixtureConfig is newFixtureTurns with the service's configuration given whole.
+func newFixtureConfig(t testing.TB, cfg Config, extra string, turns int, opts ...Option) *fixture {
+	t.Helper()
+	f := newService(t, cfg, opts...)
 	scn, err := afd.BundledScenarioFile("channel-1940")
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +137,8 @@ var tokenRE = regexp.MustCompile(`sortie\+[0-9a-f]{16}@`)
 func stable(s string) string { return tokenRE.ReplaceAllString(s, "sortie+TOKEN@") }
 
 func TestGoldenMails(t *testing.T) {
-	f := newFixture(t, 0)
+	// With the web archive served, so the reports show both of the player's links.
+	f := newFixtureConfig(t, Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, WebBase: "https://games.example.org/sortie/"}, "", 0)
 	golden(t, "start", stable(f.last("alice@players.test").Body))
 	golden(t, "moderator-start", f.last("mod@players.test").Body)
 
@@ -158,6 +165,11 @@ func TestGoldenMails(t *testing.T) {
 	golden(t, "help", f.last("someone@players.test").Body)
 	f.mail("someone@players.test", "n1", "Just saying hello.")
 	golden(t, "no-block", f.last("someone@players.test").Body)
+	// Orders sent from the plotting board: the receipt says where they came from.
+	if r, err := f.s.SubmitBoard("g1", "bob", "board-1", "GAME g1 TURN 2\nKURT: 5 HOLD\nHANS: 1 L 4\nEND"); err != nil || r.Outcome != Accepted {
+		t.Fatalf("SubmitBoard: %+v %v", r, err)
+	}
+	golden(t, "receipt-board", stable(f.last("bob@players.test").Body))
 }
 
 func TestIdentityAndTurnGuard(t *testing.T) {

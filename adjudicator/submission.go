@@ -24,23 +24,38 @@ import (
 // and if it completed the round with no delay, the resolved round and every report) is committed in one
 // transaction before Submit returns. A mail handled before is a no-op (handleOnce).
 func (s *Service) Submit(env Envelope) (Outcome, error) {
+	o, _, err := s.submit(env)
+	return o, err
+}
+
+// submit is Submit, with the answer its sender was sent in the same transaction, if any (the receipt,
+// or why nothing was used), as it was queued.
+func (s *Service) submit(env Envelope) (Outcome, answer, error) {
 	var outcome Outcome
+	var ans answer
 	err := s.db.Update(func(tx *storage.Tx) error {
-		o, err := s.handleOnce(tx, env)
-		outcome = o
+		o, a, err := s.handleOnce(tx, env)
+		outcome, ans = o, a
 		return err
 	})
 	if err != nil && (errors.Is(err, errPanic) || !storage.Transient(err)) {
 		// Nothing of the mail was kept (the transaction rolled back), and trying again would fail the same
 		// way: answer it if possible, record why, and let the intake file it for the moderator (guard.go).
-		return s.failMail(env, err)
+		o, err := s.failMail(env, err)
+		return o, answer{}, err
 	}
 	if err != nil {
-		return "", err
+		return "", answer{}, err
 	}
 	s.log.Info().Str("message_id", logID(env.MessageID)).Str("from", logID(env.From)).Str("outcome", string(outcome)).Msg("mail")
 	// The caller wakes the sender (WithNotify) once it has finished with the message.
-	return outcome, nil
+	return outcome, ans, nil
+}
+
+// answer is the mail a submission queued to its sender in answer (a receipt, or why nothing was used):
+// its subject and body as queued. Empty when it queued none (a duplicate, a mail ignored).
+type answer struct {
+	Subject, Body string
 }
 
 // errPanic marks a mail whose handling hit a bug: it is answered with an apology and filed, so one bad
@@ -55,31 +70,32 @@ var errPanic = errors.New("internal error")
 // choose, so a stranger's mail under the Message-ID a player's mail program will use next is no duplicate
 // of hers: it never suppresses her mail. A duplicate's outcome says where its first handling filed it
 // (DuplicateOf).
-func (s *Service) handleOnce(tx *storage.Tx, env Envelope) (Outcome, error) {
+// It returns, with the outcome, the answer the submission queued to the mail's sender (answer).
+func (s *Service) handleOnce(tx *storage.Tx, env Envelope) (Outcome, answer, error) {
 	byUID := env.Mailbox != "" && env.UID != 0
 	if byUID {
 		if rec, seen, err := tx.SeenUID(env.Mailbox, env.UIDValid, env.UID); err != nil {
-			return "", err
+			return "", answer{}, err
 		} else if seen {
-			return DuplicateOf(Outcome(rec.Outcome)), nil
+			return DuplicateOf(Outcome(rec.Outcome)), answer{}, nil
 		}
 	}
 	m := submission{s: s, tx: tx, env: env}
 	o, err := m.handleSafely(env.MessageID)
 	if err != nil {
-		return "", err
+		return "", answer{}, err
 	}
 	if _, dup := o.Duplicated(); dup {
-		return o, nil
+		return o, answer{}, nil
 	}
 	id := cleanMessageID(env.MessageID) // as the submission read it, which looked it up under its scope
 	if m.scope == "" {
 		id = ""
 	}
 	if id == "" && !byUID {
-		return o, nil // nothing to know it by again
+		return o, m.answer, nil // nothing to know it by again
 	}
-	return o, tx.MarkSeen(id, storage.SeenRecord{Scope: m.scope, Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)})
+	return o, m.answer, tx.MarkSeen(id, storage.SeenRecord{Scope: m.scope, Mailbox: env.Mailbox, UIDValidity: env.UIDValid, UID: env.UID, At: s.now().UTC(), Outcome: string(o)})
 }
 
 // submission is one mail on its way through the adjudicator, inside the write transaction of the mail
@@ -103,6 +119,24 @@ type submission struct {
 	rs  ruleset.Ruleset
 	rg  ruleset.Game
 	rec receipt // the player's receipt, from the rules step on
+	// answer is what was queued to the sender in answer (reply), as queued.
+	answer answer
+}
+
+// reply queues o, the mail's answer to its sender, and keeps its text (SubmitBoard returns it as it was
+// queued: one rendering).
+func (m *submission) reply(o outgoing) error {
+	m.answer = answer{Subject: o.Subject, Body: o.Body}
+	return m.s.enqueue(m.tx, o)
+}
+
+// replySimple is queueSimple for the mail's answer to its sender (reply).
+func (m *submission) replySimple(name, to, game string, data any) error {
+	o, err := m.s.simpleMail(m.tx, name, to, m.env.MessageID, game, data)
+	if err != nil {
+		return err
+	}
+	return m.reply(o)
 }
 
 // handleSafely is handle with a bug turned into errPanic (logged with the mail's Message-ID as it came):
@@ -193,6 +227,9 @@ func (m *submission) read() (Outcome, error) {
 
 // fromModerator carries out a mail from the game's moderator (with the moderator's secret).
 func (m *submission) fromModerator() (Outcome, error) {
+	if m.env.board != nil {
+		return next, nil // the plotting board speaks for a seat, never for the moderator
+	}
 	g, ok := m.s.moderatorOf(m.tx, m.env, m.block)
 	if !ok {
 		return next, nil
@@ -201,7 +238,7 @@ func (m *submission) fromModerator() (Outcome, error) {
 		return o, err
 	}
 	if over, notice, err := m.s.floodSeat(m.tx, g.ID, "moderator"); err != nil || over {
-		return Ignored, m.s.floodNotice(m.tx, m.env, notice, err)
+		return Ignored, m.floodNotice(notice, err)
 	}
 	return m.s.moderatorMail(m.tx, g, m.env, m.block, m.diags)
 }
@@ -225,7 +262,7 @@ func (m *submission) identify() (Outcome, error) {
 		m.block, m.diags = parser.ParseBlockFor(m.env.Text, n)
 	}
 	if over, notice, err := m.s.floodSeat(m.tx, m.g.ID, m.seat.Player); err != nil || over {
-		return Ignored, m.s.floodNotice(m.tx, m.env, notice, err)
+		return Ignored, m.floodNotice(notice, err)
 	}
 	return next, nil
 }
@@ -238,7 +275,7 @@ func (m *submission) blockless() (Outcome, error) {
 	}
 	if m.block.HelpOnly || m.seat != nil && len(m.block.Commands) > 0 {
 		if m.seat != nil {
-			return Accepted, m.s.queueSimple(m.tx, "help", m.env.From, m.env.MessageID, gameIDOf(m.g), m.s.helpData())
+			return Accepted, m.replySimple("help", m.env.From, gameIDOf(m.g), m.s.helpData())
 		}
 		return m.answerStranger(Accepted, "help", m.s.helpData())
 	}
@@ -247,7 +284,7 @@ func (m *submission) blockless() (Outcome, error) {
 		problems = append(problems, "In the rest of your mail: "+strings.Join(m.below.why, "; ")+".")
 	}
 	if m.seat != nil {
-		return Refused, m.s.queueSimple(m.tx, "error", m.env.From, m.env.MessageID, "", map[string]any{"Subject": "no orders found", "Problems": problems})
+		return Refused, m.replySimple("error", m.env.From, "", map[string]any{"Subject": "no orders found", "Problems": problems})
 	}
 	return m.answerStranger(Refused, "error", map[string]any{"Subject": "no orders found", "Problems": problems})
 }
@@ -266,7 +303,7 @@ func (m *submission) unidentified() (Outcome, error) {
 func (m *submission) notModerator() (Outcome, error) {
 	for _, c := range m.block.Commands {
 		if slices.Contains(parser.ModeratorCommands, c.Name) {
-			return Refused, m.s.queueSimple(m.tx, "error", m.seat.Email, m.env.MessageID, m.g.ID, map[string]any{
+			return Refused, m.replySimple("error", m.seat.Email, m.g.ID, map[string]any{
 				"Subject": c.Name + " is for the moderator", "Problems": []string{c.Name + " is a moderator's command: ask your game's moderator. Nothing in this mail was used."}})
 		}
 	}
@@ -294,10 +331,10 @@ func (m *submission) over() (Outcome, error) {
 		if allExact {
 			return Accepted, nil // the report itself is the answer
 		}
-		return Accepted, m.s.queueSimple(m.tx, "error", m.seat.Email, m.env.MessageID, g.ID, map[string]any{
+		return Accepted, m.replySimple("error", m.seat.Email, g.ID, map[string]any{
 			"Subject": "your RESEND in game " + g.ID, "Problems": append([]string{"Game " + g.ID + " has ended: " + g.Result}, notes...)})
 	}
-	return Refused, m.s.queueSimple(m.tx, "error", m.seat.Email, m.env.MessageID, g.ID, map[string]any{
+	return Refused, m.replySimple("error", m.seat.Email, g.ID, map[string]any{
 		"Subject": "game " + g.ID + " is over", "Problems": []string{"Game " + g.ID + " has ended: " + g.Result,
 			"It takes no more orders; RESEND (or RESEND TURN n) in a block still sends you a report again."}})
 }
@@ -310,7 +347,8 @@ func (m *submission) rules() (Outcome, error) {
 		return "", err
 	}
 	m.rg = rg
-	m.rec = receipt{Game: m.g.ID, GameName: m.g.Name, Player: m.seat.Player, Name: m.seat.Name, Round: m.g.Round, RoundNoun: ruleset.RoundNoun(rg)}
+	m.rec = receipt{Game: m.g.ID, GameName: m.g.Name, Player: m.seat.Player, Name: m.seat.Name, Round: m.g.Round, RoundNoun: ruleset.RoundNoun(rg),
+		Board: m.env.board != nil}
 	m.rec.UnitNoun, _ = ruleset.UnitNouns(m.rs)
 	if m.below.line > 0 {
 		m.rec.Notes = append(m.rec.Notes, fmt.Sprintf("There was no order block above the quoted report in your mail, so Sortie read the one you filled in below it, at line %d.", m.below.line))
@@ -342,7 +380,7 @@ func (m *submission) refuse() (Outcome, error) {
 	if err != nil {
 		return "", err
 	}
-	return Refused, m.s.enqueue(m.tx, outgoing{To: m.seat.Email, ToName: m.seat.Name, Game: m.g, Kind: "receipt", Subject: subject, Body: body, InReplyTo: m.env.MessageID, Token: m.seat.Token, Key: []string{"receipt", m.env.MessageID}})
+	return Refused, m.reply(outgoing{To: m.seat.Email, ToName: m.seat.Name, Game: m.g, Kind: "receipt", Subject: subject, Body: body, InReplyTo: m.env.MessageID, Token: m.seat.Token, Key: []string{"receipt", m.env.MessageID}})
 }
 
 // commands carries out the player's commands before the orders, so that CLEAR then new orders in one
@@ -526,7 +564,7 @@ func (m *submission) receipt() (Outcome, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := m.s.enqueue(m.tx, outgoing{To: m.seat.Email, ToName: m.seat.Name, Game: m.g, Kind: "receipt", Subject: subject, Body: body, InReplyTo: m.env.MessageID, Token: m.seat.Token, Key: []string{"receipt", m.env.MessageID}}); err != nil {
+	if err := m.reply(outgoing{To: m.seat.Email, ToName: m.seat.Name, Game: m.g, Kind: "receipt", Subject: subject, Body: body, InReplyTo: m.env.MessageID, Token: m.seat.Token, Key: []string{"receipt", m.env.MessageID}}); err != nil {
 		return "", err
 	}
 	if resolveNow {
@@ -569,5 +607,5 @@ func (m *submission) answerStranger(o Outcome, name string, data map[string]any)
 	if ok, err := m.s.mayAnswerStranger(m.tx, m.env); err != nil || !ok {
 		return o, err
 	}
-	return o, m.s.queueSimple(m.tx, name, m.env.From, m.env.MessageID, "", data)
+	return o, m.replySimple(name, m.env.From, "", data)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sortie/rules/dice"
+	"sortie/rules/ruleset"
 	"sortie/storage"
 )
 
@@ -60,6 +61,20 @@ func (s *Service) webLink(g *Game, st *Seat) string {
 // PlayerPath is the path of a player's pages in the web archive, relative to its base URL: p/GAME/KEY/.
 func PlayerPath(gameID, key string) string {
 	return "p/" + url.PathEscape(gameID) + "/" + key + "/"
+}
+
+// BoardPath is the path of a player's plotting board (docs/orders.md, "The plotting board"), under their
+// pages: p/GAME/KEY/board.
+func BoardPath(gameID, key string) string { return PlayerPath(gameID, key) + "board" }
+
+// boardLink is the seat's whole link to its plotting board for its mail: "" when the web archive's
+// address is not set, or when the board would take no orders (a game that has ended, a seat that dropped
+// out or the computer plays, no unit of the seat's to order in rg, the game as the mail shows it).
+func (s *Service) boardLink(g *Game, rg ruleset.Game, st *Seat) string {
+	if s.cfg.WebBase == "" || g.Status != StatusRunning || st.Dropped || st.Bot || len(ruleset.OrderableUnits(rg, st.Player)) == 0 {
+		return ""
+	}
+	return strings.TrimRight(s.cfg.WebBase, "/") + "/" + BoardPath(g.ID, g.playerKey(st))
 }
 
 // PlayerLink is the path of a player's own pages in the web archive (PlayerPath): the web server's base

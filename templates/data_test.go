@@ -31,6 +31,7 @@ type tReceipt struct {
 	Commands    []tCommand
 	Stored      []string
 	Exempt      string
+	Board       bool
 }
 
 type tCommand struct {
@@ -106,6 +107,7 @@ type tReportData struct {
 	Notes           []string
 	NeedSecret      bool
 	WebLink         string
+	BoardLink       string
 }
 
 // bit says whether bit i of v is set: the variants of the data turn each optional part on and off.
@@ -134,6 +136,7 @@ func receiptData(v int) tReceipt {
 	}
 	rec.BlockErrors = some(bit(v, 1), "line 4: no colon after the callsign <RED3>", "line 9: END is missing")
 	rec.Notes = some(bit(v, 2), "There was no order block above the quoted report in your mail, so Sortie read the one you filled in below it, at line 31.")
+	rec.Board = bit(v, 2) != bit(v, 9)
 	if bit(v, 3) {
 		rec.Orders = append(rec.Orders, tOrderEcho{Unit: "RED1", Written: "2R 1 TR 1 FIRE KURT", Canonical: "2 TR 1 TR 1 FIRE KURT",
 			Errors:   []string{"column 12: TR at MP 5 comes 2 hexes after the last manoeuvre; the Supermarine Spitfire Mk I needs 3 at speed 6"},
@@ -181,6 +184,7 @@ func reportData(kind string, v int) tReportData {
 	d.Position = bit(v, 8)
 	d.NeedSecret = bit(v, 9)
 	d.WebLink = pick(bit(v, 10), "https://sortie.example/g/g1/p/0123456789abcdef")
+	d.BoardLink = pick(bit(v, 10) && kind != "over", "https://sortie.example/g/g1/p/0123456789abcdef/board")
 	if kind == "start" {
 		d.Secret = "lark-swift-0001"
 		d.OrderHeader += " SECRET lark-swift-0001"
