@@ -109,6 +109,8 @@ type boardPage struct {
 	Note       string // why the round stands still (paused, held), as the receipt says it
 	Open       bool
 	Closed     string
+	CanSend    bool   // the Send button: false where the server takes no orders (Options.ReadOnly)
+	NoSend     string // why not, when it cannot
 	UnitNoun   string
 	Action     string // the form's address: the board itself
 	TryHref    string // one unit's forecast (the script's tries)
@@ -243,6 +245,9 @@ func (s *Server) boardPost(w http.ResponseWriter, r *http.Request) {
 	}
 	round, nonce, good := readToken(r.PostForm.Get("token"), pl.Key, g.ID, pl.Player)
 	switch {
+	case s.readOnly:
+		s.renderBoard(w, r, http.StatusConflict, g, pl, v, seat, r.PostForm, &notice{Kind: "bad", Text: "Nothing was sent: " + readOnlyText}, nil)
+		return
 	case !good:
 		s.renderBoard(w, r, http.StatusForbidden, g, pl, v, seat, r.PostForm,
 			&notice{Kind: "bad", Text: "This page's form did not come from your board (its token is not one your link made). Nothing was sent: check your plots below and send again."}, nil)
@@ -317,6 +322,9 @@ func (s *Server) boardPost(w http.ResponseWriter, r *http.Request) {
 	}
 	s.renderBoard(w, r, http.StatusOK, &g2, pl2, v2, seat2, form, n, sent)
 }
+
+// readOnlyText is what the board says where it cannot send (sortie web, on a database open read-only).
+const readOnlyText = "this server only shows the games and takes no orders. Paste your order block into a reply to your last report."
 
 // refuse answers a request that cannot reach the board at all with a short page of its own.
 func (s *Server) refuse(w http.ResponseWriter, code int, msg string) {
@@ -460,7 +468,10 @@ func (s *Server) renderBoard(w http.ResponseWriter, r *http.Request, code int, g
 	p := boardPage{pageBase: s.base("Plotting board · "+name+" · "+g.Name, true, link{Href: s.href(), Text: "Games"}, link{Href: home, Text: g.Name + ": " + name}, link{Text: "Plotting board"}),
 		Game: s.info(g), Name: name, Side: pl.Side, RoundTitle: title(seat.RoundTitle), Deadline: seat.Deadline, Note: seat.Note, Open: seat.Open, Closed: title(closedText(seat)), UnitNoun: seat.UnitNoun,
 		Action: s.boardHref(g, pl), TryHref: s.boardHref(g, pl, "try"), MapHref: s.boardHref(g, pl, "map.svg"), Reports: home,
-		Header: seat.Header, Notice: n, Sent: sent}
+		Header: seat.Header, Notice: n, Sent: sent, CanSend: !s.readOnly}
+	if s.readOnly {
+		p.NoSend = title(readOnlyText)
+	}
 	p.BoardScript = s.assetHref("board.js")
 	limited := code == http.StatusTooManyRequests
 	p.Units = s.boardUnits(g, pl, seat, form, seat.Open && !limited)

@@ -594,3 +594,24 @@ func TestBoardForecastIsTheCheck(t *testing.T) {
 		t.Errorf("%d of 60 random plots were legal: the test tries too narrow a range", legal)
 	}
 }
+
+// Served from a database open read-only (sortie web), the board tries plots but has no Send button,
+// says to mail the block, and a send sent anyway stores and mails nothing.
+func TestBoardReadOnly(t *testing.T) {
+	g := newTestGame(t, "g1", 6)
+	s := g.server(Options{ReadOnly: true})
+	alice := g.link("g1", "alice")
+	page := mustGet(t, s, alice+"board")
+	if strings.Contains(page, `value="send"`) || !strings.Contains(page, "This server only shows the games and takes no orders.") || !strings.Contains(page, "<strong>Legal.</strong>") {
+		t.Errorf("the read-only board:\n%s", page)
+	}
+	form := boardForm(t, page)
+	form.Set("do", "send")
+	before := len(g.outbox())
+	if res, body := post(t, s, alice+"board", form); res.StatusCode != 409 || !strings.Contains(body, "Nothing was sent: this server only shows the games and takes no orders.") {
+		t.Errorf("a send to the read-only board: %d\n%s", res.StatusCode, body)
+	}
+	if seat, _, _ := g.svc.Board("g1", "alice"); seat.Units[0].OnFile != "" || len(g.outbox()) != before {
+		t.Errorf("the read-only board stored %q or mailed %d", seat.Units[0].OnFile, len(g.outbox())-before)
+	}
+}

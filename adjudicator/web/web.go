@@ -66,6 +66,9 @@ type Options struct {
 	Now func() time.Time
 	// Rand is where the plotting board's page tokens get their nonces; nil is crypto/rand.
 	Rand io.Reader
+	// ReadOnly says the database is open read-only (sortie web): the plotting board tries plots but
+	// sends nothing, and says to mail the block instead.
+	ReadOnly bool
 }
 
 // Server is the web archive's handler.
@@ -83,6 +86,8 @@ type Server struct {
 	rand  io.Reader
 	cross *http.CrossOriginProtection
 	plans planCache // plans tried (board.go)
+	// readOnly: Options.ReadOnly.
+	readOnly bool
 
 	mu    sync.Mutex
 	views map[string]*slot // by game id: the game's rounds, rebuilt when the game moves on
@@ -100,7 +105,7 @@ type asset struct {
 // New makes the web archive of a service's games.
 func New(svc *adjudicator.Service, opts Options) (*Server, error) {
 	s := &Server{svc: svc, log: opts.Log, prefix: strings.TrimRight(opts.Prefix, "/"), public: map[string]bool{},
-		views: map[string]*slot{}, asks: map[string]bool{}, assets: map[string]asset{}, rand: opts.Rand, cross: http.NewCrossOriginProtection()}
+		views: map[string]*slot{}, asks: map[string]bool{}, assets: map[string]asset{}, rand: opts.Rand, cross: http.NewCrossOriginProtection(), readOnly: opts.ReadOnly}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
