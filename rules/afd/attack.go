@@ -18,6 +18,22 @@ import (
 	hexmap "sortie/rules/hex"
 )
 
+// How far rockets and strafing reach (seed 002): rockets from 1 to 3 hexes, strafing from 1 or 2, both
+// from altitude level 1 or lower, at a target ahead (groundAhead). The turn and the plotting board's
+// reach (plan.go) both ask these.
+const (
+	rocketMinRange, rocketMaxRange = 1, 3
+	strafeMinRange, strafeMaxRange = 1, 2
+	groundAttackMaxLevel           = 1
+)
+
+// groundAhead says a ground unit in hex h lies ahead of a plane at f for a rocket or strafing attack:
+// at its 11, 12 or 1 o'clock.
+func groundAhead(f Flight, h hexmap.Hex) bool {
+	c := hexmap.Clock(f.Hex, f.Facing, h)
+	return c == 11 || c == 12 || c == 1
+}
+
 // strafable says strafing can hurt a kind of target (strike.Strafable, which the calculator asks too).
 func strafable(kind string) bool { return strike.Strafable(kind) }
 
@@ -45,10 +61,7 @@ func GunFactor(card *aircraft.Card) int {
 // nearest enemy unit in reach ahead of it (11 to 1 o'clock), and the others in the target's hex. why
 // says what stopped the attack when there is no target.
 func (r *resolution) attackTarget(p *Plane, f Flight, at notation.GroundTarget, minR, maxR int, strafe bool) (targets []*GroundUnit, dist int, why string) {
-	ahead := func(u *GroundUnit) bool {
-		c := hexmap.Clock(f.Hex, f.Facing, u.Hex)
-		return c == 11 || c == 12 || c == 1
-	}
+	ahead := func(u *GroundUnit) bool { return groundAhead(f, u.Hex) }
 	usable := func(u *GroundUnit) bool {
 		return u.Side != p.Side && u.Damage != strike.Destroyed && (!strafe || strafable(u.Kind))
 	}
@@ -119,11 +132,11 @@ func (r *resolution) rocketAttack(p *Plane, card *aircraft.Card, at notation.Gro
 	case p.Rockets == 0:
 		r.refuse(p, imp, "rocket attack", "it has no rockets left")
 		return
-	case level > 1:
+	case level > groundAttackMaxLevel:
 		r.refuse(p, imp, "rocket attack", fmt.Sprintf("rockets are fired from altitude level 1 or lower (under 3,000 ft), and it was at %s ft", feetText(f.Alt)))
 		return
 	}
-	targets, dist, why := r.attackTarget(p, f, at, 1, 3, false)
+	targets, dist, why := r.attackTarget(p, f, at, rocketMinRange, rocketMaxRange, false)
 	if why != "" {
 		r.refuse(p, imp, "rocket attack", why)
 		return
@@ -184,11 +197,11 @@ func (r *resolution) strafe(p *Plane, card *aircraft.Card, at notation.GroundTar
 	case len(guns) == 0 || gf == 0:
 		r.refuse(p, imp, "strafing attack", "it has no fixed forward guns with ammunition")
 		return
-	case level > 1:
+	case level > groundAttackMaxLevel:
 		r.refuse(p, imp, "strafing attack", fmt.Sprintf("strafing is done from altitude level 0 or 1 (under 3,000 ft), and it was at %s ft", feetText(f.Alt)))
 		return
 	}
-	targets, dist, why := r.attackTarget(p, f, at, 1, 2, true)
+	targets, dist, why := r.attackTarget(p, f, at, strafeMinRange, strafeMaxRange, true)
 	if why != "" {
 		r.refuse(p, imp, "strafing attack", why)
 		return

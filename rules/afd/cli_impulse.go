@@ -245,7 +245,7 @@ func aloneState(card *aircraft.Card, start Flight, at impulseStart) *State {
 func checkAlone(card *aircraft.Card, start Flight, at impulseStart, text string) ruleset.OrderCheck {
 	st := aloneState(card, start, at)
 	g := &game{env: &Env{Cards: singleCard{card}}, st: st}
-	return g.impulseCheck(&st.Planes[0], text, ruleset.NewOrderCheck())
+	return g.impulseCheck(&st.Planes[0], text, ruleset.NewOrderCheck(), nil)
 }
 
 // singleCard is a Cards of one card.

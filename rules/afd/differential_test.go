@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -242,10 +243,27 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		g.st.Plane("P1").Rockets = rockets
 		order := plot + " HOLD"
 		rc := g.CheckOrder("ann", "P1", order)
+		board := g.Plan("ann", "P1", order)
 
 		where := fmt.Sprintf("case %d: %s %+v plot %q\ncalc: sortie calc move %s", i, card.Key, f, plot, strings.Join(args, " "))
 		if got, want := problemCodes(rc.Errors), calcCodes(calc.Errors); !slices.Equal(got, want) {
 			t.Fatalf("%s\nthe receipt's problems %v, the calculator's %v\nreceipt %+v\ncalc %+v", where, got, want, rc.Errors, calc.Errors)
+		}
+		// The plotting board's plan: the receipt's check, and the track of the calculator's steps and
+		// the receipt's forecast, legal or not, whenever the plot reads.
+		if !reflect.DeepEqual(board.Check, rc) {
+			t.Fatalf("%s\nthe board's check is not the receipt's:\nboard   %+v\nreceipt %+v", where, board.Check, rc)
+		}
+		if len(rc.Preview) > 0 {
+			if want := boardTrack(f.Hex, calcHexes(f.Hex, calc.Steps)); !slices.Equal(board.Path, want) {
+				t.Fatalf("%s\nthe board's track %v, the calculator's steps %v", where, board.Path, want)
+			}
+			if want := boardTrack(f.Hex, previewHexes(t, rc.Preview[:len(rc.Preview)-1])); !slices.Equal(board.Path, want) {
+				t.Fatalf("%s\nthe board's track %v, the receipt's forecast %v", where, board.Path, want)
+			}
+			if calc.End != nil && (!board.Faced || board.Facing != hex.Dir(calc.End.Facing)) {
+				t.Fatalf("%s\nthe board ends facing %v (%v), the calculator %v", where, board.Facing, board.Faced, hex.Dir(calc.End.Facing))
+			}
 		}
 		if !calc.Legal {
 			// An order the receipt refuses is never stored: the turn flies the default plot, which the
@@ -280,6 +298,9 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		}
 		p := next.(*game).st.Plane("P1")
 		want := endOf(calc, f)
+		if p.Status == Flying && board.Check.OK() && (p.Flight.Hex != board.Path[len(board.Path)-1] || p.Flight.Facing != board.Facing) {
+			t.Fatalf("%s\nthe turn ends at %s facing %s; the board's track at %s facing %s", where, p.Flight.Hex, p.Flight.Facing, board.Path[len(board.Path)-1], board.Facing)
+		}
 		if got := p.Flight; got.Hex != want.Hex || got.Facing != want.Facing || got.Alt != want.Alt || got.Speed != want.Speed || got.Bank != want.Bank {
 			if p.Status == Flying {
 				t.Fatalf("%s\nthe turn ends at %s facing %s %d ft speed %.1f bank %s; the calculator at %s facing %s %d ft speed %.1f bank %s",
@@ -291,6 +312,45 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		}
 	}
 	t.Logf("%d random plots (%d legal) agreed between calc move, the receipt and the turn; the default plot the turn flies instead was refused by the rules %d times", n, legal, defaultRefused)
+}
+
+// boardTrack is a plotting board's track (ruleset.Plan.Path) through hexes from start: each hex once
+// where the plane stays in it.
+func boardTrack(start hex.Hex, hs []hex.Hex) []hex.Hex {
+	out := []hex.Hex{start}
+	for _, h := range hs {
+		if h != out[len(out)-1] {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// calcHexes are the hexes of the calculator's steps, in the game's hexes for a plane starting in from.
+func calcHexes(from hex.Hex, steps []stepJSON) []hex.Hex {
+	var out []hex.Hex
+	for _, s := range steps {
+		out = append(out, hex.Hex{Q: from.Q + s.Q, R: from.R + s.R})
+	}
+	return out
+}
+
+// previewHexes reads the hex of each of a receipt's forecast lines ("... hex (q,r) ...").
+func previewHexes(t *testing.T, lines []string) []hex.Hex {
+	t.Helper()
+	var out []hex.Hex
+	for _, l := range lines {
+		var h hex.Hex
+		i := strings.Index(l, " hex (")
+		if i < 0 {
+			t.Fatalf("a forecast line without a hex: %q", l)
+		}
+		if _, err := fmt.Sscanf(l[i:], " hex (%d,%d)", &h.Q, &h.R); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 // endOf is where the calculator says a plane starting in f ends, in the game's hexes.
@@ -482,6 +542,133 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 	t.Logf("%d bursts (%d of flexible guns) of %d random turns agreed between calc fire and the turn", bursts, flexible, n)
 }
 
+// otherPhaseOnly says a shooter's fixed guns at sh (having climbed climb) bear on tg only if tg were to
+// step the other way across the grain next (Flight.Phase), which its side never sees.
+func otherPhaseOnly(sh Flight, climb int, tg Flight) bool {
+	if _, ok := fixedBears(sh, climb, tg); ok {
+		return false
+	}
+	tg.Phase = 1 - tg.Phase
+	_, ok := fixedBears(sh, climb, tg)
+	return ok
+}
+
+// TestBoardReachAgreesWithTheTurnsFire is the plotting board's part of the fire differential (seed
+// 000, "Main combat rule changes", "Flex gun limitations", "Firing vertical attitude"): with the target
+// seen where the turn then puts it, the board's reach from the end of the shooter's plot names the guns
+// the turn fires. The side never sees which way across the grain the target steps next (Flight.Phase),
+// so the board counts fixed guns in reach if they bear either way: it may name fixed guns the turn
+// does not fire only when they bear for the other phase alone.
+func TestBoardReachAgreesWithTheTurnsFire(t *testing.T) {
+	env := testEnv(t)
+	reg, err := aircraft.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := reg.All()
+	n := rulesettest.Cases(t, 1500, 250)
+	rng := rand.New(rand.NewPCG(30, 5))
+	moves := map[int][][]notation.Element{}
+	fixedSeen, flexSeen, climbed := 0, 0, 0
+	for i := range n {
+		sc, tc := cards[rng.IntN(len(cards))], cards[rng.IntN(len(cards))]
+		tf := rng.IntN(12)
+		h := hex.Hex{Q: rng.IntN(9) - 4, R: rng.IntN(9) - 4}
+		if h == (hex.Hex{}) {
+			h.R = 2
+		}
+		sf := []int{tf, (tf + 6) % 12, rng.IntN(12)}[rng.IntN(3)]
+		yaml := fmt.Appendf(nil, diffFireScenario, false, sc.Key, h.Q, h.R, sf, 9000+100*rng.IntN(21), 2.0+float64(rng.IntN(20))/10,
+			tc.Key, tf, 2.0+float64(rng.IntN(20))/10)
+		g0, err := Ruleset{Env: env}.NewGame(yaml, nil, "fire.yaml")
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, yaml)
+		}
+		g := g0.(*game)
+		orders := map[string]string{}
+		for _, cs := range []string{"S", "T"} {
+			p := g.st.Plane(cs)
+			c, _ := env.Card(p.Type)
+			orders[cs] = DefaultPlot(c, p.Flight).String() + " FIRE ANY"
+		}
+		orders["T"] = strings.TrimSuffix(orders["T"], "FIRE ANY") + "HOLD"
+		// The shooter climbs, dives or turns as often as not (the fixed guns' climbing and diving
+		// rules); a plot the rules refuse gives way to the default.
+		if sp := g.st.Plane("S"); rng.IntN(3) > 0 {
+			c, _ := env.Card(sp.Type)
+			pl := DefaultPlot(c, sp.Flight)
+			if k := rng.IntN(3); k > 0 {
+				pl.Alt = []int{0, 100, -100}[k] * (1 + rng.IntN(6))
+			}
+			if s := sp.Flight.Speed.Round(); rng.IntN(2) == 0 && s > 0 && s < 12 {
+				plots := movesAt(moves, s)
+				pl.Elements = plots[rng.IntN(len(plots))]
+			}
+			if o := pl.String() + " FIRE ANY"; g.CheckOrder("ann", "S", o).OK() {
+				orders["S"] = o
+			}
+		}
+		next, log, err := g.Resolve(orders, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
+		if err != nil {
+			t.Fatalf("case %d: resolve: %v", i, err)
+		}
+		ns := next.(*game).st
+		s1, t1 := ns.Plane("S"), ns.Plane("T")
+		if s1.Status != Flying || t1.Status != Flying {
+			continue
+		}
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err != nil {
+			t.Fatal(err)
+		}
+		fixedFired, flexFired := false, false
+		for _, e := range events {
+			if e.Kind == EvFire && e.Plane == "S" && e.Fire != nil {
+				fixedFired = fixedFired || !e.Fire.Flexible
+				flexFired = flexFired || e.Fire.Flexible
+			}
+		}
+		// The board before the turn, with T seen where the turn leaves it.
+		before := &game{env: g.env, st: g.st.Clone()}
+		before.st.Plane("T").Flight = t1.Flight
+		before.st.Sight = map[string]map[string]Sighting{"A": {"T": {Spotted: true}}, "B": {}}
+		board := before.Plan("ann", "S", orders["S"])
+		where := fmt.Sprintf("case %d: %s at %s facing %s %d ft, %s at %s facing %s %d ft; the turn fired fixed %v flexible %v\nreach %q",
+			i, sc.Key, s1.Flight.Hex, s1.Flight.Facing, s1.Flight.Alt, tc.Key, t1.Flight.Hex, t1.Flight.Facing, t1.Flight.Alt, fixedFired, flexFired, board.Reach)
+		if !board.Check.OK() {
+			t.Fatalf("%s\nthe default plot is refused: %+v", where, board.Check.Errors)
+		}
+		if got := board.Path[len(board.Path)-1]; got != s1.Flight.Hex || board.Facing != s1.Flight.Facing {
+			t.Fatalf("%s\nthe board's track ends at %s facing %s", where, got, board.Facing)
+		}
+		planFixed := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its fixed guns")
+		})
+		planFlex := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its flexible guns")
+		})
+		if fixedFired && !planFixed || flexFired != planFlex {
+			t.Fatalf("%s\nthe board's reach does not name the guns the turn fired", where)
+		}
+		if climb := s1.Flight.Alt - g.st.Plane("S").Flight.Alt; planFixed && !fixedFired && !otherPhaseOnly(s1.Flight, climb, t1.Flight) {
+			t.Fatalf("%s\nthe board names fixed guns in reach, and they did not fire", where)
+		}
+		if fixedFired {
+			fixedSeen++
+			if s1.Flight.Alt != g.st.Plane("S").Flight.Alt {
+				climbed++
+			}
+		}
+		if flexFired {
+			flexSeen++
+		}
+	}
+	if fixedSeen+flexSeen < n/10 {
+		t.Fatalf("only %d fixed and %d flexible bursts in %d turns: the geometry rarely fires", fixedSeen, flexSeen, n)
+	}
+	t.Logf("%d random turns: the board's reach named the guns of %d fixed (%d climbing or diving) and %d flexible bursts the turn fired", n, fixedSeen, climbed, flexSeen)
+}
+
 // Seed 000, the deflection DRM rules: a flexible gun's deflection row follows from the target's heading
 // against the gun's line of fire, not from the clock alone. The calculator read every flexible shot on
 // the fixed guns' row for its clock, so a turret's burst the turn read at high deflection (9-3) came out
@@ -618,6 +805,19 @@ func TestCalculatorAndTurnAgreeOnGroundAttacks(t *testing.T) {
 		var events []Event
 		if err := json.Unmarshal(log.Events, &events); err != nil {
 			t.Fatal(err)
+		}
+		// The plotting board's reach names a target for the weapon exactly when the turn attacks one
+		// (the order's AT target, else any), from where the plot ends.
+		with := map[string]string{"ROCKET": "its rockets", "STRAFE": "strafing"}[weapon]
+		board := g.Plan("ann", "P", order)
+		inReach := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return (strings.HasPrefix(l, "G1 (") || !strings.Contains(order, "AT G1") && strings.HasPrefix(l, "G2 (")) && strings.Contains(l, "in reach of") && strings.Contains(l, with)
+		})
+		attacked := slices.ContainsFunc(events, func(e Event) bool {
+			return e.Kind == EvBombs && e.Plane == "P" && (strings.Contains(e.Text, " fired ") || strings.Contains(e.Text, " strafed "))
+		})
+		if inReach != attacked {
+			t.Fatalf("%s\nthe turn attacked %v; the board's reach %q", where, attacked, board.Reach)
 		}
 		p := next.(*game).st.Plane("P")
 		result, attack, dist := "", 0, 0
@@ -796,7 +996,11 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 		p.Flight = f
 		p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
 		rc := g.CheckOrder("ann", "P1", order)
+		board := g.Plan("ann", "P1", order)
 		where := fmt.Sprintf("case %d: %s %+v order %q\ncalc: sortie calc move %s", i, card.Key, f, order, strings.Join(args, " "))
+		if !reflect.DeepEqual(board.Check, rc) {
+			t.Fatalf("%s\nthe board's check is not the receipt's:\nboard   %+v\nreceipt %+v", where, board.Check, rc)
+		}
 		// The receipt checks this turn only: an order that goes on into the next turn is checked there.
 		laterTurn := slices.ContainsFunc(rc.Preview, func(l string) bool {
 			return strings.Contains(l, "goes on into turn") || strings.Contains(l, "is flown next turn")
@@ -828,6 +1032,18 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 		if !slices.Equal(rows, forecast) {
 			t.Fatalf("%s\nthe receipt forecasts\n  %s\nthe calculator\n  %s", where, strings.Join(forecast, "\n  "), strings.Join(rows, "\n  "))
 		}
+		// The board's track is the hexes of those rows, and it ends facing as the last of them.
+		var calcTrack []hex.Hex
+		lastFacing := f.Facing
+		for _, r := range calc.Impulses {
+			if r.Turn == 1 {
+				calcTrack = append(calcTrack, hex.Hex{Q: f.Hex.Q + r.Q, R: f.Hex.R + r.R})
+				lastFacing = hex.Dir(r.Facing)
+			}
+		}
+		if want := boardTrack(f.Hex, calcTrack); !slices.Equal(board.Path, want) || board.Facing != lastFacing {
+			t.Fatalf("%s\nthe board's track %v facing %v, the calculator's rows %v facing %v", where, board.Path, board.Facing, want, lastFacing)
+		}
 		next, _, err := g.Resolve(map[string]string{"P1": order, "FAR": "1; 1; 1; 1; 1; 1; 1; 1 HOLD"}, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
 		if err != nil {
 			t.Fatalf("%s\nresolve: %v", where, err)
@@ -844,6 +1060,10 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 				alt = r.Alt
 			}
 		}
+		// An order that ends this turn stops the round when it is flown, where the board's track ends.
+		if q.Status == Flying && !laterTurn && (q.Flight.Hex != board.Path[len(board.Path)-1] || q.Flight.Facing != board.Facing) {
+			t.Fatalf("%s\nthe round stops with the plane at %s facing %s; the board's track ends at %s facing %s", where, q.Flight.Hex, q.Flight.Facing, board.Path[len(board.Path)-1], board.Facing)
+		}
 		if q.Status == Flying && (q.Flight.Hex != want.Hex || q.Flight.Facing != want.Facing || q.Flight.Alt != alt || q.Flight.Bank != want.Bank) {
 			t.Fatalf("%s\nthe round stops before turn %d impulse %d with the plane at %s facing %s %d ft bank %s; the calculator has it at %s facing %s %d ft bank %s",
 				where, ns.Turn, ns.Clock.Impulse, q.Flight.Hex, q.Flight.Facing, q.Flight.Alt, q.Flight.Bank, want.Hex, want.Facing, alt, want.Bank)
@@ -853,6 +1073,127 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 		t.Fatalf("only %d of %d impulse orders legal", legal, n)
 	}
 	t.Logf("%d random impulse orders (%d legal; %d the receipt passed for this turn and the calculator refused in a later one) agreed between calc move --impulse, the receipt and the round", n, legal, deferred)
+}
+
+const diffImpulseFireScenario = `
+ruleset: afd
+name: differential impulse fire
+options: {fog_of_war: false, impulse: true}
+sides: [A, B]
+players: [{id: ann, side: A}, {id: ben, side: B}]
+aircraft:
+  - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: T, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, alt: %d, speed: 0}
+turns: 5
+`
+
+// TestBoardReachAgreesWithTheImpulseFire is the board's part of the impulse game's fire (seed 001
+// VII.2, VII.4: fixed guns fire once a turn in an impulse the plane moves, flexible guns once a turn):
+// a target standing still (speed 0 moves in no impulse) that the board's reach names from the end of
+// this turn's boxes is fired at in the round, by the guns it names, there or earlier on the way. As in
+// the plain game, the board may name fixed guns that bear only for the other phase across the grain.
+func TestBoardReachAgreesWithTheImpulseFire(t *testing.T) {
+	env := testEnv(t)
+	reg, err := aircraft.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := reg.All()
+	n := rulesettest.Cases(t, 1500, 250)
+	rng := rand.New(rand.NewPCG(30, 7))
+	named, tried := 0, 0
+	for i := range n {
+		card, tcard := cards[rng.IntN(len(cards))], cards[rng.IntN(len(cards))]
+		f := randomFlight(rng, card)
+		f.Speed = Tenths(10*card.Bands[0].Level.Min + rng.IntN(10*(card.Bands[0].Dive.Max-card.Bands[0].Level.Min+1)))
+		order := strings.TrimSuffix(randomManoeuvres(rng), "HOLD") + "FIRE ANY"
+		if rng.IntN(2) == 0 {
+			// A plain manoeuvre, climbing or diving a little: legal more often than not.
+			simple := []string{"1", "` TR", "` TL", "` ` TR", "` SR", "` ` SL", "` 1", "1; 1"}
+			alts := []string{"", "", " +1", " -1", " -2"}
+			order = simple[rng.IntN(len(simple))] + alts[rng.IntN(len(alts))] + " FIRE ANY"
+		}
+		// Where this turn's boxes end, from a game with the target far off.
+		g0, err := Ruleset{Env: env}.NewGame(fmt.Appendf(nil, diffImpulseFireScenario, card.Key, tcard.Key, 0, -400, 0, 10000), nil, "impulse-fire.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := g0.(*game)
+		p := g.st.Plane("P1")
+		p.Flight = f
+		p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+		first := g.Plan("ann", "P1", order)
+		if !first.Check.OK() || slices.ContainsFunc(first.Check.Preview, func(l string) bool {
+			return strings.Contains(l, "goes on into turn") || strings.Contains(l, "is flown next turn")
+		}) {
+			continue
+		}
+		tried++
+		end := first.Path[len(first.Path)-1]
+		// The target somewhere within four hexes of there, higher or lower.
+		th := end
+		for range 1 + rng.IntN(4) {
+			th = th.Neighbor(hex.Dir(rng.IntN(12) &^ 1))
+		}
+		talt := max(100, f.Alt+100*(rng.IntN(13)-6))
+		g0, err = Ruleset{Env: env}.NewGame(fmt.Appendf(nil, diffImpulseFireScenario, card.Key, tcard.Key, th.Q, th.R, rng.IntN(12), talt), nil, "impulse-fire.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g = g0.(*game)
+		p = g.st.Plane("P1")
+		p.Flight = f
+		p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+		g.st.Sight = map[string]map[string]Sighting{"A": {"T": {Spotted: true}}, "B": {"P1": {Spotted: true}}}
+		board := g.Plan("ann", "P1", order)
+		if !slices.Equal(board.Path, first.Path) || board.Facing != first.Facing {
+			t.Fatalf("case %d: the track changed with the target: %v, %v", i, first.Path, board.Path)
+		}
+		next, log, err := g.Resolve(map[string]string{"P1": order, "T": "1 HOLD"}, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
+		if err != nil {
+			t.Fatalf("case %d: resolve: %v", i, err)
+		}
+		var events []Event
+		if err := json.Unmarshal(log.Events, &events); err != nil {
+			t.Fatal(err)
+		}
+		fixedFired, flexFired := false, false
+		for _, e := range events {
+			if e.Kind == EvFire && e.Plane == "P1" && e.Fire != nil {
+				fixedFired = fixedFired || !e.Fire.Flexible
+				flexFired = flexFired || e.Fire.Flexible
+			}
+		}
+		q := next.(*game).st.Plane("P1")
+		tq := next.(*game).st.Plane("T")
+		where := fmt.Sprintf("case %d: %s %+v order %q ends at %s facing %s; %s at %s facing %s %d ft; fired fixed %v flexible %v\nreach %q",
+			i, card.Key, f, order, end, board.Facing, tcard.Key, th, tq.Flight.Facing, talt, fixedFired, flexFired, board.Reach)
+		if q.Status != Flying || tq.Status != Flying {
+			continue
+		}
+		if q.Flight.Hex != end || q.Flight.Facing != board.Facing {
+			t.Fatalf("%s\nthe round stops with the plane at %s facing %s", where, q.Flight.Hex, q.Flight.Facing)
+		}
+		planFixed := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its fixed guns")
+		})
+		planFlex := slices.ContainsFunc(board.Reach, func(l string) bool {
+			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its flexible guns")
+		})
+		if planFlex && !flexFired {
+			t.Fatalf("%s\nthe board names flexible guns in reach, and they never fired", where)
+		}
+		if climb := q.Flight.Alt - q.Imp.PrevAlt + q.Imp.NoseLoss; planFixed && !fixedFired && !otherPhaseOnly(q.Flight, climb, tq.Flight) {
+			t.Fatalf("%s\nthe board names fixed guns in reach, and they never fired", where)
+		}
+		if planFixed || planFlex {
+			named++
+		}
+	}
+	if named < tried/10 {
+		t.Fatalf("the board named guns in reach in only %d of %d legal orders", named, tried)
+	}
+	t.Logf("%d random impulse orders (%d legal this turn): the board named guns in reach %d times, and the round fired them", n, tried, named)
 }
 
 // runImpulseCalc runs calc move --impulse from impulse 1 for a plane in flight f.

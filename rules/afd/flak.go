@@ -68,6 +68,19 @@ const (
 	FlakSightRange = 4
 )
 
+// lightFlakReaches says light flak in hex at reaches a plane at f (seed 002, light flak): within
+// FlakRange hexes, at altitude level 2 or lower, in sight past the clouds. The turn and the plotting
+// board's reach (plan.go) both ask it.
+func lightFlakReaches(clouds []Cloud, at hexmap.Hex, f Flight) bool {
+	return hexmap.Distance(at, f.Hex) <= FlakRange && strike.Level(f.Alt) <= 2 && lineOfSight(clouds, Flight{Hex: at}, f)
+}
+
+// heavyFlakReaches says heavy flak in hex at, whose ceiling is ceiling, reaches a plane at f (seed 002,
+// heavy flak; strike.HeavyFlakCheck), in sight past the clouds; it fires only in even impulses.
+func heavyFlakReaches(clouds []Cloud, at hexmap.Hex, f Flight, ceiling int) bool {
+	return strike.HeavyFlakCheck(strike.Level(f.Alt), hexmap.Distance(at, f.Hex), ceiling) == "" && lineOfSight(clouds, Flight{Hex: at}, f)
+}
+
 // flakNow is what a unit's flak can do now: its values after damage (to the ship, or to a land unit's
 // guns) and strafing. ok false: it fires no more.
 type flakNow struct {
@@ -223,7 +236,7 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 			continue
 		}
 		d, lv := hexmap.Distance(u.Hex, f.Hex), strike.Level(f.Alt)
-		if d > FlakRange || lv > 2 || !lineOfSight(r.ns.Clouds, Flight{Hex: u.Hex}, f) {
+		if !lightFlakReaches(r.ns.Clouds, u.Hex, f) {
 			continue
 		}
 		cands = append(cands, flakCandidate{p: p, f: f, dist: d, level: lv, clock: hexmap.Clock(u.Hex, u.Facing, f.Hex)})
@@ -329,8 +342,8 @@ func (r *resolution) heavyFlak(u *GroundUnit, now flakNow, imp int, pos, was fun
 			if !ok {
 				continue
 			}
-			d, lv := hexmap.Distance(u.Hex, f.Hex), strike.Level(f.Alt)
-			if !strike.HeavyFlakReaches(lv, d, now.ceiling, imp) || !lineOfSight(r.ns.Clouds, Flight{Hex: u.Hex}, f) {
+			d := hexmap.Distance(u.Hex, f.Hex)
+			if imp%2 != 0 || !heavyFlakReaches(r.ns.Clouds, u.Hex, f, now.ceiling) {
 				continue
 			}
 			in = append(in, seen{p, f, d})

@@ -13,6 +13,7 @@ import (
 
 	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
+	hexmap "sortie/rules/hex"
 	"sortie/rules/ruleset"
 )
 
@@ -81,12 +82,18 @@ func (g *game) impulseUnits(player string) []string {
 // impulseCheck reads an impulse order and checks it from where the plane stands: the first manoeuvre
 // and those queued after it, as far as this turn goes (what lies in a later turn is checked when the
 // plane gets there), with the impulse-by-impulse forecast.
-func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) ruleset.OrderCheck {
+func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck, po *planOut) ruleset.OrderCheck {
 	if p.Ground != nil {
-		return g.groundCheck(p, text, out)
+		return g.groundCheck(p, text, out, po)
 	}
 	o, ds := notation.ParseImpulseOrder(text)
 	if !out.Diagnosed(ds) {
+		if prefix := readablePrefix(text, ds); po != nil && prefix != "" && len(prefix) < len(text) {
+			// The board draws the part before the first mistake as the receipt would fly it.
+			var part planOut
+			g.impulseCheck(p, prefix, ruleset.NewOrderCheck(), &part)
+			po.path, po.facing, po.faced = part.path, part.facing, part.faced
+		}
 		return out
 	}
 	card, ok := g.env.Card(p.Type)
@@ -113,6 +120,9 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 	pt := r.planeTurn(p, card)
 	imps := remainingImpulses(p.Imp.Start.Speed.Round(), g.st.Clock.Impulse)
 	k := 0
+	// The board's track: the steps the forecast lists, in order, and the last box's climb (plan.go).
+	var track []Step
+	lastClimb := 0
 	for mi, m := range o.Manoeuvres {
 		if pt.left == 0 {
 			// "manoeuvre %d (%s) is flown next turn and checked then"
@@ -131,6 +141,16 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 			if at < len(steps) && k < len(imps) {
 				l.B = appendImpulseLine(l.B, g.st.Turn, imps[k], b.Token, steps[at], b.Alt)
 				l.End()
+				if po != nil {
+					s := steps[at]
+					s.Alt = b.Alt
+					track, lastClimb = append(track, s), b.Climb+b.Mandatory // a manoeuvre's 100 ft does not tilt the nose (impulseFire)
+					if b.Bomb || b.Rocket || b.Strafe {
+						at := p.Flight
+						at.Hex, at.Facing, at.Alt = s.Hex, s.Facing, s.Alt
+						po.attacks = append(po.attacks, boxAttack{at: at, bomb: b.Bomb, rocket: b.Rocket, strafe: b.Strafe})
+					}
+				}
 			}
 			k++
 		}
@@ -160,6 +180,11 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 			b := fc.boxes[0]
 			l.B = appendImpulseLine(l.B, g.st.Turn, imps[k], b.Token, fc.res.Steps[len(pt.flown)], b.Alt)
 			l.End()
+			if po != nil {
+				s := fc.res.Steps[len(pt.flown)]
+				s.Alt = b.Alt
+				track, lastClimb = append(track, s), b.Climb+b.Mandatory // a manoeuvre's 100 ft does not tilt the nose (impulseFire)
+			}
 			// "it moves twice in impulse %d: with nothing more plotted, it flies its second move forwards"
 			l.B = strconv.AppendInt(append(l.B, "it moves twice in impulse "...), int64(imps[k]), 10)
 			l.B = append(l.B, ": your orders end with its first move there, so it flies the second one hex straight ahead (the forwards manoeuvre) before it takes its next order"...)
@@ -170,6 +195,16 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck) rules
 	out.Canonical = lines[0]
 	if len(lines) > 1 {
 		out.Preview = lines[1:]
+	}
+	if po != nil {
+		end := p.Flight
+		if n := len(track); n > 0 {
+			end.Hex, end.Facing, end.Alt, end.Bank = track[n-1].Hex, track[n-1].Facing, track[n-1].Alt, track[n-1].Bank
+		} else {
+			lastClimb = 0
+		}
+		po.flown(p.Flight.Hex, track, end.Facing)
+		po.reach = g.impulseReach(p, card, end, lastClimb, o, po.attacks)
 	}
 	return out
 }
@@ -188,7 +223,13 @@ func remainingImpulses(s, from int) []int {
 // impulseDefault is the order of a plane that gets none: the forwards manoeuvre with its standing fire
 // order.
 // groundCheck reads a ground plane's order for this turn and says what it will do.
-func (g *game) groundCheck(p *Plane, text string, out ruleset.OrderCheck) ruleset.OrderCheck {
+func (g *game) groundCheck(p *Plane, text string, out ruleset.OrderCheck, po *planOut) ruleset.OrderCheck {
+	if po != nil {
+		// On the ground the plane stays in its hex this turn; it turns on the spot if its order says so.
+		po.path, po.facing, po.faced = []hexmap.Hex{p.Flight.Hex}, p.Flight.Facing, true
+		// House rule (impulseFire): planes on the ground do not fire.
+		po.reach = []string{p.Callsign + " is on the ground: it fires no guns until it flies"}
+	}
 	o, ds := ParseGroundOrder(text)
 	if !out.Diagnosed(ds) {
 		return out
@@ -215,6 +256,9 @@ func (g *game) groundCheck(p *Plane, text string, out ruleset.OrderCheck) rulese
 		} else {
 			out.Preview = append(out.Preview, fmt.Sprintf("takes off at speed %d", need))
 		}
+	}
+	if po != nil {
+		po.facing = p.Flight.Facing.Turn(2 * o.Turn)
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sortie/parser"
+	"sortie/rules/afd/aircraft"
 	hexmap "sortie/rules/hex"
 )
 
@@ -151,7 +152,12 @@ func (r *resolution) whyNotAt(f *flown, tg *Plane, ch fireChance) string {
 // noGunsText says why a plane has no gun that can fire: every position its order lets fire is out of
 // ammunition or knocked out.
 func (r *resolution) noGunsText(f *flown) string {
-	p, card, allowed := f.p, f.card, f.order.Fire.Guns
+	return noGunsWhy(f.p, f.card, f.order.Fire.Guns)
+}
+
+// noGunsWhy is noGunsText for plane p flying card, whose fire order lets the positions allowed fire
+// (all when empty); the plotting board's reach (plan.go) says it too.
+func noGunsWhy(p *Plane, card *aircraft.Card, allowed []string) string {
 	empty, out := 0, 0
 	for _, g := range card.Guns {
 		if len(allowed) > 0 && !containsID(allowed, g.ID) {

@@ -165,11 +165,18 @@ func problems(ps []Problem) []ruleset.Problem {
 }
 
 // CheckOrder reads one aircraft's order and checks it against that aircraft only, giving the player the
-// hex-by-hex forecast of the plot (from the plane's own state: nothing about anyone else).
+// hex-by-hex forecast of the plot (from the plane's own state: nothing about anyone else). It is the
+// plotting board's check without the board's additions (check, Plan).
 func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
+	return g.check(player, unit, text, nil)
+}
+
+// check is CheckOrder and, when po is not nil, the plotting board's plan of the same order (plan.go):
+// one code path for the receipt and the board.
+func (g *game) check(player, unit, text string, po *planOut) ruleset.OrderCheck {
 	out := ruleset.NewOrderCheck()
 	if u := g.st.groundUnit(strings.ToUpper(unit)); u != nil {
-		return g.checkFlakOrder(player, u, text, out)
+		return g.checkFlakOrder(player, u, text, out, po)
 	}
 	p := g.st.Plane(strings.ToUpper(unit))
 	if p == nil || p.Player != player {
@@ -181,10 +188,13 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		return out
 	}
 	if g.st.Options.Impulse {
-		return g.impulseCheck(p, text, out)
+		return g.impulseCheck(p, text, out, po)
 	}
 	o, ds := notation.ParseOrder(text)
 	if !out.Diagnosed(ds) {
+		if po != nil {
+			g.planReadable(p, text, ds, po)
+		}
 		return out
 	}
 	card, ok := g.env.Card(p.Type)
@@ -201,6 +211,10 @@ func (g *game) CheckOrder(player, unit, text string) ruleset.OrderCheck {
 		out.Warnings = append(out.Warnings, ruleset.Problem{Code: "fire-default", Message: "no fire order given: read as FIRE ANY (write HOLD to hold fire)"})
 	}
 	out.Canonical, out.Preview = checkText(o, r)
+	if po != nil {
+		po.flown(p.Flight.Hex, r.Steps, r.End.Facing)
+		po.reach = g.planeReach(p, card, r.End, r.End.Alt-p.Flight.Alt, o)
+	}
 	return out
 }
 
@@ -449,7 +463,7 @@ func roundLog(round int, events []Event, d dice.Source, before int) (*ruleset.Lo
 }
 
 // checkFlakOrder checks a player's order for one of their flak units.
-func (g *game) checkFlakOrder(player string, u *GroundUnit, text string, out ruleset.OrderCheck) ruleset.OrderCheck {
+func (g *game) checkFlakOrder(player string, u *GroundUnit, text string, out ruleset.OrderCheck, po *planOut) ruleset.OrderCheck {
 	switch {
 	case u.Player != player || u.Flak == nil:
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-yours", Message: fmt.Sprintf("%s is not one of your units", u.Callsign)})
@@ -457,6 +471,10 @@ func (g *game) checkFlakOrder(player string, u *GroundUnit, text string, out rul
 	case !u.flakCrews():
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s's flak can no longer fire (%s) and takes no more orders", u.Callsign, flakGone(u))})
 		return out
+	}
+	if po != nil {
+		// The guns stay where they are, whatever the order says.
+		po.path, po.facing, po.faced = []hexmap.Hex{u.Hex}, u.Facing, moves(u.Kind)
 	}
 	o, ds := ParseFlakOrder(text)
 	if !out.Diagnosed(ds) {
@@ -480,6 +498,9 @@ func (g *game) checkFlakOrder(player string, u *GroundUnit, text string, out rul
 		}
 	}
 	out.Preview = append(out.Preview, "the order stands until you write another")
+	if po != nil {
+		po.reach = g.flakReach(u, o)
+	}
 	return out
 }
 
