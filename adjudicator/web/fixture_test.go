@@ -38,21 +38,27 @@ type testGame struct {
 	now atomic.Pointer[time.Time]
 	id  string
 	n   int
+	// ghostAt is where GHOST starts ("[-14, 14]" unless newTestGame is told otherwise).
+	ghostAt string
 }
 
 func (g *testGame) setNow(t time.Time) { g.now.Store(&t) }
 
 var secrets = map[string]string{"alice": "lark-kite-wren-41", "bob": "wren-owl-raven-17"}
 
-// newTestGame starts the game; turns replaces the scenario's turn limit.
-func newTestGame(t testing.TB, id string, turns int) *testGame {
+// newTestGame starts the game; turns replaces the scenario's turn limit; ghostAt, if given, is where
+// GHOST starts.
+func newTestGame(t testing.TB, id string, turns int, ghostAt ...string) *testGame {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "sortie.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	g := &testGame{t: t, db: db, id: id}
+	g := &testGame{t: t, db: db, id: id, ghostAt: "[-14, 14]"}
+	if len(ghostAt) > 0 {
+		g.ghostAt = ghostAt[0]
+	}
 	g.setNow(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
 	g.svc = newService(t, db, adjudicator.WithClock(func() time.Time { return *g.now.Load() }))
 	g.add(id, turns)
@@ -75,7 +81,7 @@ func (g *testGame) add(id string, turns int) {
 		g.t.Fatal(err)
 	}
 	scn = bytes.Replace(scn, []byte("\nturns: 12\n"), []byte(fmt.Sprintf("\nturns: %d\n", turns)), 1)
-	scn = bytes.Replace(scn, []byte("\nturns:"), []byte(fmt.Sprintf("\n  - {callsign: %s, type: bf-109e, side: Luftwaffe, player: bob, hex: [-14, 14], facing: 6, alt: 20000, speed: 6.0, bank: N}\nturns:", ghost)), 1)
+	scn = bytes.Replace(scn, []byte("\nturns:"), []byte(fmt.Sprintf("\n  - {callsign: %s, type: bf-109e, side: Luftwaffe, player: bob, hex: %s, facing: 6, alt: 20000, speed: 6.0, bank: N}\nturns:", ghost, g.ghostAt)), 1)
 	scn = append(scn, []byte(fmt.Sprintf(`
 service:
   moderator: mod@players.test

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -73,6 +74,12 @@ func (c *svgCache) put(key string, svg []byte) {
 // serveSVG draws (or finds drawn) a scene's picture and serves it. key names the picture for the cache
 // and the ETag: the game's view key and the picture's path.
 func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request, key string, sc *hexmap.Scene, private bool) {
+	s.serveSceneSVG(w, r, key, func() (*hexmap.Scene, error) { return sc, nil }, private)
+}
+
+// serveSceneSVG is serveSVG of a scene made only when its picture is not drawn already (the board's,
+// whose plans cost a check each).
+func (s *Server) serveSceneSVG(w http.ResponseWriter, r *http.Request, key string, scene func() (*hexmap.Scene, error), private bool) {
 	sum := sha256.Sum256([]byte(key))
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	h := w.Header()
@@ -90,8 +97,14 @@ func (s *Server) serveSVG(w http.ResponseWriter, r *http.Request, key string, sc
 	}
 	svg, ok := s.svgs.get(key)
 	if !ok {
-		var err error
-		if svg, err = picture.SVG(*sc); err != nil {
+		sc, err := scene()
+		if err == nil && sc == nil {
+			err = fmt.Errorf("no scene to draw")
+		}
+		if err == nil {
+			svg, err = picture.SVG(*sc)
+		}
+		if err != nil {
 			s.fail(w, r, err)
 			return
 		}

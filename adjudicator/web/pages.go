@@ -18,7 +18,7 @@ import (
 // the plain values each page shows.
 
 // pageNames are the page templates, each with the layout and the shared parts.
-var pageNames = []string{"index", "game", "round", "player", "report"}
+var pageNames = []string{"index", "game", "round", "player", "report", "board"}
 
 func parsePages(s *Server) (map[string]*template.Template, error) {
 	funcs := template.FuncMap{
@@ -62,6 +62,8 @@ type pageBase struct {
 	Crumbs []link
 	// Private marks a player's pages (kept out of search engines).
 	Private bool
+	// BoardScript is the plotting board's own script, on the board only.
+	BoardScript string
 }
 
 // link is a link with its text; Href empty is the current page.
@@ -429,6 +431,8 @@ type playerPage struct {
 	Name    string
 	Side    string
 	Reports []link
+	// Board is the player's plotting board, while the game runs.
+	Board string
 }
 
 func (s *Server) playerHref(g *adjudicator.WebGame, p adjudicator.WebPlayer) string {
@@ -447,6 +451,9 @@ func (s *Server) player(w http.ResponseWriter, r *http.Request) {
 	name := orID(pl.Name, pl.Player)
 	pg := playerPage{pageBase: s.base(name+" · "+g.Name, true, link{Href: s.href(), Text: "Games"}, link{Text: g.Name + ": " + name}),
 		Game: s.info(g), Name: name, Side: pl.Side}
+	if !g.Over() {
+		pg.Board = s.boardHref(g, pl)
+	}
 	for _, rep := range v.reports(pl.Player) {
 		pg.Reports = append(pg.Reports, link{Href: s.reportHref(g, pl, rep.Index), Text: reportLabel(v.replay.Noun, rep)})
 	}

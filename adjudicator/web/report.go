@@ -35,6 +35,8 @@ type mapView struct {
 	// Src is the picture's address, set by the page that shows it; scene is what it draws.
 	Src   string
 	scene *hex.Scene
+	// Fold puts the ASCII map in a closed <details> (the board, where the plot fields matter more).
+	Fold bool
 }
 
 func newReportView(rep ruleset.Report, id string) reportView {

@@ -1,5 +1,6 @@
-// Package web is Sortie's web archive (docs/web.md): a read-only HTTP handler that shows the list of
-// games and, for each game, its turns with the map, the events and the dice as the viewer may see them.
+// Package web is Sortie's web archive (docs/web.md): an HTTP handler that shows the list of games and,
+// for each game, its turns with the map, the events and the dice as the viewer may see them, and that
+// takes orders sent from a player's plotting board through adjudicator.Service, as a mail would be.
 //
 //   - Anyone sees the list of games and each game's name, ruleset, status and round (not the round of a
 //     running game whose rounds are the engine's stops: their number depends on hidden units).
@@ -10,27 +11,36 @@
 //     link (adjudicator.Service.PlayerLink): every page behind it is built from the player's own reports
 //     (ruleset.Game.Report, from their side's view only, invariant 4), never from the events or the
 //     state.
+//   - Behind the same link, while the game runs, the player's plotting board (board.go): their latest
+//     picture with the plots they try drawn on it, each plot's forecast as the receipt would give it
+//     (adjudicator.Service.Board and TryOrder, which read only the player's own units and what their side
+//     has seen), and a Send button that submits the order block through adjudicator.Service.SubmitBoard,
+//     the path a mail takes.
 //   - An unknown game, a wrong or unknown link, a round not yet played: 404 with the same fixed body.
 //
-// The handler reads the database only through adjudicator.Service (Record, WebGame, WebGames, AsksOnly)
-// and package archive, in read transactions: it never writes. The pages are server-rendered
-// html/template that works without JavaScript; a small script (static/app.js) steps through turns
-// without reloading, with the arrow keys too.
+// The handler reads the database only through adjudicator.Service (Record, WebGame, WebGames, AsksOnly,
+// Board, TryOrder) and package archive, in read transactions; its one write is SubmitBoard's, the
+// service's own submission path. The pages are server-rendered html/template that works without
+// JavaScript; a small script (static/app.js) steps through turns without reloading, with the arrow keys
+// too, and the board's (static/board.js) tries plots as they are typed.
 package web
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -52,6 +62,13 @@ type Options struct {
 	Prefix string
 	// Log is told of pages that could not be built.
 	Log zerolog.Logger
+	// Now is the clock of the plotting board's rate limit; nil is the system's.
+	Now func() time.Time
+	// Rand is where the plotting board's page tokens get their nonces; nil is crypto/rand.
+	Rand io.Reader
+	// ReadOnly says the database is open read-only (sortie web): the plotting board tries plots but
+	// sends nothing, and says to mail the block instead.
+	ReadOnly bool
 }
 
 // Server is the web archive's handler.
@@ -63,6 +80,14 @@ type Server struct {
 	pages  map[string]*template.Template
 	mux    *http.ServeMux
 	assets map[string]asset
+	// The plotting board's safety (board.go): tries rate-limited per link, nonces for the page tokens,
+	// sends refused from another site.
+	limit *limiter
+	rand  io.Reader
+	cross *http.CrossOriginProtection
+	plans planCache // plans tried (board.go)
+	// readOnly: Options.ReadOnly.
+	readOnly bool
 
 	mu    sync.Mutex
 	views map[string]*slot // by game id: the game's rounds, rebuilt when the game moves on
@@ -80,14 +105,22 @@ type asset struct {
 // New makes the web archive of a service's games.
 func New(svc *adjudicator.Service, opts Options) (*Server, error) {
 	s := &Server{svc: svc, log: opts.Log, prefix: strings.TrimRight(opts.Prefix, "/"), public: map[string]bool{},
-		views: map[string]*slot{}, asks: map[string]bool{}, assets: map[string]asset{}}
+		views: map[string]*slot{}, asks: map[string]bool{}, assets: map[string]asset{}, rand: opts.Rand, cross: http.NewCrossOriginProtection(), readOnly: opts.ReadOnly}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	s.limit = newLimiter(now)
+	if s.rand == nil {
+		s.rand = rand.Reader
+	}
 	if s.prefix != "" && !strings.HasPrefix(s.prefix, "/") {
 		s.prefix = "/" + s.prefix
 	}
 	for _, id := range opts.Public {
 		s.public[strings.ToLower(id)] = true
 	}
-	for name, ctype := range map[string]string{"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"} {
+	for name, ctype := range map[string]string{"style.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8", "board.js": "text/javascript; charset=utf-8"} {
 		b, err := fs.ReadFile(staticFiles, "static/"+name)
 		if err != nil {
 			return nil, err
@@ -112,6 +145,10 @@ func New(svc *adjudicator.Service, opts Options) (*Server, error) {
 	mux.HandleFunc("GET "+p+"/g/{game}/archive.tar.gz", s.bundle)
 	mux.HandleFunc("GET "+p+"/p/{game}/{key}/{$}", s.player)
 	mux.HandleFunc("GET "+p+"/p/{game}/{key}/report/{n}", s.playerReport)
+	mux.HandleFunc("GET "+p+"/p/{game}/{key}/board", s.board)
+	mux.HandleFunc("POST "+p+"/p/{game}/{key}/board", s.boardPost)
+	mux.HandleFunc("GET "+p+"/p/{game}/{key}/board/try", s.boardTry)
+	mux.HandleFunc("GET "+p+"/p/{game}/{key}/board/map.svg", s.boardMap)
 	mux.HandleFunc("GET "+p+"/static/{file}", s.static)
 	if p != "" {
 		mux.Handle("GET "+p, http.RedirectHandler(p+"/", http.StatusMovedPermanently))
@@ -191,6 +228,17 @@ func (s *Server) logPath(p string) string {
 // render writes a page, rendered in full before the first byte goes out (a failed template gives a 500,
 // not half a page).
 func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, data any, private bool) {
+	s.renderCode(w, r, name, data, private, http.StatusOK)
+}
+
+// renderCode is render with another status than 200 (a board refusing a send says why on the page).
+func (s *Server) renderCode(w http.ResponseWriter, r *http.Request, name string, data any, private bool, code int) {
+	s.renderPart(w, r, name, "layout", data, code, private)
+}
+
+// renderPart renders one template of a page's set: the layout (a whole page) or a part of it (the
+// board's forecast, fetched by its script).
+func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, name, part string, data any, code int, private bool) {
 	b := buffers.Get().(*bytes.Buffer)
 	defer func() {
 		if b.Cap() <= 4<<20 { // a page of a huge game is not kept for the next
@@ -198,7 +246,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, dat
 			buffers.Put(b)
 		}
 	}()
-	if err := s.pages[name].ExecuteTemplate(b, "layout", data); err != nil {
+	if err := s.pages[name].ExecuteTemplate(b, part, data); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -212,8 +260,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, dat
 	} else {
 		h.Set("Cache-Control", "no-cache")
 	}
+	w.WriteHeader(code)
 	if r.Method == http.MethodHead {
-		w.WriteHeader(http.StatusOK)
 		return
 	}
 	w.Write(b.Bytes())

@@ -78,6 +78,7 @@ func cmdWeb(args []string, stdout io.Writer) error {
 	}
 	log := cfg.Logger()
 	svc := adjudicator.New(db, tmpl, cfg.AdjudicatorConfig(), log)
+	cfg.Web.ReadOnly = true // the database is open read-only: the plotting board sends nothing
 	ws, err := daemon.NewWebServer(cfg.Web, addr, svc, log)
 	if err != nil {
 		return err

@@ -27,6 +27,9 @@ type WebConfig struct {
 	BaseURL string `yaml:"base_url"`
 	// Public are the ids of running games shown in full to everyone, as finished games are.
 	Public []string `yaml:"public"`
+	// ReadOnly is not configured: `sortie web` sets it, having opened the database read-only, so the
+	// plotting board tries plots but sends none.
+	ReadOnly bool `yaml:"-"`
 }
 
 // DefaultWebListen is where `sortie web` listens when neither --listen nor web.listen says.
@@ -93,7 +96,7 @@ type WebServer struct {
 
 // NewWebServer listens on addr (so a port in use is an error at once) and prepares the archive.
 func NewWebServer(w WebConfig, addr string, svc *adjudicator.Service, log zerolog.Logger) (*WebServer, error) {
-	h, err := web.New(svc, web.Options{Public: w.Public, Prefix: w.Prefix(), Log: log})
+	h, err := web.New(svc, web.Options{Public: w.Public, Prefix: w.Prefix(), Log: log, ReadOnly: w.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
