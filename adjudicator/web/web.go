@@ -93,6 +93,10 @@ type Server struct {
 	views map[string]*slot // by game id: the game's rounds, rebuilt when the game moves on
 	asks  map[string]bool  // by game id: adjudicator.Service.AsksOnly, which never changes in a game
 	svgs  svgCache         // map pictures drawn (maps.go)
+
+	// buffers hold rendered pages: a turn page of a big game is hundreds of KiB, grown anew for every
+	// request without them. A buffer is Reset as it is put back, and nothing else is kept in it.
+	buffers sync.Pool
 }
 
 // asset is an embedded file with its content type and a version for cache busting.
@@ -106,6 +110,7 @@ type asset struct {
 func New(svc *adjudicator.Service, opts Options) (*Server, error) {
 	s := &Server{svc: svc, log: opts.Log, prefix: strings.TrimRight(opts.Prefix, "/"), public: map[string]bool{},
 		views: map[string]*slot{}, asks: map[string]bool{}, assets: map[string]asset{}, rand: opts.Rand, cross: http.NewCrossOriginProtection(), readOnly: opts.ReadOnly}
+	s.buffers.New = func() any { return new(bytes.Buffer) }
 	now := opts.Now
 	if now == nil {
 		now = time.Now
@@ -174,10 +179,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // pictures); a map picture's answer replaces it with its own (maps.go).
 const pagePolicy = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// buffers hold rendered pages: a turn page of a big game is hundreds of KiB, grown anew for every
-// request without them.
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
 // notFoundBody is the whole answer to anything that is not there or not the reader's to see: an
 // unknown page or game, a wrong or unknown player link, a round not yet played, a running game's
 // rounds. The same bytes and headers every time, so a 404 tells nothing but that.
@@ -239,11 +240,11 @@ func (s *Server) renderCode(w http.ResponseWriter, r *http.Request, name string,
 // renderPart renders one template of a page's set: the layout (a whole page) or a part of it (the
 // board's forecast, fetched by its script).
 func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, name, part string, data any, code int, private bool) {
-	b := buffers.Get().(*bytes.Buffer)
+	b := s.buffers.Get().(*bytes.Buffer)
 	defer func() {
 		if b.Cap() <= 4<<20 { // a page of a huge game is not kept for the next
 			b.Reset()
-			buffers.Put(b)
+			s.buffers.Put(b)
 		}
 	}()
 	if err := s.pages[name].ExecuteTemplate(b, part, data); err != nil {
