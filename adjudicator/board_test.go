@@ -517,6 +517,13 @@ func TestBoardInAGameThatAsksOnlySome(t *testing.T) {
 	if bb := f.board("bob"); !bb.Open || bb.Round != 3 || bb.Deadline == "" {
 		t.Errorf("bob's board in round 3: %+v", bb)
 	}
+	// A block alice sends meanwhile (by mail or from the board: one path) is answered without the
+	// deadline of bob's round either, and says she is not asked.
+	r := f.submitBoard("alice", "alice-not-asked", b.Header+"\nRED1: 1\nEND")
+	if strings.Contains(r.Receipt, "Deadline") || !strings.Contains(r.Receipt, "Sortie is not asking you for orders now") ||
+		!strings.Contains(r.Receipt, "NOT STORED: this round takes no order for RED1; a later report will ask for it.") {
+		t.Errorf("alice's receipt while she is not asked:\n%s", r.Receipt)
+	}
 }
 
 // The board tells a side nothing its pilots could not see: alice's board, her tries and the receipt of

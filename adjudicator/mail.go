@@ -29,7 +29,11 @@ type receipt struct {
 	Notes       []string
 	Missing     []string // the player's own units still without an order
 	Outstanding []string // other players still missing orders (names only)
+	// Deadline is when the round's orders are due; empty for a seat a game that asks only some players
+	// (the impulse game) is not asking this round (NotAsked): when the others' round ends would tell
+	// when their unseen units finished a manoeuvre.
 	Deadline    string
+	NotAsked    bool
 	Resolving   string
 	OrderHeader string
 	Status      bool
@@ -55,6 +59,9 @@ type orderEcho struct {
 	Stored    bool
 	// OnFile says the order was not stored and an earlier one for the unit stands this round.
 	OnFile bool
+	// NotDue says a valid order for one of the player's own units was not stored because the round
+	// takes no order for it (the impulse game asks for a plane only when its manoeuvre is done).
+	NotDue bool
 	Line   int
 }
 
@@ -323,7 +330,9 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		}
 	}
 	rec.Round = playerRound(g, rg, seat)
-	rec.Deadline = s.deadlineText(g, seat)
+	if rec.NotAsked = selective && len(rg.Units(seat.Player)) == 0; !rec.NotAsked {
+		rec.Deadline = s.deadlineText(g, seat)
+	}
 	rec.OrderHeader = s.blockHeader(g, ruleset.BlockWord(ruleset.RoundNoun(rg)), playerRound(g, rg, seat))
 	switch {
 	case stillness(g, false) != "":

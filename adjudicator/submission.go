@@ -509,6 +509,8 @@ func (m *submission) orders() (Outcome, error) {
 						m.rec.Notes = append(m.rec.Notes, "You are back from autopilot: the turns wait for your orders again.")
 					}
 				}
+				// A valid order for a unit of the player's that this round takes no order for.
+				echo.NotDue = !lineErrs && chk.OK() && !mine[o.Callsign]
 			}
 			if !echo.Stored && mine[o.Callsign] {
 				if _, ok, err := m.s.order(m.tx, m.g, o.Callsign); err != nil {

@@ -24,6 +24,7 @@ type tReceipt struct {
 	Missing     []string
 	Outstanding []string
 	Deadline    string
+	NotAsked    bool
 	Resolving   string
 	OrderHeader string
 	Status      bool
@@ -47,6 +48,7 @@ type tOrderEcho struct {
 	Warnings  []string
 	Stored    bool
 	OnFile    bool
+	NotDue    bool
 	Line      int
 }
 
