@@ -58,6 +58,9 @@ type BoardSubmitted struct {
 	Subject, Receipt string
 }
 
+// notAskedText tells a player that the round asks nothing of them (notAsked, or no unit to order).
+const notAskedText = "Sortie is not asking you for orders now; your next report will."
+
 // ErrNoSeat is SubmitBoard's error for a game or player that does not exist (or a seat the computer
 // plays, which has no board).
 var ErrNoSeat = errors.New("no such game or player")
@@ -120,7 +123,7 @@ func (s *Service) Board(gameID, player string) (BoardSeat, bool, error) {
 		case st.Dropped:
 			out.Closed = "You have dropped out of this game."
 		case len(units) == 0:
-			out.Closed = "Sortie is not asking you for orders now; your next report will."
+			out.Closed = notAskedText
 		default:
 			out.Open = true
 			out.Note = stillness(g, false)
@@ -128,9 +131,7 @@ func (s *Service) Board(gameID, player string) (BoardSeat, bool, error) {
 		if !out.Open {
 			return nil
 		}
-		if !asksOnly(rg) || len(rg.Units(st.Player)) > 0 {
-			// In a game that asks only some players each round, the deadline of a round the seat is not
-			// asked in would tell when the others are asked: it is shown only to the seats asked.
+		if !notAsked(rg, st.Player) {
 			out.Deadline = s.deadlineText(g, st)
 		}
 		var standing []string

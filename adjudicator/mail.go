@@ -29,11 +29,8 @@ type receipt struct {
 	Notes       []string
 	Missing     []string // the player's own units still without an order
 	Outstanding []string // other players still missing orders (names only)
-	// Deadline is when the round's orders are due; empty for a seat a game that asks only some players
-	// (the impulse game) is not asking this round (NotAsked): when the others' round ends would tell
-	// when their unseen units finished a manoeuvre.
+	// Deadline is when the round's orders are due; empty for a seat not asked this round (notAsked).
 	Deadline    string
-	NotAsked    bool
 	Resolving   string
 	OrderHeader string
 	Status      bool
@@ -140,6 +137,13 @@ func (s *Service) replyTo(seat *Seat) string {
 func asksOnly(rg ruleset.Game) bool {
 	sel, ok := rg.(ruleset.Selective)
 	return ok && sel.AsksOnly()
+}
+
+// notAsked says a game that asks only some players each round (the impulse game) is not asking this
+// player this round. Such a player is shown no deadline: when the others' round ends would tell when
+// their unseen units finished a manoeuvre.
+func notAsked(rg ruleset.Game, player string) bool {
+	return asksOnly(rg) && len(rg.Units(player)) == 0
 }
 
 // askSeat counts a round the seat is asked in, in a game that asks only some players (Seat.Asks).
@@ -330,7 +334,11 @@ func (s *Service) fillReceipt(tx *storage.Tx, g *Game, rg ruleset.Game, seat *Se
 		}
 	}
 	rec.Round = playerRound(g, rg, seat)
-	if rec.NotAsked = selective && len(rg.Units(seat.Player)) == 0; !rec.NotAsked {
+	if notAsked(rg, seat.Player) {
+		if rec.Exempt == "" {
+			rec.Exempt = notAskedText
+		}
+	} else {
 		rec.Deadline = s.deadlineText(g, seat)
 	}
 	rec.OrderHeader = s.blockHeader(g, ruleset.BlockWord(ruleset.RoundNoun(rg)), playerRound(g, rg, seat))

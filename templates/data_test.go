@@ -24,7 +24,6 @@ type tReceipt struct {
 	Missing     []string
 	Outstanding []string
 	Deadline    string
-	NotAsked    bool
 	Resolving   string
 	OrderHeader string
 	Status      bool
