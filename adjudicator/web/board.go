@@ -357,7 +357,7 @@ func (s *Server) boardUnits(g *adjudicator.WebGame, pl adjudicator.WebPlayer, se
 	for i, u := range seat.Units {
 		bu := boardUnitView{N: i + 1, Name: u.Name, Field: fieldPrefix + u.Name, Default: u.Default, Standing: u.Standing, Help: u.Help}
 		if vs, ok := form[bu.Field]; ok && form != nil {
-			bu.Text, bu.Source = strings.TrimSpace(vs[0]), "As you tried it: not sent yet."
+			bu.Text, bu.Source = oneLine(vs[0]), "As you tried it: not sent yet."
 		} else if u.OnFile != "" {
 			bu.Text, bu.Source = u.OnFile, "The order on file."
 		} else {
@@ -369,6 +369,13 @@ func (s *Server) boardUnits(g *adjudicator.WebGame, pl adjudicator.WebPlayer, se
 		out = append(out, bu)
 	}
 	return out
+}
+
+// oneLine is a plot field's text as one order line: a line break (only a hand-made POST can send one)
+// becomes a space, so it can neither end the block early nor slip in a line of its own, and the
+// columns of the text stay where the player sees them.
+func oneLine(text string) string {
+	return strings.TrimSpace(strings.NewReplacer("\r", " ", "\n", " ").Replace(text))
 }
 
 // forecast is a plot's forecast: TryOrder's plan, as the page shows it.

@@ -224,6 +224,30 @@ func TestBoardSceneHasThePlans(t *testing.T) {
 // page comes back with a fresh token; the same form sent again is the same submission (a duplicate,
 // nothing mailed), a form with a forged token or from another site is refused, and a page of an earlier
 // round sends nothing.
+// A plot field is one order line: a line break sent in one (a hand-made POST) can neither end the block
+// early, which would leave the next unit's order unsent and untold, nor add a line of its own.
+func TestBoardPlotIsOneLine(t *testing.T) {
+	g := newTestGame(t, "g1", 6)
+	s := g.server(Options{})
+	alice := g.link("g1", "alice")
+	form := boardForm(t, mustGet(t, s, alice+"board"))
+	form.Set("o.RED1", "2 TR 3\r\nEND\nRED2: 6")
+	form.Set("o.RED2", "2 TR 3")
+	form.Set("do", "send")
+	if res, body := post(t, s, alice+"board", form); res.StatusCode != 200 || !strings.Contains(body, "Your receipt") {
+		t.Fatalf("send: %d\n%s", res.StatusCode, body)
+	}
+	seat, _, _ := g.svc.Board("g1", "alice")
+	red2, _, _ := g.svc.TryOrder("g1", "alice", "RED2", "2 TR 3")
+	if seat.Units[1].OnFile != red2.Check.Canonical || seat.Units[0].OnFile != "" {
+		t.Errorf("orders on file after a plot with line breaks: %+v", seat.Units)
+	}
+	mails := g.outbox()
+	if receipt := mails[len(mails)-1]; !strings.Contains(receipt, "RED1: 2 TR 3  END RED2: 6") {
+		t.Errorf("the receipt does not echo RED1's plot as one line:\n%s", receipt)
+	}
+}
+
 func TestBoardSend(t *testing.T) {
 	g := newTestGame(t, "g1", 6)
 	s := g.server(Options{})
