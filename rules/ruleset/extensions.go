@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"sortie/parser"
 	"sortie/rules/hex"
 )
 
@@ -87,6 +88,21 @@ type CalcProblem struct {
 	Message    string `json:"message"`
 	Column     int    `json:"column"`
 	Suggestion string `json:"suggestion,omitempty"`
+}
+
+// CalcDiagnosed adds what the parser said about an order to a calculator's answer, the errors to errs
+// and the warnings to warnings (dropped when warnings is nil), and reports whether the order read
+// without an error.
+func CalcDiagnosed(errs, warnings *[]CalcProblem, ds []parser.Diagnostic) bool {
+	for _, d := range ds {
+		p := CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
+		if d.Severity == parser.SeverityError {
+			*errs = append(*errs, p)
+		} else if warnings != nil {
+			*warnings = append(*warnings, p)
+		}
+	}
+	return !parser.HasErrors(ds)
 }
 
 // DescribeProblem is a calculator problem as one line of text: the column, the message, the suggestion.

@@ -205,3 +205,27 @@ func TestReportAndOrderCheckHelpers(t *testing.T) {
 		t.Errorf("%q", r.Events)
 	}
 }
+
+// A calculator's answer files the parser's errors and warnings apart, each with its column and
+// suggestion, and says whether the order read without an error; a calculator that shows no warnings
+// passes none to be filled.
+func TestCalcDiagnosed(t *testing.T) {
+	ds := []parser.Diagnostic{
+		{Code: "w", Message: "a warning", Col: 2, Severity: parser.SeverityWarning},
+		{Code: "e", Message: "an error", Col: 5, Severity: parser.SeverityError, Suggestion: "TR"},
+	}
+	var errs, warns []CalcProblem
+	if CalcDiagnosed(&errs, &warns, ds) {
+		t.Error("an order with an error read as one without")
+	}
+	if len(errs) != 1 || errs[0] != (CalcProblem{Code: "e", Message: "an error", Column: 5, Suggestion: "TR"}) {
+		t.Errorf("errors %+v", errs)
+	}
+	if len(warns) != 1 || warns[0] != (CalcProblem{Code: "w", Message: "a warning", Column: 2}) {
+		t.Errorf("warnings %+v", warns)
+	}
+	errs = nil
+	if !CalcDiagnosed(&errs, nil, ds[:1]) || len(errs) != 0 {
+		t.Errorf("a warning alone: %+v", errs)
+	}
+}

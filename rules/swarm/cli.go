@@ -116,15 +116,7 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 
 	out := swarmMoveJSON{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Steps: []swarmStepJSON{}}
 	o, diags := swnotation.ParseSwarmOrder(*plotText)
-	for _, d := range diags {
-		p := ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, p)
-		} else {
-			out.Warnings = append(out.Warnings, p)
-		}
-	}
-	if !parser.HasErrors(diags) {
+	if ruleset.CalcDiagnosed(&out.Errors, &out.Warnings, diags) {
 		out.Canonical = o.String()
 		contactSet := false
 		fs.Visit(func(f *flag.Flag) { contactSet = contactSet || f.Name == "contact" })

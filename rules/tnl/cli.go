@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"sortie/parser"
 	"sortie/rules/ruleset"
 	"sortie/rules/tnl/notation"
 )
@@ -163,11 +162,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	}
 	out := moveJSON{Errors: []ruleset.CalcProblem{}, Phases: []phaseJSON{}, FS: FS(sh, a, *loadedMods), Level: lvl.String()}
 	o, ds := notation.Parse(text)
-	for _, d := range ds {
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion})
-		}
-	}
+	ruleset.CalcDiagnosed(&out.Errors, nil, ds)
 	if len(out.Errors) == 0 && len(o.Segments) > 1 {
 		out.Errors = append(out.Errors, ruleset.CalcProblem{Code: "segment", Message: "the calculator flies one aircraft: leave out the ; plots"})
 	}

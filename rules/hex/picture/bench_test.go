@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"compress/zlib"
+	"image"
 	"image/png"
 	"testing"
 
@@ -34,15 +35,20 @@ func BenchmarkSVG100(b *testing.B) {
 	benchDraw(b, SVG, crowd(100, 30, 10))
 }
 
-// BenchmarkRawDeflate compresses the 100-unit picture's own paletted pixels, a filter byte a row, as one
-// zlib stream on one core at the level the picture uses: the encoder's floor, without the drawing.
-func BenchmarkRawDeflate(b *testing.B) {
+// crowdPixels are the 100-unit picture's pixels, drawn.
+func crowdPixels(b *testing.B) *image.RGBA {
 	s := crowd(100, 30, 10)
 	p, lay, err := draw(&s)
 	if err != nil {
 		b.Fatal(err)
 	}
-	img := drawRGBA(p, int(lay.W), int(lay.H))
+	return drawRGBA(p, int(lay.W), int(lay.H))
+}
+
+// BenchmarkRawDeflate compresses the 100-unit picture's own paletted pixels, a filter byte a row, as one
+// zlib stream on one core at the level the picture uses: the encoder's floor, without the drawing.
+func BenchmarkRawDeflate(b *testing.B) {
+	img := crowdPixels(b)
 	w := img.Rect.Dx()
 	raw := make([]byte, (w+1)*img.Rect.Dy())
 	for y := range img.Rect.Dy() {
@@ -65,12 +71,7 @@ func BenchmarkRawDeflate(b *testing.B) {
 // BenchmarkRawPNGEncode encodes the 100-unit picture's pixels as image/png does by default (RGBA,
 // default compression): what a PNG of that picture costs without the palette.
 func BenchmarkRawPNGEncode(b *testing.B) {
-	s := crowd(100, 30, 10)
-	p, lay, err := draw(&s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	img := drawRGBA(p, int(lay.W), int(lay.H))
+	img := crowdPixels(b)
 	var n int
 	for b.Loop() {
 		var buf bytes.Buffer
