@@ -172,6 +172,17 @@ func Find[T any](units []T, callsign string, key func(*T) string) *T {
 	return nil
 }
 
+// Named is the unit with a callsign in units kept in any order, or nil: Find for a list not sorted by
+// callsign.
+func Named[T any](units []T, callsign string, key func(*T) string) *T {
+	for i := range units {
+		if key(&units[i]) == callsign {
+			return &units[i]
+		}
+	}
+	return nil
+}
+
 // CloneSight returns a deep copy of a state's sightings: for each side, what it knows of each enemy
 // unit. Every side's map is a new one, empty where the original is nil or empty.
 func CloneSight[V any](sight map[string]map[string]V) map[string]map[string]V {

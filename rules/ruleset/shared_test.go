@@ -131,6 +131,17 @@ func TestFindAndSideOf(t *testing.T) {
 	if Find(units, "B1", key) != nil || Find(units, "Z", key) != nil || Find[unit](nil, "A1", key) != nil {
 		t.Error("a callsign not there is nil")
 	}
+	// Named reads a list in any order: the first with the callsign.
+	shuffled := []unit{{"C3"}, {"A1"}, {"C3"}}
+	if u := Named(shuffled, "C3", key); u != &shuffled[0] {
+		t.Errorf("C3: %v", u)
+	}
+	if u := Named(shuffled, "A1", key); u != &shuffled[1] {
+		t.Errorf("A1: %v", u)
+	}
+	if Named(shuffled, "B2", key) != nil || Named[unit](nil, "A1", key) != nil {
+		t.Error("Named: a callsign not there is nil")
+	}
 	ps := []Player{{ID: "ann", Side: "A"}}
 	if SideOf(ps, "ann") != "A" || SideOf(ps, "zed") != "" {
 		t.Error("SideOf")

@@ -4,9 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // Impulse orders (seed 001 X.F: the impulse log's notations; docs/notation.md: impulse orders).
@@ -135,12 +135,7 @@ func FuzzParseImpulseOrder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		o, ds := ParseImpulseOrder(in)
-		n := utf8.RuneCountInString(in)
-		for _, d := range ds {
-			if d.Col < 0 || d.Col > n+1 {
-				t.Fatalf("%q: column %d outside the text (%d runes): %v", in, d.Col, n, d)
-			}
-		}
+		rulesettest.Diagnosed(t, in, ds)
 		if parser.HasErrors(ds) {
 			return
 		}
