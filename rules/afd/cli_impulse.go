@@ -117,9 +117,7 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text st
 	}
 	out.Legal = len(out.Errors) == 0
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := ruleset.WriteJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {

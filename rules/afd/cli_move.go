@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -184,9 +183,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	out.Legal = len(out.Errors) == 0
 
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := ruleset.WriteJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {

@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -115,6 +116,13 @@ func DescribeProblem(p CalcProblem) string {
 		s += fmt.Sprintf(" (did you mean %s?)", p.Suggestion)
 	}
 	return s
+}
+
+// WriteJSON writes v as a calculator's JSON answer: indented by two spaces, a newline at the end.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // PluralS is "s" unless n is 1.

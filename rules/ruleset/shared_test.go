@@ -240,3 +240,14 @@ func TestCalcDiagnosed(t *testing.T) {
 		t.Errorf("a warning alone: %+v", errs)
 	}
 }
+
+// A calculator's JSON answer is indented by two spaces and ends with a newline.
+func TestWriteJSON(t *testing.T) {
+	var b strings.Builder
+	if err := WriteJSON(&b, map[string]any{"legal": true, "errors": []CalcProblem{}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"errors\": [],\n  \"legal\": true\n}\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
