@@ -69,3 +69,22 @@ func WhyNot(t testing.TB, side, got, want, notWant string) {
 		t.Errorf("fog: %q tells %s of an enemy it never saw", got, side)
 	}
 }
+
+// RoundStates are the states a Secrets oracle compares: before the round (nil when prev is, at the
+// game's start) and after it; state reads a game's.
+func RoundStates[S any](prev, g ruleset.Game, state func(ruleset.Game) *S) (before, after *S) {
+	if prev != nil {
+		before = state(prev)
+	}
+	return before, state(g)
+}
+
+// LoggedEvents are the events of a round's log in the ruleset's own type, as a Secrets oracle reads
+// them: none when there is no log or it does not read (the kit's own checks answer for that).
+func LoggedEvents[E any](log *ruleset.Log) []E {
+	var events []E
+	if log == nil || json.Unmarshal(log.Events, &events) != nil {
+		return nil
+	}
+	return events
+}
