@@ -1,46 +1,33 @@
 package afd
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // TestScenarioDocExamples loads every ```yaml example of docs/scenarios.md: a whole scenario as it is,
 // a fragment (ground units, roads, flak, aircraft) inside a scenario that gives it the sides and players
 // it names and an aircraft for each side.
 func TestScenarioDocExamples(t *testing.T) {
-	data, err := os.ReadFile("../../docs/scenarios.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	n := 0
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "```yaml" {
-			continue
-		}
-		start := i + 1
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			body = append(body, lines[i])
-		}
-		n++
-		text := strings.Join(body, "\n")
+	blocks := rulesettest.DocBlocks(t, "../../docs/scenarios.md", "yaml")
+	for _, b := range blocks {
+		text := strings.Join(b.Lines, "\n")
 		if !strings.Contains(text, "ruleset:") {
-			text = wrapFragment(t, start, text)
+			text = wrapFragment(t, b.Line, text)
 		}
 		sc, err := ParseScenario([]byte(text), "scenarios.md")
 		if err == nil {
 			_, err = NewGame(sc, testEnv(t).Cards)
 		}
 		if err != nil {
-			t.Errorf("scenarios.md:%d: %v\n%s", start, err, text)
+			t.Errorf("scenarios.md:%d: %v\n%s", b.Line, err, text)
 		}
 	}
-	if n < 3 {
+	if n := len(blocks); n < 3 {
 		t.Errorf("only %d yaml examples found", n)
 	}
 }
