@@ -311,13 +311,11 @@ type swarmParser struct {
 }
 
 func (p *swarmParser) errorf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityError, Suggestion: suggest,
-		Message: fmt.Sprintf(format, args...)})
+	p.diags = append(p.diags, parser.Errorf(col, code, suggest, format, args...))
 }
 
 func (p *swarmParser) warnf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityWarning, Suggestion: suggest,
-		Message: fmt.Sprintf(format, args...)})
+	p.diags = append(p.diags, parser.Warnf(col, code, suggest, format, args...))
 }
 
 // clean reads quotation marks as spaces and drops one full stop at the end, each with a warning, keeping
