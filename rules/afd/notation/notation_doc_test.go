@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // docExample is one ```plot block of docs/notation.md:
@@ -25,14 +25,7 @@ type docExample struct {
 	hasInput  bool
 	canonical *string
 	mps       *int
-	diags     []docDiag
-}
-
-type docDiag struct {
-	code     string
-	severity parser.Severity
-	suggest  *string
-	col      *int
+	diags     []rulesettest.DocDiag
 }
 
 // plotBlocks extracts the fenced blocks whose info string is "plot"; other blocks (```move, ```go ...)
@@ -77,11 +70,8 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 			t.Fatalf("%s: want \"key: value\", got %q", where, l)
 		}
 		val = strings.TrimPrefix(val, " ")
-		last := func() *docDiag {
-			if len(ex.diags) == 0 {
-				t.Fatalf("%s: %s: must follow an error: or warning: line", where, key)
-			}
-			return &ex.diags[len(ex.diags)-1]
+		if rulesettest.ReadDocDiag(t, where, &ex.diags, key, val) {
+			continue
 		}
 		switch key {
 		case "input":
@@ -97,20 +87,6 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 				t.Fatalf("%s: mps: %v", where, err)
 			}
 			ex.mps = &n
-		case "error", "warning":
-			sev := parser.SeverityError
-			if key == "warning" {
-				sev = parser.SeverityWarning
-			}
-			ex.diags = append(ex.diags, docDiag{code: strings.TrimSpace(val), severity: sev})
-		case "suggest":
-			last().suggest = &val
-		case "col":
-			n, err := strconv.Atoi(strings.TrimSpace(val))
-			if err != nil {
-				t.Fatalf("%s: col: %v", where, err)
-			}
-			last().col = &n
 		default:
 			t.Fatalf("%s: unknown key %q", where, key)
 		}
@@ -134,7 +110,7 @@ func TestNotationDoc(t *testing.T) {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			p, ds := ParsePlot(ex.input)
 			where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
-			wantErrors := checkDocDiags(t, where, ex, ds)
+			wantErrors := rulesettest.CheckDocDiags(t, where, ex.diags, ds)
 			if ex.canonical != nil || ex.mps != nil {
 				if wantErrors > 0 {
 					t.Fatalf("%s: an example with errors cannot give canonical: or mps:", where)
@@ -148,42 +124,6 @@ func TestNotationDoc(t *testing.T) {
 			}
 		})
 	}
-}
-
-// checkDocDiags checks an example's diagnostics against the parser's, and returns how many errors the
-// example lists.
-func checkDocDiags(t *testing.T, where string, ex docExample, ds []parser.Diagnostic) int {
-	t.Helper()
-	wantErrors := 0
-	used := make([]bool, len(ds))
-	for _, w := range ex.diags {
-		if w.severity == parser.SeverityError {
-			wantErrors++
-		}
-		found := false
-		for k, d := range ds {
-			if used[k] || d.Code != w.code || d.Severity != w.severity ||
-				w.suggest != nil && d.Suggestion != *w.suggest || w.col != nil && d.Col != *w.col {
-				continue
-			}
-			used[k], found = true, true
-			break
-		}
-		if !found {
-			t.Errorf("%s: no %s %s (suggest %v) among\n%s", where, w.severity, w.code,
-				deref(w.suggest), dump(ds))
-		}
-	}
-	gotErrors := 0
-	for _, d := range ds {
-		if d.Severity == parser.SeverityError {
-			gotErrors++
-		}
-	}
-	if gotErrors != wantErrors {
-		t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dump(ds))
-	}
-	return wantErrors
 }
 
 // TestImpulseNotationDoc checks every ```impulse example of docs/notation.md against the impulse order
@@ -200,7 +140,7 @@ func TestImpulseNotationDoc(t *testing.T) {
 	for _, ex := range examples {
 		o, ds := ParseImpulseOrder(ex.input)
 		where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
-		wantErrors := checkDocDiags(t, where, ex, ds)
+		wantErrors := rulesettest.CheckDocDiags(t, where, ex.diags, ds)
 		if (ex.canonical != nil || ex.mps != nil) && wantErrors > 0 {
 			t.Fatalf("%s: an example with errors cannot give canonical: or impulses:", where)
 		}
@@ -217,13 +157,6 @@ func TestImpulseNotationDoc(t *testing.T) {
 			}
 		}
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return "(any)"
-	}
-	return strconv.Quote(*s)
 }
 
 // The extractor must skip blocks other than ```plot, such as the lead engineer's ```move examples.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // orderExample is one ```orderblock block of docs/orders.md:
@@ -39,15 +39,7 @@ type orderExample struct {
 	commands  *[]string
 	refused   *[]string
 	canonical *string
-	diags     []orderDiag
-}
-
-type orderDiag struct {
-	code     string
-	severity parser.Severity
-	line     int // -1: any
-	col      *int
-	suggest  *string
+	diags     []rulesettest.DocDiag
 }
 
 // orderBlocks extracts the ```orderblock blocks of a Markdown text; other blocks are skipped.
@@ -123,11 +115,8 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 			t.Fatalf("%s: want \"key: value\", got %q", where, l)
 		}
 		val = strings.TrimPrefix(val, " ")
-		last := func() *orderDiag {
-			if len(ex.diags) == 0 {
-				t.Fatalf("%s: %s: must follow an error: or warning: line", where, key)
-			}
-			return &ex.diags[len(ex.diags)-1]
+		if rulesettest.ReadDocDiag(t, where, &ex.diags, key, val) {
+			continue
 		}
 		switch key {
 		case "input", "canonical":
@@ -154,29 +143,6 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 			list(&ex.commands, val)
 		case "refused":
 			list(&ex.refused, val)
-		case "error", "warning":
-			sev := parser.SeverityError
-			if key == "warning" {
-				sev = parser.SeverityWarning
-			}
-			code, at, hasAt := strings.Cut(strings.TrimSpace(val), " at ")
-			d := orderDiag{code: code, severity: sev, line: -1}
-			if hasAt {
-				n, err := strconv.Atoi(strings.TrimSpace(at))
-				if err != nil {
-					t.Fatalf("%s: %s: at: %v", where, key, err)
-				}
-				d.line = n
-			}
-			ex.diags = append(ex.diags, d)
-		case "col":
-			n, err := strconv.Atoi(strings.TrimSpace(val))
-			if err != nil {
-				t.Fatalf("%s: col: %v", where, err)
-			}
-			last().col = &n
-		case "suggest":
-			last().suggest = &val
 		default:
 			t.Fatalf("%s: unknown key %q", where, key)
 		}
@@ -207,35 +173,7 @@ func checkOrderExample(t *testing.T, ex orderExample) {
 	t.Helper()
 	b, ds := readBlock(*ex.input)
 	where := fmt.Sprintf("orders.md:%d", ex.line)
-	used := make([]bool, len(ds))
-	wantErrors := 0
-	for _, w := range ex.diags {
-		if w.severity == parser.SeverityError {
-			wantErrors++
-		}
-		found := false
-		for k, d := range ds {
-			if used[k] || d.Code != w.code || d.Severity != w.severity || w.line >= 0 && d.Line != w.line ||
-				w.col != nil && d.Col != *w.col || w.suggest != nil && d.Suggestion != *w.suggest {
-				continue
-			}
-			used[k], found = true, true
-			break
-		}
-		if !found {
-			t.Errorf("%s: no %s %s at line %d (col %v, suggest %s) among\n%s", where, w.severity, w.code, w.line,
-				derefInt(w.col), deref(w.suggest), dumpLine(ds))
-		}
-	}
-	gotErrors := 0
-	for _, d := range ds {
-		if d.Severity == parser.SeverityError {
-			gotErrors++
-		}
-	}
-	if gotErrors != wantErrors {
-		t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dumpLine(ds))
-	}
+	wantErrors := rulesettest.CheckDocDiags(t, where, ex.diags, ds)
 	str := map[string]string{"game": b.Game, "turn": strconv.Itoa(b.Turn), "secret": b.Secret, "player": b.Player,
 		"help-only": map[bool]string{true: "yes", false: "no"}[b.HelpOnly]}
 	for k, v := range ex.fields {
@@ -263,13 +201,6 @@ func checkOrderExample(t *testing.T, ex orderExample) {
 	}
 }
 
-func derefInt(p *int) string {
-	if p == nil {
-		return "(any)"
-	}
-	return strconv.Itoa(*p)
-}
-
 // The extractor reads only ```orderblock blocks, multi-line inputs keep their blank lines, and "none"
 // means an empty list.
 func TestOrderBlocksExtractor(t *testing.T) {
@@ -281,7 +212,7 @@ func TestOrderBlocksExtractor(t *testing.T) {
 	}
 	ex := got[0]
 	if *ex.input != "hello\n\nGAME g\nRED1: 5" || len(*ex.orders) != 1 || (*ex.orders)[0] != "RED1: 5 FIRE ANY" ||
-		ex.commands == nil || len(*ex.commands) != 0 || len(ex.diags) != 1 || ex.diags[0].line != 0 || *ex.diags[0].col != 3 {
+		ex.commands == nil || len(*ex.commands) != 0 || len(ex.diags) != 1 || ex.diags[0].Line == nil || *ex.diags[0].Line != 0 || *ex.diags[0].Col != 3 {
 		t.Fatalf("parsed %+v", ex)
 	}
 }
