@@ -139,10 +139,7 @@ func FuzzParseImpulseOrder(f *testing.F) {
 		if parser.HasErrors(ds) {
 			return
 		}
-		again, ds2 := ParseImpulseOrder(o.String())
-		if parser.HasErrors(ds2) || !again.Equal(o) {
-			t.Fatalf("%q: canonical %q does not read back: %v", in, o.String(), ds2)
-		}
+		rulesettest.ReadsBack(t, in, o, ParseImpulseOrder)
 	})
 }
 
