@@ -30,11 +30,7 @@ func oracleForecast(st *State, u *Unit, c Check) []string {
 // TestForecastText pins an order check's canonical order and forecast (a dive, a climb, an inverted
 // end, an aircraft's own plot) and compares each with the oracle's.
 func TestForecastText(t *testing.T) {
-	scn, err := BundledScenarioFile("battle-of-britain")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := rulesettest.NewGame[*game](t, Ruleset{}, string(scn), "battle.yaml")
+	g := rulesettest.Bundled[*game](t, Ruleset{}, "battle-of-britain")
 	rulesettest.CheckForecasts(t, g, "alice", true, []rulesettest.Forecast{
 		{Unit: "SPITS", Text: "DIVE 3 TR 3 / 3 INV 3 HOLD", Canonical: "DIVE 3 TR 3 / 3 INV 3 HOLD", Preview: []string{
 			"SPIT1 phase 1: 6 hexes to (2,-4) facing 240",
