@@ -11,12 +11,8 @@ import (
 
 // strikeRange: a P-47 with four rocket salvos flies north at 1,000 ft (level 1) and ends its plot at
 // (0,1), two hexes short of a truck at (0,-1); an enemy fighter waits ahead within gun range.
-const strikeRange = `
-ruleset: afd
-name: strike range
+const strikeRange = annBen + `name: strike range
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: TRUCK1, kind: truck, side: B, hex: [0, -1]}
   - {callsign: TRUCK2, kind: truck, side: B, hex: [0, -1]}

@@ -183,12 +183,8 @@ func problemCodes[P ruleset.Problem | Problem](ps []P) []string {
 	return out
 }
 
-const diffScenario = `
-ruleset: afd
-name: differential
+const diffScenario = annBen + `name: differential
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: %.1f}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -400], facing: 6, alt: 10000, speed: 3.0}
@@ -418,12 +414,8 @@ func TestCalcMoveChecksRocketsAsTheReceiptDoes(t *testing.T) {
 	}
 }
 
-const diffFireScenario = `
-ruleset: afd
-name: differential fire
+const diffFireScenario = annBen + `name: differential fire
 options: {fog_of_war: false, simple_criticals: %v}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: S, type: %s, side: A, player: ann, hex: [%d, %d], facing: %d, alt: %d, speed: %.1f}
   - {callsign: T, type: %s, side: B, player: ben, hex: [0, 0], facing: %d, alt: 10000, speed: %.1f}
@@ -697,12 +689,8 @@ func TestCalcFireReadsAFlexibleGunsRow(t *testing.T) {
 	}
 }
 
-const diffStrikeScenario = `
-ruleset: afd
-name: differential strike
+const diffStrikeScenario = annBen + `name: differential strike
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, alt: %d, speed: %.1f, pilot: %s, rockets: %d}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -300], facing: 6, alt: 10000, speed: 3.0}
@@ -921,12 +909,8 @@ func TestCalcTargetTakesAStrafingValueOfZero(t *testing.T) {
 	}
 }
 
-const diffImpulseScenario = `
-ruleset: afd
-name: differential impulses
+const diffImpulseScenario = annBen + `name: differential impulses
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -400], facing: 6, alt: 10000, speed: 3.0}
@@ -1075,12 +1059,8 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 	t.Logf("%d random impulse orders (%d legal; %d the receipt passed for this turn and the calculator refused in a later one) agreed between calc move --impulse, the receipt and the round", n, legal, deferred)
 }
 
-const diffImpulseFireScenario = `
-ruleset: afd
-name: differential impulse fire
+const diffImpulseFireScenario = annBen + `name: differential impulse fire
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: T, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, alt: %d, speed: 0}
