@@ -1,38 +1,29 @@
 package afd
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"sortie/parser"
 	"sortie/rules/afd/notation"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // TestAttackAndFlakDocs checks the ```attack, ```flak and ```ground examples of docs/notation.md: each reads as the
 // example says (input, then canonical, or the error codes it gives and their columns).
 func TestAttackAndFlakDocs(t *testing.T) {
-	data, err := os.ReadFile("../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
 	seen := map[string]int{}
-	for i := 0; i < len(lines); i++ {
-		kind := strings.TrimPrefix(strings.TrimSpace(lines[i]), "```")
-		if kind != "attack" && kind != "flak" && kind != "ground" {
-			continue
-		}
-		start := i + 1
+	for _, f := range rulesettest.DocFences(t, "../../docs/notation.md", "attack", "flak", "ground") {
+		kind, start := f.Kind, f.Line
 		var input, canonical string
 		type want struct {
 			code string
 			col  int
 		}
 		var errs []want
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			key, val, _ := strings.Cut(lines[i], ": ")
+		for k, l := range f.Lines {
+			key, val, _ := strings.Cut(l, ": ")
 			switch key {
 			case "input":
 				input = val
@@ -43,7 +34,7 @@ func TestAttackAndFlakDocs(t *testing.T) {
 			case "col":
 				errs[len(errs)-1].col, _ = strconv.Atoi(val)
 			default:
-				t.Fatalf("notation.md:%d: unknown key %q", i+1, key)
+				t.Fatalf("notation.md:%d: unknown key %q", start+1+k, key)
 			}
 		}
 		seen[kind]++

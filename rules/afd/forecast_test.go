@@ -9,6 +9,7 @@ import (
 	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
 	"sortie/rules/ruleset"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // The forecast's formats as fmt printed them before the lines were appended into one buffer: the
@@ -60,18 +61,17 @@ victory:
   - {side: Luftwaffe, kind: destroy, aircraft: [LOW, HIGH], points: 1}
 `
 
+// forecastCase is an order for a unit, the canonical order its check gives and the forecast's lines.
+type forecastCase struct {
+	unit, text, canonical string
+	preview               []string
+}
+
 // TestForecastText pins an order check's canonical order and forecast, line for line, and compares
 // each line with the oracle's from the same flight.
 func TestForecastText(t *testing.T) {
-	rg, err := Ruleset{Env: testEnv(t)}.NewGame([]byte(forecastGame), nil, "forecast.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := rg.(*game)
-	for _, c := range []struct {
-		unit, text, canonical string
-		preview               []string
-	}{
+	g := rulesettest.NewGame[*game](t, Ruleset{Env: testEnv(t)}, forecastGame, "forecast.yaml")
+	for _, c := range []forecastCase{
 		// Down through 1,000 ft; the speed with a fraction before and after.
 		{"LOW", "1 TR 1 TL 1 -6", "1 TR 1 TL 1 -600 FIRE ANY", []string{
 			"MP 1  1     hex (-3,-6)  facing 000  1,400 ft  bank N",
@@ -139,18 +139,8 @@ func TestForecastText(t *testing.T) {
 // TestImpulseForecastText pins the impulse game's forecast: the impulse lines, a manoeuvre that goes on
 // into the next turn (one impulse, and several), and one left for the next turn.
 func TestImpulseForecastText(t *testing.T) {
-	scn, err := BundledScenarioFile("kent-impulse-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Ruleset{Env: testEnv(t)}.NewGame(scn, nil, "kent.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		unit, text, canonical string
-		preview               []string
-	}{
+	g := bundledGame(t, "kent-impulse-1940")
+	for _, c := range []forecastCase{
 		{"RED1", "` ` TR", "` ` TR FIRE ANY", []string{
 			"turn 1 impulse 3  `  hex (0,5)  facing 000  9,000 ft  bank N",
 			"turn 1 impulse 5  `  hex (0,4)  facing 000  9,000 ft  bank N",

@@ -1,34 +1,23 @@
 package afd
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // TestScenarioDocExamples loads every ```yaml example of docs/scenarios.md: a whole scenario as it is,
 // a fragment (ground units, roads, flak, aircraft) inside a scenario that gives it the sides and players
 // it names and an aircraft for each side.
 func TestScenarioDocExamples(t *testing.T) {
-	data, err := os.ReadFile("../../docs/scenarios.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
 	n := 0
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "```yaml" {
-			continue
-		}
-		start := i + 1
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			body = append(body, lines[i])
-		}
+	for _, f := range rulesettest.DocFences(t, "../../docs/scenarios.md", "yaml") {
+		start := f.Line
 		n++
-		text := strings.Join(body, "\n")
+		text := strings.Join(f.Lines, "\n")
 		if !strings.Contains(text, "ruleset:") {
 			text = wrapFragment(t, start, text)
 		}

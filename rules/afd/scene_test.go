@@ -80,14 +80,7 @@ func TestSceneShowsTheSidesViewOnly(t *testing.T) {
 // Clouds block sight (docs/rulings.md, spotting), so the report's map draws the clouds near the planes,
 // with a legend entry: channel-1940 has a cloud bank north-east of the RAF section.
 func TestMapShowsClouds(t *testing.T) {
-	data, err := BundledScenarioFile("channel-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Ruleset{Env: testEnv(t)}.NewGame(data, nil, "channel-1940.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := bundledGame(t, "channel-1940")
 	for _, p := range g.Players() {
 		r := g.Report(p.ID, nil)
 		if len(r.Scene.Clouds) == 0 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // docExample is one ```plot block of docs/notation.md:
@@ -44,25 +45,10 @@ func plotBlocks(t *testing.T, doc string) []docExample { t.Helper(); return docB
 func docBlocks(t *testing.T, doc, kind string) []docExample {
 	t.Helper()
 	var out []docExample
-	lines := strings.Split(doc, "\n")
-	for i := 0; i < len(lines); i++ {
-		fence := strings.TrimRight(lines[i], " \r")
-		if !strings.HasPrefix(fence, "```") {
-			continue
+	for _, f := range rulesettest.Fences(t, "notation.md", doc) {
+		if f.Kind == kind {
+			out = append(out, parseDocExample(t, f.Line, f.Lines))
 		}
-		info := strings.Fields(strings.TrimPrefix(fence, "```"))
-		start := i
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			body = append(body, strings.TrimRight(lines[i], "\r"))
-		}
-		if i == len(lines) {
-			t.Fatalf("notation.md:%d: unclosed code block", start+1)
-		}
-		if len(info) == 0 || info[0] != kind {
-			continue
-		}
-		out = append(out, parseDocExample(t, start+1, body))
 	}
 	return out
 }

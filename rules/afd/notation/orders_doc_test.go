@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // orderExample is one ```orderblock block of docs/orders.md:
@@ -54,25 +55,10 @@ type orderDiag struct {
 func orderBlocks(t *testing.T, doc string) []orderExample {
 	t.Helper()
 	var out []orderExample
-	lines := strings.Split(doc, "\n")
-	for i := 0; i < len(lines); i++ {
-		fence := strings.TrimRight(lines[i], " \r")
-		if !strings.HasPrefix(fence, "```") {
-			continue
+	for _, f := range rulesettest.Fences(t, "orders.md", doc) {
+		if f.Kind == "orderblock" {
+			out = append(out, parseOrderExample(t, f.Line, f.Lines))
 		}
-		info := strings.Fields(strings.TrimPrefix(fence, "```"))
-		start := i
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			body = append(body, strings.TrimRight(lines[i], "\r"))
-		}
-		if i == len(lines) {
-			t.Fatalf("orders.md:%d: unclosed code block", start+1)
-		}
-		if len(info) == 0 || info[0] != "orderblock" {
-			continue
-		}
-		out = append(out, parseOrderExample(t, start+1, body))
 	}
 	return out
 }
