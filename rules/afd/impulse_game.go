@@ -306,8 +306,7 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		climbWhat, diveWhat, cite = "a half loop's steep climb this turn,", "a half loop's steep dive this turn,", "seed 001 X.D.1, X.E.4"
 		climbShare, diveShare = shareOf(min(200*s, 1000), s), shareOf(200*s, s)
 	}
-	climbBase, climbExtra := climbShare.Base, climbShare.Extra
-	diveBase, diveExtra := diveShare.Base, diveShare.Extra
+	climbBase, diveBase := climbShare.Base, diveShare.Base
 	usedClimbExtra, usedDiveExtra := 0, 0
 	for _, b := range pt.flown {
 		if b.Climb > climbBase {
@@ -315,6 +314,21 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		}
 		if d := -b.Climb - b.Mandatory; d > diveBase {
 			usedDiveExtra++
+		}
+	}
+	// shared checks a move's climb or dive (verb) of ft feet against the turn's share of it: at most
+	// its most, and more than its Base in no more than Extra of the turn's moves (used counts them).
+	shared := func(col, ft int, verb string, share altShare, used *int, what string) {
+		switch {
+		case ft > share.most():
+			errf(col, "impulse-"+verb, "the %s may %s at most %s ft in one %s, not %s ft (%s %s; %s)",
+				pt.card.Name, verb, feetText(share.most()), share.unit(), feetText(ft), what, share.explain(), cite)
+		case ft > share.Base:
+			*used++
+			if *used > share.Extra {
+				errf(col, "impulse-"+verb+"-extra", "only %d %s%s of this turn may %s %s ft, and the %s has used %s (%s %s; %s)",
+					share.Extra, share.unit(), plural(share.Extra), verb, feetText(share.Base+100), pt.card.Name, usedText(share.Extra), what, share.explain(), cite)
+			}
 		}
 	}
 	flown := append([]FlownBox(nil), pt.flown...)
@@ -382,30 +396,10 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 			errf(b.AltCol, "impulse-altitude", "altitudes go in steps of 100 ft, not %s", feetText(want))
 		}
 		if change > 0 {
-			switch {
-			case change > climbShare.most():
-				errf(b.AltCol, "impulse-climb", "the %s may climb at most %s ft in one %s, not %s ft (%s %s; %s)",
-					pt.card.Name, feetText(climbShare.most()), climbShare.unit(), feetText(change), climbWhat, climbShare.explain(), cite)
-			case change > climbBase:
-				usedClimbExtra++
-				if usedClimbExtra > climbExtra {
-					errf(b.AltCol, "impulse-climb-extra", "only %d %s%s of this turn may climb %s ft, and the %s has used %s (%s %s; %s)",
-						climbExtra, climbShare.unit(), plural(climbExtra), feetText(climbBase+100), pt.card.Name, usedText(climbExtra), climbWhat, climbShare.explain(), cite)
-				}
-			}
+			shared(b.AltCol, change, "climb", climbShare, &usedClimbExtra, climbWhat)
 		}
 		if d := -change - fb.Mandatory; d > 0 {
-			switch {
-			case d > diveShare.most():
-				errf(b.AltCol, "impulse-dive", "the %s may dive at most %s ft in one %s, not %s ft (%s %s; %s)",
-					pt.card.Name, feetText(diveShare.most()), diveShare.unit(), feetText(d), diveWhat, diveShare.explain(), cite)
-			case d > diveBase:
-				usedDiveExtra++
-				if usedDiveExtra > diveExtra {
-					errf(b.AltCol, "impulse-dive-extra", "only %d %s%s of this turn may dive %s ft, and the %s has used %s (%s %s; %s)",
-						diveExtra, diveShare.unit(), plural(diveExtra), feetText(diveBase+100), pt.card.Name, usedText(diveExtra), diveWhat, diveShare.explain(), cite)
-				}
-			}
+			shared(b.AltCol, d, "dive", diveShare, &usedDiveExtra, diveWhat)
 		}
 		// Power and brake per impulse (X.C): one power factor per working engine, one brake factor.
 		if b.Power > pt.engine {

@@ -779,16 +779,8 @@ func CheckOrder(card *aircraft.Card, f Flight, o notation.Order) Result {
 func checkOrder(card *aircraft.Card, f Flight, o notation.Order, steps []Step) Result {
 	r := moveInto(card, f, o.Plot, steps)
 	for _, g := range o.Fire.Guns {
-		found := false
-		for _, cg := range card.Guns {
-			found = found || cg.ID == g
-		}
-		if !found {
-			var ids []string
-			for _, cg := range card.Guns {
-				ids = append(ids, cg.ID)
-			}
-			r.errorf(o.Fire.Col, "fire-guns", "GUNS %s: the %s has no gun position %q (it has %s)", g, card.Name, g, strings.Join(ids, ", "))
+		if !card.HasGun(g) {
+			r.errorf(o.Fire.Col, "fire-guns", "GUNS %s: the %s has no gun position %q (it has %s)", g, card.Name, g, card.GunList())
 		}
 	}
 	return r

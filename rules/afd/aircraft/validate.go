@@ -79,28 +79,34 @@ func (c *Card) Validate() error {
 	return &Error{Name: c.Key, Problems: ck.list}
 }
 
+// checkIdentity checks who a type is, as a card and a data file both say it: its name, nation, year
+// of service, role and engines.
+func checkIdentity(ck *checker, name, nation string, year int, role Role, engines Engines) {
+	if strings.TrimSpace(name) == "" {
+		ck.add("name", "missing")
+	}
+	if strings.TrimSpace(nation) == "" {
+		ck.add("nation", "missing")
+	}
+	if year < 1903 || year > 1960 {
+		ck.add("year", "%d is not a plausible year of service", year)
+	}
+	if !slices.Contains(validRoles, role) {
+		ck.add("role", "%q is not one of %v", role, validRoles)
+	}
+	if engines.Count < 1 || engines.Count > 6 {
+		ck.add("engines.count", "want 1 to 6 engines, got %d", engines.Count)
+	}
+	if !slices.Contains(validEngines, engines.Kind) {
+		ck.add("engines.kind", "%q is not one of %v", engines.Kind, validEngines)
+	}
+}
+
 func (c *Card) check(ck *checker) {
 	if !keyPattern.MatchString(c.Key) {
 		ck.add("key", "want lower-case letters, digits and dashes, got %q", c.Key)
 	}
-	if strings.TrimSpace(c.Name) == "" {
-		ck.add("name", "missing")
-	}
-	if strings.TrimSpace(c.Nation) == "" {
-		ck.add("nation", "missing")
-	}
-	if c.Year < 1903 || c.Year > 1960 {
-		ck.add("year", "%d is not a plausible year of service", c.Year)
-	}
-	if !slices.Contains(validRoles, c.Role) {
-		ck.add("role", "%q is not one of %v", c.Role, validRoles)
-	}
-	if c.Engines.Count < 1 || c.Engines.Count > 6 {
-		ck.add("engines.count", "want 1 to 6 engines, got %d", c.Engines.Count)
-	}
-	if !slices.Contains(validEngines, c.Engines.Kind) {
-		ck.add("engines.kind", "%q is not one of %v", c.Engines.Kind, validEngines)
-	}
+	checkIdentity(ck, c.Name, c.Nation, c.Year, c.Role, c.Engines)
 	if !slices.Contains(validClasses, c.LossClass) {
 		ck.add("loss_class", "%q is not one of %v", c.LossClass, validClasses)
 	}
@@ -286,7 +292,7 @@ func (c *Card) checkSystems(ck *checker) {
 			if !slices.Contains(validSides, s.Side) {
 				ck.add(p+".side", "%q is not one of %v", s.Side, validSides)
 			}
-			if !c.hasGun(s.Guns) {
+			if !c.HasGun(s.Guns) {
 				ck.add(p+".guns", "%q names no gun position of the card", s.Guns)
 			}
 			guns[s.Guns] = true
@@ -317,13 +323,19 @@ func (c *Card) checkSystems(ck *checker) {
 	}
 }
 
-func (c *Card) hasGun(id string) bool {
-	for _, g := range c.Guns {
-		if g.ID == id {
-			return true
-		}
+// HasGun says whether the card has the gun position id.
+func (c *Card) HasGun(id string) bool {
+	return slices.ContainsFunc(c.Guns, func(g GunPosition) bool { return g.ID == id })
+}
+
+// GunList names the card's gun positions in its order, separated by commas: what a fire order that
+// names another may name instead.
+func (c *Card) GunList() string {
+	ids := make([]string, len(c.Guns))
+	for i, g := range c.Guns {
+		ids[i] = g.ID
 	}
-	return false
+	return strings.Join(ids, ", ")
 }
 
 // check checks the historical data of a file; the card itself is checked once built.
@@ -344,24 +356,7 @@ func (f *File) check(ck *checker) {
 		f.checkBombs(ck)
 		return
 	}
-	if strings.TrimSpace(f.Name) == "" {
-		ck.add("name", "missing")
-	}
-	if strings.TrimSpace(f.Nation) == "" {
-		ck.add("nation", "missing")
-	}
-	if f.Year < 1903 || f.Year > 1960 {
-		ck.add("year", "%d is not a plausible year of service", f.Year)
-	}
-	if !slices.Contains(validRoles, f.Role) {
-		ck.add("role", "%q is not one of %v", f.Role, validRoles)
-	}
-	if f.Engines.Count < 1 || f.Engines.Count > 6 {
-		ck.add("engines.count", "want 1 to 6 engines, got %d", f.Engines.Count)
-	}
-	if !slices.Contains(validEngines, f.Engines.Kind) {
-		ck.add("engines.kind", "%q is not one of %v", f.Engines.Kind, validEngines)
-	}
+	checkIdentity(ck, f.Name, f.Nation, f.Year, f.Role, f.Engines)
 	if strings.TrimSpace(f.Engines.Name) == "" {
 		ck.add("engines.name", "missing")
 	}
