@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"sortie/parser"
-	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
 	"sortie/rules/ruleset/rulesettest"
@@ -16,10 +15,7 @@ import (
 // TestNotationGuideMovementExamples flies every ```move block of docs/notation.md with the shipped cards
 // and checks the hexes and end state the guide promises.
 func TestNotationGuideMovementExamples(t *testing.T) {
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := shippedCards(t)
 	var blocks []map[string]string
 	for _, f := range rulesettest.DocFences(t, "../../docs/notation.md", "move") {
 		cur := map[string]string{"line": strconv.Itoa(f.Line)}

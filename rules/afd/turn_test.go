@@ -26,6 +26,16 @@ func testEnv(t testing.TB) *Env {
 	return env
 }
 
+// shippedCards are the aircraft cards Sortie ships.
+func shippedCards(t testing.TB) *aircraft.Registry {
+	t.Helper()
+	reg, err := aircraft.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
 // bundledState is the shipped cards and tables, and the first turn of a bundled scenario.
 func bundledState(t testing.TB, name string) (*Env, *State) {
 	t.Helper()
