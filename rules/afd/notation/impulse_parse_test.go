@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // Impulse orders (seed 001 X.F: the impulse log's notations; docs/notation.md: impulse orders).
@@ -134,20 +135,14 @@ func FuzzParseImpulseOrder(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		o, ds := ParseImpulseOrder(in)
+		_, ds := ParseImpulseOrder(in)
 		n := utf8.RuneCountInString(in)
 		for _, d := range ds {
 			if d.Col < 0 || d.Col > n+1 {
 				t.Fatalf("%q: column %d outside the text (%d runes): %v", in, d.Col, n, d)
 			}
 		}
-		if parser.HasErrors(ds) {
-			return
-		}
-		again, ds2 := ParseImpulseOrder(o.String())
-		if parser.HasErrors(ds2) || !again.Equal(o) {
-			t.Fatalf("%q: canonical %q does not read back: %v", in, o.String(), ds2)
-		}
+		rulesettest.ReadsBack(t, in, ParseImpulseOrder, ImpulseOrder.Equal)
 	})
 }
 

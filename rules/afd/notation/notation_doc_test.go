@@ -29,11 +29,55 @@ type docExample struct {
 	diags     []docDiag
 }
 
+// docDiag is a diagnostic an example lists: its code and severity, on which line of an order block
+// (-1: any; a plot has one line), and at which column and with which suggestion when it says.
 type docDiag struct {
 	code     string
 	severity parser.Severity
-	suggest  *string
+	line     int
 	col      *int
+	suggest  *string
+}
+
+// readDiag reads an example's line that lists a diagnostic into diags: "error: CODE [at N]" and
+// "warning: CODE [at N]" add one, on line N of the block if given; "col: N" and "suggest: TEXT" say
+// more of the one added last. It says whether key was one of these.
+func readDiag(t *testing.T, where, key, val string, diags *[]docDiag) bool {
+	t.Helper()
+	last := func() *docDiag {
+		if len(*diags) == 0 {
+			t.Fatalf("%s: %s: must follow an error: or warning: line", where, key)
+		}
+		return &(*diags)[len(*diags)-1]
+	}
+	switch key {
+	case "error", "warning":
+		sev := parser.SeverityError
+		if key == "warning" {
+			sev = parser.SeverityWarning
+		}
+		code, at, hasAt := strings.Cut(strings.TrimSpace(val), " at ")
+		d := docDiag{code: code, severity: sev, line: -1}
+		if hasAt {
+			n, err := strconv.Atoi(strings.TrimSpace(at))
+			if err != nil {
+				t.Fatalf("%s: %s: at: %v", where, key, err)
+			}
+			d.line = n
+		}
+		*diags = append(*diags, d)
+	case "col":
+		n, err := strconv.Atoi(strings.TrimSpace(val))
+		if err != nil {
+			t.Fatalf("%s: col: %v", where, err)
+		}
+		last().col = &n
+	case "suggest":
+		last().suggest = &val
+	default:
+		return false
+	}
+	return true
 }
 
 // plotBlocks extracts the fenced blocks whose info string is "plot"; other blocks (```move, ```go ...)
@@ -63,11 +107,8 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 			t.Fatalf("%s: want \"key: value\", got %q", where, l)
 		}
 		val = strings.TrimPrefix(val, " ")
-		last := func() *docDiag {
-			if len(ex.diags) == 0 {
-				t.Fatalf("%s: %s: must follow an error: or warning: line", where, key)
-			}
-			return &ex.diags[len(ex.diags)-1]
+		if readDiag(t, where, key, val, &ex.diags) {
+			continue
 		}
 		switch key {
 		case "input":
@@ -83,20 +124,6 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 				t.Fatalf("%s: mps: %v", where, err)
 			}
 			ex.mps = &n
-		case "error", "warning":
-			sev := parser.SeverityError
-			if key == "warning" {
-				sev = parser.SeverityWarning
-			}
-			ex.diags = append(ex.diags, docDiag{code: strings.TrimSpace(val), severity: sev})
-		case "suggest":
-			last().suggest = &val
-		case "col":
-			n, err := strconv.Atoi(strings.TrimSpace(val))
-			if err != nil {
-				t.Fatalf("%s: col: %v", where, err)
-			}
-			last().col = &n
 		default:
 			t.Fatalf("%s: unknown key %q", where, key)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 func TestParseOrder(t *testing.T) {
@@ -80,16 +81,7 @@ func FuzzParseOrder(f *testing.F) {
 	for _, s := range []string{"2R 1 TR STEEP P FIRE ANY", "5 HOLD", "5 FIRE red-1 GUNS a,b MAX 3", "FIRE", "HOLDFIRE 3"} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		o, ds := ParseOrder(s)
-		if parser.HasErrors(ds) {
-			return
-		}
-		back, ds2 := ParseOrder(o.String())
-		if parser.HasErrors(ds2) || !back.Equal(o) {
-			t.Fatalf("%q → %q does not round-trip: %v", s, o.String(), ds2)
-		}
-	})
+	f.Fuzz(func(t *testing.T, s string) { rulesettest.ReadsBack(t, s, ParseOrder, Order.Equal) })
 }
 
 func TestParseOrderLine(t *testing.T) {

@@ -40,15 +40,7 @@ type orderExample struct {
 	commands  *[]string
 	refused   *[]string
 	canonical *string
-	diags     []orderDiag
-}
-
-type orderDiag struct {
-	code     string
-	severity parser.Severity
-	line     int // -1: any
-	col      *int
-	suggest  *string
+	diags     []docDiag
 }
 
 // orderBlocks extracts the ```orderblock blocks of a Markdown text; other blocks are skipped.
@@ -109,11 +101,8 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 			t.Fatalf("%s: want \"key: value\", got %q", where, l)
 		}
 		val = strings.TrimPrefix(val, " ")
-		last := func() *orderDiag {
-			if len(ex.diags) == 0 {
-				t.Fatalf("%s: %s: must follow an error: or warning: line", where, key)
-			}
-			return &ex.diags[len(ex.diags)-1]
+		if readDiag(t, where, key, val, &ex.diags) {
+			continue
 		}
 		switch key {
 		case "input", "canonical":
@@ -140,29 +129,6 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 			list(&ex.commands, val)
 		case "refused":
 			list(&ex.refused, val)
-		case "error", "warning":
-			sev := parser.SeverityError
-			if key == "warning" {
-				sev = parser.SeverityWarning
-			}
-			code, at, hasAt := strings.Cut(strings.TrimSpace(val), " at ")
-			d := orderDiag{code: code, severity: sev, line: -1}
-			if hasAt {
-				n, err := strconv.Atoi(strings.TrimSpace(at))
-				if err != nil {
-					t.Fatalf("%s: %s: at: %v", where, key, err)
-				}
-				d.line = n
-			}
-			ex.diags = append(ex.diags, d)
-		case "col":
-			n, err := strconv.Atoi(strings.TrimSpace(val))
-			if err != nil {
-				t.Fatalf("%s: col: %v", where, err)
-			}
-			last().col = &n
-		case "suggest":
-			last().suggest = &val
 		default:
 			t.Fatalf("%s: unknown key %q", where, key)
 		}
