@@ -69,16 +69,6 @@ func (g *game) DiceStream() string {
 // (ruleset.Selective).
 func (g *game) AsksOnly() bool { return g.st.Options.Impulse }
 
-func (g *game) impulseUnits(player string) []string {
-	var out []string
-	for i := range g.st.Planes {
-		if p := &g.st.Planes[i]; p.Player == player && p.NeedsOrders() {
-			out = append(out, p.Callsign)
-		}
-	}
-	return out
-}
-
 // impulseCheck reads an impulse order and checks it from where the plane stands: the first manoeuvre
 // and those queued after it, as far as this turn goes (what lies in a later turn is checked when the
 // plane gets there), with the impulse-by-impulse forecast.

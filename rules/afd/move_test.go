@@ -503,37 +503,35 @@ func TestRule21DiveBombing(t *testing.T) {
 	illegal(t, fly(t, diveBomber(), start, "5 BOMB"), "bomb-unloaded")
 }
 
-// Seed 000 rule (22): after a vertical dive the plane dives at least half its maximum shallow dive, or
-// stays in a steep or vertical dive.
-func TestRule22PullOutAfterVerticalDive(t *testing.T) {
-	start := at(50)
-	start.Last.Vert = true
-	illegal(t, fly(t, fighter(), start, "5"), "pull-out-vert")
-	illegal(t, fly(t, fighter(), start, "5 -4"), "pull-out-vert")
-	legal(t, fly(t, fighter(), start, "5 -5"))
-	legal(t, fly(t, fighter(), start, "5 STEEP"))
-	legal(t, fly(t, fighter(), start, "5 VERT"))
-}
-
-// Seed 000 rule (23): after a steep dive the plane dives at least 300 ft and may not climb.
-func TestRule23PullOutAfterSteepDive(t *testing.T) {
-	start := at(50)
-	start.Last.SteepDive = true
-	illegal(t, fly(t, fighter(), start, "5 -2"), "pull-out-steep")
-	illegal(t, fly(t, fighter(), start, "5 +2"), "pull-out-steep")
-	legal(t, fly(t, fighter(), start, "5 -3"))
-	legal(t, fly(t, fighter(), start, "5 STEEP"))
-}
-
-// Seed 000 rule (24): after a steep climb, no dive of any kind; level, climb or steep climb again.
-func TestRule24LevelOffAfterSteepClimb(t *testing.T) {
-	start := at(50)
-	start.Last.SteepClimb = true
-	illegal(t, fly(t, fighter(), start, "5 -2"), "level-off")
-	illegal(t, fly(t, fighter(), start, "5 STEEP"), "level-off")
-	legal(t, fly(t, fighter(), start, "5"))
-	legal(t, fly(t, fighter(), start, "5 +2"))
-	legal(t, fly(t, fighter(), start, "5 STEEP +10"))
+// Seed 000 rules (22) to (24): what a plane may do after last turn's vertical dive, steep dive or steep
+// climb; each plot flown from that state is refused with the code, or flown.
+func TestRules22To24AfterASteepOrVerticalTurn(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		last           func(*LastTurn)
+		code           string
+		illegal, legal []string
+	}{
+		// Rule (22): after a vertical dive the plane dives at least half its maximum shallow dive, or
+		// stays in a steep or vertical dive.
+		{"rule 22, after a vertical dive", func(l *LastTurn) { l.Vert = true }, "pull-out-vert",
+			[]string{"5", "5 -4"}, []string{"5 -5", "5 STEEP", "5 VERT"}},
+		// Rule (23): after a steep dive the plane dives at least 300 ft and may not climb.
+		{"rule 23, after a steep dive", func(l *LastTurn) { l.SteepDive = true }, "pull-out-steep",
+			[]string{"5 -2", "5 +2"}, []string{"5 -3", "5 STEEP"}},
+		// Rule (24): after a steep climb, no dive of any kind; level, climb or steep climb again.
+		{"rule 24, after a steep climb", func(l *LastTurn) { l.SteepClimb = true }, "level-off",
+			[]string{"5 -2", "5 STEEP"}, []string{"5", "5 +2", "5 STEEP +10"}},
+	} {
+		start := at(50)
+		c.last(&start.Last)
+		for _, plot := range c.illegal {
+			t.Run(c.name+", "+plot, func(t *testing.T) { illegal(t, fly(t, fighter(), start, plot), c.code) })
+		}
+		for _, plot := range c.legal {
+			t.Run(c.name+", "+plot, func(t *testing.T) { legal(t, fly(t, fighter(), start, plot)) })
+		}
+	}
 }
 
 // Seed 000 rule (25): a plane with one power factor may use it every other turn, below top level speed.

@@ -151,13 +151,16 @@ func (g *game) takeOrders(orders map[string]string, mine func(st *State, unit st
 	return st, rest
 }
 
+// Units are the player's planes a round waits for: in the plain game those in play, in the impulse
+// game those waiting for a manoeuvre.
 func (g *game) Units(player string) []string {
+	asks := (*Plane).InPlay
 	if g.st.Options.Impulse {
-		return g.impulseUnits(player)
+		asks = (*Plane).NeedsOrders
 	}
 	var out []string
-	for _, p := range g.st.Planes {
-		if p.Player == player && p.InPlay() {
+	for i := range g.st.Planes {
+		if p := &g.st.Planes[i]; p.Player == player && asks(p) {
 			out = append(out, p.Callsign)
 		}
 	}
