@@ -76,6 +76,16 @@ func illegal(t *testing.T, r Result, code string) Problem {
 	return Problem{}
 }
 
+// endsAt flies plot with fighter() from speed 5.0 at 10,000 ft: legal, ending at speed and alt.
+func endsAt(t *testing.T, plot string, speed Tenths, alt int) {
+	t.Helper()
+	r := fly(t, fighter(), at(50), plot)
+	legal(t, r)
+	if r.End.Speed != speed || r.End.Alt != alt {
+		t.Errorf("%s from speed 5.0 at 10,000 ft: speed %.1f at %d ft, want %.1f at %d ft", plot, r.End.Speed.Float(), r.End.Alt, speed.Float(), alt)
+	}
+}
+
 func speedTerm(r Result, rule string) Tenths {
 	var t Tenths
 	for _, s := range r.SpeedLog {
@@ -385,11 +395,7 @@ func TestRule15PowerAndBrakeIncrements(t *testing.T) {
 
 // Seed 000 rule (16): climbing costs 0.1 for each 100 ft, up to the card's maximum climb a turn.
 func TestRule16ClimbCost(t *testing.T) {
-	r := fly(t, fighter(), at(50), "5 +3")
-	legal(t, r)
-	if r.End.Speed != 47 || r.End.Alt != 10300 {
-		t.Errorf("climb 300 ft: speed %.1f alt %d", r.End.Speed.Float(), r.End.Alt)
-	}
+	endsAt(t, "5 +3", 47, 10300)
 	illegal(t, fly(t, fighter(), at(50), "5 +5"), "climb-limit")
 }
 
@@ -401,11 +407,7 @@ func TestRule17ShallowDive(t *testing.T) {
 			t.Errorf("dive %d ft gains %v tenths, want %v", ft, got, want)
 		}
 	}
-	r := fly(t, fighter(), at(50), "5 -8")
-	legal(t, r)
-	if r.End.Speed != 55 || r.End.Alt != 9200 {
-		t.Errorf("dive 800 ft: %.1f %d", r.End.Speed.Float(), r.End.Alt)
-	}
+	endsAt(t, "5 -8", 55, 9200)
 	illegal(t, fly(t, fighter(), at(50), "5 -11"), "dive-limit")
 }
 

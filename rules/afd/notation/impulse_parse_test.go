@@ -33,18 +33,7 @@ var impulseValid = []struct{ in, canon string }{
 
 func TestImpulseOrdersRead(t *testing.T) {
 	for _, c := range impulseValid {
-		o, ds := ParseImpulseOrder(c.in)
-		if parser.HasErrors(ds) {
-			t.Errorf("%q: %v", c.in, ds)
-			continue
-		}
-		if got := o.String(); got != c.canon {
-			t.Errorf("%q: canonical %q, want %q", c.in, got, c.canon)
-		}
-		again, ds := ParseImpulseOrder(o.String())
-		if parser.HasErrors(ds) || !again.Equal(o) {
-			t.Errorf("%q: the canonical form %q does not read back the same: %v", c.in, o.String(), ds)
-		}
+		readsAs(t, ParseImpulseOrder, c.in, c.canon)
 	}
 	o, _ := ParseImpulseOrder("HR -1")
 	if m := o.Manoeuvres[0]; len(m.Boxes) != 2 || !m.Boxes[1].Cont || m.Boxes[0].Alt != -100 || m.Impulses() != 2 {
