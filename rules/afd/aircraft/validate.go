@@ -205,18 +205,7 @@ func (c *Card) checkGuns(ck *checker) {
 	seen := map[string]bool{}
 	for i, g := range c.Guns {
 		p := fmt.Sprintf("guns[%d]", i)
-		if !keyPattern.MatchString(g.ID) {
-			ck.add(p+".id", "want lower-case letters, digits and dashes, got %q", g.ID)
-		} else if seen[g.ID] {
-			ck.add(p+".id", "%q is used twice", g.ID)
-		}
-		seen[g.ID] = true
-		if !slices.Contains(validGunKinds, g.Kind) {
-			ck.add(p+".kind", "%q is not one of %v", g.Kind, validGunKinds)
-		}
-		if !slices.Contains(validSides, g.Side) {
-			ck.add(p+".side", "%q is not one of %v", g.Side, validSides)
-		}
+		checkPosition(ck, p, seen, g.ID, g.Kind, g.Side)
 		if _, err := ParseMix(g.Mix); err != nil {
 			ck.add(p+".mix", "%v", err)
 		}
@@ -227,6 +216,23 @@ func (c *Card) checkGuns(ck *checker) {
 			ck.add(p+".ammo", "want at least 1 burst, got %d", g.Ammo)
 		}
 		checkArcs(ck, p+".arcs", g.Kind, g.Arcs)
+	}
+}
+
+// checkPosition checks what a card's gun position and a data file's both say of it, at path p: its id
+// (a key, not among those seen before it), its kind and its side.
+func checkPosition(ck *checker, p string, seen map[string]bool, id, kind, side string) {
+	if !keyPattern.MatchString(id) {
+		ck.add(p+".id", "want lower-case letters, digits and dashes, got %q", id)
+	} else if seen[id] {
+		ck.add(p+".id", "%q is used twice", id)
+	}
+	seen[id] = true
+	if !slices.Contains(validGunKinds, kind) {
+		ck.add(p+".kind", "%q is not one of %v", kind, validGunKinds)
+	}
+	if !slices.Contains(validSides, side) {
+		ck.add(p+".side", "%q is not one of %v", side, validSides)
 	}
 }
 
@@ -483,18 +489,7 @@ func (f *File) checkArmament(ck *checker) {
 	seen := map[string]bool{}
 	for i, a := range f.Armament {
 		p := fmt.Sprintf("armament[%d]", i)
-		if !keyPattern.MatchString(a.ID) {
-			ck.add(p+".id", "want lower-case letters, digits and dashes, got %q", a.ID)
-		} else if seen[a.ID] {
-			ck.add(p+".id", "%q is used twice", a.ID)
-		}
-		seen[a.ID] = true
-		if !slices.Contains(validGunKinds, a.Kind) {
-			ck.add(p+".kind", "%q is not one of %v", a.Kind, validGunKinds)
-		}
-		if !slices.Contains(validSides, a.Side) {
-			ck.add(p+".side", "%q is not one of %v", a.Side, validSides)
-		}
+		checkPosition(ck, p, seen, a.ID, a.Kind, a.Side)
 		checkArcs(ck, p+".arcs", a.Kind, a.Arcs)
 		if len(a.Weapons) == 0 {
 			ck.add(p+".weapons", "a gun position needs at least one weapon")

@@ -1,7 +1,6 @@
 package notation
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -137,11 +136,7 @@ func FuzzParseImpulseOrder(f *testing.F) {
 
 // TestOrdersDocImpulseBlocks: the impulse order blocks of docs/orders.md read without a fault.
 func TestOrdersDocImpulseBlocks(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/orders.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := strings.Split(string(data), "\n```impulseblock\n")[1:]
+	blocks := strings.Split(rulesettest.Doc(t, "../../../docs/orders.md"), "\n```impulseblock\n")[1:]
 	if len(blocks) == 0 {
 		t.Fatal("docs/orders.md has no ```impulseblock example")
 	}

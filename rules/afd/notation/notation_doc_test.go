@@ -2,7 +2,6 @@ package notation
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,6 +36,16 @@ type docDiag struct {
 	line     int
 	col      *int
 	suggest  *string
+}
+
+// keyValue reads an example's line, "key: value" (the one space after the colon is not the value's).
+func keyValue(t *testing.T, where, l string) (key, val string) {
+	t.Helper()
+	key, val, ok := strings.Cut(l, ":")
+	if !ok {
+		t.Fatalf("%s: want \"key: value\", got %q", where, l)
+	}
+	return key, strings.TrimPrefix(val, " ")
 }
 
 // readDiag reads an example's line that lists a diagnostic into diags: "error: CODE [at N]" and
@@ -82,17 +91,23 @@ func readDiag(t *testing.T, where, key, val string, diags *[]docDiag) bool {
 
 // plotBlocks extracts the fenced blocks whose info string is "plot"; other blocks (```move, ```go ...)
 // are skipped.
-func plotBlocks(t *testing.T, doc string) []docExample { t.Helper(); return docBlocks(t, doc, "plot") }
+func plotBlocks(t *testing.T, doc string) []docExample {
+	t.Helper()
+	return docBlocks(t, doc, "plot", 1)
+}
 
 // docBlocks extracts the fenced blocks whose info string is kind ("plot", or "impulse" for impulse
-// orders, whose "impulses:" line counts the impulses the manoeuvres take).
-func docBlocks(t *testing.T, doc, kind string) []docExample {
+// orders, whose "impulses:" line counts the impulses the manoeuvres take); fewer than least fail t.
+func docBlocks(t *testing.T, doc, kind string, least int) []docExample {
 	t.Helper()
 	var out []docExample
 	for _, f := range rulesettest.Fences(t, "notation.md", doc) {
 		if f.Kind == kind {
 			out = append(out, parseDocExample(t, f.Line, f.Lines))
 		}
+	}
+	if len(out) < least {
+		t.Fatalf("notation.md has %d ```%s examples, fewer than %d", len(out), kind, least)
 	}
 	return out
 }
@@ -102,11 +117,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 	ex := docExample{line: line}
 	for k, l := range body {
 		where := fmt.Sprintf("notation.md:%d", line+1+k)
-		key, val, ok := strings.Cut(l, ":")
-		if !ok {
-			t.Fatalf("%s: want \"key: value\", got %q", where, l)
-		}
-		val = strings.TrimPrefix(val, " ")
+		key, val := keyValue(t, where, l)
 		if readDiag(t, where, key, val, &ex.diags) {
 			continue
 		}
@@ -135,15 +146,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 }
 
 func TestNotationDoc(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	examples := plotBlocks(t, string(data))
-	if len(examples) == 0 {
-		t.Fatal("docs/notation.md has no ```plot examples")
-	}
-	for _, ex := range examples {
+	for _, ex := range plotBlocks(t, rulesettest.Doc(t, "../../../docs/notation.md")) {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			p, ds := ParsePlot(ex.input)
 			where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
@@ -163,28 +166,40 @@ func TestNotationDoc(t *testing.T) {
 	}
 }
 
-// checkDocDiags checks an example's diagnostics against the parser's, and returns how many errors the
-// example lists.
+// checkDocDiags checks a plot's or impulse order's diagnostics against those its example lists
+// (checkDiags), and returns how many errors the example lists.
 func checkDocDiags(t *testing.T, where string, ex docExample, ds []parser.Diagnostic) int {
 	t.Helper()
-	wantErrors := 0
+	lds := make([]parser.LineDiagnostic, len(ds))
+	for i, d := range ds {
+		lds[i].Diagnostic = d
+	}
+	return checkDiags(t, where, ex.diags, lds)
+}
+
+// checkDiags checks the diagnostics read (ds) against those an example lists (diags): each listed one
+// is read, on its line when it gives one, with its column and suggestion when it gives them; and there
+// are as many errors as it lists. It returns how many errors the example lists.
+func checkDiags(t *testing.T, where string, diags []docDiag, ds []parser.LineDiagnostic) int {
+	t.Helper()
 	used := make([]bool, len(ds))
-	for _, w := range ex.diags {
+	wantErrors := 0
+	for _, w := range diags {
 		if w.severity == parser.SeverityError {
 			wantErrors++
 		}
 		found := false
 		for k, d := range ds {
-			if used[k] || d.Code != w.code || d.Severity != w.severity ||
-				w.suggest != nil && d.Suggestion != *w.suggest || w.col != nil && d.Col != *w.col {
+			if used[k] || d.Code != w.code || d.Severity != w.severity || w.line >= 0 && d.Line != w.line ||
+				w.col != nil && d.Col != *w.col || w.suggest != nil && d.Suggestion != *w.suggest {
 				continue
 			}
 			used[k], found = true, true
 			break
 		}
 		if !found {
-			t.Errorf("%s: no %s %s (suggest %v) among\n%s", where, w.severity, w.code,
-				deref(w.suggest), dump(ds))
+			t.Errorf("%s: no %s %s at line %d (col %v, suggest %s) among\n%s", where, w.severity, w.code, w.line,
+				derefInt(w.col), deref(w.suggest), dumpLine(ds))
 		}
 	}
 	gotErrors := 0
@@ -194,7 +209,7 @@ func checkDocDiags(t *testing.T, where string, ex docExample, ds []parser.Diagno
 		}
 	}
 	if gotErrors != wantErrors {
-		t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dump(ds))
+		t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dumpLine(ds))
 	}
 	return wantErrors
 }
@@ -202,15 +217,7 @@ func checkDocDiags(t *testing.T, where string, ex docExample, ds []parser.Diagno
 // TestImpulseNotationDoc checks every ```impulse example of docs/notation.md against the impulse order
 // parser.
 func TestImpulseNotationDoc(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	examples := docBlocks(t, string(data), "impulse")
-	if len(examples) < 8 {
-		t.Fatalf("docs/notation.md has %d ```impulse examples", len(examples))
-	}
-	for _, ex := range examples {
+	for _, ex := range docBlocks(t, rulesettest.Doc(t, "../../../docs/notation.md"), "impulse", 8) {
 		o, ds := ParseImpulseOrder(ex.input)
 		where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
 		wantErrors := checkDocDiags(t, where, ex, ds)

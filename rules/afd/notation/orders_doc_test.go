@@ -2,13 +2,11 @@ package notation
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"sortie/parser"
 	"sortie/rules/ruleset/rulesettest"
 )
 
@@ -43,7 +41,8 @@ type orderExample struct {
 	diags     []docDiag
 }
 
-// orderBlocks extracts the ```orderblock blocks of a Markdown text; other blocks are skipped.
+// orderBlocks extracts the ```orderblock blocks of a Markdown text; other blocks are skipped. A text
+// without one fails t.
 func orderBlocks(t *testing.T, doc string) []orderExample {
 	t.Helper()
 	var out []orderExample
@@ -51,6 +50,9 @@ func orderBlocks(t *testing.T, doc string) []orderExample {
 		if f.Kind == "orderblock" {
 			out = append(out, parseOrderExample(t, f.Line, f.Lines))
 		}
+	}
+	if len(out) == 0 {
+		t.Fatal("orders.md has no ```orderblock examples")
 	}
 	return out
 }
@@ -96,11 +98,7 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		key, val, ok := strings.Cut(l, ":")
-		if !ok {
-			t.Fatalf("%s: want \"key: value\", got %q", where, l)
-		}
-		val = strings.TrimPrefix(val, " ")
+		key, val := keyValue(t, where, l)
 		if readDiag(t, where, key, val, &ex.diags) {
 			continue
 		}
@@ -140,15 +138,7 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 }
 
 func TestOrdersDoc(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/orders.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	examples := orderBlocks(t, string(data))
-	if len(examples) == 0 {
-		t.Fatal("docs/orders.md has no ```orderblock examples")
-	}
-	for _, ex := range examples {
+	for _, ex := range orderBlocks(t, rulesettest.Doc(t, "../../../docs/orders.md")) {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			checkOrderExample(t, ex)
 		})
@@ -159,35 +149,7 @@ func checkOrderExample(t *testing.T, ex orderExample) {
 	t.Helper()
 	b, ds := readBlock(*ex.input)
 	where := fmt.Sprintf("orders.md:%d", ex.line)
-	used := make([]bool, len(ds))
-	wantErrors := 0
-	for _, w := range ex.diags {
-		if w.severity == parser.SeverityError {
-			wantErrors++
-		}
-		found := false
-		for k, d := range ds {
-			if used[k] || d.Code != w.code || d.Severity != w.severity || w.line >= 0 && d.Line != w.line ||
-				w.col != nil && d.Col != *w.col || w.suggest != nil && d.Suggestion != *w.suggest {
-				continue
-			}
-			used[k], found = true, true
-			break
-		}
-		if !found {
-			t.Errorf("%s: no %s %s at line %d (col %v, suggest %s) among\n%s", where, w.severity, w.code, w.line,
-				derefInt(w.col), deref(w.suggest), dumpLine(ds))
-		}
-	}
-	gotErrors := 0
-	for _, d := range ds {
-		if d.Severity == parser.SeverityError {
-			gotErrors++
-		}
-	}
-	if gotErrors != wantErrors {
-		t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dumpLine(ds))
-	}
+	wantErrors := checkDiags(t, where, ex.diags, ds)
 	str := map[string]string{"game": b.Game, "turn": strconv.Itoa(b.Turn), "secret": b.Secret, "player": b.Player,
 		"help-only": map[bool]string{true: "yes", false: "no"}[b.HelpOnly]}
 	for k, v := range ex.fields {

@@ -43,16 +43,22 @@ func Fences(t testing.TB, name, doc string) []Fence {
 	return out
 }
 
-// DocFences are the fenced code blocks of the given kinds in the Markdown file at path (a guide's
-// examples, which a test reads as the guide says they read), in the file's order.
-func DocFences(t testing.TB, path string, kinds ...string) []Fence {
+// Doc is the text of the file at path (a guide a test reads); a file that cannot be read fails t.
+func Doc(t testing.TB, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return string(data)
+}
+
+// DocFences are the fenced code blocks of the given kinds in the Markdown file at path (a guide's
+// examples, which a test reads as the guide says they read), in the file's order.
+func DocFences(t testing.TB, path string, kinds ...string) []Fence {
+	t.Helper()
 	var out []Fence
-	for _, f := range Fences(t, filepath.Base(path), string(data)) {
+	for _, f := range Fences(t, filepath.Base(path), Doc(t, path)) {
 		if slices.Contains(kinds, f.Kind) {
 			out = append(out, f)
 		}
