@@ -683,11 +683,11 @@ func (p *blockParser) add(line int, d Diagnostic) {
 }
 
 func (p *blockParser) errorf(line, col int, code, suggest, format string, args ...any) {
-	p.add(line, Diagnostic{Code: code, Col: col, Severity: SeverityError, Suggestion: suggest, Message: fmt.Sprintf(format, args...)})
+	p.add(line, Errorf(col, code, suggest, format, args...))
 }
 
 func (p *blockParser) warnf(line, col int, code, suggest, format string, args ...any) {
-	p.add(line, Diagnostic{Code: code, Col: col, Severity: SeverityWarning, Suggestion: suggest, Message: fmt.Sprintf(format, args...)})
+	p.add(line, Warnf(col, code, suggest, format, args...))
 }
 
 // How a block ended.

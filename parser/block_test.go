@@ -258,3 +258,13 @@ func TestResendRound(t *testing.T) {
 		t.Errorf("RESEND ROUND without a number:\n%s", dumpLine(ds))
 	}
 }
+
+// Errorf and Warnf make a diagnostic whole: code, column, severity, suggestion and the formatted message.
+func TestErrorfAndWarnf(t *testing.T) {
+	if d := Errorf(4, "turn", "TR", "no %s turn at speed %d", "TX", 3); d != (Diagnostic{Code: "turn", Col: 4, Severity: SeverityError, Suggestion: "TR", Message: "no TX turn at speed 3"}) {
+		t.Errorf("Errorf: %+v", d)
+	}
+	if d := Warnf(0, "quote", "", "quotation marks read as spaces"); d != (Diagnostic{Code: "quote", Severity: SeverityWarning, Message: "quotation marks read as spaces"}) {
+		t.Errorf("Warnf: %+v", d)
+	}
+}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -48,6 +49,17 @@ func (d Diagnostic) Error() string {
 		b.WriteString("?)")
 	}
 	return b.String()
+}
+
+// Errorf is an error at column col with a code, a suggestion ("" for none) and a message made as
+// fmt.Sprintf makes it.
+func Errorf(col int, code, suggest, format string, args ...any) Diagnostic {
+	return Diagnostic{Code: code, Col: col, Severity: SeverityError, Suggestion: suggest, Message: fmt.Sprintf(format, args...)}
+}
+
+// Warnf is a warning, made as Errorf makes an error.
+func Warnf(col int, code, suggest, format string, args ...any) Diagnostic {
+	return Diagnostic{Code: code, Col: col, Severity: SeverityWarning, Suggestion: suggest, Message: fmt.Sprintf(format, args...)}
 }
 
 // HasErrors reports whether any diagnostic is an error (warnings do not count).

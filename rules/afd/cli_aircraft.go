@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -75,9 +74,7 @@ func cmdAircraft(args []string, stdout io.Writer) error {
 			return err
 		}
 		if *asJSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(c)
+			return ruleset.WriteJSON(stdout, c)
 		}
 		return printCard(stdout, c)
 	}

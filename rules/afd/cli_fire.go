@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -83,9 +82,7 @@ func calcFire(args []string, stdout io.Writer) error {
 		return ruleset.Usagef("calc fire: %d more dice given than the shot uses (it used %d)", d.Remaining(), len(values)-d.Remaining())
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return ruleset.WriteJSON(stdout, rep)
 	}
 	fmt.Fprintf(stdout, "%s fires %s at a %s: range %d (column %s), deflection row %s, DRM %+d\n",
 		shooter.Name, strings.Join(rep.Guns, "+"), target.Name, rep.Range, rep.Column, rep.Row, rep.DRM)
@@ -169,9 +166,7 @@ func calcDamage(args []string, stdout io.Writer) error {
 		return ruleset.Usagef("calc damage: %v", err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return ruleset.WriteJSON(stdout, rep)
 	}
 	fmt.Fprintf(stdout, "%s hit %s", card.Name, strings.ToUpper(*hits))
 	if rep.Critical > 0 {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"sortie/parser"
 	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
@@ -97,15 +96,7 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text st
 		Impulses  []impulseRowJSON      `json:"impulses"`
 	}{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Impulses: []impulseRowJSON{}}
 	o, ds := notation.ParseImpulseOrder(text)
-	for _, d := range ds {
-		p := ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, p)
-		} else {
-			out.Warnings = append(out.Warnings, p)
-		}
-	}
-	if !parser.HasErrors(ds) {
+	if ruleset.CalcDiagnosed(&out.Errors, &out.Warnings, ds) {
 		out.Canonical = o.String()
 		rows, errs, warns := flyImpulses(card, start, at, o.Manoeuvres)
 		out.Impulses = rows
@@ -126,9 +117,7 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text st
 	}
 	out.Legal = len(out.Errors) == 0
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := ruleset.WriteJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {

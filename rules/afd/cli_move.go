@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"sortie/parser"
 	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
 	"sortie/rules/ruleset"
@@ -159,16 +157,8 @@ func calcMove(args []string, stdout io.Writer) error {
 
 	out := moveJSON{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Steps: []stepJSON{}, SpeedLog: []speedJSON{}}
 	plot, diags := notation.ParsePlot(*plotText)
-	for _, d := range diags {
-		p := ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, p)
-		} else {
-			out.Warnings = append(out.Warnings, p)
-		}
-	}
 	var res Result
-	if !parser.HasErrors(diags) {
+	if ruleset.CalcDiagnosed(&out.Errors, &out.Warnings, diags) {
 		out.Canonical = plot.String()
 		res = Move(card, start, plot)
 		// The plot's ROCKET or STRAFE, checked as the receipt checks it (no target: the calculator
@@ -193,9 +183,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	out.Legal = len(out.Errors) == 0
 
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := ruleset.WriteJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {

@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -93,9 +92,7 @@ func d10Flag(name string, n int, required bool) error {
 
 func printStrike(w io.Writer, asJSON bool, v any, text string) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
+		return ruleset.WriteJSON(w, v)
 	}
 	_, err := io.WriteString(w, text)
 	return err

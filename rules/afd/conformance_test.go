@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -16,11 +15,7 @@ import (
 // round, the hexes they stood in (unless the side's own planes stood in or flew through them, or a
 // spotted enemy is there), and every roll thrown for an enemy plane.
 func afdSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesettest.Secret {
-	st := g.(*game).st
-	var before *State
-	if prev != nil {
-		before = prev.(*game).st
-	}
+	before, st := rulesettest.RoundStates(prev, g, func(g ruleset.Game) *State { return g.(*game).st })
 	known := map[string]bool{}
 	mark := func(q, r int) { known[fmt.Sprintf("(%d,%d)", q, r)] = true }
 	for _, s := range []*State{before, st} {
@@ -38,18 +33,13 @@ func afdSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 			}
 		}
 	}
-	if log != nil {
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err == nil {
-			for _, e := range events {
-				if e.Side == side && e.Move != nil {
-					for _, h := range e.Move.Path {
-						mark(h.Q, h.R)
-					}
-					mark(e.Move.From.Q, e.Move.From.R)
-					mark(e.Move.To.Q, e.Move.To.R)
-				}
+	for _, e := range rulesettest.LoggedEvents[Event](log) {
+		if e.Side == side && e.Move != nil {
+			for _, h := range e.Move.Path {
+				mark(h.Q, h.R)
 			}
+			mark(e.Move.From.Q, e.Move.From.R)
+			mark(e.Move.To.Q, e.Move.To.R)
 		}
 	}
 	var out []rulesettest.Secret

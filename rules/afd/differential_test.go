@@ -160,29 +160,6 @@ func runCalcMove(t *testing.T, args []string) (out moveJSON, usage error) {
 	return rulesettest.CalcJSON(t, calcMove, args, func(o moveJSON) bool { return o.Legal })
 }
 
-func calcCodes(ps []ruleset.CalcProblem) []string {
-	out := []string{}
-	for _, p := range ps {
-		out = append(out, p.Code)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func problemCodes[P ruleset.Problem | Problem](ps []P) []string {
-	out := []string{}
-	for _, p := range ps {
-		switch v := any(p).(type) {
-		case ruleset.Problem:
-			out = append(out, v.Code)
-		case Problem:
-			out = append(out, v.Code)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 const diffScenario = annBen + `name: differential
 options: {fog_of_war: false}
 aircraft:
@@ -235,7 +212,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		board := g.Plan("ann", "P1", order)
 
 		where := fmt.Sprintf("case %d: %s %+v plot %q\ncalc: sortie calc move %s", i, card.Key, f, plot, strings.Join(args, " "))
-		if got, want := problemCodes(rc.Errors), calcCodes(calc.Errors); !slices.Equal(got, want) {
+		if got, want := rulesettest.Codes(rc.Errors), rulesettest.Codes(calc.Errors); !slices.Equal(got, want) {
 			t.Fatalf("%s\nthe receipt's problems %v, the calculator's %v\nreceipt %+v\ncalc %+v", where, got, want, rc.Errors, calc.Errors)
 		}
 		// The plotting board's plan: the receipt's check, and the track of the calculator's steps and
@@ -385,8 +362,8 @@ func TestCalcMoveTakesALostEngine(t *testing.T) {
 	}
 	pl, _ := notation.ParsePlot("4 P")
 	game := Move(c, f, pl)
-	if out.Legal || out.Legal != game.Legal() || !slices.Equal(calcCodes(out.Errors), problemCodes(game.Errors)) {
-		t.Errorf("engine out, 4 P: the calculator says legal=%v %v, the game %v", out.Legal, calcCodes(out.Errors), problemCodes(game.Errors))
+	if out.Legal || out.Legal != game.Legal() || !slices.Equal(rulesettest.Codes(out.Errors), rulesettest.Codes(game.Errors)) {
+		t.Errorf("engine out, 4 P: the calculator says legal=%v %v, the game %v", out.Legal, rulesettest.Codes(out.Errors), rulesettest.Codes(game.Errors))
 	}
 }
 
@@ -399,11 +376,11 @@ func TestCalcMoveChecksRocketsAsTheReceiptDoes(t *testing.T) {
 	if usage != nil {
 		t.Fatal(usage)
 	}
-	if out.Legal || !slices.Equal(calcCodes(out.Errors), []string{"no-rockets"}) {
-		t.Errorf("4 ROCKET without rockets: legal=%v %v; want no-rockets", out.Legal, calcCodes(out.Errors))
+	if out.Legal || !slices.Equal(rulesettest.Codes(out.Errors), []string{"no-rockets"}) {
+		t.Errorf("4 ROCKET without rockets: legal=%v %v; want no-rockets", out.Legal, rulesettest.Codes(out.Errors))
 	}
 	if out, _ = runCalcMove(t, calcMoveArgs(c, f, 2, "4 ROCKET")); !out.Legal {
-		t.Errorf("4 ROCKET with 2 salvos: %v", calcCodes(out.Errors))
+		t.Errorf("4 ROCKET with 2 salvos: %v", rulesettest.Codes(out.Errors))
 	}
 }
 
@@ -461,10 +438,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: resolve: %v", i, err)
 		}
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err != nil {
-			t.Fatal(err)
-		}
+		events := rulesettest.Events[Event](t, log)
 		fired := map[string]int{}
 		for _, e := range events {
 			if e.Kind == EvFire {
@@ -534,11 +508,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 // gunsFired says whether the plane fired fixed guns and flexible guns in a round's log.
 func gunsFired(t *testing.T, log *ruleset.Log, plane string) (fixed, flex bool) {
 	t.Helper()
-	var events []Event
-	if err := json.Unmarshal(log.Events, &events); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range events {
+	for _, e := range rulesettest.Events[Event](t, log) {
 		if e.Kind == EvFire && e.Plane == plane && e.Fire != nil {
 			fixed = fixed || !e.Fire.Flexible
 			flex = flex || e.Fire.Flexible
@@ -766,10 +736,7 @@ func TestCalculatorAndTurnAgreeOnGroundAttacks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s\nresolve: %v", where, err)
 		}
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err != nil {
-			t.Fatal(err)
-		}
+		events := rulesettest.Events[Event](t, log)
 		// The plotting board's reach names a target for the weapon exactly when the turn attacks one
 		// (the order's AT target, else any), from where the plot ends.
 		with := map[string]string{"ROCKET": "its rockets", "STRAFE": "strafing"}[weapon]
@@ -951,7 +918,7 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 		laterTurn := slices.ContainsFunc(rc.Preview, func(l string) bool {
 			return strings.Contains(l, "goes on into turn") || strings.Contains(l, "is flown next turn")
 		}) || len(calc.Impulses) > 0 && calc.Impulses[len(calc.Impulses)-1].Turn > 1
-		if got, want := problemCodes(rc.Errors), calcCodes(calc.Errors); !slices.Equal(got, want) && !(rc.OK() && laterTurn) {
+		if got, want := rulesettest.Codes(rc.Errors), rulesettest.Codes(calc.Errors); !slices.Equal(got, want) && !(rc.OK() && laterTurn) {
 			t.Fatalf("%s\nthe receipt's problems %v, the calculator's %v\nreceipt %+v\ncalc %+v", where, got, want, rc.Errors, calc.Errors)
 		}
 		if !rc.OK() || !calc.Legal {
@@ -1156,7 +1123,7 @@ func TestCalcImpulseListsEveryProblemOfTheTurn(t *testing.T) {
 	order := "` +9 TR; ` -30 TL HOLD"
 	out := runImpulseCalc(t, c, f, order)
 	rc := checkAlone(c, f, impulseStart{from: 1}, order)
-	if len(rc.Errors) < 2 || !slices.Equal(calcCodes(out.Errors), problemCodes(rc.Errors)) {
-		t.Errorf("%q: the calculator's problems %v, the receipt's %v", order, calcCodes(out.Errors), problemCodes(rc.Errors))
+	if len(rc.Errors) < 2 || !slices.Equal(rulesettest.Codes(out.Errors), rulesettest.Codes(rc.Errors)) {
+		t.Errorf("%q: the calculator's problems %v, the receipt's %v", order, rulesettest.Codes(out.Errors), rulesettest.Codes(rc.Errors))
 	}
 }

@@ -14,16 +14,16 @@ import (
 // example says (input, then canonical, or the error codes it gives and their columns).
 func TestAttackAndFlakDocs(t *testing.T) {
 	seen := map[string]int{}
-	for _, f := range rulesettest.DocFences(t, "../../docs/notation.md", "attack", "flak", "ground") {
-		kind, start := f.Kind, f.Line
+	for _, b := range rulesettest.DocBlocks(t, "../../docs/notation.md", "attack", "flak", "ground") {
+		kind, start := b.Kind, b.Line
 		var input, canonical string
 		type want struct {
 			code string
 			col  int
 		}
 		var errs []want
-		for k, l := range f.Lines {
-			key, val, _ := strings.Cut(l, ": ")
+		for j, line := range b.Lines {
+			key, val, _ := strings.Cut(line, ": ")
 			switch key {
 			case "input":
 				input = val
@@ -34,7 +34,7 @@ func TestAttackAndFlakDocs(t *testing.T) {
 			case "col":
 				errs[len(errs)-1].col, _ = strconv.Atoi(val)
 			default:
-				t.Fatalf("notation.md:%d: unknown key %q", start+1+k, key)
+				t.Fatalf("notation.md:%d: unknown key %q", start+1+j, key)
 			}
 		}
 		seen[kind]++

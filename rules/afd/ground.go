@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"sortie/rules/afd/strike"
+	"sortie/rules/ruleset"
 
 	hex "sortie/rules/hex"
 )
@@ -216,10 +217,5 @@ func groundSeen(st *State, side string, u *GroundUnit) bool {
 
 // groundUnit finds a ground unit by callsign.
 func (st *State) groundUnit(cs string) *GroundUnit {
-	for i := range st.Ground {
-		if st.Ground[i].Callsign == cs {
-			return &st.Ground[i]
-		}
-	}
-	return nil
+	return ruleset.Named(st.Ground, cs, func(u *GroundUnit) string { return u.Callsign })
 }

@@ -181,11 +181,7 @@ func (g *game) impulseCheck(p *Plane, text string, out ruleset.OrderCheck, po *p
 			l.End()
 		}
 	}
-	lines := l.Strings()
-	out.Canonical = lines[0]
-	if len(lines) > 1 {
-		out.Preview = lines[1:]
-	}
+	l.Check(&out)
 	if po != nil {
 		end := p.Flight
 		if n := len(track); n > 0 {

@@ -8,6 +8,7 @@ import (
 
 	"sortie/rules/dice"
 	"sortie/rules/hex"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // fireRange is a Spitfire (RED1, side A) and a Bf 109 (KURT, side B), both flying north at speed 3, so
@@ -24,22 +25,12 @@ turns: 5
 // hexAt is the hex dist hexes from (0,4) at a clock position from a plane facing north there.
 func hexAt(t *testing.T, clock, dist int) hex.Hex {
 	t.Helper()
-	h, ok := hex.AtClock(hex.Hex{Q: 0, R: 4}, 0, clock, dist)
-	if !ok {
-		t.Fatalf("no hex %d away at %d o'clock", dist, clock)
-	}
-	return h
+	return rulesettest.AtClock(t, hex.Hex{Q: 0, R: 4}, 0, clock, dist)
 }
 
 // noFireLines are the why-not lines a side reads of a turn, joined.
 func noFireLines(st *State, side string, events []Event) string {
-	var b strings.Builder
-	for _, e := range EventsFor(st, side, events) {
-		if e.Kind == EvNoFire {
-			b.WriteString(e.Text + "\n")
-		}
-	}
-	return b.String()
+	return rulesettest.Lines(EventsFor(st, side, events), func(e Event) (string, bool) { return e.Text, e.Kind == EvNoFire })
 }
 
 // TestFireOrderThatDoesNotFireSaysWhy: every way a plain turn's fire order can fire nothing is answered
@@ -147,14 +138,7 @@ func TestFireOrderThatDoesNotFireSaysWhy(t *testing.T) {
 				}
 			}
 			got := noFireLines(next, "A", events)
-			switch {
-			case c.want == "" && got != "":
-				t.Errorf("no line is owed, got %q", got)
-			case !strings.Contains(got, c.want):
-				t.Errorf("A's report says %q, want %q", got, c.want)
-			case c.mustNotReveal != "" && strings.Contains(got, c.mustNotReveal):
-				t.Errorf("fog: %q tells A about an enemy it never saw", got)
-			}
+			rulesettest.WhyNot(t, "A", got, c.want, c.mustNotReveal)
 			if b := noFireLines(next, "B", events); strings.Contains(b, "RED1") {
 				t.Errorf("B reads A's fire order: %q", b)
 			}

@@ -17,7 +17,7 @@ import (
 func TestNotationGuideMovementExamples(t *testing.T) {
 	reg := shippedCards(t)
 	var blocks []map[string]string
-	for _, f := range rulesettest.DocFences(t, "../../docs/notation.md", "move") {
+	for _, f := range rulesettest.DocBlocks(t, "../../docs/notation.md", "move") {
 		cur := map[string]string{"line": strconv.Itoa(f.Line)}
 		for k, l := range f.Lines {
 			key, v, ok := strings.Cut(strings.TrimSpace(l), ":")

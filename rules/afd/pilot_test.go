@@ -1,7 +1,6 @@
 package afd
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -97,7 +96,7 @@ func TestPilotFliesLegalOrders(t *testing.T) {
 }
 
 func TestPilotBeatsStraightAndLevel(t *testing.T) {
-	duelMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.Opponent[*game]{Name: "straight and level", Pilot: rulesettest.Straight[*game]}, 8)
+	duelMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.StraightAndLevel[*game](), 8)
 }
 
 // BenchmarkPilotTournament: the Air Force pilot against random-legal and straight-and-level pilots,
@@ -118,9 +117,7 @@ func TestPilotSeesOnlyTheView(t *testing.T) {
 	g2.st.Planes = append(g2.st.Planes, g2.st.Planes[len(g2.st.Planes)-1])
 	ghost := &g2.st.Planes[len(g2.st.Planes)-1]
 	ghost.Callsign, ghost.Flight.Hex = "ZGHOST", ghost.Flight.Hex.Add(ghost.Flight.Hex) // never spotted
-	if a, b := g1.PilotOrders("n"), g2.PilotOrders("n"); fmt.Sprint(a) != fmt.Sprint(b) || len(a) != 2 {
-		t.Errorf("an unspotted enemy changed the pilot's orders:\n%v\n%v", a, b)
-	}
+	rulesettest.SameOrders(t, g1, g2, "n", 2, "an unspotted enemy")
 	var _ ruleset.Piloted = g1
 }
 

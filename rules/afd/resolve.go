@@ -721,21 +721,12 @@ func writeDamage(t *textBuf, h HitDetail) {
 // checkVictory ends the game at the turn limit or when no more than one side has planes in play, and
 // scores the victory conditions.
 func checkVictory(st *State) *Outcome {
-	flying := map[string]bool{}
-	gone := map[string][]ruleset.Fate{}
-	for i := range st.Planes {
-		p := &st.Planes[i]
-		if p.InPlay() {
-			flying[p.Side] = true
-		} else {
-			gone[p.Side] = append(gone[p.Side], ruleset.Fate{Unit: p.Callsign, How: p.fate()})
-		}
-	}
-	reason := ruleset.EndReason(st.Turn, st.TurnLimit, st.Sides, flying, gone)
-	if reason == "" {
+	out := ruleset.Ended(st.Turn, st.TurnLimit, st.Sides, st.Planes, func(p *Plane) (string, bool, ruleset.Fate) {
+		return p.Side, p.InPlay(), ruleset.Fate{Unit: p.Callsign, How: p.fate()}
+	})
+	if out == nil {
 		return nil
 	}
-	out := ruleset.NewOutcome(st.Sides, reason)
 	for _, c := range st.Victory {
 		for _, cs := range c.Ground {
 			// Seed 002: heavy damage leaves a target unusable, destroyed knocks it out.

@@ -13,23 +13,21 @@ import (
 // a fragment (ground units, roads, flak, aircraft) inside a scenario that gives it the sides and players
 // it names and an aircraft for each side.
 func TestScenarioDocExamples(t *testing.T) {
-	n := 0
-	for _, f := range rulesettest.DocFences(t, "../../docs/scenarios.md", "yaml") {
-		start := f.Line
-		n++
-		text := strings.Join(f.Lines, "\n")
+	blocks := rulesettest.DocBlocks(t, "../../docs/scenarios.md", "yaml")
+	for _, b := range blocks {
+		text := strings.Join(b.Lines, "\n")
 		if !strings.Contains(text, "ruleset:") {
-			text = wrapFragment(t, start, text)
+			text = wrapFragment(t, b.Line, text)
 		}
 		sc, err := ParseScenario([]byte(text), "scenarios.md")
 		if err == nil {
 			_, err = NewGame(sc, testEnv(t).Cards)
 		}
 		if err != nil {
-			t.Errorf("scenarios.md:%d: %v\n%s", start, err, text)
+			t.Errorf("scenarios.md:%d: %v\n%s", b.Line, err, text)
 		}
 	}
-	if n < 3 {
+	if n := len(blocks); n < 3 {
 		t.Errorf("only %d yaml examples found", n)
 	}
 }

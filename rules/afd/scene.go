@@ -20,11 +20,8 @@ func sceneOf(v View, player string, events []Event, when string) *hexmap.Scene {
 	for _, p := range v.Own {
 		f := p.Flight
 		where[p.Callsign] = f.Hex
-		u := hexmap.SceneUnit{Hex: f.Hex, Facing: f.Facing, Faced: true, Kind: hexmap.Aircraft, Side: hexmap.Own,
+		u := hexmap.SceneUnit{Hex: f.Hex, Facing: f.Facing, Faced: true, Kind: hexmap.Aircraft, Side: hexmap.OwnUnit(p.Player, player),
 			Label: p.Callsign, Out: !p.InPlay()}
-		if p.Player != player {
-			u.Side = hexmap.Friendly
-		}
 		if p.InPlay() {
 			u.Notes = []string{feetText(f.Alt) + " ft", fmt.Sprintf("speed %.1f", f.Speed.Float())}
 			u.Track = trackOf(p.Track, f.Hex)

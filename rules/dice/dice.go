@@ -118,13 +118,19 @@ func NewSeeded(s Seed) *Seeded {
 
 // Roll throws one die with the given number of sides (at least 1).
 func (d *Seeded) Roll(label string, sides int) int {
+	var v int
+	v, d.log = throw(d.rng, d.log, label, sides)
+	return v
+}
+
+// throw throws one die with the given number of sides (at least 1) from rng and logs it.
+func throw(rng *rand.Rand, log []Roll, label string, sides int) (int, []Roll) {
 	if sides < 1 {
 		sides = 1
 	}
 	// Uniform without modulo bias: IntN uses Lemire's method over the ChaCha8 stream.
-	v := d.rng.IntN(sides) + 1
-	d.log = append(d.log, Roll{Label: label, Sides: sides, Value: v})
-	return v
+	v := rng.IntN(sides) + 1
+	return v, append(log, Roll{Label: label, Sides: sides, Value: v})
 }
 
 // Log returns every roll so far, in order. The slice is shared and must not be modified; appending to it
@@ -162,17 +168,14 @@ func NewKeyed(s Seed) *Keyed {
 // The stream's seed is hashed from a reused buffer and the generator reseeded in place, so a roll
 // allocates nothing but the log's room.
 func (d *Keyed) Roll(label string, sides int) int {
-	if sides < 1 {
-		sides = 1
-	}
 	k := d.n[label]
 	d.n[label] = k + 1
 	// What Seed.Stream hashes: the seed, a zero byte, and the stream's name.
 	d.name = append(append(d.name[:0], d.seed[:]...), 0)
 	d.name = strconv.AppendInt(append(append(d.name, label...), 0), int64(k), 10)
 	d.src.Seed(sha256.Sum256(d.name))
-	v := d.rng.IntN(sides) + 1
-	d.log = append(d.log, Roll{Label: label, Sides: sides, Value: v})
+	var v int
+	v, d.log = throw(d.rng, d.log, label, sides)
 	return v
 }
 

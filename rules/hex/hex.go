@@ -249,12 +249,14 @@ func Line(a, b Hex) []Hex {
 	bq, br := float64(b.Q)+eps, float64(b.R)+eps
 	for i := 0; i <= n; i++ {
 		t := float64(i) / float64(n)
-		out = append(out, round(aq+(bq-aq)*t, ar+(br-ar)*t))
+		out = append(out, Round(aq+(bq-aq)*t, ar+(br-ar)*t))
 	}
 	return out
 }
 
-func round(q, r float64) Hex {
+// Round is the hex holding the fractional axial point (q, r): each cube coordinate rounded, and the
+// one that moved most recomputed from the other two.
+func Round(q, r float64) Hex {
 	s := -q - r
 	rq, rr, rs := math.Round(q), math.Round(r), math.Round(s)
 	dq, dr, ds := math.Abs(rq-q), math.Abs(rr-r), math.Abs(rs-s)

@@ -292,3 +292,11 @@ func TestAtClock(t *testing.T) {
 		t.Errorf("3 hexes dead ahead of a hex facing north: %v %v", h, ok)
 	}
 }
+
+// A unit of the viewing side is the viewer's own when the viewer flies it, and friendly when another
+// player of the side does: the picture colours the two apart.
+func TestOwnUnit(t *testing.T) {
+	if OwnUnit("ann", "ann") != Own || OwnUnit("bob", "ann") != Friendly {
+		t.Error("OwnUnit")
+	}
+}

@@ -59,6 +59,15 @@ const (
 	Enemy                      // spotted enemy units
 )
 
+// OwnUnit is the allegiance of a unit of the viewing side that player flies, as viewer sees it: Own
+// when it is viewer's, Friendly when another player of the side flies it.
+func OwnUnit(player, viewer string) Allegiance {
+	if player == viewer {
+		return Own
+	}
+	return Friendly
+}
+
 // UnitKind is the kind of symbol a unit is drawn with.
 type UnitKind int
 

@@ -38,3 +38,25 @@ func TestEndReasonTrueForEverySide(t *testing.T) {
 		t.Errorf("two sides in play before the limit: the game goes on, not %q", r)
 	}
 }
+
+// Ended reads the units themselves: a side with one unit in play still flies, the others' units are
+// named in their order with how each left, and every side starts the outcome with no points.
+func TestEndedReadsTheUnits(t *testing.T) {
+	type unit struct {
+		side, callsign, how string
+	}
+	read := func(u *unit) (string, bool, Fate) { return u.side, u.how == "", Fate{Unit: u.callsign, How: u.how} }
+	sides := []string{"RAF", "Luftwaffe"}
+	units := []unit{{"Luftwaffe", "RED1", "shot down"}, {"RAF", "BLUE1", ""}, {"Luftwaffe", "RED2", "left the map"}, {"RAF", "BLUE2", "crashed"}}
+	o := Ended(3, 8, sides, units, read)
+	if o == nil || o.Reason != "Luftwaffe has nothing left in play (RED1 shot down, RED2 left the map)" || len(o.Score) != 2 || o.Score["RAF"] != 0 {
+		t.Errorf("one side left: %+v", o)
+	}
+	units[0].how = ""
+	if o := Ended(3, 8, sides, units, read); o != nil {
+		t.Errorf("both sides in play before the limit: the game goes on, not %+v", o)
+	}
+	if o := Ended(9, 8, sides, units, read); o == nil || o.Reason != "the turn limit (8) was reached" {
+		t.Errorf("past the limit: %+v", o)
+	}
+}

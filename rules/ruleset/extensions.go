@@ -1,6 +1,7 @@
 package ruleset
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"sortie/parser"
 	"sortie/rules/hex"
 )
 
@@ -89,6 +91,21 @@ type CalcProblem struct {
 	Suggestion string `json:"suggestion,omitempty"`
 }
 
+// CalcDiagnosed adds what the parser said about an order to a calculator's answer, the errors to errs
+// and the warnings to warnings (dropped when warnings is nil), and reports whether the order read
+// without an error.
+func CalcDiagnosed(errs, warnings *[]CalcProblem, ds []parser.Diagnostic) bool {
+	for _, d := range ds {
+		p := CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
+		if d.Severity == parser.SeverityError {
+			*errs = append(*errs, p)
+		} else if warnings != nil {
+			*warnings = append(*warnings, p)
+		}
+	}
+	return !parser.HasErrors(ds)
+}
+
 // DescribeProblem is a calculator problem as one line of text: the column, the message, the suggestion.
 func DescribeProblem(p CalcProblem) string {
 	s := p.Message
@@ -99,6 +116,13 @@ func DescribeProblem(p CalcProblem) string {
 		s += fmt.Sprintf(" (did you mean %s?)", p.Suggestion)
 	}
 	return s
+}
+
+// WriteJSON writes v as a calculator's JSON answer: indented by two spaces, a newline at the end.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // PluralS is "s" unless n is 1.

@@ -34,3 +34,13 @@ func (l *Lines) Strings() []string {
 	}
 	return out
 }
+
+// Check sets c's canonical order to the first ended line and its forecast to the others (none when there
+// is only the one).
+func (l *Lines) Check(c *OrderCheck) {
+	lines := l.Strings()
+	c.Canonical = lines[0]
+	if len(lines) > 1 {
+		c.Preview = lines[1:]
+	}
+}

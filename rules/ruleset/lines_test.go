@@ -32,3 +32,22 @@ func TestLinesAreSubstringsOfOneString(t *testing.T) {
 		t.Errorf("a line changed with the buffer: %q", got[0])
 	}
 }
+
+// An order check's first line is its canonical order and the others its forecast; an order with no
+// forecast line has none (nil, not an empty list).
+func TestLinesCheck(t *testing.T) {
+	var l Lines
+	l.B = append(l.B, "3 TR 1"...)
+	l.End()
+	var c OrderCheck
+	l.Check(&c)
+	if c.Canonical != "3 TR 1" || c.Preview != nil {
+		t.Errorf("one line: canonical %q, preview %#v", c.Canonical, c.Preview)
+	}
+	l.B = append(l.B, "ends in hex (0,1)"...)
+	l.End()
+	l.Check(&c)
+	if want := []string{"ends in hex (0,1)"}; c.Canonical != "3 TR 1" || !slices.Equal(c.Preview, want) {
+		t.Errorf("two lines: canonical %q, preview %q", c.Canonical, c.Preview)
+	}
+}

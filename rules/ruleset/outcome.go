@@ -52,6 +52,27 @@ func EndReason(next, limit int, sides []string, inPlay map[string]bool, gone map
 	return strings.Join(out, ", and ")
 }
 
+// Ended is a game's outcome, unscored, when it ends after a round, or nil while it goes on (EndReason,
+// next and limit as there): unit says a unit's side, whether it is in play, and how it left play when it
+// is not.
+func Ended[U any](next, limit int, sides []string, units []U, unit func(*U) (side string, inPlay bool, gone Fate)) *Outcome {
+	inPlay := map[string]bool{}
+	gone := map[string][]Fate{}
+	for i := range units {
+		side, in, f := unit(&units[i])
+		if in {
+			inPlay[side] = true
+		} else {
+			gone[side] = append(gone[side], f)
+		}
+	}
+	reason := EndReason(next, limit, sides, inPlay, gone)
+	if reason == "" {
+		return nil
+	}
+	return NewOutcome(sides, reason)
+}
+
 // fatesText groups units by how they left, in the order each way first appears: "RED1 and RED3 shot
 // down, RED2 left the map".
 func fatesText(fates []Fate) string {
@@ -147,6 +168,17 @@ func Find[T any](units []T, callsign string, key func(*T) string) *T {
 	i := sort.Search(len(units), func(i int) bool { return key(&units[i]) >= callsign })
 	if i < len(units) && key(&units[i]) == callsign {
 		return &units[i]
+	}
+	return nil
+}
+
+// Named is the unit with a callsign in units kept in any order, or nil: Find for a list not sorted by
+// callsign.
+func Named[T any](units []T, callsign string, key func(*T) string) *T {
+	for i := range units {
+		if key(&units[i]) == callsign {
+			return &units[i]
+		}
 	}
 	return nil
 }

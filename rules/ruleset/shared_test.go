@@ -131,6 +131,17 @@ func TestFindAndSideOf(t *testing.T) {
 	if Find(units, "B1", key) != nil || Find(units, "Z", key) != nil || Find[unit](nil, "A1", key) != nil {
 		t.Error("a callsign not there is nil")
 	}
+	// Named reads a list in any order: the first with the callsign.
+	shuffled := []unit{{"C3"}, {"A1"}, {"C3"}}
+	if u := Named(shuffled, "C3", key); u != &shuffled[0] {
+		t.Errorf("C3: %v", u)
+	}
+	if u := Named(shuffled, "A1", key); u != &shuffled[1] {
+		t.Errorf("A1: %v", u)
+	}
+	if Named(shuffled, "B2", key) != nil || Named[unit](nil, "A1", key) != nil {
+		t.Error("Named: a callsign not there is nil")
+	}
 	ps := []Player{{ID: "ann", Side: "A"}}
 	if SideOf(ps, "ann") != "A" || SideOf(ps, "zed") != "" {
 		t.Error("SideOf")
@@ -203,5 +214,40 @@ func TestReportAndOrderCheckHelpers(t *testing.T) {
 	r.Problem(4, "no such gun")
 	if strings.Join(r.Events, "|") != "RED1 flew|    column 4: no such gun" {
 		t.Errorf("%q", r.Events)
+	}
+}
+
+// A calculator's answer files the parser's errors and warnings apart, each with its column and
+// suggestion, and says whether the order read without an error; a calculator that shows no warnings
+// passes none to be filled.
+func TestCalcDiagnosed(t *testing.T) {
+	ds := []parser.Diagnostic{
+		{Code: "w", Message: "a warning", Col: 2, Severity: parser.SeverityWarning},
+		{Code: "e", Message: "an error", Col: 5, Severity: parser.SeverityError, Suggestion: "TR"},
+	}
+	var errs, warns []CalcProblem
+	if CalcDiagnosed(&errs, &warns, ds) {
+		t.Error("an order with an error read as one without")
+	}
+	if len(errs) != 1 || errs[0] != (CalcProblem{Code: "e", Message: "an error", Column: 5, Suggestion: "TR"}) {
+		t.Errorf("errors %+v", errs)
+	}
+	if len(warns) != 1 || warns[0] != (CalcProblem{Code: "w", Message: "a warning", Column: 2}) {
+		t.Errorf("warnings %+v", warns)
+	}
+	errs = nil
+	if !CalcDiagnosed(&errs, nil, ds[:1]) || len(errs) != 0 {
+		t.Errorf("a warning alone: %+v", errs)
+	}
+}
+
+// A calculator's JSON answer is indented by two spaces and ends with a newline.
+func TestWriteJSON(t *testing.T) {
+	var b strings.Builder
+	if err := WriteJSON(&b, map[string]any{"legal": true, "errors": []CalcProblem{}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"errors\": [],\n  \"legal\": true\n}\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

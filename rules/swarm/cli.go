@@ -5,7 +5,6 @@ package swarm
 // (legal, errors, warnings, canonical, steps, end with q, r and facing), with the tack in end.tack.
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -116,15 +115,7 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 
 	out := swarmMoveJSON{Errors: []ruleset.CalcProblem{}, Warnings: []ruleset.CalcProblem{}, Steps: []swarmStepJSON{}}
 	o, diags := swnotation.ParseSwarmOrder(*plotText)
-	for _, d := range diags {
-		p := ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion}
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, p)
-		} else {
-			out.Warnings = append(out.Warnings, p)
-		}
-	}
-	if !parser.HasErrors(diags) {
+	if ruleset.CalcDiagnosed(&out.Errors, &out.Warnings, diags) {
 		out.Canonical = o.String()
 		contactSet := false
 		fs.Visit(func(f *flag.Flag) { contactSet = contactSet || f.Name == "contact" })
@@ -153,9 +144,7 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 	}
 	out.Legal = len(out.Errors) == 0
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := ruleset.WriteJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {
@@ -308,9 +297,7 @@ func calcSwarmFire(args []string, stdout io.Writer) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return ruleset.WriteJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "%dD6 at range %d: dice %s; each scores on %d or more: %d scored\n", n, *rng, strings.Trim(fmt.Sprint(attacks), "[]"), *rng, out.Scored)
 	fmt.Fprintf(stdout, "Evasive save (%s): need %d at range %d, modifier %+d\n", label, out.SaveNeed, *rng, out.SaveMod)

@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -14,27 +13,18 @@ import (
 // swarmSecrets is what a side has not seen: the enemy squadrons it had in sight neither before nor
 // after the round (their callsigns and names), and every roll whose label names one of them.
 func swarmSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesettest.Secret {
-	st := g.(*game).st
-	var before *State
-	if prev != nil {
-		before = prev.(*game).st
-	}
+	before, st := rulesettest.RoundStates(prev, g, func(g ruleset.Game) *State { return g.(*game).st })
 	// A squadron that fought one of the side's own this round is known to it too, in sight or not.
 	fought := map[string]bool{}
-	if log != nil {
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err == nil {
-			for _, e := range events {
-				if e.Kind != EvFire {
-					continue
-				}
-				if e.Side == side {
-					fought[e.Target] = true
-				}
-				if e.TargetSide == side {
-					fought[e.Unit] = true
-				}
-			}
+	for _, e := range rulesettest.LoggedEvents[Event](log) {
+		if e.Kind != EvFire {
+			continue
+		}
+		if e.Side == side {
+			fought[e.Target] = true
+		}
+		if e.TargetSide == side {
+			fought[e.Unit] = true
 		}
 	}
 	seen := func(cs string) bool {

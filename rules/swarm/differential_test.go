@@ -104,22 +104,6 @@ func swarmCalcArgs(q *Squadron, order string) []string {
 	return args
 }
 
-func sortedCodes[P ruleset.Problem | ruleset.CalcProblem | Problem](ps []P) []string {
-	out := []string{}
-	for _, p := range ps {
-		switch v := any(p).(type) {
-		case ruleset.Problem:
-			out = append(out, v.Code)
-		case ruleset.CalcProblem:
-			out = append(out, v.Code)
-		case Problem:
-			out = append(out, v.Code)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestCalculatorReceiptAndTurnAgreeOnMovement: the calculator, the receipt and the turns check an order
 // with one function (CheckOrderOf) and fly it with one (Move), so they agree on the verdict, the problem
 // codes and where the squadron ends.
@@ -180,12 +164,12 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		} else if len(plan.Path) > 0 {
 			t.Fatalf("%s\nan order that does not read has a track on the board: %v", where, plan.Path)
 		}
-		if got, want := sortedCodes(rc.Errors), sortedCodes(calc.Errors); !slices.Equal(got, want) {
+		if got, want := rulesettest.Codes(rc.Errors), rulesettest.Codes(calc.Errors); !slices.Equal(got, want) {
 			t.Fatalf("%s\nthe receipt's problems %v, the calculator's %v\nreceipt %+v\ncalc %+v", where, got, want, rc.Errors, calc.Errors)
 		}
 		// fire-own names another squadron of the game, which the calculator does not know.
-		warned := slices.DeleteFunc(sortedCodes(rc.Warnings), func(c string) bool { return c == "fire-own" })
-		if got, want := warned, sortedCodes(calc.Warnings); !slices.Equal(got, want) {
+		warned := slices.DeleteFunc(rulesettest.Codes(rc.Warnings), func(c string) bool { return c == "fire-own" })
+		if got, want := warned, rulesettest.Codes(calc.Warnings); !slices.Equal(got, want) {
 			t.Fatalf("%s\nthe receipt's warnings %v, the calculator's %v", where, got, want)
 		}
 		nTurns := 1
@@ -274,8 +258,8 @@ func TestCalcMoveChecksTheCourseAsTheGame(t *testing.T) {
 		{[]string{"--contact"}, "2 S M 2; 2 S M 2; 2 S M 2", []string{"one-turn"}},
 	} {
 		out, err := runSwarmCalc(t, append([]string{"--tack", "2 S M", "--plot", c.plot, "--json"}, c.contact...))
-		if err != nil || !slices.Equal(sortedCodes(out.Errors), c.want) {
-			t.Errorf("%v %q: %v %v, want %v", c.contact, c.plot, err, sortedCodes(out.Errors), c.want)
+		if err != nil || !slices.Equal(rulesettest.Codes(out.Errors), c.want) {
+			t.Errorf("%v %q: %v %v, want %v", c.contact, c.plot, err, rulesettest.Codes(out.Errors), c.want)
 		}
 	}
 }
@@ -293,8 +277,8 @@ func TestCalcMoveChecksBombAsTheGame(t *testing.T) {
 		{[]string{"--type", "do-17z", "--tack", "1 S M", "--plot", "1 S M 1 BOMB"}, []string{}},
 	} {
 		out, err := runSwarmCalc(t, append(c.args, "--json"))
-		if err != nil || !slices.Equal(sortedCodes(out.Errors), c.want) {
-			t.Errorf("%v: %v %v, want %v", c.args, err, sortedCodes(out.Errors), c.want)
+		if err != nil || !slices.Equal(rulesettest.Codes(out.Errors), c.want) {
+			t.Errorf("%v: %v %v, want %v", c.args, err, rulesettest.Codes(out.Errors), c.want)
 		}
 	}
 }
@@ -337,10 +321,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err != nil {
-			t.Fatal(err)
-		}
+		events := rulesettest.Events[Event](t, log)
 		for _, e := range events {
 			f := e.Fire
 			if e.Kind != EvFire || f == nil {

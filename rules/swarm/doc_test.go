@@ -1,36 +1,28 @@
 package swarm
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"sortie/parser"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/swarm/notation"
 )
 
 // TestNotationGuideSwarmMoves flies every ```swarm-move block of docs/notation.md and checks the hexes,
 // end and errors the guide promises.
 func TestSwarmNotationGuideMoves(t *testing.T) {
-	data, err := os.ReadFile("../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	n := 0
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "```swarm-move" {
-			continue
-		}
-		at := i + 1
+	blocks := rulesettest.DocBlocks(t, "../../docs/notation.md", "swarm-move")
+	for _, block := range blocks {
+		at := block.Line
 		b := map[string]string{}
 		var errs []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			k, v, ok := strings.Cut(lines[i], ":")
+		for j, line := range block.Lines {
+			k, v, ok := strings.Cut(line, ":")
 			if !ok {
-				t.Fatalf("notation.md:%d: %q is not key: value", i+1, lines[i])
+				t.Fatalf("notation.md:%d: %q is not key: value", at+1+j, line)
 			}
 			if k == "error" {
 				errs = append(errs, strings.TrimSpace(v))
@@ -38,7 +30,6 @@ func TestSwarmNotationGuideMoves(t *testing.T) {
 			}
 			b[k] = strings.TrimSpace(v)
 		}
-		n++
 		ty := &Type{Name: "squadron", MPH: 450, Steps: [3]int{2, 2, 2}}
 		if key := b["type"]; key != "" {
 			ty = typeOf(t, key)
@@ -69,7 +60,7 @@ func TestSwarmNotationGuideMoves(t *testing.T) {
 			}
 		}
 	}
-	if n < 6 {
+	if n := len(blocks); n < 6 {
 		t.Errorf("the guide has %d Swarm movement examples", n)
 	}
 }

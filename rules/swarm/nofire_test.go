@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sortie/rules/dice"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // byLabel throws the value of the first key its label contains, else 1.
@@ -29,13 +30,7 @@ func (d *byLabel) Roll(label string, sides int) int {
 func (d *byLabel) Log() []dice.Roll { return d.log }
 
 func swarmNoFireLines(g *game, side string, events []Event) string {
-	var b strings.Builder
-	for _, e := range EventsFor(g.st, side, events) {
-		if e.Kind == EvNoFire {
-			b.WriteString(e.Text + "\n")
-		}
-	}
-	return b.String()
+	return rulesettest.Lines(EventsFor(g.st, side, events), func(e Event) (string, bool) { return e.Text, e.Kind == EvNoFire })
 }
 
 // TestFireOrderThatMakesNoAttackSaysWhy: every way a Swarm squadron's fire order can make no forward
@@ -112,14 +107,7 @@ func TestFireOrderThatMakesNoAttackSaysWhy(t *testing.T) {
 			}
 			ng := next.(*game)
 			got := swarmNoFireLines(ng, "RAF", events)
-			switch {
-			case c.want == "" && got != "":
-				t.Errorf("no line is owed, got %q", got)
-			case !strings.Contains(got, c.want):
-				t.Errorf("RAF reads %q, want %q", got, c.want)
-			case c.notWant != "" && strings.Contains(got, c.notWant):
-				t.Errorf("fog: %q tells RAF of an enemy it never saw", got)
-			}
+			rulesettest.WhyNot(t, "RAF", got, c.want, c.notWant)
 			if l := swarmNoFireLines(ng, "Luftwaffe", events); strings.Contains(l, "AAA") {
 				t.Errorf("the Luftwaffe reads RAF's orders: %q", l)
 			}

@@ -1,7 +1,6 @@
 package swarm
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -61,7 +60,7 @@ func meleeMatch() rulesettest.Match[*game] {
 }
 
 func TestPilotBeatsStraightAndLevel(t *testing.T) {
-	meleeMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.Opponent[*game]{Name: "straight and level", Pilot: rulesettest.Straight[*game]}, 12)
+	meleeMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.StraightAndLevel[*game](), 12)
 }
 
 // BenchmarkPilotTournament: the Swarm pilot against random-legal and straight-and-level pilots, 200 games
@@ -80,8 +79,6 @@ func TestPilotSeesOnlyTheView(t *testing.T) {
 	base := strings.Replace(melee, "turns: 8", "turns: 8\nvisibility: 20", 1)
 	g1 := newGame(t, base)
 	g2 := newGame(t, strings.Replace(base, "victory:", "  - {callsign: GHOST, type: bf-109e, side: South, player: s, hex: [60, 60], facing: 330, tack: 2 S M}\nvictory:", 1))
-	if a, b := g1.PilotOrders("n"), g2.PilotOrders("n"); fmt.Sprint(a) != fmt.Sprint(b) || len(a) != 2 {
-		t.Errorf("an unseen enemy changed the pilot's orders:\n%v\n%v", a, b)
-	}
+	rulesettest.SameOrders(t, g1, g2, "n", 2, "an unseen enemy")
 	var _ ruleset.Piloted = g1
 }

@@ -56,11 +56,7 @@ func (g *game) plan(player, unit, text string, board bool) ruleset.Plan {
 	l.B = o.Append(l.B)
 	l.End()
 	appendPreview(&l, g.st.Turn, q.Pos, c.Moves)
-	lines := l.Strings()
-	out.Canonical = lines[0]
-	if len(lines) > 1 {
-		out.Preview = lines[1:]
-	}
+	l.Check(&out)
 	p := ruleset.Plan{Check: out}
 	if !board || len(c.Moves) == 0 {
 		return p

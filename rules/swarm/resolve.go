@@ -600,21 +600,12 @@ func updateSight(st *State, emit func(Event)) {
 // checkVictory ends the game at the turn limit or when at most one side has squadrons in play, and
 // scores the victory conditions.
 func checkVictory(st *State) *Outcome {
-	flying := map[string]bool{}
-	gone := map[string][]ruleset.Fate{}
-	for i := range st.Squadrons {
-		q := &st.Squadrons[i]
-		if q.InPlay() {
-			flying[q.Side] = true
-		} else {
-			gone[q.Side] = append(gone[q.Side], ruleset.Fate{Unit: q.Callsign, How: string(q.Status)})
-		}
-	}
-	reason := ruleset.EndReason(st.Turn, st.TurnLimit, st.Sides, flying, gone)
-	if reason == "" {
+	out := ruleset.Ended(st.Turn, st.TurnLimit, st.Sides, st.Squadrons, func(q *Squadron) (string, bool, ruleset.Fate) {
+		return q.Side, q.InPlay(), ruleset.Fate{Unit: q.Callsign, How: string(q.Status)}
+	})
+	if out == nil {
 		return nil
 	}
-	out := ruleset.NewOutcome(st.Sides, reason)
 	for _, c := range st.Victory {
 		if c.Kind == "bomb" {
 			if t := st.Target(c.Target); t != nil && t.Destroyed() {

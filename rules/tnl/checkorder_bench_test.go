@@ -20,27 +20,5 @@ func BenchmarkCheckOrder(b *testing.B) {
 // alone ("raw check").
 func BenchmarkPlan(b *testing.B) {
 	g := rulesettest.Bundled[*game](b, Ruleset{}, "battle-of-britain")
-	orders := rulesettest.DefaultOrders(g)
-	b.Run("plan", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		for b.Loop() {
-			o := orders[n%len(orders)]
-			n++
-			if p := g.Plan(o.Player, o.Unit, o.Text); len(p.Path) == 0 {
-				b.Fatal(p.Check)
-			}
-		}
-	})
-	b.Run("raw check", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		for b.Loop() {
-			o := orders[n%len(orders)]
-			n++
-			if c := g.CheckOrder(o.Player, o.Unit, o.Text); !c.OK() {
-				b.Fatal(c.Errors)
-			}
-		}
-	})
+	rulesettest.BenchPlan(b, g, rulesettest.DefaultOrders(g))
 }

@@ -6,7 +6,6 @@ package tnl
 // battery's fire, calc sheet shows a type's stat sheet and how it was worked out.
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"sortie/parser"
 	"sortie/rules/ruleset"
 	"sortie/rules/tnl/notation"
 )
@@ -30,12 +28,6 @@ func (Ruleset) CalcCommands() []ruleset.Command {
 		{Name: "aa", Synopsis: "an AA battery's dice and hits (--help)", Run: calcAA},
 		{Name: "sheet", Synopsis: "a type's stat sheet and the figures it comes from (--help)", Run: calcSheet},
 	}
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 func sheetFlag(key string) (*Sheet, error) {
@@ -163,11 +155,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	}
 	out := moveJSON{Errors: []ruleset.CalcProblem{}, Phases: []phaseJSON{}, FS: FS(sh, a, *loadedMods), Level: lvl.String()}
 	o, ds := notation.Parse(text)
-	for _, d := range ds {
-		if d.Severity == parser.SeverityError {
-			out.Errors = append(out.Errors, ruleset.CalcProblem{Code: d.Code, Message: d.Message, Column: d.Col, Suggestion: d.Suggestion})
-		}
-	}
+	ruleset.CalcDiagnosed(&out.Errors, nil, ds)
 	if len(out.Errors) == 0 && len(o.Segments) > 1 {
 		out.Errors = append(out.Errors, ruleset.CalcProblem{Code: "segment", Message: "the calculator flies one aircraft: leave out the ; plots"})
 	}
@@ -212,7 +200,7 @@ func calcMove(args []string, stdout io.Writer) error {
 	}
 	out.Legal = len(out.Errors) == 0
 	if *asJSON {
-		if err := writeJSON(stdout, out); err != nil {
+		if err := ruleset.WriteJSON(stdout, out); err != nil {
 			return err
 		}
 	} else {
@@ -315,7 +303,7 @@ func calcFire(args []string, stdout io.Writer) error {
 		return ruleset.Usagef("calc fire: give the dice thrown, e.g. --white 2,2,5,6")
 	}
 	if *asJSON {
-		return writeJSON(stdout, out)
+		return ruleset.WriteJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "Range %d: each die needs %d or more before modifiers\n", *rng, *rng+1)
 	for _, g := range out.Groups {
@@ -426,7 +414,7 @@ func calcSave(args []string, stdout io.Writer) error {
 		out.Speed = [2]int{PhaseMax(sh, a, 0, false), PhaseMax(sh, a, 1, false)}
 	}
 	if *asJSON {
-		return writeJSON(stdout, out)
+		return ruleset.WriteJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "Saving roll %d+\n", sr)
 	for _, s := range out.Saves {
@@ -533,7 +521,7 @@ func calcInitiative(args []string, stdout io.Writer) error {
 	})
 	out.Order = order
 	if *asJSON {
-		return writeJSON(stdout, out)
+		return ruleset.WriteJSON(stdout, out)
 	}
 	for i, n := range order {
 		t := ""
@@ -616,7 +604,7 @@ func calcShip(args []string, stdout io.Writer) error {
 		out.Points = 0
 	}
 	if *asJSON {
-		return writeJSON(stdout, out)
+		return ruleset.WriteJSON(stdout, out)
 	}
 	aspect := ""
 	if out.Aspect != "" {
@@ -714,7 +702,7 @@ func calcAA(args []string, stdout io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, out)
+		return ruleset.WriteJSON(stdout, out)
 	}
 	if !out.Reaches {
 		fmt.Fprintf(stdout, "Out of reach: %s.\n", out.Why)
@@ -760,7 +748,7 @@ func calcSheet(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, sh)
+		return ruleset.WriteJSON(stdout, sh)
 	}
 	fmt.Fprintf(stdout, "%s (%s)\n  SP %d/%d  FS %d  %s  SR %d+  hits %d  dive %+d/%+d  climb %+d/%+d  up to %s\n",
 		sh.Name, sh.Role, sh.SP[0], sh.SP[1], sh.FS, firepowerText(sh), sh.SR, sh.Hits, sh.Dive[0], sh.Dive[1], sh.Climb[0], sh.Climb[1], sh.MaxLevel)

@@ -1,7 +1,6 @@
 package tnl
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -15,20 +14,11 @@ import (
 // the turn and did not fight, their units' names when no aircraft of the unit was seen, and every roll
 // whose label names one of them.
 func tnlSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesettest.Secret {
-	st := g.(*game).st
-	var before *State
-	if prev != nil {
-		before = prev.(*game).st
-	}
+	before, st := rulesettest.RoundStates(prev, g, func(g ruleset.Game) *State { return g.(*game).st })
 	fought := map[string]bool{}
-	if log != nil {
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err == nil {
-			for _, e := range events {
-				if (e.Kind == EvFire) && e.Side == side && e.Shot != nil && e.Shot.Suffered > 0 {
-					fought[e.Target] = true
-				}
-			}
+	for _, e := range rulesettest.LoggedEvents[Event](log) {
+		if (e.Kind == EvFire) && e.Side == side && e.Shot != nil && e.Shot.Suffered > 0 {
+			fought[e.Target] = true
 		}
 	}
 	seen := func(cs string) bool {

@@ -128,18 +128,9 @@ func tnlCalcArgs(a *Aircraft, loadedMods bool, order string) []string {
 	return args
 }
 
+// codesOf are the problems' codes, sorted, each once.
 func codesOf[P ruleset.Problem | ruleset.CalcProblem](ps []P) []string {
-	out := []string{}
-	for _, p := range ps {
-		switch v := any(p).(type) {
-		case ruleset.Problem:
-			out = append(out, v.Code)
-		case ruleset.CalcProblem:
-			out = append(out, v.Code)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.Compact(rulesettest.Codes(ps))
 }
 
 // TestCalculatorReceiptAndTurnAgreeOnMovement: the calculator, the receipt and the turn fly a plot with
@@ -414,10 +405,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
-		var events []Event
-		if err := json.Unmarshal(log.Events, &events); err != nil {
-			t.Fatal(err)
-		}
+		events := rulesettest.Events[Event](t, log)
 		hitsBefore := map[string]int{}
 		for _, e := range events {
 			s := e.Shot

@@ -1,35 +1,27 @@
 package tnl
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
 )
 
 // docBlocks returns the key: value blocks of one kind in docs/notation.md, with their line numbers.
 func docBlocks(t *testing.T, kind string) ([]map[string]string, []int) {
 	t.Helper()
-	data, err := os.ReadFile("../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
 	var out []map[string]string
 	var at []int
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "```"+kind {
-			continue
-		}
-		at = append(at, i+1)
+	for _, block := range rulesettest.DocBlocks(t, "../../docs/notation.md", kind) {
+		at = append(at, block.Line)
 		b := map[string]string{}
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			k, v, ok := strings.Cut(lines[i], ":")
+		for j, line := range block.Lines {
+			k, v, ok := strings.Cut(line, ":")
 			if !ok {
-				t.Fatalf("notation.md:%d: %q is not key: value", i+1, lines[i])
+				t.Fatalf("notation.md:%d: %q is not key: value", block.Line+1+j, line)
 			}
 			b[k] = strings.TrimSpace(v)
 		}

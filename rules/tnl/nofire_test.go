@@ -7,6 +7,7 @@ import (
 
 	"sortie/rules/dice"
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // pair is a Spitfire (RED1, unit RED) and a Bf 109 (EMIL1, unit JAGD) flying north at the same speed,
@@ -28,21 +29,12 @@ aircraft:
 // tnlHexAt is the hex dist hexes from (0,6) at a clock position from an aircraft facing north there.
 func tnlHexAt(t *testing.T, clock, dist int) hexmap.Hex {
 	t.Helper()
-	h, ok := hexmap.AtClock(hexmap.Hex{Q: 0, R: 6}, 0, clock, dist)
-	if !ok {
-		t.Fatalf("no hex %d away at %d o'clock", dist, clock)
-	}
-	return h
+	return rulesettest.AtClock(t, hexmap.Hex{Q: 0, R: 6}, 0, clock, dist)
 }
 
+// tnlNoFireLines are the why-not lines a side reads of a turn, joined.
 func tnlNoFireLines(st *State, side string, evs []Event) string {
-	var b strings.Builder
-	for _, e := range EventsFor(st, side, evs) {
-		if e.Kind == EvNoFire {
-			b.WriteString(e.Text + "\n")
-		}
-	}
-	return b.String()
+	return rulesettest.Lines(EventsFor(st, side, evs), func(e Event) (string, bool) { return e.Text, e.Kind == EvNoFire })
 }
 
 // TestFireOrderThatDoesNotFireSaysWhy: every way a T&L fire order can fire no dice in a turn is
@@ -124,14 +116,7 @@ func TestFireOrderThatDoesNotFireSaysWhy(t *testing.T) {
 				}
 			}
 			got := tnlNoFireLines(next, "RAF", evs)
-			switch {
-			case c.want == "" && strings.Contains(got, "RED1"):
-				t.Errorf("no line is owed, got %q", got)
-			case !strings.Contains(got, c.want):
-				t.Errorf("RAF reads %q, want %q", got, c.want)
-			case c.notWant != "" && strings.Contains(got, c.notWant):
-				t.Errorf("fog: %q tells RAF of an enemy it never saw", got)
-			}
+			rulesettest.WhyNot(t, "RAF", got, c.want, c.notWant)
 			if l := tnlNoFireLines(next, "Luftwaffe", evs); strings.Contains(l, "RED") {
 				t.Errorf("the Luftwaffe reads the RAF's fire orders: %q", l)
 			}

@@ -65,7 +65,7 @@ func duelMatch() rulesettest.Match[*game] {
 
 // The pilot's orders are always legal, and it beats flying straight and level.
 func TestPilotBeatsStraightAndLevel(t *testing.T) {
-	duelMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.Opponent[*game]{Name: "straight and level", Pilot: rulesettest.Straight[*game]}, 12)
+	duelMatch().MustBeat(t, rulesettest.Computer[*game], rulesettest.StraightAndLevel[*game](), 12)
 }
 
 // BenchmarkPilotTournament is the pilots' tournament of docs/bots.md: the computer pilot against a pilot

@@ -68,11 +68,7 @@ func (g *game) plan(player, unit, text string, board bool) ruleset.Plan {
 			l.End()
 		}
 	}
-	lines := l.Strings()
-	out.Canonical = lines[0]
-	if len(lines) > 1 {
-		out.Preview = lines[1:]
-	}
+	l.Check(&out)
 	p := ruleset.Plan{Check: out}
 	if !board {
 		return p

@@ -382,21 +382,12 @@ func updateSight(st *State, emit func(Event)) {
 // checkVictory ends the game at the turn limit or when at most one side has aircraft in play, and scores
 // the victory conditions.
 func checkVictory(st *State) *Outcome {
-	flying := map[string]bool{}
-	gone := map[string][]ruleset.Fate{}
-	for i := range st.Aircraft {
-		a := &st.Aircraft[i]
-		if a.InPlay() {
-			flying[a.Side] = true
-		} else {
-			gone[a.Side] = append(gone[a.Side], ruleset.Fate{Unit: a.Callsign, How: a.fate()})
-		}
-	}
-	reason := ruleset.EndReason(st.Turn, st.TurnLimit, st.Sides, flying, gone)
-	if reason == "" {
+	out := ruleset.Ended(st.Turn, st.TurnLimit, st.Sides, st.Aircraft, func(a *Aircraft) (string, bool, ruleset.Fate) {
+		return a.Side, a.InPlay(), ruleset.Fate{Unit: a.Callsign, How: a.fate()}
+	})
+	if out == nil {
 		return nil
 	}
-	out := ruleset.NewOutcome(st.Sides, reason)
 	for _, c := range st.Victory {
 		if c.Kind == "sink" {
 			if g := st.GroundNamed(c.Ship); g != nil && g.Sunk() {

@@ -22,11 +22,8 @@ func sceneOf(v View, player string, events []Event) *hexmap.Scene {
 	for i := range v.Own {
 		a := &v.Own[i]
 		where[a.Callsign] = a.Hex
-		u := hexmap.SceneUnit{Hex: a.Hex, Facing: a.Facing, Faced: true, Kind: hexmap.Aircraft, Side: hexmap.Own,
+		u := hexmap.SceneUnit{Hex: a.Hex, Facing: a.Facing, Faced: true, Kind: hexmap.Aircraft, Side: hexmap.OwnUnit(a.Player, player),
 			Label: a.Callsign, Out: !a.InPlay()}
-		if a.Player != player {
-			u.Side = hexmap.Friendly
-		}
 		if a.InPlay() {
 			u.Notes = []string{a.Level.String(), fmt.Sprintf("speed %d", a.Speed)}
 			if t := tracks[a.Callsign]; len(t) > 1 {

@@ -201,12 +201,7 @@ func ViewOf(st *State, side string) View {
 
 // Plane returns one of the side's own aircraft, or nil.
 func (v *View) Plane(cs string) *Aircraft {
-	for i := range v.Own {
-		if v.Own[i].Callsign == cs {
-			return &v.Own[i]
-		}
-	}
-	return nil
+	return ruleset.Named(v.Own, cs, func(a *Aircraft) string { return a.Callsign })
 }
 
 // Flying lists a unit's aircraft in play.

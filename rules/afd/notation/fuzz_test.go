@@ -2,9 +2,9 @@ package notation
 
 import (
 	"testing"
-	"unicode/utf8"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // FuzzParsePlot checks, for any text: no panic; every diagnostic is positioned inside the text (or at
@@ -23,21 +23,7 @@ func FuzzParsePlot(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		p, ds := ParsePlot(in)
-		n := utf8.RuneCountInString(in)
-		if len(ds) > 2*n+5 {
-			t.Errorf("%d diagnostics for %d runes", len(ds), n)
-		}
-		for _, d := range ds {
-			if d.Col < 0 || d.Col > n+1 {
-				t.Errorf("diagnostic %q at col %d, outside 0..%d", d.Code, d.Col, n+1)
-			}
-			if d.Code == "" || d.Message == "" {
-				t.Errorf("diagnostic without code or message: %+v", d)
-			}
-			if d.Severity != parser.SeverityError && d.Severity != parser.SeverityWarning {
-				t.Errorf("diagnostic %q has severity %d", d.Code, d.Severity)
-			}
-		}
+		n := rulesettest.Diagnosed(t, in, ds)
 		for _, e := range p.Elements {
 			if e.Col < 1 || e.Col > n {
 				t.Errorf("element %s at col %d, outside 1..%d", e.Token(), e.Col, n)

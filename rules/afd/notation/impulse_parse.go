@@ -91,11 +91,11 @@ type impulseParser struct {
 }
 
 func (p *impulseParser) errorf(col int, code, suggest, format string, args ...any) {
-	p.ds = append(p.ds, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityError, Suggestion: suggest, Message: fmt.Sprintf(format, args...)})
+	p.ds = append(p.ds, parser.Errorf(col, code, suggest, format, args...))
 }
 
 func (p *impulseParser) warnf(col int, code, suggest, format string, args ...any) {
-	p.ds = append(p.ds, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityWarning, Suggestion: suggest, Message: fmt.Sprintf(format, args...)})
+	p.ds = append(p.ds, parser.Warnf(col, code, suggest, format, args...))
 }
 
 // isBacktick says a quote token stands for the straight box "`".

@@ -3,7 +3,6 @@ package notation
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"sortie/parser"
 	"sortie/rules/ruleset/rulesettest"
@@ -124,24 +123,19 @@ func FuzzParseImpulseOrder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		_, ds := ParseImpulseOrder(in)
-		n := utf8.RuneCountInString(in)
-		for _, d := range ds {
-			if d.Col < 0 || d.Col > n+1 {
-				t.Fatalf("%q: column %d outside the text (%d runes): %v", in, d.Col, n, d)
-			}
-		}
+		rulesettest.Diagnosed(t, in, ds)
 		rulesettest.ReadsBack(t, in, ParseImpulseOrder, ImpulseOrder.Equal)
 	})
 }
 
 // TestOrdersDocImpulseBlocks: the impulse order blocks of docs/orders.md read without a fault.
 func TestOrdersDocImpulseBlocks(t *testing.T) {
-	blocks := strings.Split(rulesettest.Doc(t, "../../../docs/orders.md"), "\n```impulseblock\n")[1:]
+	blocks := rulesettest.DocBlocks(t, "../../../docs/orders.md", "impulseblock")
 	if len(blocks) == 0 {
 		t.Fatal("docs/orders.md has no ```impulseblock example")
 	}
 	for _, b := range blocks {
-		text, _, _ := strings.Cut(b, "\n```")
+		text := strings.Join(b.Lines, "\n")
 		block, ds := parser.ParseBlock(text)
 		if parser.BlockRefused(ds) || len(block.Orders) == 0 {
 			t.Errorf("the block does not read:\n%s\n%v", text, ds)

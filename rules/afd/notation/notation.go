@@ -142,13 +142,11 @@ type plotParser struct {
 }
 
 func (p *plotParser) errorf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityError, Suggestion: suggest,
-		Message: fmt.Sprintf(format, args...)})
+	p.diags = append(p.diags, parser.Errorf(col, code, suggest, format, args...))
 }
 
 func (p *plotParser) warnf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityWarning, Suggestion: suggest,
-		Message: fmt.Sprintf(format, args...)})
+	p.diags = append(p.diags, parser.Warnf(col, code, suggest, format, args...))
 }
 
 // text returns the input from the start of item i to the end of item j-1.

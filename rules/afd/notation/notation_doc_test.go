@@ -2,6 +2,8 @@ package notation
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,27 +91,36 @@ func readDiag(t *testing.T, where, key, val string, diags *[]docDiag) bool {
 	return true
 }
 
-// plotBlocks extracts the fenced blocks whose info string is "plot"; other blocks (```move, ```go ...)
-// are skipped.
-func plotBlocks(t *testing.T, doc string) []docExample {
+// plotBlocks extracts the fenced blocks of the guide at path whose info string is "plot"; other blocks
+// (```move, ```go ...) are skipped.
+func plotBlocks(t *testing.T, path string) []docExample {
 	t.Helper()
-	return docBlocks(t, doc, "plot", 1)
+	return docBlocks(t, path, "plot", 1)
 }
 
-// docBlocks extracts the fenced blocks whose info string is kind ("plot", or "impulse" for impulse
-// orders, whose "impulses:" line counts the impulses the manoeuvres take); fewer than least fail t.
-func docBlocks(t *testing.T, doc, kind string, least int) []docExample {
+// docBlocks extracts the fenced blocks of the guide at path whose info string is kind ("plot", or
+// "impulse" for impulse orders, whose "impulses:" line counts the impulses the manoeuvres take); fewer
+// than least fail t.
+func docBlocks(t *testing.T, path, kind string, least int) []docExample {
 	t.Helper()
 	var out []docExample
-	for _, f := range rulesettest.Fences(t, "notation.md", doc) {
-		if f.Kind == kind {
-			out = append(out, parseDocExample(t, f.Line, f.Lines))
-		}
+	for _, b := range rulesettest.DocBlocks(t, path, kind) {
+		out = append(out, parseDocExample(t, b.Line, b.Lines))
 	}
 	if len(out) < least {
-		t.Fatalf("notation.md has %d ```%s examples, fewer than %d", len(out), kind, least)
+		t.Fatalf("%s has %d ```%s examples, fewer than %d", path, len(out), kind, least)
 	}
 	return out
+}
+
+// writeDoc writes a guide of the text for an extractor's test, and gives its path.
+func writeDoc(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "guide.md")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func parseDocExample(t *testing.T, line int, body []string) docExample {
@@ -146,7 +157,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 }
 
 func TestNotationDoc(t *testing.T) {
-	for _, ex := range plotBlocks(t, rulesettest.Doc(t, "../../../docs/notation.md")) {
+	for _, ex := range plotBlocks(t, "../../../docs/notation.md") {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			p, ds := ParsePlot(ex.input)
 			where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
@@ -217,7 +228,7 @@ func checkDiags(t *testing.T, where string, diags []docDiag, ds []parser.LineDia
 // TestImpulseNotationDoc checks every ```impulse example of docs/notation.md against the impulse order
 // parser.
 func TestImpulseNotationDoc(t *testing.T) {
-	for _, ex := range docBlocks(t, rulesettest.Doc(t, "../../../docs/notation.md"), "impulse", 8) {
+	for _, ex := range docBlocks(t, "../../../docs/notation.md", "impulse", 8) {
 		o, ds := ParseImpulseOrder(ex.input)
 		where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
 		wantErrors := checkDocDiags(t, where, ex, ds)
@@ -249,7 +260,7 @@ func deref(s *string) string {
 // The extractor must skip blocks other than ```plot, such as the lead engineer's ```move examples.
 func TestPlotBlocksSkipsOthers(t *testing.T) {
 	doc := "x\n```move\ninput: nonsense\n```\n```plot\ninput: 2 TR\nmps: 3\n```\n```\nplain\n```\n"
-	got := plotBlocks(t, doc)
+	got := plotBlocks(t, writeDoc(t, doc))
 	if len(got) != 1 || got[0].input != "2 TR" || *got[0].mps != 3 {
 		t.Fatalf("plotBlocks = %+v", got)
 	}

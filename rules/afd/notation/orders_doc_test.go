@@ -41,18 +41,16 @@ type orderExample struct {
 	diags     []docDiag
 }
 
-// orderBlocks extracts the ```orderblock blocks of a Markdown text; other blocks are skipped. A text
+// orderBlocks extracts the ```orderblock blocks of the guide at path; other blocks are skipped. A guide
 // without one fails t.
-func orderBlocks(t *testing.T, doc string) []orderExample {
+func orderBlocks(t *testing.T, path string) []orderExample {
 	t.Helper()
 	var out []orderExample
-	for _, f := range rulesettest.Fences(t, "orders.md", doc) {
-		if f.Kind == "orderblock" {
-			out = append(out, parseOrderExample(t, f.Line, f.Lines))
-		}
+	for _, b := range rulesettest.DocBlocks(t, path, "orderblock") {
+		out = append(out, parseOrderExample(t, b.Line, b.Lines))
 	}
 	if len(out) == 0 {
-		t.Fatal("orders.md has no ```orderblock examples")
+		t.Fatalf("%s has no ```orderblock examples", path)
 	}
 	return out
 }
@@ -138,7 +136,7 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 }
 
 func TestOrdersDoc(t *testing.T) {
-	for _, ex := range orderBlocks(t, rulesettest.Doc(t, "../../../docs/orders.md")) {
+	for _, ex := range orderBlocks(t, "../../../docs/orders.md") {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			checkOrderExample(t, ex)
 		})
@@ -189,7 +187,7 @@ func derefInt(p *int) string {
 func TestOrderBlocksExtractor(t *testing.T) {
 	doc := "x\n```plot\ninput: 2 TR\n```\n```orderblock\ninput:\n  hello\n\n  GAME g\n  RED1: 5\n\norder: RED1: 5 FIRE ANY\n" +
 		"command: none\nerror: no-block at 0\ncol: 3\n```\n```\nplain\n```\n"
-	got := orderBlocks(t, doc)
+	got := orderBlocks(t, writeDoc(t, doc))
 	if len(got) != 1 {
 		t.Fatalf("orderBlocks = %+v", got)
 	}

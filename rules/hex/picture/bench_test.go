@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"compress/zlib"
+	"image"
 	"image/png"
 	"testing"
 
@@ -13,41 +14,41 @@ import (
 // same kind of work on a picture of the same size: what the library and the encoder take anyway, without
 // the scene.
 
-func BenchmarkPNG100(b *testing.B) {
-	s := crowd(100, 30, 10)
+// benchDraw times draw on s and reports the size of what it draws.
+func benchDraw(b *testing.B, draw func(hex.Scene) ([]byte, error), s hex.Scene) {
 	var n int
 	for b.Loop() {
-		out, err := PNG(s)
+		out, err := draw(s)
 		if err != nil {
 			b.Fatal(err)
 		}
 		n = len(out)
 	}
 	b.ReportMetric(float64(n), "bytes")
+}
+
+func BenchmarkPNG100(b *testing.B) {
+	benchDraw(b, PNG, crowd(100, 30, 10))
 }
 
 func BenchmarkSVG100(b *testing.B) {
-	s := crowd(100, 30, 10)
-	var n int
-	for b.Loop() {
-		out, err := SVG(s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n = len(out)
-	}
-	b.ReportMetric(float64(n), "bytes")
+	benchDraw(b, SVG, crowd(100, 30, 10))
 }
 
-// BenchmarkRawDeflate compresses the 100-unit picture's own paletted pixels, a filter byte a row, as one
-// zlib stream on one core at the level the picture uses: the encoder's floor, without the drawing.
-func BenchmarkRawDeflate(b *testing.B) {
+// crowdPixels are the 100-unit picture's pixels, drawn.
+func crowdPixels(b *testing.B) *image.RGBA {
 	s := crowd(100, 30, 10)
 	p, lay, err := draw(&s)
 	if err != nil {
 		b.Fatal(err)
 	}
-	img := drawRGBA(p, int(lay.W), int(lay.H))
+	return drawRGBA(p, int(lay.W), int(lay.H))
+}
+
+// BenchmarkRawDeflate compresses the 100-unit picture's own paletted pixels, a filter byte a row, as one
+// zlib stream on one core at the level the picture uses: the encoder's floor, without the drawing.
+func BenchmarkRawDeflate(b *testing.B) {
+	img := crowdPixels(b)
 	w := img.Rect.Dx()
 	raw := make([]byte, (w+1)*img.Rect.Dy())
 	for y := range img.Rect.Dy() {
@@ -70,12 +71,7 @@ func BenchmarkRawDeflate(b *testing.B) {
 // BenchmarkRawPNGEncode encodes the 100-unit picture's pixels as image/png does by default (RGBA,
 // default compression): what a PNG of that picture costs without the palette.
 func BenchmarkRawPNGEncode(b *testing.B) {
-	s := crowd(100, 30, 10)
-	p, lay, err := draw(&s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	img := drawRGBA(p, int(lay.W), int(lay.H))
+	img := crowdPixels(b)
 	var n int
 	for b.Loop() {
 		var buf bytes.Buffer
@@ -92,15 +88,7 @@ func BenchmarkRawPNGEncode(b *testing.B) {
 func BenchmarkPNGDogfight(b *testing.B) {
 	s := dogfight()
 	s.Caption = []string{"RED1 fired at KURT: 2 hits", "KURT was shot down", "parachutes seen from KURT"}
-	var n int
-	for b.Loop() {
-		out, err := PNG(s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n = len(out)
-	}
-	b.ReportMetric(float64(n), "bytes")
+	benchDraw(b, PNG, s)
 }
 
 // BenchmarkPlans draws the plotting board's picture, a side of 20 aircraft with a plot of 6 to 12 hexes
@@ -124,19 +112,11 @@ func BenchmarkPlans(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				var n int
 				cpu0, ok := processorTime()
-				for b.Loop() {
-					out, err := format.draw(s)
-					if err != nil {
-						b.Fatal(err)
-					}
-					n = len(out)
-				}
+				benchDraw(b, format.draw, s)
 				if cpu1, _ := processorTime(); ok {
 					b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 				}
-				b.ReportMetric(float64(n), "bytes")
 				b.ReportMetric(lay.W*lay.H, "pixels")
 			})
 		}

@@ -51,20 +51,7 @@ func (f *frame) centre(h hex.Hex) (x, y float64) {
 func (f *frame) hexAt(x, y float64) hex.Hex {
 	fq := (x - f.ox) / (1.5 * f.side)
 	fr := (y-f.oy)/(2*f.hh) - fq/2
-	return cubeRound(fq, fr)
-}
-
-func cubeRound(q, r float64) hex.Hex {
-	s := -q - r
-	rq, rr, rs := math.Round(q), math.Round(r), math.Round(s)
-	dq, dr, ds := math.Abs(rq-q), math.Abs(rr-r), math.Abs(rs-s)
-	switch {
-	case dq > dr && dq > ds:
-		rq = -rr - rs
-	case dr > ds:
-		rr = -rq - rs
-	}
-	return hex.Hex{Q: int(rq), R: int(rr)}
+	return hex.Round(fq, fr)
 }
 
 // unitRadius is the radius of a unit's symbol.

@@ -209,14 +209,7 @@ func clean(s string, max int) string {
 
 // polygon returns the closed polygon through pts.
 func polygon(pts ...pt) *path {
-	p := &path{}
-	for i, q := range pts {
-		if i == 0 {
-			p.MoveTo(q.X, q.Y)
-		} else {
-			p.LineTo(q.X, q.Y)
-		}
-	}
+	p := polyline(pts...)
 	p.Close()
 	return p
 }

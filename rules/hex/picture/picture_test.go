@@ -56,6 +56,22 @@ func decode(t testing.TB, b []byte) image.Image {
 	return img
 }
 
+// eachToken hands f every token of svg in order, and fails the test where svg is not well-formed XML.
+func eachToken(t *testing.T, svg string, f func(xml.Token)) {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("not well-formed: %v", err)
+		}
+		f(tok)
+	}
+}
+
 // The golden pictures: every unit kind for every side, every line and mark kind, clouds, bounds and units
 // out of play; the empty scene; and the plotting board's plots over a dogfight.
 func TestGolden(t *testing.T) {
@@ -420,20 +436,12 @@ func TestPalette(t *testing.T) {
 // The SVG is well-formed XML whose text is the scene's, in the embedded fonts.
 func TestSVGWellFormed(t *testing.T) {
 	svg := mustSVG(t, everything())
-	d := xml.NewDecoder(strings.NewReader(svg))
 	texts := 0
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("not well-formed: %v", err)
-		}
+	eachToken(t, svg, func(tok xml.Token) {
 		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "tspan" {
 			texts++
 		}
-	}
+	})
 	if texts < 100 {
 		t.Errorf("%d text spans", texts)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"image"
 	"image/color"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -336,7 +335,6 @@ func TestPlanFramed(t *testing.T) {
 func TestPlanSVG(t *testing.T) {
 	s := board()
 	svg := mustSVG(t, s)
-	d := xml.NewDecoder(strings.NewReader(svg))
 	type el struct {
 		name  string
 		attrs map[string]string
@@ -344,14 +342,7 @@ func TestPlanSVG(t *testing.T) {
 	}
 	var els []el
 	inSpan := false
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("not well-formed: %v", err)
-		}
+	eachToken(t, svg, func(tok xml.Token) {
 		switch v := tok.(type) {
 		case xml.EndElement:
 			inSpan = false
@@ -369,7 +360,7 @@ func TestPlanSVG(t *testing.T) {
 				els[len(els)-1].text += string(v)
 			}
 		}
-	}
+	})
 	index := func(f func(e el) bool) (first, last int) {
 		first, last = -1, -1
 		for i, e := range els {

@@ -1,9 +1,7 @@
 package picture
 
 import (
-	"bytes"
 	"flag"
-	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,19 +19,9 @@ func TestSample(t *testing.T) {
 		s    func() hex.Scene
 	}{{"everything", everything}, {"dogfight", dogfight}, {"board", board}, {"side20", func() hex.Scene { return side20(true) }}, {"crowd", func() hex.Scene { return crowd(100, 30, 10) }}} {
 		s := c.s()
-		b, err := PNG(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: %v, %d bytes", c.name, img.Bounds().Size(), len(b))
-		sv, err := SVG(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := mustPNG(t, s)
+		t.Logf("%s: %v, %d bytes", c.name, decode(t, b).Bounds().Size(), len(b))
+		sv := []byte(mustSVG(t, s))
 		if *sampleDir != "" {
 			os.WriteFile(filepath.Join(*sampleDir, "pic-"+c.name+".png"), b, 0o644)
 			os.WriteFile(filepath.Join(*sampleDir, "pic-"+c.name+".svg"), sv, 0o644)

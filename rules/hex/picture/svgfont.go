@@ -270,11 +270,7 @@ func cmapTable(m map[rune]uint16) []byte {
 	be.PutUint16(sub[0:], 4)
 	be.PutUint16(sub[2:], uint16(len(sub)))
 	be.PutUint16(sub[6:], uint16(2*segs))
-	sr, sel := 1, 0
-	for sr*2 <= segs {
-		sr *= 2
-		sel++
-	}
+	sr, sel := binarySearch(segs)
 	be.PutUint16(sub[8:], uint16(2*sr))
 	be.PutUint16(sub[10:], uint16(sel))
 	be.PutUint16(sub[12:], uint16(2*segs-2*sr))
@@ -327,11 +323,7 @@ func writeTables(t map[string][]byte) []byte {
 	b := make([]byte, 12+16*n)
 	be.PutUint32(b, 0x00010000)
 	be.PutUint16(b[4:], uint16(n))
-	sr, sel := 1, 0
-	for sr*2 <= n {
-		sr *= 2
-		sel++
-	}
+	sr, sel := binarySearch(n)
 	be.PutUint16(b[6:], uint16(16*sr))
 	be.PutUint16(b[8:], uint16(sel))
 	be.PutUint16(b[10:], uint16(16*n-16*sr))
@@ -360,4 +352,15 @@ func checksum(b []byte) uint32 {
 		sum += binary.BigEndian.Uint32(w[:])
 	}
 	return sum
+}
+
+// binarySearch is the search hint a font table's header gives for n entries: the largest power of two
+// no greater than n, and its base-2 logarithm.
+func binarySearch(n int) (pow, log int) {
+	pow = 1
+	for pow*2 <= n {
+		pow *= 2
+		log++
+	}
+	return pow, log
 }

@@ -37,15 +37,9 @@ func BenchCheckOrder(b *testing.B, name string, g ruleset.Game, orders []Order, 
 			b.Fatalf("%+v: %+v", o, outs[i])
 		}
 	}
-	b.Run(name, func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		for b.Loop() {
-			o := orders[n%len(orders)]
-			n++
-			if c := g.CheckOrder(o.Player, o.Unit, o.Text); !c.OK() || len(c.Preview) == 0 {
-				b.Fatal(c.Errors, c.Preview)
-			}
+	benchOrders(b, name, orders, func(b *testing.B, o Order) {
+		if c := g.CheckOrder(o.Player, o.Unit, o.Text); !c.OK() || len(c.Preview) == 0 {
+			b.Fatal(c.Errors, c.Preview)
 		}
 	})
 	if parse == nil {
@@ -69,6 +63,38 @@ func BenchCheckOrder(b *testing.B, name string, g ruleset.Game, orders []Order, 
 			for i, l := range c.Preview {
 				cp.Preview[i] = string([]byte(l))
 			}
+		}
+	})
+}
+
+// BenchPlan is one order tried on the plotting board (Plan: the check with the track and the reach), the
+// orders taken in turn, beside CheckOrder of the same orders alone ("raw check"); every plan must have a
+// track and every check pass.
+func BenchPlan(b *testing.B, g interface {
+	ruleset.Game
+	ruleset.Planner
+}, orders []Order) {
+	benchOrders(b, "plan", orders, func(b *testing.B, o Order) {
+		if p := g.Plan(o.Player, o.Unit, o.Text); len(p.Path) == 0 {
+			b.Fatal(p.Check)
+		}
+	})
+	benchOrders(b, "raw check", orders, func(b *testing.B, o Order) {
+		if c := g.CheckOrder(o.Player, o.Unit, o.Text); !c.OK() {
+			b.Fatal(c.Errors)
+		}
+	})
+}
+
+// benchOrders runs name as a sub-benchmark of b that hands do the orders in turn (with the
+// sub-benchmark, to fail), counting allocations.
+func benchOrders(b *testing.B, name string, orders []Order, do func(*testing.B, Order)) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		n := 0
+		for b.Loop() {
+			do(b, orders[n%len(orders)])
+			n++
 		}
 	})
 }

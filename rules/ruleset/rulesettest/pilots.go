@@ -3,6 +3,7 @@ package rulesettest
 import (
 	"testing"
 
+	"fmt"
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
 )
@@ -91,6 +92,21 @@ func (m Match[G]) MustBeat(t *testing.T, pilot Pilot[G], other Opponent[G], game
 	t.Logf("computer pilot against %s: %.2f ± %.2f", other.Name, mean, half)
 	if mean-half <= 0.5 {
 		t.Errorf("the pilot must beat %s: %.2f ± %.2f", other.Name, mean, half)
+	}
+}
+
+// StraightAndLevel is the opponent that flies every unit straight and level (Straight).
+func StraightAndLevel[G ruleset.Game]() Opponent[G] {
+	return Opponent[G]{Name: "straight and level", Pilot: Straight[G]}
+}
+
+// SameOrders fails t unless the computer pilot writes the same orders for player in both games, for n
+// units: the games differ only by what the side cannot see (what), and the pilot reads the side's view
+// alone.
+func SameOrders(t *testing.T, g1, g2 ruleset.Piloted, player string, n int, what string) {
+	t.Helper()
+	if a, b := g1.PilotOrders(player), g2.PilotOrders(player); fmt.Sprint(a) != fmt.Sprint(b) || len(a) != n {
+		t.Errorf("%s changed the pilot's orders:\n%v\n%v", what, a, b)
 	}
 }
 

@@ -215,40 +215,20 @@ func playOnce(t *testing.T, rs ruleset.Ruleset, g ruleset.Game, p Play, o Oracle
 			break
 		}
 		round := g.Round()
-		orders := map[string]string{}
-		for unit, text := range given {
-			orders[unit] = text
-		}
-		if given == nil {
-			for _, pl := range g.Players() {
-				for _, u := range g.Units(pl.ID) {
-					orders[u] = g.DefaultOrder(u)
-				}
-			}
-		}
+		orders := roundOrders(g, given)
 		var d dice.Source = dice.NewSeeded(seed.Stream(fmt.Sprintf("round %d", i+1)))
 		if p.Dice != nil {
 			d = p.Dice(i + 1)
 		}
-		before, err := g.Save()
-		if err != nil {
-			t.Fatalf("round %d: Save: %v", round, err)
-		}
+		before := mustSave(t, g, fmt.Sprintf("round %d: Save", round))
 		next, log, err := g.Resolve(orders, d)
 		if err != nil {
 			t.Fatalf("round %d: Resolve: %v", round, err)
 		}
-		after, err := g.Save()
-		if err != nil {
-			t.Fatalf("round %d: Save: %v", round, err)
-		}
-		if !bytes.Equal(before, after) {
+		if after := mustSave(t, g, fmt.Sprintf("round %d: Save", round)); !bytes.Equal(before, after) {
 			t.Errorf("round %d: Resolve changed its input state", round)
 		}
-		save, err := next.Save()
-		if err != nil {
-			t.Fatalf("round %d: Save of the next state: %v", round, err)
-		}
+		save := mustSave(t, next, fmt.Sprintf("round %d: Save of the next state", round))
 		lb, err := json.Marshal(log)
 		if err != nil {
 			t.Fatalf("round %d: the log does not marshal: %v", round, err)
@@ -275,20 +255,24 @@ func playOnce(t *testing.T, rs ruleset.Ruleset, g ruleset.Game, p Play, o Oracle
 	return saves, logs
 }
 
+// mustSave is g's saved state; a failure to save ends the test, the message beginning with what.
+func mustSave(t *testing.T, g ruleset.Game, what string) []byte {
+	t.Helper()
+	b, err := g.Save()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return b
+}
+
 func checkRoundTrip(t *testing.T, rs ruleset.Ruleset, g ruleset.Game, when string) {
 	t.Helper()
-	a, err := g.Save()
-	if err != nil {
-		t.Fatalf("%s: Save: %v", when, err)
-	}
+	a := mustSave(t, g, when+": Save")
 	h, err := rs.Load(a)
 	if err != nil {
 		t.Fatalf("%s: Load of a saved state: %v", when, err)
 	}
-	b, err := h.Save()
-	if err != nil {
-		t.Fatalf("%s: Save after Load: %v", when, err)
-	}
+	b := mustSave(t, h, when+": Save after Load")
 	if !bytes.Equal(a, b) {
 		t.Errorf("%s: Save, Load, Save is not byte-identical:\n%s\n%s", when, a, b)
 	}

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"sortie/parser"
+	"sortie/rules/hex"
 )
 
 // Limits of a Swarm order line.
@@ -98,7 +99,7 @@ func (s SwarmStep) Token() string {
 	if s.N > 0 {
 		return strconv.Itoa(s.N)
 	}
-	return s.Turn.letter()
+	return s.Turn.String()
 }
 
 // SwarmTurn is one turn of a squadron's order.
@@ -148,7 +149,7 @@ func (t SwarmTurn) Append(b []byte) []byte {
 		if s.N > 0 {
 			b = strconv.AppendInt(b, int64(s.N), 10)
 		} else {
-			b = append(b, s.Turn.letter()...)
+			b = append(b, s.Turn.String()...)
 		}
 	}
 	if t.Bomb {
@@ -310,13 +311,11 @@ type swarmParser struct {
 }
 
 func (p *swarmParser) errorf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityError, Suggestion: suggest,
-		Message: fmt.Sprintf(format, args...)})
+	p.diags = append(p.diags, parser.Errorf(col, code, suggest, format, args...))
 }
 
 func (p *swarmParser) warnf(col int, code, suggest, format string, args ...any) {
-	p.diags = append(p.diags, parser.Diagnostic{Code: code, Col: col, Severity: parser.SeverityWarning, Suggestion: suggest,
-		Message: fmt.Sprintf(format, args...)})
+	p.diags = append(p.diags, parser.Warnf(col, code, suggest, format, args...))
 }
 
 // clean reads quotation marks as spaces and drops one full stop at the end, each with a warning, keeping
@@ -623,20 +622,14 @@ func (p *swarmParser) tackAndPath(t *SwarmTurn, syms []swarmSym, end int) bool {
 	return ok
 }
 
-// Side is the side a tack step turns to: +1 right, -1 left (the same values as hex.Side).
-type Side int
+// Side is the side a tack step turns to, the map's own (its letter is its String).
+type Side = hex.Side
 
+// The sides a tack step turns to.
 const (
-	Right Side = 1
-	Left  Side = -1
+	Right = hex.Right
+	Left  = hex.Left
 )
-
-func (s Side) letter() string {
-	if s == Left {
-		return "L"
-	}
-	return "R"
-}
 
 func sideWord(s Side) string {
 	if s == Left {

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 type swarmCase struct {
@@ -286,21 +286,7 @@ func FuzzParseSwarmOrder(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		o, ds := ParseSwarmOrder(in)
-		n := utf8.RuneCountInString(in)
-		if len(ds) > 2*n+5 {
-			t.Errorf("%d diagnostics for %d runes", len(ds), n)
-		}
-		for _, d := range ds {
-			if d.Col < 0 || d.Col > n+1 {
-				t.Errorf("diagnostic %q at col %d, outside 0..%d", d.Code, d.Col, n+1)
-			}
-			if d.Code == "" || d.Message == "" {
-				t.Errorf("diagnostic without code or message: %+v", d)
-			}
-			if d.Severity != parser.SeverityError && d.Severity != parser.SeverityWarning {
-				t.Errorf("diagnostic %q has severity %d", d.Code, d.Severity)
-			}
-		}
+		n := rulesettest.Diagnosed(t, in, ds)
 		if parser.HasErrors(ds) {
 			return
 		}

@@ -3,9 +3,9 @@ package notation
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 func TestParseCanonical(t *testing.T) {
@@ -65,12 +65,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		o, ds := Parse(s)
-		n := utf8.RuneCountInString(s)
-		for _, d := range ds {
-			if d.Col < 0 || d.Col > n+1 {
-				t.Fatalf("%q: column %d outside the text: %v", s, d.Col, d)
-			}
-		}
+		rulesettest.Diagnosed(t, s, ds)
 		if parser.HasErrors(ds) {
 			return
 		}
