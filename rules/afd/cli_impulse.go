@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
@@ -126,15 +125,10 @@ func calcMoveImpulse(card *aircraft.Card, start Flight, at impulseStart, text st
 		if out.Canonical != "" {
 			fmt.Fprintf(stdout, "Read as:  %s\n", out.Canonical)
 		}
-		if len(out.Impulses) > 0 {
-			fmt.Fprintln(stdout)
-			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  TURN\tIMPULSE\tTOKEN\tHEX\tFACING\tALT\tBANK\t")
-			for _, r := range out.Impulses {
-				fmt.Fprintf(tw, "  %d\t%d\t%s\t(%d,%d)\t%03d\t%s\t%s\t%s\n", r.Turn, r.Impulse, r.Token, r.Q, r.R, r.Facing*30, feet(r.Alt), r.Bank, r.Done)
-			}
-			tw.Flush()
-		}
+		ruleset.WriteTable(stdout, "  TURN\tIMPULSE\tTOKEN\tHEX\tFACING\tALT\tBANK\t", len(out.Impulses), func(tw io.Writer, i int) {
+			r := out.Impulses[i]
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t(%d,%d)\t%03d\t%s\t%s\t%s\n", r.Turn, r.Impulse, r.Token, r.Q, r.R, r.Facing*30, feet(r.Alt), r.Bank, r.Done)
+		})
 		ruleset.WriteVerdict(stdout, out.Legal, out.Warnings, out.Errors)
 	}
 	return ruleset.Verdict(out.Legal)

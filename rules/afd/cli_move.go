@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
@@ -285,21 +284,15 @@ func printMove(w io.Writer, name string, start Flight, text string, out moveJSON
 	if out.Canonical != "" {
 		fmt.Fprintf(w, "Read as:  %s   (%s range, %d power available)\n", out.Canonical, res.Range, res.PowerAvailable)
 	}
-	if len(out.Steps) > 0 {
-		fmt.Fprintln(w)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  MP\tTOKEN\tHEX\tFACING\tALT\tBANK\t")
-		for i, s := range out.Steps {
-			note := ""
-			if rs := res.Steps[i]; rs.Skipped {
-				note = "vertical (STEEP)"
-			} else if !rs.Moved {
-				note = "no hex"
-			}
-			fmt.Fprintf(tw, "  %d\t%s\t(%d,%d)\t%03d\t%s\t%s\t%s\n", s.MP, s.Token, s.Q, s.R, s.Facing*30, feet(s.Alt), s.Bank, note)
+	ruleset.WriteTable(w, "  MP\tTOKEN\tHEX\tFACING\tALT\tBANK\t", len(out.Steps), func(tw io.Writer, i int) {
+		s, note := out.Steps[i], ""
+		if rs := res.Steps[i]; rs.Skipped {
+			note = "vertical (STEEP)"
+		} else if !rs.Moved {
+			note = "no hex"
 		}
-		tw.Flush()
-	}
+		fmt.Fprintf(tw, "  %d\t%s\t(%d,%d)\t%03d\t%s\t%s\t%s\n", s.MP, s.Token, s.Q, s.R, s.Facing*30, feet(s.Alt), s.Bank, note)
+	})
 	if out.End != nil {
 		e := out.End
 		fmt.Fprintf(w, "\nEnd:      hex (%d,%d), facing %03d, %s ft, speed %.1f, bank %s; %d hex%s moved, %d manoeuvre%s\n",

@@ -61,19 +61,13 @@ victory:
   - {side: Luftwaffe, kind: destroy, aircraft: [LOW, HIGH], points: 1}
 `
 
-// forecastCase is an order for a unit, the canonical order its check gives and the forecast's lines.
-type forecastCase struct {
-	unit, text, canonical string
-	preview               []string
-}
-
 // TestForecastText pins an order check's canonical order and forecast, line for line, and compares
 // each line with the oracle's from the same flight.
 func TestForecastText(t *testing.T) {
 	g := rulesettest.NewGame[*game](t, Ruleset{Env: testEnv(t)}, forecastGame, "forecast.yaml")
-	for _, c := range []forecastCase{
+	rulesettest.CheckForecasts(t, g, "alice", false, []rulesettest.Forecast{
 		// Down through 1,000 ft; the speed with a fraction before and after.
-		{"LOW", "1 TR 1 TL 1 -6", "1 TR 1 TL 1 -600 FIRE ANY", []string{
+		{Unit: "LOW", Text: "1 TR 1 TL 1 -6", Canonical: "1 TR 1 TL 1 -600 FIRE ANY", Preview: []string{
 			"MP 1  1     hex (-3,-6)  facing 000  1,400 ft  bank N",
 			"MP 2  TR    hex (-3,-7)  facing 030  1,300 ft  bank N",
 			"MP 3  1     hex (-2,-8)  facing 030  1,100 ft  bank N",
@@ -82,7 +76,7 @@ func TestForecastText(t *testing.T) {
 			"ends in hex (-2,-10) facing 000 at 900 ft, bank N; next turn's speed 5.7",
 		}},
 		// A steep dive: its third point spent vertically.
-		{"LOW", "2R 1 TR STEEP HOLD", "2 TR 1 TR STEEP HOLD", []string{
+		{Unit: "LOW", Text: "2R 1 TR STEEP HOLD", Canonical: "2 TR 1 TR STEEP HOLD", Preview: []string{
 			"MP 1  1     hex (-3,-6)  facing 000  1,300 ft  bank N",
 			"MP 2  1     hex (-3,-7)  facing 000  1,100 ft  bank N",
 			"MP 3  TR    hex (-3,-7)  facing 030  900 ft  bank N  (vertical)",
@@ -91,14 +85,14 @@ func TestForecastText(t *testing.T) {
 			"ends in hex (-2,-9) facing 060 at 500 ft, bank N; next turn's speed 6.5",
 		}},
 		// Banks: out of the right bank to level, climbing; a half roll into an inverted left bank.
-		{"HIGH", "1 TR N 1 +3 FIRE KURT", "1 TR N 1 +300 FIRE KURT", []string{
+		{Unit: "HIGH", Text: "1 TR N 1 +3 FIRE KURT", Canonical: "1 TR N 1 +300 FIRE KURT", Preview: []string{
 			"MP 1  1     hex (-12,-8)  facing 180  12,400 ft  bank RB",
 			"MP 2  TR    hex (-12,-7)  facing 210  12,500 ft  bank RB",
 			"MP 3  N     hex (-13,-6)  facing 210  12,500 ft  bank N",
 			"MP 4  1     hex (-13,-5)  facing 210  12,600 ft  bank N",
 			"ends in hex (-13,-5) facing 210 at 12,600 ft, bank N; next turn's speed 4.1",
 		}},
-		{"HIGH", "1 HR 1", "1 HR 1 FIRE ANY", []string{
+		{Unit: "HIGH", Text: "1 HR 1", Canonical: "1 HR 1 FIRE ANY", Preview: []string{
 			"MP 1  1     hex (-12,-8)  facing 180  12,300 ft  bank RB",
 			"MP 2  HR    hex (-13,-7)  facing 180  12,300 ft  bank RB",
 			"MP 3  HR    hex (-14,-6)  facing 180  12,300 ft  bank IL",
@@ -106,41 +100,35 @@ func TestForecastText(t *testing.T) {
 			"ends in hex (-14,-5) facing 180 at 12,300 ft, bank IL; next turn's speed 4.4",
 		}},
 		// An illegal plot still gets the forecast of what could be flown.
-		{"HIGH", "4 VERT", "4 VERT FIRE ANY", []string{
+		{Unit: "HIGH", Text: "4 VERT", Canonical: "4 VERT FIRE ANY", Preview: []string{
 			"MP 1  1     hex (-12,-9)  facing 180  11,900 ft  bank RB",
 			"MP 2  1     hex (-12,-9)  facing 180  11,500 ft  bank RB",
 			"MP 3  1     hex (-12,-9)  facing 180  11,100 ft  bank RB",
 			"MP 4  1     hex (-12,-8)  facing 180  10,700 ft  bank RB",
 			"ends in hex (-12,-8) facing 180 at 10,700 ft, bank RB; next turn's speed 6.5",
 		}},
-	} {
-		chk := g.CheckOrder("alice", c.unit, c.text)
-		if chk.Canonical != c.canonical || !slices.Equal(chk.Preview, c.preview) {
-			t.Errorf("%s %q:\n got %q\n%s\nwant %q\n%s", c.unit, c.text, chk.Canonical, strings.Join(chk.Preview, "\n"),
-				c.canonical, strings.Join(c.preview, "\n"))
-		}
+	}, func(c rulesettest.Forecast) []string {
 		// The oracle, from the same flight.
-		p := g.st.Plane(c.unit)
-		o, _ := notation.ParseOrder(c.text)
+		p := g.st.Plane(c.Unit)
+		o, _ := notation.ParseOrder(c.Text)
 		card, _ := g.env.Card(p.Type)
 		r := CheckOrder(card, p.Flight, o)
 		var want []string
 		for _, s := range r.Steps {
 			want = append(want, oracleStepLine(s))
 		}
-		want = append(want, oracleEndLine(r.End))
-		if !slices.Equal(chk.Preview, want) {
-			t.Errorf("%s %q: the forecast differs from the oracle's:\n%s\nwant\n%s", c.unit, c.text,
-				strings.Join(chk.Preview, "\n"), strings.Join(want, "\n"))
-		}
-	}
+		return append(want, oracleEndLine(r.End))
+	})
 }
 
 // TestImpulseForecastText pins the impulse game's forecast: the impulse lines, a manoeuvre that goes on
 // into the next turn (one impulse, and several), and one left for the next turn.
 func TestImpulseForecastText(t *testing.T) {
 	g := bundledGame(t, "kent-impulse-1940")
-	for _, c := range []forecastCase{
+	for _, c := range []struct {
+		unit, text, canonical string
+		preview               []string
+	}{
 		{"RED1", "` ` TR", "` ` TR FIRE ANY", []string{
 			"turn 1 impulse 3  `  hex (0,5)  facing 000  9,000 ft  bank N",
 			"turn 1 impulse 5  `  hex (0,4)  facing 000  9,000 ft  bank N",

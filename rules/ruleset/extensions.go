@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+	"text/tabwriter"
 
 	"sortie/parser"
 	"sortie/rules/hex"
@@ -123,6 +124,21 @@ func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// WriteTable writes a calculator's table after a blank line: header, then n rows (row writes row i),
+// the columns two spaces apart; nothing when n is 0.
+func WriteTable(w io.Writer, header string, n int, row func(tw io.Writer, i int)) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for i := range n {
+		row(tw, i)
+	}
+	tw.Flush()
 }
 
 // PluralS is "s" unless n is 1.

@@ -2,6 +2,8 @@ package ruleset
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"testing"
@@ -249,5 +251,21 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if want := "{\n  \"errors\": [],\n  \"legal\": true\n}\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// A calculator's table follows a blank line, its columns two spaces apart; a table of no rows is not
+// written at all.
+func TestWriteTable(t *testing.T) {
+	var b strings.Builder
+	rows := [][2]string{{"1", "(0,1)"}, {"12", "(10,-3)"}}
+	WriteTable(&b, "  MP\tHEX\t", len(rows), func(tw io.Writer, i int) { fmt.Fprintf(tw, "  %s\t%s\t\n", rows[i][0], rows[i][1]) })
+	if want := "\n  MP  HEX      \n  1   (0,1)    \n  12  (10,-3)  \n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	WriteTable(&b, "  MP\t", 0, nil)
+	if b.Len() != 0 {
+		t.Errorf("no rows: %q", b.String())
 	}
 }

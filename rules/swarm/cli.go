@@ -10,7 +10,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"sortie/parser"
 	"sortie/rules/hex"
@@ -153,15 +152,10 @@ func calcSwarmMove(args []string, stdout io.Writer) error {
 		if out.Canonical != "" {
 			fmt.Fprintf(stdout, "Read as:  %s\n", out.Canonical)
 		}
-		if len(out.Steps) > 0 {
-			fmt.Fprintln(stdout)
-			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  TURN\tSEG\tTOKEN\tHEX\tFACING\tBAND\t")
-			for _, s := range out.Steps {
-				fmt.Fprintf(tw, "  %d\t%d\t%s\t(%d,%d)\t%03d\t%s\t\n", s.Turn, s.Segment, s.Token, s.Q, s.R, s.Facing*30, s.Band)
-			}
-			tw.Flush()
-		}
+		ruleset.WriteTable(stdout, "  TURN\tSEG\tTOKEN\tHEX\tFACING\tBAND\t", len(out.Steps), func(tw io.Writer, i int) {
+			s := out.Steps[i]
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t(%d,%d)\t%03d\t%s\t\n", s.Turn, s.Segment, s.Token, s.Q, s.R, s.Facing*30, s.Band)
+		})
 		if e := out.End; e != nil {
 			fmt.Fprintf(stdout, "\nEnd:      hex (%d,%d), facing %03d, tack %s; %d segments, %d facing change%s\n",
 				e.Q, e.R, e.Facing*30, e.Tack, out.Segments, out.Changes, ruleset.PluralS(out.Changes))

@@ -2,10 +2,9 @@ package tnl
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"testing"
 
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
 )
 
@@ -35,16 +34,9 @@ func TestForecastText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rg, err := Ruleset{}.NewGame(scn, nil, "battle.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := rg.(*game)
-	for _, c := range []struct {
-		unit, text, canonical string
-		preview               []string
-	}{
-		{"SPITS", "DIVE 3 TR 3 / 3 INV 3 HOLD", "DIVE 3 TR 3 / 3 INV 3 HOLD", []string{
+	g := rulesettest.NewGame[*game](t, Ruleset{}, string(scn), "battle.yaml")
+	rulesettest.CheckForecasts(t, g, "alice", true, []rulesettest.Forecast{
+		{Unit: "SPITS", Text: "DIVE 3 TR 3 / 3 INV 3 HOLD", Canonical: "DIVE 3 TR 3 / 3 INV 3 HOLD", Preview: []string{
 			"SPIT1 phase 1: 6 hexes to (2,-4) facing 240",
 			"SPIT1 phase 2: 6 hexes to (-4,2) facing 240, inverted",
 			"SPIT1 reaches Medium at the end of phase 1 (no combat for it in phase 1)",
@@ -55,7 +47,7 @@ func TestForecastText(t *testing.T) {
 			"SPIT3 phase 2: 6 hexes to (-3,1) facing 240, inverted",
 			"SPIT3 reaches Medium at the end of phase 1 (no combat for it in phase 1)",
 		}},
-		{"HURRI-B", "CLIMB 2 TL 2 / 4 FIRE HE1 2; HURRI6 5 / 2 TR 3", "CLIMB 2 TL 2 / 4 FIRE HE1 2; HURRI6 5 / 2 TR 3 FIRE ANY", []string{
+		{Unit: "HURRI-B", Text: "CLIMB 2 TL 2 / 4 FIRE HE1 2; HURRI6 5 / 2 TR 3", Canonical: "CLIMB 2 TL 2 / 4 FIRE HE1 2; HURRI6 5 / 2 TR 3 FIRE ANY", Preview: []string{
 			"HURRI4 phase 1: 4 hexes to (3,-6) facing 120",
 			"HURRI4 phase 2: 4 hexes to (7,-6) facing 120",
 			"HURRI4 reaches High at the end of phase 1 (no combat for it in phase 1)",
@@ -65,7 +57,7 @@ func TestForecastText(t *testing.T) {
 			"HURRI6 phase 1: 5 hexes to (2,-4) facing 180",
 			"HURRI6 phase 2: 5 hexes to (-1,1) facing 240",
 		}},
-		{"HURRI-A", "6 / 6 FIRE ANY", "6 / 6 FIRE ANY", []string{
+		{Unit: "HURRI-A", Text: "6 / 6 FIRE ANY", Canonical: "6 / 6 FIRE ANY", Preview: []string{
 			"HURRI1 phase 1: 6 hexes to (-3,-2) facing 180",
 			"HURRI1 phase 2: 6 hexes to (-3,4) facing 180",
 			"HURRI2 phase 1: 6 hexes to (-4,-2) facing 180",
@@ -73,17 +65,9 @@ func TestForecastText(t *testing.T) {
 			"HURRI3 phase 1: 6 hexes to (-2,-3) facing 180",
 			"HURRI3 phase 2: 6 hexes to (-2,3) facing 180",
 		}},
-	} {
-		chk := g.CheckOrder("alice", c.unit, c.text)
-		if !chk.OK() || chk.Canonical != c.canonical || !slices.Equal(chk.Preview, c.preview) {
-			t.Errorf("%s %q (%v):\n got %q\n%s\nwant %q\n%s", c.unit, c.text, chk.Errors, chk.Canonical,
-				strings.Join(chk.Preview, "\n"), c.canonical, strings.Join(c.preview, "\n"))
-		}
-		u := g.st.UnitNamed(c.unit)
-		o, _ := notation.Parse(c.text)
-		if want := oracleForecast(g.st, u, CheckOrder(g.d, g.st, u, o)); !slices.Equal(chk.Preview, want) {
-			t.Errorf("%s %q: the forecast differs from the oracle's:\n%s\nwant\n%s", c.unit, c.text,
-				strings.Join(chk.Preview, "\n"), strings.Join(want, "\n"))
-		}
-	}
+	}, func(c rulesettest.Forecast) []string {
+		u := g.st.UnitNamed(c.Unit)
+		o, _ := notation.Parse(c.Text)
+		return oracleForecast(g.st, u, CheckOrder(g.d, g.st, u, o))
+	})
 }

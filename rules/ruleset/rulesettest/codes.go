@@ -88,3 +88,28 @@ func LoggedEvents[E any](log *ruleset.Log) []E {
 	}
 	return events
 }
+
+// Forecast is an order check a test pins: the unit, the order as written, and the canonical order and
+// forecast its check must give.
+type Forecast struct {
+	Unit, Text, Canonical string
+	Preview               []string
+}
+
+// CheckForecasts checks player's order check in g of each case: the canonical order and forecast as
+// pinned, and the forecast line for line the oracle's (the same flight written out independently);
+// when mustPass, every order must pass its check too.
+func CheckForecasts(t *testing.T, g ruleset.Game, player string, mustPass bool, cases []Forecast, oracle func(Forecast) []string) {
+	t.Helper()
+	for _, c := range cases {
+		chk := g.CheckOrder(player, c.Unit, c.Text)
+		if mustPass && !chk.OK() || chk.Canonical != c.Canonical || !slices.Equal(chk.Preview, c.Preview) {
+			t.Errorf("%s %q (%v):\n got %q\n%s\nwant %q\n%s", c.Unit, c.Text, chk.Errors, chk.Canonical,
+				strings.Join(chk.Preview, "\n"), c.Canonical, strings.Join(c.Preview, "\n"))
+		}
+		if want := oracle(c); !slices.Equal(chk.Preview, want) {
+			t.Errorf("%s %q: the forecast differs from the oracle's:\n%s\nwant\n%s", c.Unit, c.Text,
+				strings.Join(chk.Preview, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

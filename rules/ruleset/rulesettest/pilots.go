@@ -1,9 +1,9 @@
 package rulesettest
 
 import (
+	"fmt"
 	"testing"
 
-	"fmt"
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
 )
