@@ -637,21 +637,13 @@ func (r *impulseRun) anyInPlay() bool {
 // it, with an event saying so.
 func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 	ns := r.ns
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
-		if !p.NeedsOrders() {
-			continue
-		}
-		card, err := r.cardOf(p.Type)
-		if err != nil {
-			return err
-		}
+	return r.eachPlane((*Plane).NeedsOrders, func(p *Plane, card *aircraft.Card) {
 		if p.Ground != nil {
 			// Its order came with the state (game.withGroundOrders); without one it stays idle.
 			r.emit(Event{Turn: ns.Turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign, Impulse: ns.Clock.Impulse,
 				Text: fmt.Sprintf("no order from %s for %s: it stays as it is on the ground this turn", p.Player, p.Callsign)})
 			p.Ground.Order = &GroundOrder{}
-			continue
+			return
 		}
 		o, ok := orders[p.Callsign]
 		if !ok {
@@ -659,7 +651,7 @@ func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 				Text: fmt.Sprintf("no order from %s for %s: it flew the forwards manoeuvre", p.Player, p.Callsign)})
 			p.Imp.Queue = []notation.Manoeuvre{forwards()}
 			p.Imp.Done = 0
-			continue
+			return
 		}
 		p.Imp.Fire = o.Fire.String()
 		p.Imp.Queue = append(p.Imp.Queue, o.Manoeuvres...)
@@ -669,8 +661,7 @@ func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 				Extra: &Extra{Problems: probs}, Text: fmt.Sprintf("%s's manoeuvre broke the rules and it flew the forwards manoeuvre instead", p.Callsign)})
 			p.Imp.Queue = []notation.Manoeuvre{forwards()}
 		}
-	}
-	return nil
+	})
 }
 
 // checkCurrent checks the plane's current manoeuvre from where it stands, as far as this turn goes.
@@ -961,19 +952,15 @@ func (r *impulseRun) dropIllegal(p *Plane, probs []Problem, saved int) {
 	p.Imp.Queue = nil
 }
 
+// airborne says a plane is in play and in the air, not on the ground or a carrier's deck.
+func airborne(p *Plane) bool { return p.InPlay() && p.Ground == nil }
+
 // impulseFire fires what may fire this impulse.
 func (r *impulseRun) impulseFire(moved map[string]bool) error {
 	ns := r.ns
 	var shooters []*flown
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
-		if !p.InPlay() || p.Ground != nil {
-			continue // planes on the ground do not fire (house rule)
-		}
-		card, err := r.cardOf(p.Type)
-		if err != nil {
-			return err
-		}
+	// Planes on the ground do not fire (house rule).
+	err := r.eachPlane(airborne, func(p *Plane, card *aircraft.Card) {
 		fire, ds := parser.ParseFire(p.Imp.Fire, 1)
 		if parser.HasErrors(ds) {
 			fire = parser.Fire{Mode: parser.FireAny}
@@ -983,6 +970,9 @@ func (r *impulseRun) impulseFire(moved map[string]bool) error {
 			climb = 0
 		}
 		shooters = append(shooters, &flown{p: p, card: card, order: notation.Order{Fire: fire}, climb: climb})
+	})
+	if err != nil {
+		return err
 	}
 	for _, f := range shooters {
 		if f.order.Fire.Mode == parser.FireHold {
@@ -1151,19 +1141,10 @@ func (r *impulseRun) endImpulseTurn() error {
 	ns.Clock.Impulse = 1
 	r.endTurn()
 	// A manoeuvre under way, or next in the queue, is checked again from the new initial values.
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
-		if !p.InPlay() || len(p.Imp.Queue) == 0 || p.Ground != nil {
-			continue
-		}
-		card, err := r.cardOf(p.Type)
-		if err != nil {
-			return err
-		}
+	return r.eachPlane(func(p *Plane) bool { return airborne(p) && len(p.Imp.Queue) > 0 }, func(p *Plane, card *aircraft.Card) {
 		r.turn = ns.Turn
 		r.dropIllegal(p, r.checkCurrent(p, card), 1)
-	}
-	return nil
+	})
 }
 
 func (pi *PlaneImpulse) clone() *PlaneImpulse {
