@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"sortie/parser"
 	"sortie/rules/ruleset/rulesettest"
 )
 
@@ -27,68 +26,7 @@ type docExample struct {
 	hasInput  bool
 	canonical *string
 	mps       *int
-	diags     []docDiag
-}
-
-// docDiag is a diagnostic an example lists: its code and severity, on which line of an order block
-// (-1: any; a plot has one line), and at which column and with which suggestion when it says.
-type docDiag struct {
-	code     string
-	severity parser.Severity
-	line     int
-	col      *int
-	suggest  *string
-}
-
-// keyValue reads an example's line, "key: value" (the one space after the colon is not the value's).
-func keyValue(t *testing.T, where, l string) (key, val string) {
-	t.Helper()
-	key, val, ok := strings.Cut(l, ":")
-	if !ok {
-		t.Fatalf("%s: want \"key: value\", got %q", where, l)
-	}
-	return key, strings.TrimPrefix(val, " ")
-}
-
-// readDiag reads an example's line that lists a diagnostic into diags: "error: CODE [at N]" and
-// "warning: CODE [at N]" add one, on line N of the block if given; "col: N" and "suggest: TEXT" say
-// more of the one added last. It says whether key was one of these.
-func readDiag(t *testing.T, where, key, val string, diags *[]docDiag) bool {
-	t.Helper()
-	last := func() *docDiag {
-		if len(*diags) == 0 {
-			t.Fatalf("%s: %s: must follow an error: or warning: line", where, key)
-		}
-		return &(*diags)[len(*diags)-1]
-	}
-	switch key {
-	case "error", "warning":
-		sev := parser.SeverityError
-		if key == "warning" {
-			sev = parser.SeverityWarning
-		}
-		code, at, hasAt := strings.Cut(strings.TrimSpace(val), " at ")
-		d := docDiag{code: code, severity: sev, line: -1}
-		if hasAt {
-			n, err := strconv.Atoi(strings.TrimSpace(at))
-			if err != nil {
-				t.Fatalf("%s: %s: at: %v", where, key, err)
-			}
-			d.line = n
-		}
-		*diags = append(*diags, d)
-	case "col":
-		n, err := strconv.Atoi(strings.TrimSpace(val))
-		if err != nil {
-			t.Fatalf("%s: col: %v", where, err)
-		}
-		last().col = &n
-	case "suggest":
-		last().suggest = &val
-	default:
-		return false
-	}
-	return true
+	diags     []rulesettest.DocDiag
 }
 
 // plotBlocks extracts the fenced blocks of the guide at path whose info string is "plot"; other blocks
@@ -113,6 +51,16 @@ func docBlocks(t *testing.T, path, kind string, least int) []docExample {
 	return out
 }
 
+// keyValue reads an example's line, "key: value" (the one space after the colon is not the value's).
+func keyValue(t *testing.T, where, l string) (key, val string) {
+	t.Helper()
+	key, val, ok := strings.Cut(l, ":")
+	if !ok {
+		t.Fatalf("%s: want \"key: value\", got %q", where, l)
+	}
+	return key, strings.TrimPrefix(val, " ")
+}
+
 // writeDoc writes a guide of the text for an extractor's test, and gives its path.
 func writeDoc(t *testing.T, text string) string {
 	t.Helper()
@@ -129,7 +77,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 	for k, l := range body {
 		where := fmt.Sprintf("notation.md:%d", line+1+k)
 		key, val := keyValue(t, where, l)
-		if readDiag(t, where, key, val, &ex.diags) {
+		if rulesettest.ReadDocDiag(t, where, &ex.diags, key, val) {
 			continue
 		}
 		switch key {
@@ -161,7 +109,7 @@ func TestNotationDoc(t *testing.T) {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			p, ds := ParsePlot(ex.input)
 			where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
-			wantErrors := checkDocDiags(t, where, ex, ds)
+			wantErrors := rulesettest.CheckDocDiags(t, where, ex.diags, ds)
 			if ex.canonical != nil || ex.mps != nil {
 				if wantErrors > 0 {
 					t.Fatalf("%s: an example with errors cannot give canonical: or mps:", where)
@@ -177,61 +125,13 @@ func TestNotationDoc(t *testing.T) {
 	}
 }
 
-// checkDocDiags checks a plot's or impulse order's diagnostics against those its example lists
-// (checkDiags), and returns how many errors the example lists.
-func checkDocDiags(t *testing.T, where string, ex docExample, ds []parser.Diagnostic) int {
-	t.Helper()
-	lds := make([]parser.LineDiagnostic, len(ds))
-	for i, d := range ds {
-		lds[i].Diagnostic = d
-	}
-	return checkDiags(t, where, ex.diags, lds)
-}
-
-// checkDiags checks the diagnostics read (ds) against those an example lists (diags): each listed one
-// is read, on its line when it gives one, with its column and suggestion when it gives them; and there
-// are as many errors as it lists. It returns how many errors the example lists.
-func checkDiags(t *testing.T, where string, diags []docDiag, ds []parser.LineDiagnostic) int {
-	t.Helper()
-	used := make([]bool, len(ds))
-	wantErrors := 0
-	for _, w := range diags {
-		if w.severity == parser.SeverityError {
-			wantErrors++
-		}
-		found := false
-		for k, d := range ds {
-			if used[k] || d.Code != w.code || d.Severity != w.severity || w.line >= 0 && d.Line != w.line ||
-				w.col != nil && d.Col != *w.col || w.suggest != nil && d.Suggestion != *w.suggest {
-				continue
-			}
-			used[k], found = true, true
-			break
-		}
-		if !found {
-			t.Errorf("%s: no %s %s at line %d (col %v, suggest %s) among\n%s", where, w.severity, w.code, w.line,
-				derefInt(w.col), deref(w.suggest), dumpLine(ds))
-		}
-	}
-	gotErrors := 0
-	for _, d := range ds {
-		if d.Severity == parser.SeverityError {
-			gotErrors++
-		}
-	}
-	if gotErrors != wantErrors {
-		t.Errorf("%s: %d errors, the example lists %d:\n%s", where, gotErrors, wantErrors, dumpLine(ds))
-	}
-	return wantErrors
-}
-
 // TestImpulseNotationDoc checks every ```impulse example of docs/notation.md against the impulse order
 // parser.
 func TestImpulseNotationDoc(t *testing.T) {
 	for _, ex := range docBlocks(t, "../../../docs/notation.md", "impulse", 8) {
 		o, ds := ParseImpulseOrder(ex.input)
 		where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
-		wantErrors := checkDocDiags(t, where, ex, ds)
+		wantErrors := rulesettest.CheckDocDiags(t, where, ex.diags, ds)
 		if (ex.canonical != nil || ex.mps != nil) && wantErrors > 0 {
 			t.Fatalf("%s: an example with errors cannot give canonical: or impulses:", where)
 		}
@@ -248,13 +148,6 @@ func TestImpulseNotationDoc(t *testing.T) {
 			}
 		}
 	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return "(any)"
-	}
-	return strconv.Quote(*s)
 }
 
 // The extractor must skip blocks other than ```plot, such as the lead engineer's ```move examples.

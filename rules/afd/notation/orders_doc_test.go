@@ -38,7 +38,7 @@ type orderExample struct {
 	commands  *[]string
 	refused   *[]string
 	canonical *string
-	diags     []docDiag
+	diags     []rulesettest.DocDiag
 }
 
 // orderBlocks extracts the ```orderblock blocks of the guide at path; other blocks are skipped. A guide
@@ -97,7 +97,7 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 			continue
 		}
 		key, val := keyValue(t, where, l)
-		if readDiag(t, where, key, val, &ex.diags) {
+		if rulesettest.ReadDocDiag(t, where, &ex.diags, key, val) {
 			continue
 		}
 		switch key {
@@ -147,7 +147,7 @@ func checkOrderExample(t *testing.T, ex orderExample) {
 	t.Helper()
 	b, ds := readBlock(*ex.input)
 	where := fmt.Sprintf("orders.md:%d", ex.line)
-	wantErrors := checkDiags(t, where, ex.diags, ds)
+	wantErrors := rulesettest.CheckDocDiags(t, where, ex.diags, ds)
 	str := map[string]string{"game": b.Game, "turn": strconv.Itoa(b.Turn), "secret": b.Secret, "player": b.Player,
 		"help-only": map[bool]string{true: "yes", false: "no"}[b.HelpOnly]}
 	for k, v := range ex.fields {
@@ -175,13 +175,6 @@ func checkOrderExample(t *testing.T, ex orderExample) {
 	}
 }
 
-func derefInt(p *int) string {
-	if p == nil {
-		return "(any)"
-	}
-	return strconv.Itoa(*p)
-}
-
 // The extractor reads only ```orderblock blocks, multi-line inputs keep their blank lines, and "none"
 // means an empty list.
 func TestOrderBlocksExtractor(t *testing.T) {
@@ -193,7 +186,7 @@ func TestOrderBlocksExtractor(t *testing.T) {
 	}
 	ex := got[0]
 	if *ex.input != "hello\n\nGAME g\nRED1: 5" || len(*ex.orders) != 1 || (*ex.orders)[0] != "RED1: 5 FIRE ANY" ||
-		ex.commands == nil || len(*ex.commands) != 0 || len(ex.diags) != 1 || ex.diags[0].line != 0 || *ex.diags[0].col != 3 {
+		ex.commands == nil || len(*ex.commands) != 0 || len(ex.diags) != 1 || ex.diags[0].Line == nil || *ex.diags[0].Line != 0 || *ex.diags[0].Col != 3 {
 		t.Fatalf("parsed %+v", ex)
 	}
 }

@@ -177,18 +177,10 @@ func TestSwarmRoundTrip(t *testing.T) {
 
 // swarmDocBlock is one ```swarm block of docs/notation.md: input (required), canonical, turns, segments,
 // error/warning codes, suggest and col after an error or warning line.
-// docDiag is one expected diagnostic of a documented example.
-type docDiag struct {
-	code     string
-	severity parser.Severity
-	suggest  *string
-	col      *int
-}
-
 type swarmDocBlock struct {
 	line  int
 	keys  map[string]string
-	diags []docDiag
+	diags []rulesettest.DocDiag
 }
 
 func TestSwarmNotationDoc(t *testing.T) {
@@ -209,18 +201,10 @@ func TestSwarmNotationDoc(t *testing.T) {
 				t.Fatalf("notation.md:%d: want key: value, got %q", i+1, lines[i])
 			}
 			v = strings.TrimPrefix(v, " ")
+			if rulesettest.ReadDocDiag(t, "notation.md:"+strconv.Itoa(i+1), &b.diags, k, v) {
+				continue
+			}
 			switch k {
-			case "error", "warning":
-				sev := parser.SeverityError
-				if k == "warning" {
-					sev = parser.SeverityWarning
-				}
-				b.diags = append(b.diags, docDiag{code: strings.TrimSpace(v), severity: sev})
-			case "suggest":
-				b.diags[len(b.diags)-1].suggest = &v
-			case "col":
-				n, _ := strconv.Atoi(v)
-				b.diags[len(b.diags)-1].col = &n
 			case "input", "canonical", "turns", "segments":
 				b.keys[k] = v
 			default:
@@ -238,23 +222,7 @@ func TestSwarmNotationDoc(t *testing.T) {
 			t.Fatalf("notation.md:%d: no input", b.line)
 		}
 		o, ds := ParseSwarmOrder(in)
-		hasErr := false
-		for _, want := range b.diags {
-			hasErr = hasErr || want.severity == parser.SeverityError
-			found := false
-			for _, d := range ds {
-				if d.Code == want.code && d.Severity == want.severity &&
-					(want.suggest == nil || *want.suggest == d.Suggestion) && (want.col == nil || *want.col == d.Col) {
-					found = true
-				}
-			}
-			if !found {
-				t.Errorf("notation.md:%d: %q: no %s %s as described; got %v", b.line, in, want.severity, want.code, ds)
-			}
-		}
-		if !hasErr && parser.HasErrors(ds) {
-			t.Errorf("notation.md:%d: %q: unexpected errors %v", b.line, in, ds)
-		}
+		rulesettest.CheckDocDiags(t, "notation.md:"+strconv.Itoa(b.line)+": "+strconv.Quote(in), b.diags, ds)
 		if c, ok := b.keys["canonical"]; ok && o.String() != c {
 			t.Errorf("notation.md:%d: %q reads as %q, the guide says %q", b.line, in, o.String(), c)
 		}
