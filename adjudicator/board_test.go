@@ -12,7 +12,6 @@ import (
 
 	"sortie/rules/afd"
 	"sortie/rules/hex"
-	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 )
@@ -48,19 +47,11 @@ func (p unplanned) Load(state []byte) (ruleset.Game, error) {
 // unplannedGame has the methods of ruleset.Game only: no Planner, whatever the game inside implements.
 type unplannedGame struct{ ruleset.Game }
 
-// useRuleset has game g1 of f run the afd ruleset wrapped as wrap (plotted or unplanned), registered once.
+// useRuleset has game g1 of f run the afd ruleset wrapped as wrap (plotted or unplanned: the fixture's
+// service has both, testRulesets).
 func (f *fixture) useRuleset(wrap func(ruleset.Ruleset) ruleset.Ruleset) {
 	f.t.Helper()
-	afdRules, err := registry.Get("afd")
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	rs := wrap(afdRules)
-	if _, err := registry.Get(rs.Name()); err != nil {
-		if err := registry.Register(rs); err != nil {
-			f.t.Fatal(err)
-		}
-	}
+	rs := wrap(nil)
 	if err := f.db.Update(func(tx *storage.Tx) error {
 		g, err := getGame(tx, "g1")
 		if err != nil {
@@ -82,7 +73,7 @@ func (f *fixture) rules() ruleset.Game {
 		if err != nil {
 			return err
 		}
-		rg, err = loadRules(tx, g)
+		rg, err = f.s.loadRules(tx, g)
 		return err
 	}); err != nil {
 		f.t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"sortie/rules/dice"
-	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 )
@@ -34,11 +33,6 @@ func (panickyGame) Resolve(map[string]string, dice.Source) (ruleset.Game, *rules
 // The other two resolve, the failing one is held with a notice to its moderator, and the next tick
 // does not touch it again.
 func TestTickIsolatesAPanickingGame(t *testing.T) {
-	afdRules, err := registry.Get("afd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	registry.Register(panicky{afdRules})
 	f := newFixture(t, 0)
 	for _, id := range []string{"g2", "g3"} {
 		var text string

@@ -94,19 +94,19 @@ func (s *Service) gameView(tx *storage.Tx, id string) (*Game, error) {
 // cachedRules is loadRules through the cache (in a write transaction; a read one goes to loadRules).
 func (s *Service) cachedRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
 	if !tx.Writable() || s.decoded.off {
-		return loadRules(tx, g)
+		return s.loadRules(tx, g)
 	}
 	b, err := tx.Peek(bucketState, g.ID) // compared here; the cache keeps a copy
 	if err != nil {
 		return nil, err
 	}
 	if b == nil {
-		return loadRules(tx, g) // its error
+		return s.loadRules(tx, g) // its error
 	}
 	c := &s.decoded
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, err := c.ruleset(g)
+	e, err := c.ruleset(s.rules, g)
 	if err != nil {
 		return nil, err
 	}
@@ -126,22 +126,22 @@ func (s *Service) cachedRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
 // holds it, not once for every mail (with the cache off, every time).
 func (s *Service) rulesetOf(g *Game) (ruleset.Ruleset, error) {
 	if s.decoded.off {
-		return registry.Get(g.Ruleset)
+		return s.rules.Get(g.Ruleset)
 	}
 	c := &s.decoded
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, err := c.ruleset(g)
+	e, err := c.ruleset(s.rules, g)
 	return e.rs, err
 }
 
 // ruleset is the cache's entry for g with its ruleset resolved, made (with no state yet) if there is
 // none for g's ruleset; c.mu is held.
-func (c *decodeCache) ruleset(g *Game) (cachedRules, error) {
+func (c *decodeCache) ruleset(rules *registry.Set, g *Game) (cachedRules, error) {
 	if e, ok := c.rules[g.ID]; ok && e.ruleset == g.Ruleset {
 		return e, nil
 	}
-	rs, err := registry.Get(g.Ruleset)
+	rs, err := rules.Get(g.Ruleset)
 	if err != nil {
 		return cachedRules{}, err
 	}

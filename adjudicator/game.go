@@ -216,7 +216,7 @@ func (s *Service) NewGameBots(scenario []byte, files fs.FS, source, id string, b
 	if err != nil {
 		return nil, err
 	}
-	rs, err := registry.Get(name)
+	rs, err := s.rules.Get(name)
 	if err != nil {
 		return nil, err
 	}
@@ -492,8 +492,8 @@ func getGame(tx *storage.Tx, id string) (*Game, error) {
 	return &g, nil
 }
 
-func loadRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
-	rs, err := registry.Get(g.Ruleset)
+func (s *Service) loadRules(tx *storage.Tx, g *Game) (ruleset.Game, error) {
+	rs, err := s.rules.Get(g.Ruleset)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"sortie/mailer/outmail"
 	"sortie/parser"
-	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 )
@@ -225,7 +224,7 @@ func (s *Service) queueReport(tx *storage.Tx, j reportJob) error {
 		Deadline: s.deadlineText(g, seat), Commitment: g.Commitment, ReplyTo: s.replyTo(seat), Address: s.cfg.Address,
 		OrderHeader: s.blockHeader(g, rep.BlockWord(), rep.NextRound), Rules: g.Ruleset, Notes: j.notes, NeedSecret: s.cfg.NoPlusAddressing,
 		Position: kind == kindPosition}
-	data.Unit, data.Units = unitNouns(g)
+	data.Unit, data.Units = s.unitNouns(g)
 	data.RoundNoun = ruleset.RoundNoun(rg)
 	data.WebLink = s.webLink(g, seat)
 	if kind != kindOver {
@@ -445,8 +444,8 @@ func (s *Service) mail(o outgoing) storage.OutMail {
 }
 
 // unitNouns are the game's words for its units, from its ruleset (ruleset.Vocabulary).
-func unitNouns(g *Game) (string, string) {
-	rs, err := registry.Get(g.Ruleset)
+func (s *Service) unitNouns(g *Game) (string, string) {
+	rs, err := s.rules.Get(g.Ruleset)
 	if err != nil {
 		return "unit", "units"
 	}

@@ -87,7 +87,7 @@ func (s *Service) command(tx *storage.Tx, g *Game, cmd parser.Command, tellModer
 		if n != g.Round {
 			return "", modErr(fmt.Sprintf("PROCESS TURN %d: the game is on turn %d; nothing was done", n, g.Round))
 		}
-		rg, err := loadRules(tx, g)
+		rg, err := s.loadRules(tx, g)
 		if err != nil {
 			return "", err
 		}
@@ -244,7 +244,7 @@ func (s *Service) rollback(tx *storage.Tx, g *Game, n int) error {
 			}
 		}
 	}
-	rg, err := loadRules(tx, g)
+	rg, err := s.loadRules(tx, g)
 	if err != nil {
 		return err
 	}
@@ -343,7 +343,7 @@ func (s *Service) replace(tx *storage.Tx, g *Game, player, email string) error {
 	st.Email = strings.ToLower(email)
 	// A seat the computer played goes to a person: the rounds wait for them from now on.
 	st.Misses, st.Autopilot, st.AwayUntil, st.Bot = 0, false, time.Time{}, false
-	rg, err := loadRules(tx, g)
+	rg, err := s.loadRules(tx, g)
 	if err != nil {
 		return err
 	}
@@ -412,7 +412,7 @@ func (s *Service) digestLines(tx *storage.Tx, moderator string) (lines map[strin
 		}
 		if g.Status == StatusRunning {
 			running[g.Moderator] = true
-			rg, err := loadRules(tx, &g)
+			rg, err := s.loadRules(tx, &g)
 			if err != nil {
 				return err
 			}
@@ -538,7 +538,7 @@ func (s *Service) remind(tx *storage.Tx, g *Game, rg ruleset.Game) (bool, error)
 	// Each player's reminder names the round as their own mails do (in a game that asks only some
 	// players, their own count: the game's would tell how often others were asked).
 	noun := ruleset.RoundNoun(rg)
-	_, units := unitNouns(g)
+	_, units := s.unitNouns(g)
 	g.Reminded = append(g.Reminded, key)
 	for _, p := range sortedKeys(miss) {
 		st := g.seat(p)

@@ -495,7 +495,7 @@ func TestDigestHourAndRestart(t *testing.T) {
 		t.Fatalf("the digest at the configured hour: %d", n)
 	}
 	tmpl, _ := templates.New("")
-	again := New(f.db, tmpl, f.s.cfg, zerolog.Nop(), WithClock(func() time.Time { return f.now.Add(time.Hour) }))
+	again := New(f.db, tmpl, f.s.cfg, zerolog.Nop(), WithRulesets(f.s.rules), WithClock(func() time.Time { return f.now.Add(time.Hour) }))
 	if _, err := again.Tick(); err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func (s *Service) PilotOrders(gameID, player string) (map[string]string, error) 
 		if g.seat(player) == nil {
 			return fmt.Errorf("game %s has no player %q", gameID, player)
 		}
-		rg, err := loadRules(tx, g)
+		rg, err := s.loadRules(tx, g)
 		if err != nil {
 			return err
 		}
@@ -59,6 +59,7 @@ func (s *Service) pilotMissing(g *Game, rg ruleset.Game, orders map[string]strin
 		return nil
 	}
 	var notes []string
+	_, units := s.unitNouns(g)
 	for i := range g.Seats {
 		st := &g.Seats[i]
 		if st.Dropped || !st.Bot && (g.Policy.Mode != PolicyAutopilot || st.away(now)) {
@@ -86,14 +87,8 @@ func (s *Service) pilotMissing(g *Game, rg ruleset.Game, orders map[string]strin
 			if name == "" {
 				name = st.Player
 			}
-			notes = append(notes, fmt.Sprintf("No orders came from %s for some of their %s: the computer pilot flew them this %s, on their default orders where it gave none of its own.", name, unitWords(g), ruleset.RoundNoun(rg)))
+			notes = append(notes, fmt.Sprintf("No orders came from %s for some of their %s: the computer pilot flew them this %s, on their default orders where it gave none of its own.", name, units, ruleset.RoundNoun(rg)))
 		}
 	}
 	return notes
-}
-
-// unitWords is the game's plural word for its units.
-func unitWords(g *Game) string {
-	_, plural := unitNouns(g)
-	return plural
 }

@@ -113,7 +113,7 @@ func (s *Service) List() ([]Summary, error) {
 			sum := Summary{ID: g.ID, Name: g.Name, Ruleset: g.Ruleset, Round: g.Round, Turn: g.Turn, Status: g.Status, Deadline: g.Deadline, Result: g.Result,
 				Paused: g.Paused, Holding: g.Held != ""}
 			if g.Status == StatusRunning {
-				rg, err := loadRules(tx, &g)
+				rg, err := s.loadRules(tx, &g)
 				if err != nil {
 					return err
 				}
@@ -142,7 +142,7 @@ func (s *Service) Status(id string) (*GameStatus, error) {
 		if g == nil {
 			return fmt.Errorf("no game %q", id)
 		}
-		rg, err := loadRules(tx, g)
+		rg, err := s.loadRules(tx, g)
 		if err != nil {
 			return err
 		}

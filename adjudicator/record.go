@@ -69,7 +69,7 @@ func (s *Service) Record(gameID string) (*GameRecord, error) {
 		if g == nil {
 			return fmt.Errorf("no game %q", gameID)
 		}
-		rg, err := loadRules(tx, g)
+		rg, err := s.loadRules(tx, g)
 		if err != nil {
 			return err
 		}

@@ -86,7 +86,7 @@ func (s *Service) tickGame(id string) (bool, error) {
 		if event == "" {
 			return nil // nothing due, or the game is paused, held or over (life.go)
 		}
-		rg, err := loadRules(tx, g)
+		rg, err := s.loadRules(tx, g)
 		if err != nil {
 			return err
 		}
@@ -185,7 +185,7 @@ func (s *Service) ResolveGame(id string, force bool) (bool, error) {
 		if err := g.may(EventProcess); err != nil {
 			return err
 		}
-		rg, err := loadRules(tx, g)
+		rg, err := s.loadRules(tx, g)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"sortie/rules/registry"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,6 +63,8 @@ type Service struct {
 	tmpl *templates.Set
 	cfg  Config
 	log  zerolog.Logger
+	// rules are the rulesets the service runs games of (WithRulesets).
+	rules *registry.Set
 	// clock is the time now (WithClock).
 	clock func() time.Time
 	// notify is told after a commit that queued mail (WithNotify).
@@ -112,6 +115,13 @@ func WithAwaiting(awaiting func(game string)) Option {
 	return func(s *Service) { s.onAwaiting = awaiting }
 }
 
+// WithRulesets has the service run games of the rulesets in set (registry.Shipped unless given): a
+// test hands it a set with a ruleset of its own (registry.Set.With).
+func WithRulesets(set *registry.Set) Option { return func(s *Service) { s.rules = set } }
+
+// Rulesets are the rulesets the service runs games of (WithRulesets).
+func (s *Service) Rulesets() *registry.Set { return s.rules }
+
 // New makes a service on an open database.
 func New(db *storage.DB, tmpl *templates.Set, cfg Config, log zerolog.Logger, opts ...Option) *Service {
 	if cfg.Name == "" {
@@ -132,7 +142,7 @@ func New(db *storage.DB, tmpl *templates.Set, cfg Config, log zerolog.Logger, op
 	if cfg.Reminders == nil {
 		cfg.Reminders = []time.Duration{24 * time.Hour, 2 * time.Hour}
 	}
-	s := &Service{db: db, tmpl: tmpl, cfg: cfg, log: log, clock: time.Now}
+	s := &Service{db: db, tmpl: tmpl, cfg: cfg, log: log, clock: time.Now, rules: registry.Shipped()}
 	for _, o := range opts {
 		o(s)
 	}

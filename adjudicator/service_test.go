@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sortie/rules/registry"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func newService(t testing.TB, cfg Config, opts ...Option) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
-	f.s = New(db, tmpl, cfg, zerolog.Nop(), append([]Option{WithClock(func() time.Time { return f.now })}, opts...)...)
+	f.s = New(db, tmpl, cfg, zerolog.Nop(), append([]Option{WithClock(func() time.Time { return f.now }), WithRulesets(testRulesets(t))}, opts...)...)
 	return f
 }
 
@@ -315,4 +316,19 @@ service:
 	if !strings.Contains(rep.Body, "turn 1") || !strings.Contains(rep.Body, "put your secret (from your\nwelcome mail) in place of <your secret>") || strings.Contains(rep.Body, "sortie+") {
 		t.Errorf("the report:\n%s", rep.Body)
 	}
+}
+
+// testRulesets are the shipped rulesets and the tests' own wraps of the Air Force one: panicky (its
+// Resolve panics), plotted and unplanned (board_test.go).
+func testRulesets(t testing.TB) *registry.Set {
+	t.Helper()
+	afdRules, err := registry.Get("afd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := registry.Shipped().With(panicky{afdRules}, plotted{afdRules}, unplanned{afdRules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }

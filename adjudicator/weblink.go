@@ -188,7 +188,7 @@ func (s *Service) AsksOnly(gameID string) (bool, error) {
 		if g == nil {
 			return fmt.Errorf("no game %q", gameID)
 		}
-		rg, err := loadRules(tx, g)
+		rg, err := s.loadRules(tx, g)
 		if err != nil {
 			return err
 		}

@@ -25,7 +25,6 @@ import (
 	"sort"
 	"sortie/adjudicator"
 	"sortie/rules/dice"
-	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 	"strings"
@@ -165,12 +164,12 @@ func Export(s *adjudicator.Service, gameID string) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(rec)
+	return New(rec, WithRulesets(s.Rulesets()))
 }
 
 // New makes an archive of a game record, withholding the secrets, the reply tokens and, while the game
 // runs, the seed.
-func New(rec *adjudicator.GameRecord) (*Archive, error) {
+func New(rec *adjudicator.GameRecord, opts ...Option) (*Archive, error) {
 	g := &rec.Game
 	over := g.Status == adjudicator.StatusOver
 	a := &Archive{FromName: rec.FromName, State: rec.State, Rounds: make([]ArchivedRound, 0, len(rec.Rounds))}
@@ -200,7 +199,7 @@ func New(rec *adjudicator.GameRecord) (*Archive, error) {
 	if !over {
 		a.Game.Seed = ""
 	}
-	version, err := RulesVersion(g.Ruleset)
+	version, err := RulesVersion(g.Ruleset, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +214,7 @@ func New(rec *adjudicator.GameRecord) (*Archive, error) {
 		a.Manifest.Rounds = append(a.Manifest.Rounds, r.Round)
 	}
 	noun := "turn"
-	if rs, err := registry.Get(g.Ruleset); err == nil {
+	if rs, err := rulesetsOf(opts).Get(g.Ruleset); err == nil {
 		if rg, err := rs.Load(rec.State); err == nil {
 			noun = ruleset.RoundNoun(rg)
 		}

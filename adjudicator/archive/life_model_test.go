@@ -26,7 +26,6 @@ import (
 	"sortie/adjudicator"
 	"sortie/parser"
 	"sortie/rules/dice"
-	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 	"sortie/storage"
 	"sortie/templates"
@@ -113,8 +112,8 @@ func newLifeModel(t *rapid.T, dir, rulesetName, scenario string) *lifeModel {
 	m := &lifeModel{db: db, dir: dir, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 	m.seed, _ = dice.ParseSeed(lifeSeed)
 	m.svc = adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, DigestHour: -1}, zerolog.Nop(),
-		adjudicator.WithClock(func() time.Time { return m.now }))
-	rs, err := registry.Get(rulesetName)
+		adjudicator.WithClock(func() time.Time { return m.now }), adjudicator.WithRulesets(textRulesets(t)))
+	rs, err := m.svc.Rulesets().Get(rulesetName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +297,7 @@ func (m *lifeModel) verify(t *rapid.T) {
 	if err := a.WriteDir(dir); err != nil {
 		t.Fatalf("export: %v", err)
 	}
-	if _, err := Verify(dir); err != nil {
+	if _, err := Verify(dir, WithRulesets(m.svc.Rulesets())); err != nil {
 		t.Fatalf("verify after %s: %v", m.step, err)
 	}
 }
@@ -457,7 +456,7 @@ func (m *lifeModel) sidesWithNothingLeft(t *rapid.T, body string) []string {
 // inPlay says a player still has units in the game's final state (in a game that asks only some
 // players, units waiting for no order are in play too: the report's own units tell).
 func (m *lifeModel) inPlay(t *rapid.T, rec *adjudicator.GameRecord, player string) bool {
-	rs, err := registry.Get(rec.Game.Ruleset)
+	rs, err := m.svc.Rulesets().Get(rec.Game.Ruleset)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -269,7 +269,8 @@ func demoGame(t *testing.T, rulesetName, scenario string, turns int) []storage.O
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, DigestHour: -1}, zerolog.Nop(), adjudicator.WithClock(func() time.Time { return now }))
+	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour, DigestHour: -1}, zerolog.Nop(),
+		adjudicator.WithClock(func() time.Time { return now }), adjudicator.WithRulesets(textRulesets(t)))
 	rs := textOnlyRuleset(t, rulesetName)
 	b := rs.(ruleset.Bundled)
 	pilot := rs.(ruleset.DemoPilot)
@@ -406,21 +407,35 @@ func withComputerOrders(block string, orders map[string]string) string {
 // and tenfold slower under the race detector). It registers as "<name>-text", and its scenarios say so.
 type textOnly struct{ inner ruleset.Ruleset }
 
-// textOnlyRuleset registers (once) and returns the text-only twin of a built-in ruleset.
-func textOnlyRuleset(t testing.TB, name string) ruleset.Ruleset {
+// textOnlyRuleset returns the text-only twin of a built-in ruleset.
+func textOnlyRuleset(t failer, name string) ruleset.Ruleset {
 	t.Helper()
-	if rs, err := registry.Get(name + "-text"); err == nil {
-		return rs
-	}
 	inner, err := registry.Get(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := textOnly{inner}
-	if err := registry.Register(rs); err != nil {
+	return textOnly{inner}
+}
+
+// failer is what the helpers below need of a test: a *testing.T or a *rapid.T.
+type failer interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+// textRulesets are the built-in rulesets and their text-only twins, for a service (and its archive) that
+// plays the twins.
+func textRulesets(t failer) *registry.Set {
+	t.Helper()
+	var twins []ruleset.Ruleset
+	for _, n := range registry.Names() {
+		twins = append(twins, textOnlyRuleset(t, n))
+	}
+	set, err := registry.Shipped().With(twins...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return rs
+	return set
 }
 
 func (r textOnly) Name() string               { return r.inner.Name() + "-text" }

@@ -5,7 +5,6 @@ import (
 
 	"sortie/adjudicator"
 	"sortie/rules/dice"
-	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 )
 
@@ -43,8 +42,8 @@ type ReplayedRound struct {
 }
 
 // NewReplay rebuilds every round of a game record.
-func NewReplay(rec *adjudicator.GameRecord) (*Replay, error) {
-	rs, err := registry.Get(rec.Game.Ruleset)
+func NewReplay(rec *adjudicator.GameRecord, opts ...Option) (*Replay, error) {
+	rs, err := rulesetsOf(opts).Get(rec.Game.Ruleset)
 	if err != nil {
 		return nil, err
 	}

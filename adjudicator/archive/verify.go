@@ -20,7 +20,6 @@ import (
 
 	"sortie/adjudicator"
 	"sortie/rules/dice"
-	"sortie/rules/registry"
 	"sortie/rules/ruleset"
 )
 
@@ -178,7 +177,7 @@ func (e *VerifyError) Error() string {
 // after byte for byte; the chain of hashes from round to round and to state.json; the seed against its
 // commitment; dice.log against the rounds; and the published commitment and hashes in mail.mbox. It
 // returns the report, and a *VerifyError listing every failure if there was any.
-func Verify(dir string) (*VerifyReport, error) {
+func Verify(dir string, opts ...Option) (*VerifyReport, error) {
 	r := &VerifyReport{Dir: dir}
 	fail := func(format string, args ...any) { r.Problems = append(r.Problems, fmt.Sprintf(format, args...)) }
 	note := func(format string, args ...any) { r.Notes = append(r.Notes, fmt.Sprintf(format, args...)) }
@@ -225,12 +224,12 @@ func Verify(dir string) (*VerifyReport, error) {
 		fail("%s: archive format version %d; this sortie reads versions 1 to %d", fileManifest, m.FormatVersion, FormatVersion)
 		return done()
 	}
-	rs, err := registry.Get(m.Ruleset)
+	rs, err := rulesetsOf(opts).Get(m.Ruleset)
 	if err != nil {
 		fail("%s: %v", fileManifest, err)
 		return done()
 	}
-	if r.CurrentRules, err = RulesVersion(m.Ruleset); err != nil {
+	if r.CurrentRules, err = RulesVersion(m.Ruleset, opts...); err != nil {
 		fail("%v", err)
 		return done()
 	}

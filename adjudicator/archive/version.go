@@ -32,8 +32,8 @@ func sortieBuild() string {
 // shipped aircraft card as the engine uses it (derived from the data files) and every cell of the house
 // tables, read through their lookups. It changes whenever a card or a table changes; the engine's code
 // is named by the build recorded beside it in the manifest.
-func RulesVersion(name string) (string, error) {
-	rs, err := registry.Get(name)
+func RulesVersion(name string, opts ...Option) (string, error) {
+	rs, err := rulesetsOf(opts).Get(name)
 	if err != nil {
 		return "", err
 	}
@@ -42,4 +42,21 @@ func RulesVersion(name string) (string, error) {
 		return "", fmt.Errorf("rules version of %s: %w", name, err)
 	}
 	return v, nil
+}
+
+// Option sets which rulesets an archive is made, replayed or verified with.
+type Option func(*options)
+
+type options struct{ rules *registry.Set }
+
+// WithRulesets has the archive read games of the rulesets in set (registry.Shipped unless given): the
+// set of the service the game was played on (Export hands it on), or a test's own.
+func WithRulesets(set *registry.Set) Option { return func(o *options) { o.rules = set } }
+
+func rulesetsOf(opts []Option) *registry.Set {
+	o := options{rules: registry.Shipped()}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o.rules
 }

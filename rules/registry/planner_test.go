@@ -19,7 +19,6 @@ func awaitingPlanner() map[string]string {
 // TestShippedGamesArePlanners: every shipped ruleset's games can be tried on the plotting board
 // (docs/web.md): a new game of each bundled scenario implements ruleset.Planner.
 func TestShippedGamesArePlanners(t *testing.T) {
-	reload(t, builtin)
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			rs, err := Get(name)

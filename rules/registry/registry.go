@@ -5,6 +5,8 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,93 +31,93 @@ type entry struct {
 	load func() (ruleset.Ruleset, error)
 }
 
-var (
-	once   sync.Once
-	mu     sync.Mutex
+// Set is a fixed collection of rulesets by name, with those that failed to load and why. A Set never
+// changes once made: a program or a test that needs a ruleset beside the shipped ones makes a new Set
+// (With) and hands it to what runs games.
+type Set struct {
 	sets   map[string]ruleset.Ruleset
 	failed map[string]error
 	order  []string // names in the order they were added
-)
-
-func load() {
-	mu.Lock()
-	defer mu.Unlock()
-	sets, failed = map[string]ruleset.Ruleset{}, map[string]error{}
-	for _, e := range builtin {
-		order = append(order, e.name)
-		r, err := e.load()
-		if err != nil {
-			failed[e.name] = fmt.Errorf("ruleset %s cannot be used: %w", e.name, err)
-			continue
-		}
-		sets[e.name] = r
-	}
 }
 
-// Register adds a ruleset beside the built-in ones: a ruleset in a test folder, or one that misbehaves
-// on purpose. A name already taken is refused.
-func Register(r ruleset.Ruleset) error {
-	once.Do(load)
-	mu.Lock()
-	defer mu.Unlock()
-	name := r.Name()
-	if _, ok := sets[name]; ok {
-		return fmt.Errorf("registry: a ruleset %q is already registered", name)
+// shipped loads the built-in rulesets once, on first use; its value is never changed after.
+var shipped = sync.OnceValue(func() *Set { return load(builtin) })
+
+// load makes a set of the rulesets of list, each loaded on its own.
+func load(list []entry) *Set {
+	s := &Set{sets: map[string]ruleset.Ruleset{}, failed: map[string]error{}}
+	for _, e := range list {
+		s.order = append(s.order, e.name)
+		r, err := e.load()
+		if err != nil {
+			s.failed[e.name] = fmt.Errorf("ruleset %s cannot be used: %w", e.name, err)
+			continue
+		}
+		s.sets[e.name] = r
 	}
-	if _, ok := failed[name]; ok {
-		return fmt.Errorf("registry: a ruleset %q is already registered", name)
+	return s
+}
+
+// Shipped is the set of the rulesets Sortie ships.
+func Shipped() *Set { return shipped() }
+
+// With is a new set of s's rulesets and the extra ones: a ruleset in a test folder, or one that
+// misbehaves on purpose. A name already taken is refused.
+func (s *Set) With(extra ...ruleset.Ruleset) (*Set, error) {
+	n := &Set{sets: maps.Clone(s.sets), failed: maps.Clone(s.failed), order: slices.Clone(s.order)}
+	for _, r := range extra {
+		name := r.Name()
+		_, ok := n.sets[name]
+		_, bad := n.failed[name]
+		if ok || bad {
+			return nil, fmt.Errorf("registry: a ruleset %q is already in the set", name)
+		}
+		n.sets[name] = r
+		n.order = append(n.order, name)
 	}
-	sets[name] = r
-	order = append(order, name)
-	return nil
+	return n, nil
 }
 
 // Get returns the ruleset with a name, or why it cannot be used.
-func Get(name string) (ruleset.Ruleset, error) {
-	once.Do(load)
-	mu.Lock()
-	r, ok := sets[name]
-	err := failed[name]
-	mu.Unlock()
-	switch {
-	case err != nil:
+func (s *Set) Get(name string) (ruleset.Ruleset, error) {
+	r, ok := s.sets[name]
+	if err := s.failed[name]; err != nil {
 		return nil, err
-	case !ok:
-		return nil, fmt.Errorf("no ruleset %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	if !ok {
+		return nil, fmt.Errorf("no ruleset %q (known: %s)", name, strings.Join(s.Names(), ", "))
 	}
 	return r, nil
 }
 
 // Default is the ruleset the command line uses when none is named: the first one that loaded.
-func Default() (ruleset.Ruleset, error) {
-	once.Do(load)
-	mu.Lock()
-	defer mu.Unlock()
+func (s *Set) Default() (ruleset.Ruleset, error) {
 	var errs []error
-	for _, n := range order {
-		if r, ok := sets[n]; ok {
+	for _, n := range s.order {
+		if r, ok := s.sets[n]; ok {
 			return r, nil
 		}
-		errs = append(errs, failed[n])
+		errs = append(errs, s.failed[n])
 	}
 	return nil, errors.Join(append([]error{errors.New("no ruleset could be loaded")}, errs...)...)
 }
 
 // Names lists the rulesets, sorted, those that failed to load included (Get says why).
-func Names() []string {
-	once.Do(load)
-	mu.Lock()
-	var out []string
-	for n := range sets {
-		out = append(out, n)
-	}
-	for n := range failed {
-		out = append(out, n)
-	}
-	mu.Unlock()
+func (s *Set) Names() []string {
+	out := slices.Collect(maps.Keys(s.sets))
+	out = slices.AppendSeq(out, maps.Keys(s.failed))
 	sort.Strings(out)
 	return out
 }
+
+// Get is Shipped().Get.
+func Get(name string) (ruleset.Ruleset, error) { return Shipped().Get(name) }
+
+// Default is Shipped().Default.
+func Default() (ruleset.Ruleset, error) { return Shipped().Default() }
+
+// Names is Shipped().Names.
+func Names() []string { return Shipped().Names() }
 
 // Detect reads the ruleset a scenario names with its top-level `ruleset:` key. The file is read as
 // YAML, so the word in a comment, a block of text or a nested section names nothing.

@@ -3,24 +3,10 @@ package registry
 import (
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"sortie/rules/ruleset"
 )
-
-// reload runs the registry afresh on the given list of rulesets, and puts the real one back after the
-// test.
-func reload(t *testing.T, list []entry) {
-	t.Helper()
-	saved := builtin
-	builtin = list
-	once, order = sync.Once{}, nil
-	t.Cleanup(func() {
-		builtin = saved
-		once, order = sync.Once{}, nil
-	})
-}
 
 // A broken data file of one ruleset is reported for that ruleset; the others still load, and the
 // command line's default moves to the first one that works.
@@ -29,36 +15,51 @@ func TestOneBrokenRulesetLeavesTheOthers(t *testing.T) {
 	broken := errors.New("aircraft/data/spitfire-i.yaml:12: speed is not a number")
 	list := []entry{{name: real[0].name, load: func() (ruleset.Ruleset, error) { return nil, broken }}}
 	list = append(list, real[1:]...)
-	reload(t, list)
+	set := load(list)
 
-	_, err := Get(real[0].name)
+	_, err := set.Get(real[0].name)
 	if !errors.Is(err, broken) || !strings.Contains(err.Error(), real[0].name) {
 		t.Fatalf("Get(%q) = %v, want the broken file's error naming the ruleset", real[0].name, err)
 	}
 	for _, e := range real[1:] {
-		if _, err := Get(e.name); err != nil {
+		if _, err := set.Get(e.name); err != nil {
 			t.Errorf("%s must still load when %s is broken: %v", e.name, real[0].name, err)
 		}
 	}
-	if got := Names(); len(got) != len(real) {
+	if got := set.Names(); len(got) != len(real) {
 		t.Errorf("Names() = %v: every ruleset is listed, the broken one too", got)
 	}
-	d, err := Default()
+	d, err := set.Default()
 	if err != nil || d.Name() != real[1].name {
 		t.Errorf("Default() = %v, %v: want the first ruleset that loaded", d, err)
 	}
 }
 
-func TestRegisterRefusesATakenName(t *testing.T) {
-	reload(t, builtin)
+// A set with an extra ruleset refuses a name already taken, and leaves the shipped set as it was.
+func TestWithRefusesATakenName(t *testing.T) {
 	r, err := Get("swarm")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(r); err == nil {
+	if _, err := Shipped().With(r); err == nil {
 		t.Error("a second ruleset named swarm was accepted")
 	}
+	extra, err := Shipped().With(renamed{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := extra.Get("swarm2"); err != nil {
+		t.Errorf("the new set lacks its extra ruleset: %v", err)
+	}
+	if _, err := Get("swarm2"); err == nil {
+		t.Error("making a set with an extra ruleset changed the shipped set")
+	}
 }
+
+// renamed is a ruleset under another name.
+type renamed struct{ ruleset.Ruleset }
+
+func (renamed) Name() string { return "swarm2" }
 
 // Detect reads the scenario's top-level ruleset key as YAML: the word nested in a section, in a comment
 // or inside a block of text names nothing, and a quoted or commented value is read as YAML reads it.

@@ -416,22 +416,13 @@ func toySecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 	return out
 }
 
-var registerOnce = func() func(t *testing.T) {
-	var done bool
-	return func(t *testing.T) {
-		if !done {
-			if err := registry.Register(Ruleset{}); err != nil {
-				t.Fatal(err)
-			}
-			done = true
-		}
-	}
-}()
-
 // The kit passes on the toy: the one check a new ruleset must pass before it is done.
 func TestToyPassesTheConformanceKit(t *testing.T) {
-	registerOnce(t)
-	rs, err := registry.Get("toy")
+	set, err := registry.Shipped().With(Ruleset{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := set.Get("toy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +445,10 @@ func FuzzToyCheckOrder(f *testing.F) { rulesettest.FuzzCheckOrder(f, Ruleset{}, 
 // welcome mails, orders checked by the toy's CheckOrder, a turn resolved, and each side's report showing
 // what it sees and not the far unit.
 func TestToyByMail(t *testing.T) {
-	registerOnce(t)
+	set, err := registry.Shipped().With(Ruleset{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	db, err := storage.Open(filepath.Join(t.TempDir(), "toy.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -465,7 +459,8 @@ func TestToyByMail(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour}, zerolog.Nop(), adjudicator.WithClock(func() time.Time { return now }))
+	svc := adjudicator.New(db, tmpl, adjudicator.Config{Address: "sortie@sortie.test", TurnLength: 48 * time.Hour}, zerolog.Nop(),
+		adjudicator.WithClock(func() time.Time { return now }), adjudicator.WithRulesets(set))
 	scn := skirmish + `
 service:
   moderator: mod@players.test

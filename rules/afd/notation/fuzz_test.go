@@ -37,16 +37,6 @@ func FuzzParsePlot(f *testing.F) {
 		if parser.HasErrors(ds) {
 			return
 		}
-		s := p.String()
-		q, ds2 := ParsePlot(s)
-		if len(ds2) > 0 {
-			t.Fatalf("%q parsed to %q, which draws %v", in, s, ds2)
-		}
-		if !q.Equal(p) {
-			t.Fatalf("%q: parse(%q) = %+v, want %+v", in, s, q, p)
-		}
-		if s2 := q.String(); s2 != s {
-			t.Fatalf("%q: canonical form is not a fixed point: %q then %q", in, s, s2)
-		}
+		rulesettest.ReadsBack(t, in, p, ParsePlot)
 	})
 }

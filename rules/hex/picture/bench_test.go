@@ -51,8 +51,9 @@ func BenchmarkRawDeflate(b *testing.B) {
 	img := crowdPixels(b)
 	w := img.Rect.Dx()
 	raw := make([]byte, (w+1)*img.Rect.Dy())
+	colours := new(colourMap)
 	for y := range img.Rect.Dy() {
-		mapRow(img, y, raw[y*(w+1)+1:(y+1)*(w+1)])
+		colours.mapRow(img, y, raw[y*(w+1)+1:(y+1)*(w+1)])
 	}
 	var n int
 	for b.Loop() {

@@ -44,6 +44,7 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
 			raw := make([]byte, 0, (w+1)*pngBandRows)
+			colours := new(colourMap)
 			// One compressor a worker, reset for each band: making one costs more than a band.
 			var fw *flate.Writer
 			for {
@@ -56,7 +57,7 @@ func encodePNG(img *image.RGBA) ([]byte, error) {
 				for y := y0; y < y1; y++ {
 					row := raw[(y-y0)*(w+1) : (y-y0+1)*(w+1)]
 					row[0] = 0 // no filter
-					mapRow(img, y, row[1:])
+					colours.mapRow(img, y, row[1:])
 				}
 				var buf bytes.Buffer
 				var err error

@@ -10,12 +10,15 @@ import (
 // with the paper and a few other grounds they are drawn on, and a grey ramp. Each pixel takes the
 // nearest palette colour, so the same drawing gives the same bytes, and flat colours stay exact.
 
-var (
-	paletteOnce sync.Once
-	thePalette  color.Palette
-	paletteIdx  map[color.RGBA]uint8
-	paletteRGB  [][3]int32
-)
+// paletteData is the palette with what nearest looks it up by; made once (thePalette) and never
+// changed.
+type paletteData struct {
+	colours color.Palette
+	index   map[color.RGBA]uint8
+	rgb     [][3]int32
+}
+
+var thePalette = sync.OnceValue(buildPalette)
 
 // basePalette lists the colours the drawing uses, most important first.
 func baseColours() []color.RGBA {
@@ -30,7 +33,7 @@ func baseColours() []color.RGBA {
 	return cs
 }
 
-func buildPalette() {
+func buildPalette() *paletteData {
 	var pal []color.RGBA
 	seen := map[color.RGBA]bool{}
 	add := func(c color.RGBA) {
@@ -72,28 +75,25 @@ func buildPalette() {
 	for g := 0; g < 256; g += 8 {
 		add(rgb(uint8(g), uint8(g), uint8(g)))
 	}
-	thePalette = make(color.Palette, len(pal))
-	paletteIdx = make(map[color.RGBA]uint8, len(pal))
+	p := &paletteData{colours: make(color.Palette, len(pal)), index: make(map[color.RGBA]uint8, len(pal))}
 	for i, c := range pal {
-		thePalette[i] = c
-		paletteIdx[c] = uint8(i)
-		paletteRGB = append(paletteRGB, [3]int32{int32(c.R), int32(c.G), int32(c.B)})
+		p.colours[i] = c
+		p.index[c] = uint8(i)
+		p.rgb = append(p.rgb, [3]int32{int32(c.R), int32(c.G), int32(c.B)})
 	}
+	return p
 }
 
-func palette() color.Palette {
-	paletteOnce.Do(buildPalette)
-	return thePalette
-}
+func palette() color.Palette { return thePalette().colours }
 
 // nearest returns the index of the palette colour nearest to c, weighting green most as the eye does.
 func nearest(c color.RGBA) uint8 {
-	palette()
-	if i, ok := paletteIdx[c]; ok {
+	p := thePalette()
+	if i, ok := p.index[c]; ok {
 		return i
 	}
 	best, bestD := 0, int32(1<<31-1)
-	for i, q := range paletteRGB {
+	for i, q := range p.rgb {
 		dr, dg, db := int32(c.R)-q[0], int32(c.G)-q[1], int32(c.B)-q[2]
 		if d := 3*dr*dr + 4*dg*dg + 2*db*db; d < bestD {
 			best, bestD = i, d

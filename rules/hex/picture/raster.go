@@ -5,7 +5,6 @@ import (
 	"image/color"
 	imgdraw "image/draw"
 	"math"
-	"sync/atomic"
 
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
@@ -279,24 +278,25 @@ func segArgs(op sfnt.SegmentOp) int {
 	return 1
 }
 
-// colourCache remembers, for every picture drawn, which palette colour a pixel's colour maps to: the
-// anti-aliased blends recur from picture to picture. It is direct-mapped; an entry holds the colour's
-// 24 bits, its index and a bit saying it is set, and is read and written whole, so any number of pictures
-// may share it. What it holds does not change a picture: nearest is a function of the colour.
-var colourCache [1 << 16]atomic.Uint64
+// colourMap maps a pixel's colour to its palette index, remembering the anti-aliased blends it has met:
+// the same few recur all over a picture. It is direct-mapped; an entry holds the colour's 24 bits, its
+// index and a bit saying it is set. Each worker drawing a picture has its own (encodePNG), so nothing is
+// shared between workers or pictures; what it holds does not change a picture, since nearest is a
+// function of the colour.
+type colourMap [1 << 12]uint64
 
-func mapColour(rgb uint32) uint8 {
-	e := &colourCache[(rgb*2654435761)>>16]
-	if v := e.Load(); v>>32 == uint64(rgb)|1<<24 {
+func (m *colourMap) index(rgb uint32) uint8 {
+	e := &m[(rgb*2654435761)>>20]
+	if v := *e; v>>32 == uint64(rgb)|1<<24 {
 		return uint8(v)
 	}
 	i := nearest(color.RGBA{uint8(rgb), uint8(rgb >> 8), uint8(rgb >> 16), 0xFF})
-	e.Store((uint64(rgb)|1<<24)<<32 | uint64(i))
+	*e = (uint64(rgb)|1<<24)<<32 | uint64(i)
 	return i
 }
 
 // mapRow maps row y of the opaque img onto the palette into dst. Runs of one colour cost a comparison.
-func mapRow(img *image.RGBA, y int, dst []uint8) {
+func (m *colourMap) mapRow(img *image.RGBA, y int, dst []uint8) {
 	last := uint32(1 << 31) // no colour has that bit
 	var lastIdx uint8
 	src := img.Pix[y*img.Stride : y*img.Stride+4*len(dst)]
@@ -304,7 +304,7 @@ func mapRow(img *image.RGBA, y int, dst []uint8) {
 		p := src[4*x : 4*x+3 : 4*x+3]
 		rgb := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16
 		if rgb != last {
-			last, lastIdx = rgb, mapColour(rgb)
+			last, lastIdx = rgb, m.index(rgb)
 		}
 		dst[x] = lastIdx
 	}

@@ -18,8 +18,9 @@ import (
 // toPaletted maps an opaque RGBA image onto the palette in one pass, as the encoder's bands do.
 func toPaletted(img *image.RGBA) *image.Paletted {
 	out := image.NewPaletted(img.Rect, palette())
+	colours := new(colourMap)
 	for y := range img.Rect.Dy() {
-		mapRow(img, y, out.Pix[y*out.Stride:y*out.Stride+img.Rect.Dx()])
+		colours.mapRow(img, y, out.Pix[y*out.Stride:y*out.Stride+img.Rect.Dx()])
 	}
 	return out
 }

@@ -29,3 +29,23 @@ func Diagnosed(t *testing.T, in string, ds []parser.Diagnostic) int {
 	}
 	return n
 }
+
+// ReadsBack checks, for a fuzz target, an order o that in read as without an error: its canonical text
+// reads back without any diagnostic to an equal order that prints the same (a fixed point).
+func ReadsBack[O interface {
+	String() string
+	Equal(O) bool
+}](t *testing.T, in string, o O, parse func(string) (O, []parser.Diagnostic)) {
+	t.Helper()
+	s := o.String()
+	back, ds := parse(s)
+	if len(ds) > 0 {
+		t.Fatalf("%q: canonical %q draws %v", in, s, ds)
+	}
+	if !back.Equal(o) {
+		t.Fatalf("%q: canonical %q reads as %+v, want %+v", in, s, back, o)
+	}
+	if s2 := back.String(); s2 != s {
+		t.Fatalf("%q: canonical form is no fixed point: %q then %q", in, s, s2)
+	}
+}

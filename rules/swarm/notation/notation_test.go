@@ -274,16 +274,6 @@ func FuzzParseSwarmOrder(f *testing.F) {
 				t.Errorf("%q: tack %+v", in, tn.Tack)
 			}
 		}
-		s := o.String()
-		back, ds2 := ParseSwarmOrder(s)
-		if len(ds2) > 0 {
-			t.Fatalf("%q: canonical %q draws %v", in, s, ds2)
-		}
-		if !back.Equal(o) {
-			t.Fatalf("%q: canonical %q reads as %+v, want %+v", in, s, back, o)
-		}
-		if s2 := back.String(); s2 != s {
-			t.Fatalf("%q: canonical form is no fixed point: %q then %q", in, s, s2)
-		}
+		rulesettest.ReadsBack(t, in, o, ParseSwarmOrder)
 	})
 }
