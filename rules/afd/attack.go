@@ -128,17 +128,12 @@ func (r *resolution) refuse(p *Plane, imp int, what, why string) {
 func (r *resolution) rocketAttack(p *Plane, card *aircraft.Card, at notation.GroundTarget, imp int) {
 	f := p.Flight
 	level := strike.Level(f.Alt)
-	switch {
-	case p.Rockets == 0:
+	if p.Rockets == 0 {
 		r.refuse(p, imp, "rocket attack", "it has no rockets left")
 		return
-	case level > groundAttackMaxLevel:
-		r.refuse(p, imp, "rocket attack", fmt.Sprintf("rockets are fired from altitude level 1 or lower (under 3,000 ft), and it was at %s ft", feetText(f.Alt)))
-		return
 	}
-	targets, dist, why := r.attackTarget(p, f, at, rocketMinRange, rocketMaxRange, false)
-	if why != "" {
-		r.refuse(p, imp, "rocket attack", why)
+	targets, dist, ok := r.lowAttackTarget(p, at, imp, "rocket attack", "rockets are fired from altitude level 1 or lower (under 3,000 ft)", rocketMinRange, rocketMaxRange, false)
+	if !ok {
 		return
 	}
 	salvos := p.Rockets
@@ -170,6 +165,24 @@ func (r *resolution) rocketAttack(p *Plane, card *aircraft.Card, at notation.Gro
 	}
 }
 
+// lowAttackTarget is attackTarget for an attack (what) made from low down, as rockets and strafing are:
+// a plane above altitude level 1 (low says how low it must be) or without a target is refused, told
+// why, and ok is false.
+func (r *resolution) lowAttackTarget(p *Plane, at notation.GroundTarget, imp int, what, low string, minR, maxR int, strafe bool) (targets []*GroundUnit, dist int, ok bool) {
+	f := p.Flight
+	why := ""
+	if strike.Level(f.Alt) > groundAttackMaxLevel {
+		why = fmt.Sprintf("%s, and it was at %s ft", low, feetText(f.Alt))
+	} else {
+		targets, dist, why = r.attackTarget(p, f, at, minR, maxR, strafe)
+	}
+	if why != "" {
+		r.refuse(p, imp, what, why)
+		return nil, 0, false
+	}
+	return targets, dist, true
+}
+
 // crewAndWings reads the card's damage for attack modifiers: crew hit, and more than half the wing or
 // fuselage boxes filled.
 func (r *resolution) crewAndWings(p *Plane, card *aircraft.Card) (crewHit, wingsHalf bool) {
@@ -193,17 +206,12 @@ func (r *resolution) strafe(p *Plane, card *aircraft.Card, at notation.GroundTar
 		}
 	}
 	gf := GunFactor(card)
-	switch {
-	case len(guns) == 0 || gf == 0:
+	if len(guns) == 0 || gf == 0 {
 		r.refuse(p, imp, "strafing attack", "it has no fixed forward guns with ammunition")
 		return
-	case level > groundAttackMaxLevel:
-		r.refuse(p, imp, "strafing attack", fmt.Sprintf("strafing is done from altitude level 0 or 1 (under 3,000 ft), and it was at %s ft", feetText(f.Alt)))
-		return
 	}
-	targets, dist, why := r.attackTarget(p, f, at, strafeMinRange, strafeMaxRange, true)
-	if why != "" {
-		r.refuse(p, imp, "strafing attack", why)
+	targets, dist, ok := r.lowAttackTarget(p, at, imp, "strafing attack", "strafing is done from altitude level 0 or 1 (under 3,000 ft)", strafeMinRange, strafeMaxRange, true)
+	if !ok {
 		return
 	}
 	p.Attacked = r.turn

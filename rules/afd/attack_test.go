@@ -1,6 +1,7 @@
 package afd
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,12 +12,8 @@ import (
 
 // strikeRange: a P-47 with four rocket salvos flies north at 1,000 ft (level 1) and ends its plot at
 // (0,1), two hexes short of a truck at (0,-1); an enemy fighter waits ahead within gun range.
-const strikeRange = `
-ruleset: afd
-name: strike range
+const strikeRange = annBen + `name: strike range
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: TRUCK1, kind: truck, side: B, hex: [0, -1]}
   - {callsign: TRUCK2, kind: truck, side: B, hex: [0, -1]}
@@ -232,6 +229,35 @@ func TestTorpedoAtANamedShip(t *testing.T) {
 		}
 		if text := kindTexts(events, EvTorpedo); !strings.Contains(text, want) {
 			t.Errorf("%q: %s", order, text)
+		}
+	}
+}
+
+// The board's words for a rocket or strafing attack that would find nothing (seed 002: from under
+// 3,000 ft, rockets 1 to 3 hexes ahead, strafing 1 or 2): with no target in reach, from too high, and
+// with the target the order names out of reach. The P-47 of boardStrike stands five hexes short of the
+// truck.
+func TestGroundReachTellsWhyAnAttackFindsNothing(t *testing.T) {
+	g := boardGame(t, boardStrike)
+	p := g.st.Plane("P47")
+	card, _ := g.env.Card(p.Type)
+	low, high := p.Flight, p.Flight
+	high.Alt = 3000
+	for _, c := range []struct {
+		sh             Flight
+		rocket, strafe bool
+		named, want    string
+	}{
+		{low, true, false, "", "ROCKET: no enemy ground unit as last seen lies 1 to 3 hexes ahead (11 to 1 o'clock)"},
+		{low, false, true, "", "STRAFE: no enemy ground unit strafing can hurt lies, as last seen, 1 to 2 hexes ahead (11 to 1 o'clock)"},
+		{high, true, false, "", "ROCKET: rockets are fired from under 3,000 ft, and it would be at 3,000 ft"},
+		{high, false, true, "", "STRAFE: strafing is done from under 3,000 ft, and it would be at 3,000 ft"},
+		{low, true, false, "TRUCK1", "ROCKET AT TRUCK1: TRUCK1 would not be in reach of its rockets (1 to 3 hexes ahead, from under 3,000 ft)"},
+		{low, false, true, "TRUCK1", "STRAFE AT TRUCK1: TRUCK1 would not be in reach of strafing (1 or 2 hexes ahead, from under 3,000 ft)"},
+	} {
+		out, _ := groundReach(p, card, c.sh, p.Rockets, false, c.rocket, c.strafe, c.named, g.st.Ground)
+		if !slices.Contains(out, c.want) {
+			t.Errorf("rocket %v strafe %v at %d ft, named %q: %q, want %q", c.rocket, c.strafe, c.sh.Alt, c.named, out, c.want)
 		}
 	}
 }

@@ -183,13 +183,10 @@ func namedTarget(p *Plane) string {
 	return p.Bombed.Target
 }
 
+// modsSum is the modifiers as a report's event adds them up: modsText's list, or +0 for none.
 func modsSum(m strike.Mods) string {
 	if len(m) == 0 {
 		return "+0"
 	}
-	var parts []string
-	for _, x := range m {
-		parts = append(parts, fmt.Sprintf("%+d %s", x.Value, x.What))
-	}
-	return strings.Join(parts, ", ")
+	return modsText(m)
 }

@@ -151,23 +151,31 @@ func TestImpulseNoFixedGunsOnABombingTurn(t *testing.T) {
 	}
 }
 
+// dropTorpedo plays the first turn of torpedoGame, the Avenger dropping its torpedo (2 BOMB) with a
+// launch roll of 8: the state after it, its events, and the dice, which roll hitDie for the torpedo's
+// hit in turn 2.
+func dropTorpedo(t *testing.T, hitDie int) (*State, []Event, *labelDice) {
+	t.Helper()
+	drop, _ := notation.ParseOrder("2 BOMB")
+	dice := &labelDice{want: map[string]int{"turn 1 AVENGER drops a torpedo: d10": 8, "turn 2 AVENGER torpedo hits DD1: d10": hitDie}}
+	next, events, err := Resolve(testEnv(t), newTestGame(t, torpedoGame), map[string]notation.Order{"AVENGER": drop}, dice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next, events, dice
+}
+
 // TestTorpedoRun: an Avenger low and slow two hexes from a destroyer drops its torpedo (seed 002: level
 // 0, speed 2 or less, 1-4 hexes; launch d10 8 - 2 for an American torpedo before 1943 = 6, it runs); the
 // torpedo moves one hex at once, then one in impulse 7 of the next turn (seed 001 V.D) into the ship's
 // hex, and hits its side (d10 8 - 1 small ship = 7): a direct hit, 10 × 2 = 20, against the side's
 // halved defence 4, destroys it.
 func TestTorpedoRun(t *testing.T) {
-	st := newTestGame(t, torpedoGame)
-	drop, _ := notation.ParseOrder("2 BOMB")
-	dice := &labelDice{want: map[string]int{"turn 1 AVENGER drops a torpedo: d10": 8, "turn 2 AVENGER torpedo hits DD1: d10": 8}}
-	next, events, err := Resolve(testEnv(t), st, map[string]notation.Order{"AVENGER": drop}, dice)
-	if err != nil {
-		t.Fatal(err)
-	}
+	next, events, dice := dropTorpedo(t, 8)
 	if len(next.Torpedoes) != 1 || next.Torpedoes[0].Hex != (hex.Hex{Q: 0, R: 0}) {
 		t.Fatalf("the torpedo after its drop: %+v %+v", next.Torpedoes, events)
 	}
-	next, events, err = Resolve(testEnv(t), next, nil, dice)
+	next, events, err := Resolve(testEnv(t), next, nil, dice)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +193,7 @@ func TestTorpedoRun(t *testing.T) {
 	}
 	// Too high to drop: the Avenger keeps its torpedo and is told why.
 	high := newTestGame(t, strings.Replace(torpedoGame, "alt: 400, speed: 2.0", "alt: 3000, speed: 2.0", 1))
+	drop, _ := notation.ParseOrder("2 BOMB")
 	after, events, _ := Resolve(testEnv(t), high, map[string]notation.Order{"AVENGER": drop}, &labelDice{})
 	if !after.Plane("AVENGER").Flight.Loaded || len(after.Torpedoes) != 0 {
 		t.Error("a drop from level 2 must be refused, the torpedo kept")

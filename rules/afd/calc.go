@@ -77,16 +77,8 @@ func CalcFireRow(env *Env, shooter, target *aircraft.Card, guns []string, rangeH
 		}
 	}
 	for _, id := range guns {
-		found := false
-		for _, g := range shooter.Guns {
-			found = found || g.ID == id
-		}
-		if !found {
-			var ids []string
-			for _, g := range shooter.Guns {
-				ids = append(ids, g.ID)
-			}
-			return FireReport{}, fmt.Errorf("the %s has no gun position %q (it has %s)", shooter.Name, id, strings.Join(ids, ", "))
+		if !shooter.HasGun(id) {
+			return FireReport{}, fmt.Errorf("the %s has no gun position %q (it has %s)", shooter.Name, id, shooter.GunList())
 		}
 	}
 	me := target.MultiEngine()

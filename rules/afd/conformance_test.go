@@ -120,13 +120,9 @@ func FuzzConformanceCheckOrder(f *testing.F) {
 
 // meleeGame is a close fight on a small map for the kit's plays: fighters head on within gun range, a
 // loaded bomber, a plane about to fly off the map and one a few hundred feet above the ground.
-const meleeGame = `
-ruleset: afd
-name: melee
+const meleeGame = annBen + `name: melee
 options: {fog_of_war: true}
 map: {min_q: -12, max_q: 12, min_row: -12, max_row: 12}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 5], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: RED2, type: spitfire-i, side: A, player: ann, hex: [1, 5], facing: 0, alt: 10000, speed: 3.0}
@@ -141,13 +137,9 @@ turns: 3
 
 // huntGame: three fighters sit behind a bomber and fire at it turn after turn, until its engines and
 // guns are hit and their own ammunition runs out.
-const huntGame = `
-ruleset: afd
-name: hunt
+const huntGame = annBen + `name: hunt
 options: {fog_of_war: true}
 map: {min_q: -30, max_q: 30, min_row: -60, max_row: 30}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: hurricane-i, side: A, player: ann, hex: [0, 1], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: RED2, type: hurricane-i, side: A, player: ann, hex: [1, 1], facing: 0, alt: 10000, speed: 3.0}
@@ -158,12 +150,8 @@ turns: 14
 
 // convoyGame: side A's trucks drive a road and a tank follows off it, under its fighter; side B's ship
 // steams far out of A's sight, and B's fighter is far from A's trucks (seed 001 V).
-const convoyGame = `
-ruleset: afd
-name: convoy
+const convoyGame = annBen + `name: convoy
 options: {fog_of_war: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 roads: [[0, 0], [0, -1], [0, -2], [0, -3], [0, -4], [0, -5]]
 ground:
   - {callsign: TRUCK1, kind: truck, side: A, hex: [0, 0], facing: 0, route: [[0, -1], [0, -2], [0, -3], [0, -4], [0, -5]]}
@@ -178,12 +166,8 @@ turns: 4
 
 // torpedoGame: ann's Avenger, low and slow, two hexes from ben's anchored destroyer after its first
 // move, drops its torpedo; the torpedo reaches the ship's hex in turn 2 (seeds 001 V.D, 002).
-const torpedoGame = `
-ruleset: afd
-name: torpedo
+const torpedoGame = annBen + `name: torpedo
 options: {fog_of_war: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: DD1, kind: ship, side: B, hex: [0, -1], facing: 2, speed: 1, turn_rate: 1, defence: 7, size: small}
 aircraft:
@@ -194,12 +178,8 @@ turns: 3
 
 // flakGame: ann's fighters fly over ben's flak-defended bridge, low and high, and past his destroyer;
 // the unit FLAK2 is ordered by ben, the others fire on their own (seed 002, flak).
-const flakGame = `
-ruleset: afd
-name: flak
+const flakGame = annBen + `name: flak
 options: {fog_of_war: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: BRIDGE, kind: bridge, side: B, hex: [0, -4]}
   - {callsign: FLAK1, kind: gun, side: B, hex: [1, -4], flak: {light: 4x20mm}}
@@ -214,12 +194,8 @@ turns: 3
 
 // airfieldConformance: an impulse game with a Wildcat on an airfield, engine stopped, and a Hellcat on a
 // carrier's deck, engine running, against a Zero far off.
-const airfieldConformance = `
-ruleset: afd
-name: airfield
+const airfieldConformance = annBen + `name: airfield
 options: {fog_of_war: true, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: CV1, kind: ship, side: A, hex: [10, 0], facing: 0, speed: 2, turn_rate: 0, defence: 20, route: [[10, -1], [10, -2], [10, -3], [10, -4], [10, -5]]}
 aircraft:

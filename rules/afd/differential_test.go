@@ -160,12 +160,8 @@ func runCalcMove(t *testing.T, args []string) (out moveJSON, usage error) {
 	return rulesettest.CalcJSON(t, calcMove, args, func(o moveJSON) bool { return o.Legal })
 }
 
-const diffScenario = `
-ruleset: afd
-name: differential
+const diffScenario = annBen + `name: differential
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: %.1f}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -400], facing: 6, alt: 10000, speed: 3.0}
@@ -176,14 +172,7 @@ turns: 5
 // (1)-(29)): the calculator, the receipt and the turn fly every plot with the one function (flyPlot),
 // so they give the same verdict, the same problem codes and the same end.
 func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
-	env := testEnv(t)
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cards := reg.All()
-	n := rulesettest.Cases(t, 5000, 500)
-	rng := rand.New(rand.NewPCG(26, 2026))
+	env, cards, n, rng := diffCases(t, 5000, 500, 26, 2026)
 	legal, defaultRefused := 0, 0
 	games := map[string]*game{} // one game a type; each case sets its plane's state
 	moves := map[int][][]notation.Element{}
@@ -395,17 +384,45 @@ func TestCalcMoveChecksRocketsAsTheReceiptDoes(t *testing.T) {
 	}
 }
 
-const diffFireScenario = `
-ruleset: afd
-name: differential fire
+const diffFireScenario = annBen + `name: differential fire
 options: {fog_of_war: false, simple_criticals: %v}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: S, type: %s, side: A, player: ann, hex: [%d, %d], facing: %d, alt: %d, speed: %.1f}
   - {callsign: T, type: %s, side: B, player: ben, hex: [0, 0], facing: %d, alt: 10000, speed: %.1f}
 turns: 5
 `
+
+// diffCases is what a differential test draws on: the shipped cards and tables, how many cases it
+// runs (rulesettest.Cases) and its random source, seeded.
+func diffCases(t *testing.T, normal, underRace int, seed1, seed2 uint64) (*Env, []*aircraft.Card, int, *rand.Rand) {
+	t.Helper()
+	return testEnv(t), shippedCards(t).All(), rulesettest.Cases(t, normal, underRace), rand.New(rand.NewPCG(seed1, seed2))
+}
+
+// randomFireGame is a random game of two planes of random types, S somewhere within four hexes of T,
+// pointing roughly its way or its own, each ordered its default plot and FIRE ANY. drawSimple draws
+// whether the game plays the seed's older red-die rule (simple), else it does not.
+func randomFireGame(t *testing.T, env *Env, rng *rand.Rand, cards []*aircraft.Card, drawSimple bool) (g *game, sc, tc *aircraft.Card, simple bool, orders map[string]string) {
+	t.Helper()
+	sc, tc = cards[rng.IntN(len(cards))], cards[rng.IntN(len(cards))]
+	tf := rng.IntN(12)
+	h := hex.Hex{Q: rng.IntN(9) - 4, R: rng.IntN(9) - 4}
+	if h == (hex.Hex{}) {
+		h.R = 2
+	}
+	sf := []int{tf, (tf + 6) % 12, rng.IntN(12)}[rng.IntN(3)]
+	simple = drawSimple && rng.IntN(4) == 0
+	yaml := fmt.Appendf(nil, diffFireScenario, simple, sc.Key, h.Q, h.R, sf, 9000+100*rng.IntN(21), 2.0+float64(rng.IntN(20))/10,
+		tc.Key, tf, 2.0+float64(rng.IntN(20))/10)
+	g = rulesettest.NewGame[*game](t, Ruleset{Env: env}, string(yaml), "fire.yaml")
+	orders = map[string]string{}
+	for _, cs := range []string{"S", "T"} {
+		p := g.st.Plane(cs)
+		c, _ := env.Card(p.Type)
+		orders[cs] = DefaultPlot(c, p.Flight).String() + " FIRE ANY"
+	}
+	return g, sc, tc, simple, orders
+}
 
 // TestCalculatorAndTurnAgreeOnFire is the differential test of fire (seed 000, "Main combat rule
 // changes", "Hit location", the deflection DRM rules): every burst a resolved turn fires is fired again
@@ -413,38 +430,10 @@ turns: 5
 // column, deflection and row, make the same hits in the same places, and leave the target with the same
 // damage.
 func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
-	env := testEnv(t)
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cards := reg.All()
-	n := rulesettest.Cases(t, 1500, 250)
-	rng := rand.New(rand.NewPCG(26, 5))
+	env, cards, n, rng := diffCases(t, 1500, 250, 26, 5)
 	bursts, flexible := 0, 0
 	for i := range n {
-		sc, tc := cards[rng.IntN(len(cards))], cards[rng.IntN(len(cards))]
-		tf := rng.IntN(12)
-		// The shooter somewhere within four hexes of the target, pointing roughly its way or its own.
-		h := hex.Hex{Q: rng.IntN(9) - 4, R: rng.IntN(9) - 4}
-		if h == (hex.Hex{}) {
-			h.R = 2
-		}
-		sf := []int{tf, (tf + 6) % 12, rng.IntN(12)}[rng.IntN(3)]
-		simple := rng.IntN(4) == 0
-		yaml := fmt.Appendf(nil, diffFireScenario, simple, sc.Key, h.Q, h.R, sf, 9000+100*rng.IntN(21), 2.0+float64(rng.IntN(20))/10,
-			tc.Key, tf, 2.0+float64(rng.IntN(20))/10)
-		g0, err := Ruleset{Env: env}.NewGame(yaml, nil, "fire.yaml")
-		if err != nil {
-			t.Fatalf("case %d: %v\n%s", i, err, yaml)
-		}
-		g := g0.(*game)
-		orders := map[string]string{}
-		for _, cs := range []string{"S", "T"} {
-			p := g.st.Plane(cs)
-			c, _ := env.Card(p.Type)
-			orders[cs] = DefaultPlot(c, p.Flight).String() + " FIRE ANY"
-		}
+		g, sc, tc, simple, orders := randomFireGame(t, env, rng, cards, true)
 		next, log, err := g.Resolve(orders, dice.NewKeyed(dice.SeedFromUint64(uint64(i))))
 		if err != nil {
 			t.Fatalf("case %d: resolve: %v", i, err)
@@ -516,6 +505,25 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 	t.Logf("%d bursts (%d of flexible guns) of %d random turns agreed between calc fire and the turn", bursts, flexible, n)
 }
 
+// gunsFired says whether the plane fired fixed guns and flexible guns in a round's log.
+func gunsFired(t *testing.T, log *ruleset.Log, plane string) (fixed, flex bool) {
+	t.Helper()
+	for _, e := range rulesettest.Events[Event](t, log) {
+		if e.Kind == EvFire && e.Plane == plane && e.Fire != nil {
+			fixed = fixed || !e.Fire.Flexible
+			flex = flex || e.Fire.Flexible
+		}
+	}
+	return fixed, flex
+}
+
+// reachOfT says whether a board's reach names guns (its fixed or flexible ones) in reach of T.
+func reachOfT(reach []string, guns string) bool {
+	return slices.ContainsFunc(reach, func(l string) bool {
+		return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, guns)
+	})
+}
+
 // otherPhaseOnly says a shooter's fixed guns at sh (having climbed climb) bear on tg only if tg were to
 // step the other way across the grain next (Flight.Phase), which its side never sees.
 func otherPhaseOnly(sh Flight, climb int, tg Flight) bool {
@@ -534,37 +542,11 @@ func otherPhaseOnly(sh Flight, climb int, tg Flight) bool {
 // so the board counts fixed guns in reach if they bear either way: it may name fixed guns the turn
 // does not fire only when they bear for the other phase alone.
 func TestBoardReachAgreesWithTheTurnsFire(t *testing.T) {
-	env := testEnv(t)
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cards := reg.All()
-	n := rulesettest.Cases(t, 1500, 250)
-	rng := rand.New(rand.NewPCG(30, 5))
+	env, cards, n, rng := diffCases(t, 1500, 250, 30, 5)
 	moves := map[int][][]notation.Element{}
 	fixedSeen, flexSeen, climbed := 0, 0, 0
 	for i := range n {
-		sc, tc := cards[rng.IntN(len(cards))], cards[rng.IntN(len(cards))]
-		tf := rng.IntN(12)
-		h := hex.Hex{Q: rng.IntN(9) - 4, R: rng.IntN(9) - 4}
-		if h == (hex.Hex{}) {
-			h.R = 2
-		}
-		sf := []int{tf, (tf + 6) % 12, rng.IntN(12)}[rng.IntN(3)]
-		yaml := fmt.Appendf(nil, diffFireScenario, false, sc.Key, h.Q, h.R, sf, 9000+100*rng.IntN(21), 2.0+float64(rng.IntN(20))/10,
-			tc.Key, tf, 2.0+float64(rng.IntN(20))/10)
-		g0, err := Ruleset{Env: env}.NewGame(yaml, nil, "fire.yaml")
-		if err != nil {
-			t.Fatalf("case %d: %v\n%s", i, err, yaml)
-		}
-		g := g0.(*game)
-		orders := map[string]string{}
-		for _, cs := range []string{"S", "T"} {
-			p := g.st.Plane(cs)
-			c, _ := env.Card(p.Type)
-			orders[cs] = DefaultPlot(c, p.Flight).String() + " FIRE ANY"
-		}
+		g, sc, tc, _, orders := randomFireGame(t, env, rng, cards, false)
 		orders["T"] = strings.TrimSuffix(orders["T"], "FIRE ANY") + "HOLD"
 		// The shooter climbs, dives or turns as often as not (the fixed guns' climbing and diving
 		// rules); a plot the rules refuse gives way to the default.
@@ -591,14 +573,7 @@ func TestBoardReachAgreesWithTheTurnsFire(t *testing.T) {
 		if s1.Status != Flying || t1.Status != Flying {
 			continue
 		}
-		events := rulesettest.Events[Event](t, log)
-		fixedFired, flexFired := false, false
-		for _, e := range events {
-			if e.Kind == EvFire && e.Plane == "S" && e.Fire != nil {
-				fixedFired = fixedFired || !e.Fire.Flexible
-				flexFired = flexFired || e.Fire.Flexible
-			}
-		}
+		fixedFired, flexFired := gunsFired(t, log, "S")
 		// The board before the turn, with T seen where the turn leaves it.
 		before := &game{env: g.env, st: g.st.Clone()}
 		before.st.Plane("T").Flight = t1.Flight
@@ -612,12 +587,7 @@ func TestBoardReachAgreesWithTheTurnsFire(t *testing.T) {
 		if got := board.Path[len(board.Path)-1]; got != s1.Flight.Hex || board.Facing != s1.Flight.Facing {
 			t.Fatalf("%s\nthe board's track ends at %s facing %s", where, got, board.Facing)
 		}
-		planFixed := slices.ContainsFunc(board.Reach, func(l string) bool {
-			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its fixed guns")
-		})
-		planFlex := slices.ContainsFunc(board.Reach, func(l string) bool {
-			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its flexible guns")
-		})
+		planFixed, planFlex := reachOfT(board.Reach, "its fixed guns"), reachOfT(board.Reach, "its flexible guns")
 		if fixedFired && !planFixed || flexFired != planFlex {
 			t.Fatalf("%s\nthe board's reach does not name the guns the turn fired", where)
 		}
@@ -668,12 +638,8 @@ func TestCalcFireReadsAFlexibleGunsRow(t *testing.T) {
 	}
 }
 
-const diffStrikeScenario = `
-ruleset: afd
-name: differential strike
+const diffStrikeScenario = annBen + `name: differential strike
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, alt: %d, speed: %.1f, pilot: %s, rockets: %d}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -300], facing: 6, alt: 10000, speed: 3.0}
@@ -700,10 +666,7 @@ func runStrikeCalc(t *testing.T, fn func([]string, io2) error, args ...string) (
 // turn's dice, and each target's damage must be the calculator's.
 func TestCalculatorAndTurnAgreeOnGroundAttacks(t *testing.T) {
 	env := testEnv(t)
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := shippedCards(t)
 	var cards []*aircraft.Card
 	for _, c := range reg.All() {
 		if GunFactor(c) > 0 {
@@ -889,12 +852,8 @@ func TestCalcTargetTakesAStrafingValueOfZero(t *testing.T) {
 	}
 }
 
-const diffImpulseScenario = `
-ruleset: afd
-name: differential impulses
+const diffImpulseScenario = annBen + `name: differential impulses
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -400], facing: 6, alt: 10000, speed: 3.0}
@@ -931,14 +890,7 @@ func randomManoeuvres(rng *rand.Rand) string {
 // order. The receipt checks only the impulses of this turn (a manoeuvre carried into the next is checked
 // then), so the calculator's problems in later turns are not the receipt's.
 func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
-	env := testEnv(t)
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cards := reg.All()
-	n := rulesettest.Cases(t, 2000, 400)
-	rng := rand.New(rand.NewPCG(26, 7))
+	env, cards, n, rng := diffCases(t, 2000, 400, 26, 7)
 	legal, deferred := 0, 0
 	for i := range n {
 		card := cards[rng.IntN(len(cards))]
@@ -955,14 +907,7 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 		if err := json.Unmarshal(buf.Bytes(), &calc); err != nil {
 			t.Fatal(err)
 		}
-		g0, err := Ruleset{Env: env}.NewGame(fmt.Appendf(nil, diffImpulseScenario, card.Key), nil, "impulse.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := g0.(*game)
-		p := g.st.Plane("P1")
-		p.Flight = f
-		p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+		g := impulseGameFlying(t, env, fmt.Appendf(nil, diffImpulseScenario, card.Key), f)
 		rc := g.CheckOrder("ann", "P1", order)
 		board := g.Plan("ann", "P1", order)
 		where := fmt.Sprintf("case %d: %s %+v order %q\ncalc: sortie calc move %s", i, card.Key, f, order, strings.Join(args, " "))
@@ -1043,12 +988,8 @@ func TestCalculatorReceiptAndTurnAgreeOnImpulses(t *testing.T) {
 	t.Logf("%d random impulse orders (%d legal; %d the receipt passed for this turn and the calculator refused in a later one) agreed between calc move --impulse, the receipt and the round", n, legal, deferred)
 }
 
-const diffImpulseFireScenario = `
-ruleset: afd
-name: differential impulse fire
+const diffImpulseFireScenario = annBen + `name: differential impulse fire
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: %s, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: T, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, alt: %d, speed: 0}
@@ -1061,14 +1002,7 @@ turns: 5
 // this turn's boxes is fired at in the round, by the guns it names, there or earlier on the way. As in
 // the plain game, the board may name fixed guns that bear only for the other phase across the grain.
 func TestBoardReachAgreesWithTheImpulseFire(t *testing.T) {
-	env := testEnv(t)
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cards := reg.All()
-	n := rulesettest.Cases(t, 1500, 250)
-	rng := rand.New(rand.NewPCG(30, 7))
+	env, cards, n, rng := diffCases(t, 1500, 250, 30, 7)
 	named, tried := 0, 0
 	for i := range n {
 		card, tcard := cards[rng.IntN(len(cards))], cards[rng.IntN(len(cards))]
@@ -1082,14 +1016,7 @@ func TestBoardReachAgreesWithTheImpulseFire(t *testing.T) {
 			order = simple[rng.IntN(len(simple))] + alts[rng.IntN(len(alts))] + " FIRE ANY"
 		}
 		// Where this turn's boxes end, from a game with the target far off.
-		g0, err := Ruleset{Env: env}.NewGame(fmt.Appendf(nil, diffImpulseFireScenario, card.Key, tcard.Key, 0, -400, 0, 10000), nil, "impulse-fire.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := g0.(*game)
-		p := g.st.Plane("P1")
-		p.Flight = f
-		p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+		g := impulseGameFlying(t, env, fmt.Appendf(nil, diffImpulseFireScenario, card.Key, tcard.Key, 0, -400, 0, 10000), f)
 		first := g.Plan("ann", "P1", order)
 		if !first.Check.OK() || slices.ContainsFunc(first.Check.Preview, func(l string) bool {
 			return strings.Contains(l, "goes on into turn") || strings.Contains(l, "is flown next turn")
@@ -1104,14 +1031,7 @@ func TestBoardReachAgreesWithTheImpulseFire(t *testing.T) {
 			th = th.Neighbor(hex.Dir(rng.IntN(12) &^ 1))
 		}
 		talt := max(100, f.Alt+100*(rng.IntN(13)-6))
-		g0, err = Ruleset{Env: env}.NewGame(fmt.Appendf(nil, diffImpulseFireScenario, card.Key, tcard.Key, th.Q, th.R, rng.IntN(12), talt), nil, "impulse-fire.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g = g0.(*game)
-		p = g.st.Plane("P1")
-		p.Flight = f
-		p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+		g = impulseGameFlying(t, env, fmt.Appendf(nil, diffImpulseFireScenario, card.Key, tcard.Key, th.Q, th.R, rng.IntN(12), talt), f)
 		g.st.Sight = map[string]map[string]Sighting{"A": {"T": {Spotted: true}}, "B": {"P1": {Spotted: true}}}
 		board := g.Plan("ann", "P1", order)
 		if !slices.Equal(board.Path, first.Path) || board.Facing != first.Facing {
@@ -1121,14 +1041,7 @@ func TestBoardReachAgreesWithTheImpulseFire(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: resolve: %v", i, err)
 		}
-		events := rulesettest.Events[Event](t, log)
-		fixedFired, flexFired := false, false
-		for _, e := range events {
-			if e.Kind == EvFire && e.Plane == "P1" && e.Fire != nil {
-				fixedFired = fixedFired || !e.Fire.Flexible
-				flexFired = flexFired || e.Fire.Flexible
-			}
-		}
+		fixedFired, flexFired := gunsFired(t, log, "P1")
 		q := next.(*game).st.Plane("P1")
 		tq := next.(*game).st.Plane("T")
 		where := fmt.Sprintf("case %d: %s %+v order %q ends at %s facing %s; %s at %s facing %s %d ft; fired fixed %v flexible %v\nreach %q",
@@ -1139,12 +1052,7 @@ func TestBoardReachAgreesWithTheImpulseFire(t *testing.T) {
 		if q.Flight.Hex != end || q.Flight.Facing != board.Facing {
 			t.Fatalf("%s\nthe round stops with the plane at %s facing %s", where, q.Flight.Hex, q.Flight.Facing)
 		}
-		planFixed := slices.ContainsFunc(board.Reach, func(l string) bool {
-			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its fixed guns")
-		})
-		planFlex := slices.ContainsFunc(board.Reach, func(l string) bool {
-			return strings.HasPrefix(l, "T as last seen") && strings.Contains(l, "its flexible guns")
-		})
+		planFixed, planFlex := reachOfT(board.Reach, "its fixed guns"), reachOfT(board.Reach, "its flexible guns")
 		if planFlex && !flexFired {
 			t.Fatalf("%s\nthe board names flexible guns in reach, and they never fired", where)
 		}
@@ -1159,6 +1067,17 @@ func TestBoardReachAgreesWithTheImpulseFire(t *testing.T) {
 		t.Fatalf("the board named guns in reach in only %d of %d legal orders", named, tried)
 	}
 	t.Logf("%d random impulse orders (%d legal this turn): the board named guns in reach %d times, and the round fired them", n, tried, named)
+}
+
+// impulseGameFlying is an impulse game of the scenario with its plane P1 in flight f at the start of
+// its turn.
+func impulseGameFlying(t *testing.T, env *Env, scenario []byte, f Flight) *game {
+	t.Helper()
+	g := rulesettest.NewGame[*game](t, Ruleset{Env: env}, string(scenario), "impulse.yaml")
+	p := g.st.Plane("P1")
+	p.Flight = f
+	p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+	return g
 }
 
 // runImpulseCalc runs calc move --impulse from impulse 1 for a plane in flight f.

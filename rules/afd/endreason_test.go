@@ -9,13 +9,9 @@ import (
 
 // edgeDuel has A's only plane three hexes from the north edge, flying north at speed 3, and B's flying
 // inside the map.
-const edgeDuel = `
-ruleset: afd
-name: edge duel
+const edgeDuel = annBen + `name: edge duel
 options: {fog_of_war: true}
 map: {min_q: -10, max_q: 10, min_row: -7, max_row: 12}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, -5], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [-6, 4], facing: 3, alt: 10000, speed: 3.0}

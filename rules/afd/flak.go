@@ -215,6 +215,15 @@ type flakCandidate struct {
 	clock int // the plane seen from the ship's bow: 12 ahead; 0 in the same hex
 }
 
+// enemyAt is where pos puts plane p for a flak unit of side: ok is false for a plane of that side, and
+// for one pos puts nowhere.
+func enemyAt(p *Plane, side string, pos func(*Plane) (Flight, bool)) (Flight, bool) {
+	if p.Side == side {
+		return Flight{}, false
+	}
+	return pos(p)
+}
+
 // lightFlak fires a unit's light attacks of this impulse: a land unit's one at the nearest plane in
 // reach (the ordered target first); a ship's on each side at the planes on that side, the bow and stern
 // counting as either (seed 002, naval flak), the side's attacks shared out nearest first.
@@ -228,10 +237,7 @@ func (r *resolution) lightFlak(u *GroundUnit, now flakNow, imp int, pos func(*Pl
 	cands := sc.cands[:0]
 	for i := range r.ns.Planes {
 		p := &r.ns.Planes[i]
-		if p.Side == u.Side {
-			continue
-		}
-		f, ok := pos(p)
+		f, ok := enemyAt(p, u.Side, pos)
 		if !ok {
 			continue
 		}
@@ -335,10 +341,7 @@ func (r *resolution) heavyFlak(u *GroundUnit, now flakNow, imp int, pos, was fun
 		var in []seen
 		for i := range r.ns.Planes {
 			p := &r.ns.Planes[i]
-			if p.Side == u.Side {
-				continue
-			}
-			f, ok := was(p)
+			f, ok := enemyAt(p, u.Side, was)
 			if !ok {
 				continue
 			}

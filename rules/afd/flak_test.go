@@ -15,12 +15,8 @@ import (
 
 // flakRange is a Hurricane flying north at speed 3 (moving in impulses 3, 8 and 12: seed 001's chart)
 // from (0,1) towards a quad 20 mm flak unit at (0,-3), and a heavy battery of six 88 mm guns at (2,-1).
-const flakRange = `
-ruleset: afd
-name: flak range
+const flakRange = annBen + `name: flak range
 options: {fog_of_war: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: QUAD, kind: gun, side: B, hex: [0, -3], flak: {light: 4x20mm}}
 aircraft:
@@ -216,11 +212,7 @@ func TestHeavyFlakOrders(t *testing.T) {
 // Two planes off its port and starboard sides are each attacked; light damage to the ship puts -3 on its
 // light flak and halves its heavy attacks (rounded up), heavy damage ends heavy flak.
 func TestNavalFlak(t *testing.T) {
-	scn := `
-ruleset: afd
-name: naval flak
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
+	scn := annBen + `name: naval flak
 ground:
   - {callsign: DD1, kind: ship, side: B, hex: [0, 0], facing: 0, speed: 1, turn_rate: 0, defence: 7, flak: {class: destroyer, light: "8x20mm 6x40mm", heavy_mm: 127, heavy_guns: 5}}
 aircraft:

@@ -124,14 +124,7 @@ func TestForecastText(t *testing.T) {
 // TestImpulseForecastText pins the impulse game's forecast: the impulse lines, a manoeuvre that goes on
 // into the next turn (one impulse, and several), and one left for the next turn.
 func TestImpulseForecastText(t *testing.T) {
-	scn, err := BundledScenarioFile("kent-impulse-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Ruleset{Env: testEnv(t)}.NewGame(scn, nil, "kent.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := bundledGame(t, "kent-impulse-1940")
 	for _, c := range []struct {
 		unit, text, canonical string
 		preview               []string

@@ -15,12 +15,8 @@ import (
 
 // airfieldGame: an impulse game with a Wildcat on the ground at (0,0) facing north, engine stopped,
 // and an enemy far away.
-const airfieldGame = `
-ruleset: afd
-name: airfield
+const airfieldGame = annBen + `name: airfield
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: CV1, kind: ship, side: A, hex: [10, 0], facing: 0, speed: 2, turn_rate: 0, defence: 20, route: [[10, -1], [10, -2], [10, -3], [10, -4], [10, -5], [10, -6], [10, -7], [10, -8]]}
 aircraft:

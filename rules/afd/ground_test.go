@@ -64,27 +64,25 @@ func TestTrucksOffTheRoad(t *testing.T) {
 // TestTanks: a tank has one movement point in impulse 7 on a road, off the road only on even turns,
 // and turns one hexside free in impulse 7 whether or not it moves (seed 001 V.B).
 func TestTanks(t *testing.T) {
-	st := groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 0, Route: line(hex.Hex{}, 0, 3)}, 1, hex.Hex{})
-	if got := movesOver(st); got != "7:(0,-1)/0" {
-		t.Errorf("a tank on a road: %s", got)
-	}
-	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 0, Route: line(hex.Hex{}, 0, 3)}, 1)
-	if got := movesOver(st); got != "" {
-		t.Errorf("off the road on an odd turn a tank does not move: %s", got)
-	}
-	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 0, Route: line(hex.Hex{}, 0, 3)}, 2)
-	if got := movesOver(st); got != "7:(0,-1)/0" {
-		t.Errorf("off the road on an even turn a tank moves: %s", got)
-	}
-	// Facing 60° off its route: the free turn, then the move, in impulse 7.
-	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 2, Route: line(hex.Hex{}, 0, 3)}, 2)
-	if got := movesOver(st); got != "7:(0,-1)/0" {
-		t.Errorf("a tank's free turn comes with its move: %s", got)
-	}
-	// Odd turn off the road: it still turns.
-	st = groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: 2, Route: line(hex.Hex{}, 0, 3)}, 3)
-	if got := movesOver(st); got != "7:(0,0)/0" {
-		t.Errorf("a tank turns even when it may not move: %s", got)
+	for _, c := range []struct {
+		what   string
+		facing hex.Dir
+		turn   int
+		roads  []hex.Hex
+		want   string
+	}{
+		{"a tank on a road", 0, 1, []hex.Hex{{}}, "7:(0,-1)/0"},
+		{"off the road on an odd turn a tank does not move", 0, 1, nil, ""},
+		{"off the road on an even turn a tank moves", 0, 2, nil, "7:(0,-1)/0"},
+		// Facing 60° off its route: the free turn, then the move, in impulse 7.
+		{"a tank's free turn comes with its move", 2, 2, nil, "7:(0,-1)/0"},
+		// Odd turn off the road: it still turns.
+		{"a tank turns even when it may not move", 2, 3, nil, "7:(0,0)/0"},
+	} {
+		st := groundState(GroundUnit{Callsign: "K", Kind: Tank, Facing: c.facing, Route: line(hex.Hex{}, 0, 3)}, c.turn, c.roads...)
+		if got := movesOver(st); got != c.want {
+			t.Errorf("%s: %s", c.what, got)
+		}
 	}
 }
 

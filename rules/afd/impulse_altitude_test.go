@@ -154,10 +154,7 @@ func plainLimitAgrees(t *testing.T, what string, c *aircraft.Card, start Flight,
 // allows is legal and adds up to the plain game's limit for the turn; one hundred feet more in any
 // impulse is refused, with a message whose numbers are the rule's and add up.
 func TestImpulseAltitudeShareEveryCard(t *testing.T) {
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := shippedCards(t)
 	for _, key := range reg.Keys() {
 		c, _ := reg.Card(key)
 		for _, loaded := range []bool{false, true} {

@@ -306,8 +306,7 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		climbWhat, diveWhat, cite = "a half loop's steep climb this turn,", "a half loop's steep dive this turn,", "seed 001 X.D.1, X.E.4"
 		climbShare, diveShare = shareOf(min(200*s, 1000), s), shareOf(200*s, s)
 	}
-	climbBase, climbExtra := climbShare.Base, climbShare.Extra
-	diveBase, diveExtra := diveShare.Base, diveShare.Extra
+	climbBase, diveBase := climbShare.Base, diveShare.Base
 	usedClimbExtra, usedDiveExtra := 0, 0
 	for _, b := range pt.flown {
 		if b.Climb > climbBase {
@@ -315,6 +314,21 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 		}
 		if d := -b.Climb - b.Mandatory; d > diveBase {
 			usedDiveExtra++
+		}
+	}
+	// shared checks a move's climb or dive (verb) of ft feet against the turn's share of it: at most
+	// its most, and more than its Base in no more than Extra of the turn's moves (used counts them).
+	shared := func(col, ft int, verb string, share altShare, used *int, what string) {
+		switch {
+		case ft > share.most():
+			errf(col, "impulse-"+verb, "the %s may %s at most %s ft in one %s, not %s ft (%s %s; %s)",
+				pt.card.Name, verb, feetText(share.most()), share.unit(), feetText(ft), what, share.explain(), cite)
+		case ft > share.Base:
+			*used++
+			if *used > share.Extra {
+				errf(col, "impulse-"+verb+"-extra", "only %d %s%s of this turn may %s %s ft, and the %s has used %s (%s %s; %s)",
+					share.Extra, share.unit(), plural(share.Extra), verb, feetText(share.Base+100), pt.card.Name, usedText(share.Extra), what, share.explain(), cite)
+			}
 		}
 	}
 	flown := append([]FlownBox(nil), pt.flown...)
@@ -382,30 +396,10 @@ func tryManoeuvre(pt planeTurn, m notation.Manoeuvre, done int) flyCheck {
 			errf(b.AltCol, "impulse-altitude", "altitudes go in steps of 100 ft, not %s", feetText(want))
 		}
 		if change > 0 {
-			switch {
-			case change > climbShare.most():
-				errf(b.AltCol, "impulse-climb", "the %s may climb at most %s ft in one %s, not %s ft (%s %s; %s)",
-					pt.card.Name, feetText(climbShare.most()), climbShare.unit(), feetText(change), climbWhat, climbShare.explain(), cite)
-			case change > climbBase:
-				usedClimbExtra++
-				if usedClimbExtra > climbExtra {
-					errf(b.AltCol, "impulse-climb-extra", "only %d %s%s of this turn may climb %s ft, and the %s has used %s (%s %s; %s)",
-						climbExtra, climbShare.unit(), plural(climbExtra), feetText(climbBase+100), pt.card.Name, usedText(climbExtra), climbWhat, climbShare.explain(), cite)
-				}
-			}
+			shared(b.AltCol, change, "climb", climbShare, &usedClimbExtra, climbWhat)
 		}
 		if d := -change - fb.Mandatory; d > 0 {
-			switch {
-			case d > diveShare.most():
-				errf(b.AltCol, "impulse-dive", "the %s may dive at most %s ft in one %s, not %s ft (%s %s; %s)",
-					pt.card.Name, feetText(diveShare.most()), diveShare.unit(), feetText(d), diveWhat, diveShare.explain(), cite)
-			case d > diveBase:
-				usedDiveExtra++
-				if usedDiveExtra > diveExtra {
-					errf(b.AltCol, "impulse-dive-extra", "only %d %s%s of this turn may dive %s ft, and the %s has used %s (%s %s; %s)",
-						diveExtra, diveShare.unit(), plural(diveExtra), feetText(diveBase+100), pt.card.Name, usedText(diveExtra), diveWhat, diveShare.explain(), cite)
-				}
-			}
+			shared(b.AltCol, d, "dive", diveShare, &usedDiveExtra, diveWhat)
 		}
 		// Power and brake per impulse (X.C): one power factor per working engine, one brake factor.
 		if b.Power > pt.engine {
@@ -643,21 +637,13 @@ func (r *impulseRun) anyInPlay() bool {
 // it, with an event saying so.
 func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 	ns := r.ns
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
-		if !p.NeedsOrders() {
-			continue
-		}
-		card, err := r.cardOf(p.Type)
-		if err != nil {
-			return err
-		}
+	return r.eachPlane((*Plane).NeedsOrders, func(p *Plane, card *aircraft.Card) {
 		if p.Ground != nil {
 			// Its order came with the state (game.withGroundOrders); without one it stays idle.
 			r.emit(Event{Turn: ns.Turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign, Impulse: ns.Clock.Impulse,
 				Text: fmt.Sprintf("no order from %s for %s: it stays as it is on the ground this turn", p.Player, p.Callsign)})
 			p.Ground.Order = &GroundOrder{}
-			continue
+			return
 		}
 		o, ok := orders[p.Callsign]
 		if !ok {
@@ -665,7 +651,7 @@ func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 				Text: fmt.Sprintf("no order from %s for %s: it flew the forwards manoeuvre", p.Player, p.Callsign)})
 			p.Imp.Queue = []notation.Manoeuvre{forwards()}
 			p.Imp.Done = 0
-			continue
+			return
 		}
 		p.Imp.Fire = o.Fire.String()
 		p.Imp.Queue = append(p.Imp.Queue, o.Manoeuvres...)
@@ -675,8 +661,7 @@ func (r *impulseRun) takeOrders(orders map[string]notation.ImpulseOrder) error {
 				Extra: &Extra{Problems: probs}, Text: fmt.Sprintf("%s's manoeuvre broke the rules and it flew the forwards manoeuvre instead", p.Callsign)})
 			p.Imp.Queue = []notation.Manoeuvre{forwards()}
 		}
-	}
-	return nil
+	})
 }
 
 // checkCurrent checks the plane's current manoeuvre from where it stands, as far as this turn goes.
@@ -967,19 +952,15 @@ func (r *impulseRun) dropIllegal(p *Plane, probs []Problem, saved int) {
 	p.Imp.Queue = nil
 }
 
+// airborne says a plane is in play and in the air, not on the ground or a carrier's deck.
+func airborne(p *Plane) bool { return p.InPlay() && p.Ground == nil }
+
 // impulseFire fires what may fire this impulse.
 func (r *impulseRun) impulseFire(moved map[string]bool) error {
 	ns := r.ns
 	var shooters []*flown
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
-		if !p.InPlay() || p.Ground != nil {
-			continue // planes on the ground do not fire (house rule)
-		}
-		card, err := r.cardOf(p.Type)
-		if err != nil {
-			return err
-		}
+	// Planes on the ground do not fire (house rule).
+	err := r.eachPlane(airborne, func(p *Plane, card *aircraft.Card) {
 		fire, ds := parser.ParseFire(p.Imp.Fire, 1)
 		if parser.HasErrors(ds) {
 			fire = parser.Fire{Mode: parser.FireAny}
@@ -989,6 +970,9 @@ func (r *impulseRun) impulseFire(moved map[string]bool) error {
 			climb = 0
 		}
 		shooters = append(shooters, &flown{p: p, card: card, order: notation.Order{Fire: fire}, climb: climb})
+	})
+	if err != nil {
+		return err
 	}
 	for _, f := range shooters {
 		if f.order.Fire.Mode == parser.FireHold {
@@ -1157,19 +1141,10 @@ func (r *impulseRun) endImpulseTurn() error {
 	ns.Clock.Impulse = 1
 	r.endTurn()
 	// A manoeuvre under way, or next in the queue, is checked again from the new initial values.
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
-		if !p.InPlay() || len(p.Imp.Queue) == 0 || p.Ground != nil {
-			continue
-		}
-		card, err := r.cardOf(p.Type)
-		if err != nil {
-			return err
-		}
+	return r.eachPlane(func(p *Plane) bool { return airborne(p) && len(p.Imp.Queue) > 0 }, func(p *Plane, card *aircraft.Card) {
 		r.turn = ns.Turn
 		r.dropIllegal(p, r.checkCurrent(p, card), 1)
-	}
-	return nil
+	})
 }
 
 func (pi *PlaneImpulse) clone() *PlaneImpulse {

@@ -13,12 +13,8 @@ import (
 
 // impulseDuel: two planes far apart, in an impulse game: RED1 a Spitfire at speed 5 (active in
 // impulses 3 5 8 10 12), BLUE1 a Bf 109 E at speed 4 (3 6 9 12), both at 8,000 ft.
-const impulseDuel = `
-ruleset: afd
-name: impulse duel
+const impulseDuel = annBen + `name: impulse duel
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 10], facing: 0, alt: 8000, speed: 5.0}
   - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [10, -10], facing: 6, alt: 8000, speed: 4.0}
@@ -303,12 +299,8 @@ func TestImpulseAltitudeShare(t *testing.T) {
 
 // impulseFight: RED1 (Spitfire, speed 4) and BLUE1 (He 111, speed 4) close, nose to tail: the
 // Spitfire behind the bomber, both flying north.
-const impulseFight = `
-ruleset: afd
-name: impulse fight
+const impulseFight = annBen + `name: impulse fight
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 3], facing: 0, alt: 8000, speed: 4.0}
   - {callsign: BLUE1, type: he-111h, side: B, player: ben, hex: [0, 0], facing: 0, alt: 8000, speed: 4.0}

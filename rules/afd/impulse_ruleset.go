@@ -69,16 +69,6 @@ func (g *game) DiceStream() string {
 // (ruleset.Selective).
 func (g *game) AsksOnly() bool { return g.st.Options.Impulse }
 
-func (g *game) impulseUnits(player string) []string {
-	var out []string
-	for i := range g.st.Planes {
-		if p := &g.st.Planes[i]; p.Player == player && p.NeedsOrders() {
-			out = append(out, p.Callsign)
-		}
-	}
-	return out
-}
-
 // impulseCheck reads an impulse order and checks it from where the plane stands: the first manoeuvre
 // and those queued after it, as far as this turn goes (what lies in a later turn is checked when the
 // plane gets there), with the impulse-by-impulse forecast.
@@ -262,28 +252,17 @@ func (g *game) groundCheck(p *Plane, text string, out ruleset.OrderCheck, po *pl
 // withGroundOrders takes the orders of planes on the ground out of a round's orders and gives them to
 // the planes, on a copy of the state.
 func (g *game) withGroundOrders(orders map[string]string) (*State, map[string]string) {
-	st, rest := g.st, orders
-	for unit, text := range orders {
+	return g.takeOrders(orders, func(st *State, unit string) bool {
 		p := st.Plane(unit)
-		if p == nil || p.Ground == nil || !p.NeedsOrders() {
-			continue
-		}
-		if st == g.st {
-			st = g.st.Clone()
-			rest = map[string]string{}
-			for k, v := range orders {
-				rest[k] = v
-			}
-		}
-		delete(rest, unit)
+		return p != nil && p.Ground != nil && p.NeedsOrders()
+	}, func(st *State, unit, text string) {
 		o, ds := ParseGroundOrder(text)
-		p = st.Plane(unit)
+		p := st.Plane(unit)
 		if parser.HasErrors(ds) || len(groundProblems(st, p, o)) > 0 {
-			continue // checked when it came in; one that no longer holds leaves the plane idle
+			return // checked when it came in; one that no longer holds leaves the plane idle
 		}
 		p.Ground.Order = &o
-	}
-	return st, rest
+	})
 }
 
 func (g *game) impulseDefault(p *Plane) string {

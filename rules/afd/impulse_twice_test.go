@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/hex"
@@ -20,10 +19,7 @@ import (
 // and the round stops after impulse 3 with the plane a fourth hex on, 100 ft lower. The calculator used
 // to stop at the third hex, which the engine had flown past.
 func TestImpulseSecondMoveAfterOrdersEndFliesForwards(t *testing.T) {
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := shippedCards(t)
 	card, ok := reg.Get("me-262a")
 	if !ok {
 		t.Fatal("no me-262a card")
@@ -46,14 +42,7 @@ func TestImpulseSecondMoveAfterOrdersEndFliesForwards(t *testing.T) {
 		t.Errorf("calc: the forwards move should enter a new hex: %+v", calc.Impulses)
 	}
 
-	g0, err := Ruleset{Env: testEnv(t)}.NewGame(fmt.Appendf(nil, diffImpulseScenario, card.Key), nil, "impulse.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := g0.(*game)
-	p := g.st.Plane("P1")
-	p.Flight = f
-	p.Imp.Start, p.Imp.PrevAlt = f, f.Alt
+	g := impulseGameFlying(t, testEnv(t), fmt.Appendf(nil, diffImpulseScenario, card.Key), f)
 	rc := g.CheckOrder("ann", "P1", order)
 	var forecast []string
 	for _, l := range rc.Preview {

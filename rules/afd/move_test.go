@@ -76,6 +76,16 @@ func illegal(t *testing.T, r Result, code string) Problem {
 	return Problem{}
 }
 
+// endsAt flies plot with fighter() from speed 5.0 at 10,000 ft: legal, ending at speed and alt.
+func endsAt(t *testing.T, plot string, speed Tenths, alt int) {
+	t.Helper()
+	r := fly(t, fighter(), at(50), plot)
+	legal(t, r)
+	if r.End.Speed != speed || r.End.Alt != alt {
+		t.Errorf("%s from speed 5.0 at 10,000 ft: speed %.1f at %d ft, want %.1f at %d ft", plot, r.End.Speed.Float(), r.End.Alt, speed.Float(), alt)
+	}
+}
+
 func speedTerm(r Result, rule string) Tenths {
 	var t Tenths
 	for _, s := range r.SpeedLog {
@@ -385,11 +395,7 @@ func TestRule15PowerAndBrakeIncrements(t *testing.T) {
 
 // Seed 000 rule (16): climbing costs 0.1 for each 100 ft, up to the card's maximum climb a turn.
 func TestRule16ClimbCost(t *testing.T) {
-	r := fly(t, fighter(), at(50), "5 +3")
-	legal(t, r)
-	if r.End.Speed != 47 || r.End.Alt != 10300 {
-		t.Errorf("climb 300 ft: speed %.1f alt %d", r.End.Speed.Float(), r.End.Alt)
-	}
+	endsAt(t, "5 +3", 47, 10300)
 	illegal(t, fly(t, fighter(), at(50), "5 +5"), "climb-limit")
 }
 
@@ -401,11 +407,7 @@ func TestRule17ShallowDive(t *testing.T) {
 			t.Errorf("dive %d ft gains %v tenths, want %v", ft, got, want)
 		}
 	}
-	r := fly(t, fighter(), at(50), "5 -8")
-	legal(t, r)
-	if r.End.Speed != 55 || r.End.Alt != 9200 {
-		t.Errorf("dive 800 ft: %.1f %d", r.End.Speed.Float(), r.End.Alt)
-	}
+	endsAt(t, "5 -8", 55, 9200)
 	illegal(t, fly(t, fighter(), at(50), "5 -11"), "dive-limit")
 }
 
@@ -503,37 +505,35 @@ func TestRule21DiveBombing(t *testing.T) {
 	illegal(t, fly(t, diveBomber(), start, "5 BOMB"), "bomb-unloaded")
 }
 
-// Seed 000 rule (22): after a vertical dive the plane dives at least half its maximum shallow dive, or
-// stays in a steep or vertical dive.
-func TestRule22PullOutAfterVerticalDive(t *testing.T) {
-	start := at(50)
-	start.Last.Vert = true
-	illegal(t, fly(t, fighter(), start, "5"), "pull-out-vert")
-	illegal(t, fly(t, fighter(), start, "5 -4"), "pull-out-vert")
-	legal(t, fly(t, fighter(), start, "5 -5"))
-	legal(t, fly(t, fighter(), start, "5 STEEP"))
-	legal(t, fly(t, fighter(), start, "5 VERT"))
-}
-
-// Seed 000 rule (23): after a steep dive the plane dives at least 300 ft and may not climb.
-func TestRule23PullOutAfterSteepDive(t *testing.T) {
-	start := at(50)
-	start.Last.SteepDive = true
-	illegal(t, fly(t, fighter(), start, "5 -2"), "pull-out-steep")
-	illegal(t, fly(t, fighter(), start, "5 +2"), "pull-out-steep")
-	legal(t, fly(t, fighter(), start, "5 -3"))
-	legal(t, fly(t, fighter(), start, "5 STEEP"))
-}
-
-// Seed 000 rule (24): after a steep climb, no dive of any kind; level, climb or steep climb again.
-func TestRule24LevelOffAfterSteepClimb(t *testing.T) {
-	start := at(50)
-	start.Last.SteepClimb = true
-	illegal(t, fly(t, fighter(), start, "5 -2"), "level-off")
-	illegal(t, fly(t, fighter(), start, "5 STEEP"), "level-off")
-	legal(t, fly(t, fighter(), start, "5"))
-	legal(t, fly(t, fighter(), start, "5 +2"))
-	legal(t, fly(t, fighter(), start, "5 STEEP +10"))
+// Seed 000 rules (22) to (24): what a plane may do after last turn's vertical dive, steep dive or steep
+// climb; each plot flown from that state is refused with the code, or flown.
+func TestRules22To24AfterASteepOrVerticalTurn(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		last           func(*LastTurn)
+		code           string
+		illegal, legal []string
+	}{
+		// Rule (22): after a vertical dive the plane dives at least half its maximum shallow dive, or
+		// stays in a steep or vertical dive.
+		{"rule 22, after a vertical dive", func(l *LastTurn) { l.Vert = true }, "pull-out-vert",
+			[]string{"5", "5 -4"}, []string{"5 -5", "5 STEEP", "5 VERT"}},
+		// Rule (23): after a steep dive the plane dives at least 300 ft and may not climb.
+		{"rule 23, after a steep dive", func(l *LastTurn) { l.SteepDive = true }, "pull-out-steep",
+			[]string{"5 -2", "5 +2"}, []string{"5 -3", "5 STEEP"}},
+		// Rule (24): after a steep climb, no dive of any kind; level, climb or steep climb again.
+		{"rule 24, after a steep climb", func(l *LastTurn) { l.SteepClimb = true }, "level-off",
+			[]string{"5 -2", "5 STEEP"}, []string{"5", "5 +2", "5 STEEP +10"}},
+	} {
+		start := at(50)
+		c.last(&start.Last)
+		for _, plot := range c.illegal {
+			t.Run(c.name+", "+plot, func(t *testing.T) { illegal(t, fly(t, fighter(), start, plot), c.code) })
+		}
+		for _, plot := range c.legal {
+			t.Run(c.name+", "+plot, func(t *testing.T) { legal(t, fly(t, fighter(), start, plot)) })
+		}
+	}
 }
 
 // Seed 000 rule (25): a plane with one power factor may use it every other turn, below top level speed.

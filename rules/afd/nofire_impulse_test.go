@@ -12,12 +12,8 @@ import (
 
 // impulsePair flies RED1 (a Spitfire) and BLUE1 side by side north at speed 4, BLUE1 three hexes off at
 // RED1's 11 o'clock all turn, both moving in the same impulses (seed 001 XII).
-const impulsePair = `
-ruleset: afd
-name: impulse pair
+const impulsePair = annBen + `name: impulse pair
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 4], facing: 0, alt: 8000, speed: 4.0}
   - {callsign: BLUE1, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, alt: 8000, speed: 4.0}

@@ -14,12 +14,8 @@ import (
 // fireRange is a Spitfire (RED1, side A) and a Bf 109 (KURT, side B), both flying north at speed 3, so
 // that where KURT stands from RED1 at the start is where it stands when the guns fire. KURT's place and
 // height, RED1's height and the fog are filled in by each case.
-const fireRange = `
-ruleset: afd
-name: fire range
+const fireRange = annBen + `name: fire range
 options: {fog_of_war: %v}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: %s, side: A, player: ann, hex: [0, 4], facing: 0, alt: %d, speed: 3.0}
   - {callsign: KURT, type: bf-109e, side: B, player: ben, hex: [%d, %d], facing: 0, alt: %d, speed: 3.0}

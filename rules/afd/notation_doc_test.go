@@ -1,49 +1,32 @@
 package afd
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"sortie/parser"
-	"sortie/rules/afd/aircraft"
 	"sortie/rules/afd/notation"
 	"sortie/rules/hex"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // TestNotationGuideMovementExamples flies every ```move block of docs/notation.md with the shipped cards
 // and checks the hexes and end state the guide promises.
 func TestNotationGuideMovementExamples(t *testing.T) {
-	f, err := os.Open("../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	reg, err := aircraft.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := shippedCards(t)
 	var blocks []map[string]string
-	var cur map[string]string
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		switch {
-		case text == "```move":
-			cur = map[string]string{"line": strconv.Itoa(line)}
-		case text == "```" && cur != nil:
-			blocks = append(blocks, cur)
-			cur = nil
-		case cur != nil:
-			k, v, ok := strings.Cut(text, ":")
+	for _, f := range rulesettest.DocBlocks(t, "../../docs/notation.md", "move") {
+		cur := map[string]string{"line": strconv.Itoa(f.Line)}
+		for k, l := range f.Lines {
+			key, v, ok := strings.Cut(strings.TrimSpace(l), ":")
 			if !ok {
-				t.Fatalf("line %d: %q is not key: value", line, text)
+				t.Fatalf("line %d: %q is not key: value", f.Line+1+k, strings.TrimSpace(l))
 			}
-			cur[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			cur[strings.TrimSpace(key)] = strings.TrimSpace(v)
 		}
+		blocks = append(blocks, cur)
 	}
 	if len(blocks) < 5 {
 		t.Fatalf("the guide has %d movement examples", len(blocks))

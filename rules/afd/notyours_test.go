@@ -9,14 +9,7 @@ import (
 // the suggestion comes from the player's own callsigns, never an enemy's (fog of war: HNAS is a slip
 // from the enemy's HANS, which the RAF player must not be told exists).
 func TestNotYoursSuggestsOwnCallsignsOnly(t *testing.T) {
-	scn, err := BundledScenarioFile("channel-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Ruleset{Env: testEnv(t)}.NewGame(scn, nil, "channel-1940.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := bundledGame(t, "channel-1940")
 	if chk := g.CheckOrder("alice", "RDE1", "6"); len(chk.Errors) != 1 || !strings.Contains(chk.Errors[0].Message, "RDE1 is not one of your aircraft (did you mean RED1?)") {
 		t.Errorf("RDE1 from alice: %+v", chk.Errors)
 	}

@@ -209,6 +209,20 @@ func (g *game) airReach(p *Plane, card *aircraft.Card, sh Flight, climb int, all
 	return out, none
 }
 
+// missedGround is why a rocket or strafing attack an order makes would find nothing, after the
+// order's word for it: the target it names (AT named) would be out of reach (of what, how far), the
+// plane would be above 3,000 ft (at alt; how the attack is made), or no enemy ground unit lies in reach
+// (where).
+func missedGround(named string, low bool, alt int, reach, made, where string) string {
+	switch {
+	case named != "":
+		return " AT " + named + ": " + named + " would not be in reach of " + reach + ", from under 3,000 ft)"
+	case !low:
+		return ": " + made + " from under 3,000 ft, and it would be at " + feetText(alt) + " ft"
+	}
+	return ": no enemy ground unit " + where + " (11 to 1 o'clock)"
+}
+
 // groundReach lists the enemy ground units as last seen (ground, from the side's view) that a plane
 // at sh could attack there: with the rockets it has left (rockets salvos) and with its fixed forward guns (strafing), at
 // altitude level 1 or lower, 1 to 3 (rockets) or 1 to 2 (strafing) hexes ahead (seed 002; the turn's
@@ -252,23 +266,15 @@ func groundReach(p *Plane, card *aircraft.Card, sh Flight, rockets int, bomb, ro
 	if named != "" {
 		rocketFound, strafeFound = namedRocket, namedStrafe
 	}
-	switch {
-	case !rocket || !canRocket || rocketFound:
-	case named != "":
-		out = append(out, fmt.Sprintf("ROCKET AT %s: %s would not be in reach of its rockets (%d to %d hexes ahead, from under 3,000 ft)", named, named, rocketMinRange, rocketMaxRange))
-	case !low:
-		out = append(out, fmt.Sprintf("ROCKET: rockets are fired from under 3,000 ft, and it would be at %s ft", feetText(sh.Alt)))
-	default:
-		out = append(out, fmt.Sprintf("ROCKET: no enemy ground unit as last seen lies %d to %d hexes ahead (11 to 1 o'clock)", rocketMinRange, rocketMaxRange))
+	if rocket && canRocket && !rocketFound {
+		out = append(out, "ROCKET"+missedGround(named, low, sh.Alt,
+			fmt.Sprintf("its rockets (%d to %d hexes ahead", rocketMinRange, rocketMaxRange), "rockets are fired",
+			fmt.Sprintf("as last seen lies %d to %d hexes ahead", rocketMinRange, rocketMaxRange)))
 	}
-	switch {
-	case !strafe || !canStrafe || strafeFound:
-	case named != "":
-		out = append(out, fmt.Sprintf("STRAFE AT %s: %s would not be in reach of strafing (%d or %d hexes ahead, from under 3,000 ft)", named, named, strafeMinRange, strafeMaxRange))
-	case !low:
-		out = append(out, fmt.Sprintf("STRAFE: strafing is done from under 3,000 ft, and it would be at %s ft", feetText(sh.Alt)))
-	default:
-		out = append(out, fmt.Sprintf("STRAFE: no enemy ground unit strafing can hurt lies, as last seen, %d to %d hexes ahead (11 to 1 o'clock)", strafeMinRange, strafeMaxRange))
+	if strafe && canStrafe && !strafeFound {
+		out = append(out, "STRAFE"+missedGround(named, low, sh.Alt,
+			fmt.Sprintf("strafing (%d or %d hexes ahead", strafeMinRange, strafeMaxRange), "strafing is done",
+			fmt.Sprintf("strafing can hurt lies, as last seen, %d to %d hexes ahead", strafeMinRange, strafeMaxRange)))
 	}
 	if bomb {
 		switch {

@@ -16,12 +16,8 @@ import (
 
 // boardRange: ann's Bf 109 flies north at 10,000 ft at speed 3 from (0,4), so a plot of 3 ends in
 // (0,1); ben's KURT waits at (0,-2), three hexes ahead of that; ann's flak site stands at (5,0).
-const boardRange = `
-ruleset: afd
-name: board range
+const boardRange = annBen + `name: board range
 options: {fog_of_war: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: TRUCK1, kind: truck, side: B, hex: [0, -3], route: [[0, -4]]}
   - {callsign: FLAK1, kind: gun, side: A, player: ann, hex: [5, 0], flak: {light: "4x20mm 2x40mm", heavy_mm: 88, heavy_guns: 4}}
@@ -189,12 +185,8 @@ func TestPlanReachFlexibleGuns(t *testing.T) {
 
 // boardStrike: a P-47 with rockets at 1,000 ft (altitude level 1, seed 002) flies north from (0,4); an
 // enemy truck stands at (0,-1) and a bridge at (0,-3).
-const boardStrike = `
-ruleset: afd
-name: board strike
+const boardStrike = annBen + `name: board strike
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: TRUCK1, kind: truck, side: B, hex: [0, -1]}
   - {callsign: BRIDGE, kind: bridge, side: B, hex: [1, -3]}
@@ -265,12 +257,8 @@ func TestPlanFlakReach(t *testing.T) {
 }
 
 // boardImpulse: the impulse game (seed 001); ann's P1 at speed 3 and a plane of hers on the ground.
-const boardImpulse = `
-ruleset: afd
-name: board impulses
+const boardImpulse = annBen + `name: board impulses
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: spitfire-i, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: GROUND, type: hurricane-i, side: A, player: ann, hex: [4, 4], facing: 0, alt: 0, speed: 0, on_ground: true}
@@ -325,12 +313,8 @@ func TestPlanImpulseReadsAsFarAsItCan(t *testing.T) {
 
 // boardBanked: the impulse game, ann's P1 in a right bank; ben's KURT two hexes beyond the hex P1's
 // next move takes it to, 300 ft above P1's height.
-const boardBanked = `
-ruleset: afd
-name: board banked
+const boardBanked = annBen + `name: board banked
 options: {fog_of_war: false, impulse: true}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: P1, type: spitfire-i, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 3.0, bank: RB}
   - {callsign: KURT, type: bf-109e, side: B, player: ben, hex: [0, -3], facing: 0, alt: 10300, speed: 3.0}
@@ -353,12 +337,8 @@ func TestPlanImpulseReachCountsTheNose(t *testing.T) {
 
 // boardTorpedo: a loaded Avenger low over the sea at (0,4), heading north; an enemy destroyer at
 // (0,-1) and an enemy fighter three hexes ahead of where a plot of 2 ends.
-const boardTorpedo = `
-ruleset: afd
-name: board torpedo
+const boardTorpedo = annBen + `name: board torpedo
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 ground:
   - {callsign: DD1, kind: ship, side: B, hex: [0, -1], facing: 0, speed: 1, turn_rate: 1, defence: 7, size: small}
 aircraft:

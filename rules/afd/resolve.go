@@ -256,6 +256,23 @@ func eventRoom(st *State) int {
 }
 
 // cardOf is the card of an aircraft type, looked up once a turn.
+// eachPlane does do with every plane of the new state that take picks, in order, and its card; a
+// plane whose card is missing stops it with the error.
+func (r *resolution) eachPlane(take func(*Plane) bool, do func(p *Plane, card *aircraft.Card)) error {
+	for i := range r.ns.Planes {
+		p := &r.ns.Planes[i]
+		if !take(p) {
+			continue
+		}
+		card, err := r.cardOf(p.Type)
+		if err != nil {
+			return err
+		}
+		do(p, card)
+	}
+	return nil
+}
+
 func (r *resolution) cardOf(key string) (*aircraft.Card, error) {
 	if c, ok := r.cards[key]; ok {
 		return c, nil
@@ -323,15 +340,7 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 		}
 	}
 	r.hexes.block = make([]hexmap.Hex, 0, room)
-	for i := range ns.Planes {
-		p := &ns.Planes[i]
-		if !p.InPlay() {
-			continue
-		}
-		card, err := r.cardOf(p.Type)
-		if err != nil {
-			return err
-		}
+	err := r.eachPlane((*Plane).InPlay, func(p *Plane, card *aircraft.Card) {
 		flights = append(flights, flown{p: p, card: card})
 		f := &flights[len(flights)-1]
 		var res Result
@@ -361,6 +370,9 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			f.flak = &r.lockSteps[len(r.lockSteps)-1]
 		}
 		r.moved = append(r.moved, f)
+	})
+	if err != nil {
+		return err
 	}
 	r.flights = flights
 	return nil
@@ -770,16 +782,8 @@ func CheckOrder(card *aircraft.Card, f Flight, o notation.Order) Result {
 func checkOrder(card *aircraft.Card, f Flight, o notation.Order, steps []Step) Result {
 	r := moveInto(card, f, o.Plot, steps)
 	for _, g := range o.Fire.Guns {
-		found := false
-		for _, cg := range card.Guns {
-			found = found || cg.ID == g
-		}
-		if !found {
-			var ids []string
-			for _, cg := range card.Guns {
-				ids = append(ids, cg.ID)
-			}
-			r.errorf(o.Fire.Col, "fire-guns", "GUNS %s: the %s has no gun position %q (it has %s)", g, card.Name, g, strings.Join(ids, ", "))
+		if !card.HasGun(g) {
+			r.errorf(o.Fire.Col, "fire-guns", "GUNS %s: the %s has no gun position %q (it has %s)", g, card.Name, g, card.GunList())
 		}
 	}
 	return r

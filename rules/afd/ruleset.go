@@ -3,6 +3,7 @@ package afd
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"sort"
 	"strings"
 
@@ -124,32 +125,42 @@ func (g *game) StandingUnits(player string) []string {
 // withFlakOrders takes the flak orders out of a round's orders and gives them to their units, on a
 // copy of the state: the rest are the planes'.
 func (g *game) withFlakOrders(orders map[string]string) (*State, map[string]string) {
-	st := g.st
-	rest := orders
+	return g.takeOrders(orders, func(st *State, unit string) bool {
+		u := st.groundUnit(unit)
+		return u != nil && u.Flak != nil
+	}, func(st *State, unit, text string) {
+		_ = st.setFlakOrder(unit, text) // checked when it came in; one that no longer holds is dropped
+	})
+}
+
+// takeOrders takes the orders of the units mine picks out of a round's orders and gives each to its
+// unit with give, on a copy of the state made at the first: the rest are for others. With none, the
+// state and the orders are the game's own.
+func (g *game) takeOrders(orders map[string]string, mine func(st *State, unit string) bool, give func(st *State, unit, text string)) (*State, map[string]string) {
+	st, rest := g.st, orders
 	for unit, text := range orders {
-		if u := st.groundUnit(unit); u == nil || u.Flak == nil {
+		if !mine(st, unit) {
 			continue
 		}
 		if st == g.st {
-			st = g.st.Clone()
-			rest = map[string]string{}
-			for k, v := range orders {
-				rest[k] = v
-			}
+			st, rest = g.st.Clone(), maps.Clone(orders)
 		}
 		delete(rest, unit)
-		_ = st.setFlakOrder(unit, text) // checked when it came in; one that no longer holds is dropped
+		give(st, unit, text)
 	}
 	return st, rest
 }
 
+// Units are the player's planes a round waits for: in the plain game those in play, in the impulse
+// game those waiting for a manoeuvre.
 func (g *game) Units(player string) []string {
+	asks := (*Plane).InPlay
 	if g.st.Options.Impulse {
-		return g.impulseUnits(player)
+		asks = (*Plane).NeedsOrders
 	}
 	var out []string
-	for _, p := range g.st.Planes {
-		if p.Player == player && p.InPlay() {
+	for i := range g.st.Planes {
+		if p := &g.st.Planes[i]; p.Player == player && asks(p) {
 			out = append(out, p.Callsign)
 		}
 	}

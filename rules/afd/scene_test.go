@@ -4,23 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"sortie/rules/dice"
 	"sortie/rules/hex"
 )
 
 // The map picture's data (docs/architecture.md, invariant 4): own planes with the track they flew, the
 // enemy planes the side sees and no other, and a line for each burst the side was told of.
 func TestSceneShowsTheSidesViewOnly(t *testing.T) {
-	env, st := bundledState(t, "channel-1940")
-	var err error
 	var fireLines, tracks int
-	for turn := 1; turn <= 8 && !st.Over; turn++ {
-		var events []Event
-		st, events, err = Resolve(env, st, orders(t, "RED1: 6", "RED2: 1 TL 1 TR 3", "KURT: 5 FIRE ANY", "HANS: 1 1 1 1 1 1"),
-			dice.NewSeeded(dice.SeedFromUint64(uint64(turn))))
-		if err != nil {
-			t.Fatal(err)
-		}
+	playChannel(t, func(st *State, turn int, events []Event) {
 		for _, side := range st.Sides {
 			player := ""
 			for _, p := range st.Players {
@@ -71,7 +62,7 @@ func TestSceneShowsTheSidesViewOnly(t *testing.T) {
 				fireLines++
 			}
 		}
-	}
+	})
 	if fireLines == 0 || tracks == 0 {
 		t.Fatalf("the game drew %d fire lines and %d tracks: too few to test", fireLines, tracks)
 	}
@@ -80,14 +71,7 @@ func TestSceneShowsTheSidesViewOnly(t *testing.T) {
 // Clouds block sight (docs/rulings.md, spotting), so the report's map draws the clouds near the planes,
 // with a legend entry: channel-1940 has a cloud bank north-east of the RAF section.
 func TestMapShowsClouds(t *testing.T) {
-	data, err := BundledScenarioFile("channel-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Ruleset{Env: testEnv(t)}.NewGame(data, nil, "channel-1940.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := bundledGame(t, "channel-1940")
 	for _, p := range g.Players() {
 		r := g.Report(p.ID, nil)
 		if len(r.Scene.Clouds) == 0 {

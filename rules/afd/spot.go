@@ -221,8 +221,16 @@ type spotScratch struct {
 // a spotted plane stays spotted while it is in sight; identification of the type is a second roll.
 // Without fog of war every plane is spotted and identified. climbs holds how much each plane climbed
 // this turn; the events are added to the turn's.
+// sightRoll is a spotting or identifying attempt that needs a roll: two D6 rolled for label, whether
+// they make need after mod (tables.Spotted), and the two rolls.
+func (r *resolution) sightRoll(label string, need, mod int) (bool, []dice.Roll) {
+	a := r.d.Roll(label, 6)
+	b := r.d.Roll(label, 6)
+	return tables.Spotted(need, a+b, mod), r.d.Log()[len(r.d.Log())-2:]
+}
+
 func (r *resolution) spotPhase(climbs map[string]int) {
-	st, t, d, sc := r.ns, r.env.Tables, r.d, &r.spot
+	st, t, sc := r.ns, r.env.Tables, &r.spot
 	inPlay := sc.inPlay[:0]
 	for i := range st.Planes {
 		if st.Planes[i].InPlay() {
@@ -315,11 +323,7 @@ func (r *resolution) spotPhase(climbs map[string]int) {
 				ok := best.need == 0
 				var rolls []dice.Roll
 				if !ok {
-					label := text.start().str("turn ").num(st.Turn).str(" ").str(best.p.Callsign).str(" spots ").str(e.Callsign).str(": D6").String()
-					a := d.Roll(label, 6)
-					b := d.Roll(label, 6)
-					rolls = d.Log()[len(d.Log())-2:]
-					ok = tables.Spotted(best.need, a+b, best.mod)
+					ok, rolls = r.sightRoll(text.start().str("turn ").num(st.Turn).str(" ").str(best.p.Callsign).str(" spots ").str(e.Callsign).str(": D6").String(), best.need, best.mod)
 				}
 				if ok {
 					s.Spotted, s.Turn = true, st.Turn
@@ -333,11 +337,7 @@ func (r *resolution) spotPhase(climbs map[string]int) {
 					hit := need == 0
 					var rolls []dice.Roll
 					if !hit {
-						label := text.start().str("turn ").num(st.Turn).str(" ").str(best.p.Callsign).str(" identifies ").str(e.Callsign).str(": D6").String()
-						a := d.Roll(label, 6)
-						b := d.Roll(label, 6)
-						rolls = d.Log()[len(d.Log())-2:]
-						hit = tables.Spotted(need, a+b, best.mod)
+						hit, rolls = r.sightRoll(text.start().str("turn ").num(st.Turn).str(" ").str(best.p.Callsign).str(" identifies ").str(e.Callsign).str(": D6").String(), need, best.mod)
 					}
 					if hit {
 						s.Identified = true

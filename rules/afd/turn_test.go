@@ -26,6 +26,16 @@ func testEnv(t testing.TB) *Env {
 	return env
 }
 
+// shippedCards are the aircraft cards Sortie ships.
+func shippedCards(t testing.TB) *aircraft.Registry {
+	t.Helper()
+	reg, err := aircraft.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
 // bundledState is the shipped cards and tables, and the first turn of a bundled scenario.
 func bundledState(t testing.TB, name string) (*Env, *State) {
 	t.Helper()
@@ -49,6 +59,10 @@ func card(t testing.TB, key string) *aircraft.Card {
 	}
 	return c
 }
+
+// annBen opens the test scenarios: the afd ruleset, sides A and B, ann playing A and ben B. Each
+// scenario adds its name, options and units.
+const annBen = "ruleset: afd\nsides: [A, B]\nplayers: [{id: ann, side: A}, {id: ben, side: B}]\n"
 
 // game builds a state from scenario YAML.
 func newTestGame(t testing.TB, yamlText string) *State {
@@ -85,12 +99,8 @@ func kinds(events []Event) map[string]int {
 	return m
 }
 
-const duel = `
-ruleset: afd
-name: duel
+const duel = annBen + `name: duel
 options: {fog_of_war: false}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 4], facing: 0, alt: 10000, speed: 3.0}
   - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [0, -4], facing: 6, alt: 10000, speed: 3.0}
@@ -556,13 +566,9 @@ func TestBailOut(t *testing.T) {
 	}
 }
 
-const fogGame = `
-ruleset: afd
-name: fog
+const fogGame = annBen + `name: fog
 options: {fog_of_war: true}
 clouds: [{center: [0, -10], radius: 1, base: 9000, top: 11000}]
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 0], facing: 0, alt: 10000, speed: 5.0}
   - {callsign: BLUE1, type: bf-109e, side: B, player: ben, hex: [0, -20], facing: 6, alt: 10000, speed: 5.0}

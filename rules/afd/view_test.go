@@ -9,6 +9,23 @@ import (
 	"sortie/rules/hex"
 )
 
+// playChannel plays up to eight turns of channel-1940 with the same orders every turn and hands each
+// turn's state and events to check.
+func playChannel(t *testing.T, check func(st *State, turn int, events []Event)) {
+	t.Helper()
+	env, st := bundledState(t, "channel-1940")
+	var err error
+	for turn := 1; turn <= 8 && !st.Over; turn++ {
+		var events []Event
+		st, events, err = Resolve(env, st, orders(t, "RED1: 6", "RED2: 1 TL 1 TR 3", "KURT: 5 FIRE ANY", "HANS: 1 1 1 1 1 1"),
+			dice.NewSeeded(dice.SeedFromUint64(uint64(turn))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(st, turn, events)
+	}
+}
+
 // checkEventForSide asserts that an event shown to side carries nothing that side could not know.
 func checkEventForSide(t *testing.T, st *State, side string, e Event) {
 	t.Helper()
@@ -82,16 +99,8 @@ func TestEventsForWalksEveryKind(t *testing.T) {
 // A whole game under fog of war: after every turn each side's view and events hold only what it may
 // know (invariant 4, docs/architecture.md).
 func TestViewsUnderFogOfWar(t *testing.T) {
-	env, st := bundledState(t, "channel-1940")
-	var err error
 	seen := map[string]bool{}
-	for turn := 1; turn <= 8 && !st.Over; turn++ {
-		var events []Event
-		st, events, err = Resolve(env, st, orders(t, "RED1: 6", "RED2: 1 TL 1 TR 3", "KURT: 5 FIRE ANY", "HANS: 1 1 1 1 1 1"),
-			dice.NewSeeded(dice.SeedFromUint64(uint64(turn))))
-		if err != nil {
-			t.Fatal(err)
-		}
+	playChannel(t, func(st *State, turn int, events []Event) {
 		for _, e := range events {
 			seen[e.Kind] = true
 		}
@@ -118,7 +127,7 @@ func TestViewsUnderFogOfWar(t *testing.T) {
 				checkEventForSide(t, st, side, e)
 			}
 		}
-	}
+	})
 	if !seen[EvMove] || !seen[EvSpotted] {
 		t.Errorf("the game produced too few kinds of event to test: %v", seen)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"sortie/rules/afd/notation"
 	"sortie/rules/dice"
 	"sortie/rules/ruleset"
 	"sortie/rules/ruleset/rulesettest"
@@ -151,15 +150,10 @@ func TestStationaryPlaneIsActiveInNoImpulse(t *testing.T) {
 // turns later, that it missed a ship. The enemy is told nothing of it (the seeds give no sight of a
 // running torpedo; view.go: a side's own torpedoes).
 func TestRunningTorpedoIsToldEachTurn(t *testing.T) {
-	st := newTestGame(t, torpedoGame)
-	drop, _ := notation.ParseOrder("2 BOMB")
-	dice := &labelDice{want: map[string]int{"turn 1 AVENGER drops a torpedo: d10": 8, "turn 2 AVENGER torpedo hits DD1: d10": 1}}
-	next, _, err := Resolve(testEnv(t), st, map[string]notation.Order{"AVENGER": drop}, dice)
-	if err != nil {
-		t.Fatal(err)
-	}
+	next, _, dice := dropTorpedo(t, 1)
 	for turn := 2; turn <= 3; turn++ {
 		var events []Event
+		var err error
 		next, events, err = Resolve(testEnv(t), next, nil, dice)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package yamlpath
 
 import (
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -20,5 +21,23 @@ func TestIndexAndAt(t *testing.T) {
 		if got := l.At(path); got != want {
 			t.Errorf("At(%q) = %d, want %d", path, got, want)
 		}
+	}
+}
+
+// Messages reads every field a *yaml.TypeError could not decode with its line, and a syntax error's
+// line, without the decoder's "yaml: ".
+func TestMessages(t *testing.T) {
+	var v struct {
+		A int `yaml:"a"`
+		B int `yaml:"b"`
+	}
+	err := yaml.Unmarshal([]byte("a: x\nb: y\n"), &v)
+	got := Messages(err)
+	if len(got) != 2 || got[0].Line != 1 || got[1].Line != 2 || !strings.HasPrefix(got[1].Text, "cannot unmarshal") {
+		t.Errorf("type errors: %+v", got)
+	}
+	got = Messages(yaml.Unmarshal([]byte("a: [\n"), &v))
+	if len(got) != 1 || got[0].Line == 0 || strings.HasPrefix(got[0].Text, "yaml: ") {
+		t.Errorf("a syntax error: %+v", got)
 	}
 }

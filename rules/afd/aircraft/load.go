@@ -9,10 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -305,26 +303,11 @@ func joinPath(prefix, p string) string {
 	return prefix + "." + p
 }
 
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
-// yamlProblems turns a yaml.v3 error into problems: a *yaml.TypeError lists every field it could not
-// decode, each with its line.
+// yamlProblems turns a yaml.v3 error into problems, each on its line (yamlpath.Messages).
 func yamlProblems(err error) []Problem {
-	var msgs []string
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	} else {
-		msgs = []string{err.Error()}
-	}
 	var out []Problem
-	for _, m := range msgs {
-		if sm := yamlLine.FindStringSubmatch(m); sm != nil {
-			n, _ := strconv.Atoi(sm[1])
-			out = append(out, Problem{Line: n, Msg: sm[2]})
-			continue
-		}
-		out = append(out, Problem{Msg: strings.TrimPrefix(m, "yaml: ")})
+	for _, m := range yamlpath.Messages(err) {
+		out = append(out, Problem{Line: m.Line, Msg: m.Text})
 	}
 	return out
 }

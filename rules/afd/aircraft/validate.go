@@ -79,28 +79,34 @@ func (c *Card) Validate() error {
 	return &Error{Name: c.Key, Problems: ck.list}
 }
 
+// checkIdentity checks who a type is, as a card and a data file both say it: its name, nation, year
+// of service, role and engines.
+func checkIdentity(ck *checker, name, nation string, year int, role Role, engines Engines) {
+	if strings.TrimSpace(name) == "" {
+		ck.add("name", "missing")
+	}
+	if strings.TrimSpace(nation) == "" {
+		ck.add("nation", "missing")
+	}
+	if year < 1903 || year > 1960 {
+		ck.add("year", "%d is not a plausible year of service", year)
+	}
+	if !slices.Contains(validRoles, role) {
+		ck.add("role", "%q is not one of %v", role, validRoles)
+	}
+	if engines.Count < 1 || engines.Count > 6 {
+		ck.add("engines.count", "want 1 to 6 engines, got %d", engines.Count)
+	}
+	if !slices.Contains(validEngines, engines.Kind) {
+		ck.add("engines.kind", "%q is not one of %v", engines.Kind, validEngines)
+	}
+}
+
 func (c *Card) check(ck *checker) {
 	if !keyPattern.MatchString(c.Key) {
 		ck.add("key", "want lower-case letters, digits and dashes, got %q", c.Key)
 	}
-	if strings.TrimSpace(c.Name) == "" {
-		ck.add("name", "missing")
-	}
-	if strings.TrimSpace(c.Nation) == "" {
-		ck.add("nation", "missing")
-	}
-	if c.Year < 1903 || c.Year > 1960 {
-		ck.add("year", "%d is not a plausible year of service", c.Year)
-	}
-	if !slices.Contains(validRoles, c.Role) {
-		ck.add("role", "%q is not one of %v", c.Role, validRoles)
-	}
-	if c.Engines.Count < 1 || c.Engines.Count > 6 {
-		ck.add("engines.count", "want 1 to 6 engines, got %d", c.Engines.Count)
-	}
-	if !slices.Contains(validEngines, c.Engines.Kind) {
-		ck.add("engines.kind", "%q is not one of %v", c.Engines.Kind, validEngines)
-	}
+	checkIdentity(ck, c.Name, c.Nation, c.Year, c.Role, c.Engines)
 	if !slices.Contains(validClasses, c.LossClass) {
 		ck.add("loss_class", "%q is not one of %v", c.LossClass, validClasses)
 	}
@@ -199,18 +205,7 @@ func (c *Card) checkGuns(ck *checker) {
 	seen := map[string]bool{}
 	for i, g := range c.Guns {
 		p := fmt.Sprintf("guns[%d]", i)
-		if !keyPattern.MatchString(g.ID) {
-			ck.add(p+".id", "want lower-case letters, digits and dashes, got %q", g.ID)
-		} else if seen[g.ID] {
-			ck.add(p+".id", "%q is used twice", g.ID)
-		}
-		seen[g.ID] = true
-		if !slices.Contains(validGunKinds, g.Kind) {
-			ck.add(p+".kind", "%q is not one of %v", g.Kind, validGunKinds)
-		}
-		if !slices.Contains(validSides, g.Side) {
-			ck.add(p+".side", "%q is not one of %v", g.Side, validSides)
-		}
+		checkPosition(ck, p, seen, g.ID, g.Kind, g.Side)
 		if _, err := ParseMix(g.Mix); err != nil {
 			ck.add(p+".mix", "%v", err)
 		}
@@ -221,6 +216,23 @@ func (c *Card) checkGuns(ck *checker) {
 			ck.add(p+".ammo", "want at least 1 burst, got %d", g.Ammo)
 		}
 		checkArcs(ck, p+".arcs", g.Kind, g.Arcs)
+	}
+}
+
+// checkPosition checks what a card's gun position and a data file's both say of it, at path p: its id
+// (a key, not among those seen before it), its kind and its side.
+func checkPosition(ck *checker, p string, seen map[string]bool, id, kind, side string) {
+	if !keyPattern.MatchString(id) {
+		ck.add(p+".id", "want lower-case letters, digits and dashes, got %q", id)
+	} else if seen[id] {
+		ck.add(p+".id", "%q is used twice", id)
+	}
+	seen[id] = true
+	if !slices.Contains(validGunKinds, kind) {
+		ck.add(p+".kind", "%q is not one of %v", kind, validGunKinds)
+	}
+	if !slices.Contains(validSides, side) {
+		ck.add(p+".side", "%q is not one of %v", side, validSides)
 	}
 }
 
@@ -286,7 +298,7 @@ func (c *Card) checkSystems(ck *checker) {
 			if !slices.Contains(validSides, s.Side) {
 				ck.add(p+".side", "%q is not one of %v", s.Side, validSides)
 			}
-			if !c.hasGun(s.Guns) {
+			if !c.HasGun(s.Guns) {
 				ck.add(p+".guns", "%q names no gun position of the card", s.Guns)
 			}
 			guns[s.Guns] = true
@@ -317,13 +329,19 @@ func (c *Card) checkSystems(ck *checker) {
 	}
 }
 
-func (c *Card) hasGun(id string) bool {
-	for _, g := range c.Guns {
-		if g.ID == id {
-			return true
-		}
+// HasGun says whether the card has the gun position id.
+func (c *Card) HasGun(id string) bool {
+	return slices.ContainsFunc(c.Guns, func(g GunPosition) bool { return g.ID == id })
+}
+
+// GunList names the card's gun positions in its order, separated by commas: what a fire order that
+// names another may name instead.
+func (c *Card) GunList() string {
+	ids := make([]string, len(c.Guns))
+	for i, g := range c.Guns {
+		ids[i] = g.ID
 	}
-	return false
+	return strings.Join(ids, ", ")
 }
 
 // check checks the historical data of a file; the card itself is checked once built.
@@ -344,24 +362,7 @@ func (f *File) check(ck *checker) {
 		f.checkBombs(ck)
 		return
 	}
-	if strings.TrimSpace(f.Name) == "" {
-		ck.add("name", "missing")
-	}
-	if strings.TrimSpace(f.Nation) == "" {
-		ck.add("nation", "missing")
-	}
-	if f.Year < 1903 || f.Year > 1960 {
-		ck.add("year", "%d is not a plausible year of service", f.Year)
-	}
-	if !slices.Contains(validRoles, f.Role) {
-		ck.add("role", "%q is not one of %v", f.Role, validRoles)
-	}
-	if f.Engines.Count < 1 || f.Engines.Count > 6 {
-		ck.add("engines.count", "want 1 to 6 engines, got %d", f.Engines.Count)
-	}
-	if !slices.Contains(validEngines, f.Engines.Kind) {
-		ck.add("engines.kind", "%q is not one of %v", f.Engines.Kind, validEngines)
-	}
+	checkIdentity(ck, f.Name, f.Nation, f.Year, f.Role, f.Engines)
 	if strings.TrimSpace(f.Engines.Name) == "" {
 		ck.add("engines.name", "missing")
 	}
@@ -488,18 +489,7 @@ func (f *File) checkArmament(ck *checker) {
 	seen := map[string]bool{}
 	for i, a := range f.Armament {
 		p := fmt.Sprintf("armament[%d]", i)
-		if !keyPattern.MatchString(a.ID) {
-			ck.add(p+".id", "want lower-case letters, digits and dashes, got %q", a.ID)
-		} else if seen[a.ID] {
-			ck.add(p+".id", "%q is used twice", a.ID)
-		}
-		seen[a.ID] = true
-		if !slices.Contains(validGunKinds, a.Kind) {
-			ck.add(p+".kind", "%q is not one of %v", a.Kind, validGunKinds)
-		}
-		if !slices.Contains(validSides, a.Side) {
-			ck.add(p+".side", "%q is not one of %v", a.Side, validSides)
-		}
+		checkPosition(ck, p, seen, a.ID, a.Kind, a.Side)
 		checkArcs(ck, p+".arcs", a.Kind, a.Arcs)
 		if len(a.Weapons) == 0 {
 			ck.add(p+".weapons", "a gun position needs at least one weapon")

@@ -65,28 +65,21 @@ func ParseImpulseOrder(text string) (ImpulseOrder, []parser.Diagnostic) {
 // ParseImpulseOrderLine reads "<callsign>: <impulse order>", columns counted from the start of the
 // line, as ParseOrderLine does for plain orders.
 func ParseImpulseOrderLine(line string) (string, ImpulseOrder, []parser.Diagnostic) {
-	cs, text, offset, ds, ok := splitOrderLine(line, "its manoeuvres, e.g. RED1: ` ` TR FIRE ANY")
-	if !ok {
-		return "", ImpulseOrder{}, ds
-	}
-	o, ods := ParseImpulseOrder(text)
-	ds = shiftDiagnostics(ds, ods, offset)
-	if o.Fire.Col > 0 {
-		o.Fire.Col += offset
-	}
-	for mi := range o.Manoeuvres {
-		m := &o.Manoeuvres[mi]
-		m.Col += offset
-		for bi := range m.Boxes {
-			b := &m.Boxes[bi]
-			for _, c := range []*int{&b.Col, &b.AltCol, &b.PowerCol, &b.BrakeCol} {
-				if *c > 0 {
-					*c += offset
+	return parseOrderLine(line, "its manoeuvres, e.g. RED1: ` ` TR FIRE ANY", ParseImpulseOrder, func(o *ImpulseOrder, offset int) *parser.Fire {
+		for mi := range o.Manoeuvres {
+			m := &o.Manoeuvres[mi]
+			m.Col += offset
+			for bi := range m.Boxes {
+				b := &m.Boxes[bi]
+				for _, c := range []*int{&b.Col, &b.AltCol, &b.PowerCol, &b.BrakeCol} {
+					if *c > 0 {
+						*c += offset
+					}
 				}
 			}
 		}
-	}
-	return cs, o, ds
+		return &o.Fire
+	})
 }
 
 // impulseParser reads the manoeuvres of one impulse order.

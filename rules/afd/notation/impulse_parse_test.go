@@ -1,7 +1,6 @@
 package notation
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -32,18 +31,7 @@ var impulseValid = []struct{ in, canon string }{
 
 func TestImpulseOrdersRead(t *testing.T) {
 	for _, c := range impulseValid {
-		o, ds := ParseImpulseOrder(c.in)
-		if parser.HasErrors(ds) {
-			t.Errorf("%q: %v", c.in, ds)
-			continue
-		}
-		if got := o.String(); got != c.canon {
-			t.Errorf("%q: canonical %q, want %q", c.in, got, c.canon)
-		}
-		again, ds := ParseImpulseOrder(o.String())
-		if parser.HasErrors(ds) || !again.Equal(o) {
-			t.Errorf("%q: the canonical form %q does not read back the same: %v", c.in, o.String(), ds)
-		}
+		readsAs(t, ParseImpulseOrder, c.in, c.canon)
 	}
 	o, _ := ParseImpulseOrder("HR -1")
 	if m := o.Manoeuvres[0]; len(m.Boxes) != 2 || !m.Boxes[1].Cont || m.Boxes[0].Alt != -100 || m.Impulses() != 2 {
@@ -145,16 +133,12 @@ func FuzzParseImpulseOrder(f *testing.F) {
 
 // TestOrdersDocImpulseBlocks: the impulse order blocks of docs/orders.md read without a fault.
 func TestOrdersDocImpulseBlocks(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/orders.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := strings.Split(string(data), "\n```impulseblock\n")[1:]
+	blocks := rulesettest.DocBlocks(t, "../../../docs/orders.md", "impulseblock")
 	if len(blocks) == 0 {
 		t.Fatal("docs/orders.md has no ```impulseblock example")
 	}
 	for _, b := range blocks {
-		text, _, _ := strings.Cut(b, "\n```")
+		text := strings.Join(b.Lines, "\n")
 		block, ds := parser.ParseBlock(text)
 		if parser.BlockRefused(ds) || len(block.Orders) == 0 {
 			t.Errorf("the block does not read:\n%s\n%v", text, ds)

@@ -3,6 +3,7 @@ package notation
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,36 +29,46 @@ type docExample struct {
 	diags     []rulesettest.DocDiag
 }
 
-// plotBlocks extracts the fenced blocks whose info string is "plot"; other blocks (```move, ```go ...)
-// are skipped.
-func plotBlocks(t *testing.T, doc string) []docExample { t.Helper(); return docBlocks(t, doc, "plot") }
+// plotBlocks extracts the fenced blocks of the guide at path whose info string is "plot"; other blocks
+// (```move, ```go ...) are skipped.
+func plotBlocks(t *testing.T, path string) []docExample {
+	t.Helper()
+	return docBlocks(t, path, "plot", 1)
+}
 
-// docBlocks extracts the fenced blocks whose info string is kind ("plot", or "impulse" for impulse
-// orders, whose "impulses:" line counts the impulses the manoeuvres take).
-func docBlocks(t *testing.T, doc, kind string) []docExample {
+// docBlocks extracts the fenced blocks of the guide at path whose info string is kind ("plot", or
+// "impulse" for impulse orders, whose "impulses:" line counts the impulses the manoeuvres take); fewer
+// than least fail t.
+func docBlocks(t *testing.T, path, kind string, least int) []docExample {
 	t.Helper()
 	var out []docExample
-	lines := strings.Split(doc, "\n")
-	for i := 0; i < len(lines); i++ {
-		fence := strings.TrimRight(lines[i], " \r")
-		if !strings.HasPrefix(fence, "```") {
-			continue
-		}
-		info := strings.Fields(strings.TrimPrefix(fence, "```"))
-		start := i
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			body = append(body, strings.TrimRight(lines[i], "\r"))
-		}
-		if i == len(lines) {
-			t.Fatalf("notation.md:%d: unclosed code block", start+1)
-		}
-		if len(info) == 0 || info[0] != kind {
-			continue
-		}
-		out = append(out, parseDocExample(t, start+1, body))
+	for _, b := range rulesettest.DocBlocks(t, path, kind) {
+		out = append(out, parseDocExample(t, b.Line, b.Lines))
+	}
+	if len(out) < least {
+		t.Fatalf("%s has %d ```%s examples, fewer than %d", path, len(out), kind, least)
 	}
 	return out
+}
+
+// keyValue reads an example's line, "key: value" (the one space after the colon is not the value's).
+func keyValue(t *testing.T, where, l string) (key, val string) {
+	t.Helper()
+	key, val, ok := strings.Cut(l, ":")
+	if !ok {
+		t.Fatalf("%s: want \"key: value\", got %q", where, l)
+	}
+	return key, strings.TrimPrefix(val, " ")
+}
+
+// writeDoc writes a guide of the text for an extractor's test, and gives its path.
+func writeDoc(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "guide.md")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func parseDocExample(t *testing.T, line int, body []string) docExample {
@@ -65,11 +76,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 	ex := docExample{line: line}
 	for k, l := range body {
 		where := fmt.Sprintf("notation.md:%d", line+1+k)
-		key, val, ok := strings.Cut(l, ":")
-		if !ok {
-			t.Fatalf("%s: want \"key: value\", got %q", where, l)
-		}
-		val = strings.TrimPrefix(val, " ")
+		key, val := keyValue(t, where, l)
 		if rulesettest.ReadDocDiag(t, where, &ex.diags, key, val) {
 			continue
 		}
@@ -98,15 +105,7 @@ func parseDocExample(t *testing.T, line int, body []string) docExample {
 }
 
 func TestNotationDoc(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	examples := plotBlocks(t, string(data))
-	if len(examples) == 0 {
-		t.Fatal("docs/notation.md has no ```plot examples")
-	}
-	for _, ex := range examples {
+	for _, ex := range plotBlocks(t, "../../../docs/notation.md") {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			p, ds := ParsePlot(ex.input)
 			where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
@@ -129,15 +128,7 @@ func TestNotationDoc(t *testing.T) {
 // TestImpulseNotationDoc checks every ```impulse example of docs/notation.md against the impulse order
 // parser.
 func TestImpulseNotationDoc(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	examples := docBlocks(t, string(data), "impulse")
-	if len(examples) < 8 {
-		t.Fatalf("docs/notation.md has %d ```impulse examples", len(examples))
-	}
-	for _, ex := range examples {
+	for _, ex := range docBlocks(t, "../../../docs/notation.md", "impulse", 8) {
 		o, ds := ParseImpulseOrder(ex.input)
 		where := fmt.Sprintf("notation.md:%d: %q", ex.line, ex.input)
 		wantErrors := rulesettest.CheckDocDiags(t, where, ex.diags, ds)
@@ -162,7 +153,7 @@ func TestImpulseNotationDoc(t *testing.T) {
 // The extractor must skip blocks other than ```plot, such as the lead engineer's ```move examples.
 func TestPlotBlocksSkipsOthers(t *testing.T) {
 	doc := "x\n```move\ninput: nonsense\n```\n```plot\ninput: 2 TR\nmps: 3\n```\n```\nplain\n```\n"
-	got := plotBlocks(t, doc)
+	got := plotBlocks(t, writeDoc(t, doc))
 	if len(got) != 1 || got[0].input != "2 TR" || *got[0].mps != 3 {
 		t.Fatalf("plotBlocks = %+v", got)
 	}

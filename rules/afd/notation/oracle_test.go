@@ -5,12 +5,10 @@ package notation
 // for byte, whatever way it is made.
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"sortie/parser"
 )
@@ -104,53 +102,13 @@ func oracleImpulseOrderString(o ImpulseOrder) string {
 	return s + " " + oracleFireString(o.Fire)
 }
 
+// oracleCutTarget is cutTarget as it read every plot before it looked for the word AT by its bytes:
+// rune by rune, whatever the plot.
 func oracleCutTarget(text string, base int) (string, GroundTarget, []parser.Diagnostic) {
-	var g GroundTarget
-	var ds []parser.Diagnostic
-	words := strings.Fields(text)
-	if len(words) == 0 {
-		return text, g, nil
+	if len(strings.Fields(text)) == 0 {
+		return text, GroundTarget{}, nil
 	}
-	// Find the word AT by its rune column.
-	runes := []rune(text)
-	at := -1
-	for i := 0; i < len(runes); i++ {
-		if (i == 0 || runes[i-1] == ' ' || runes[i-1] == '\t') && i+1 < len(runes) && (runes[i] == 'A' || runes[i] == 'a') &&
-			(runes[i+1] == 'T' || runes[i+1] == 't') && (i+2 == len(runes) || runes[i+2] == ' ' || runes[i+2] == '\t') {
-			at = i
-			break
-		}
-	}
-	if at < 0 {
-		return text, g, nil
-	}
-	g.Col = base + at
-	errorf := func(col int, format string, args ...any) {
-		ds = append(ds, parser.Diagnostic{Code: CodeAttackTarget, Col: col, Severity: parser.SeverityError, Message: fmt.Sprintf(format, args...)})
-	}
-	rest := strings.Fields(string(runes[at+2:]))
-	switch {
-	case len(rest) == 0:
-		errorf(g.Col, "AT needs the callsign of the ground unit or ship to attack, e.g. AT BRIDGE")
-	case len(rest) > 2:
-		errorf(g.Col, "AT names one target, then FLAK or HEAVY to strafe a ship's flak: %q is too much", strings.Join(rest, " "))
-	default:
-		u := strings.ToUpper(rest[0])
-		if utf8.RuneCountInString(u) > parser.MaxCallsign {
-			errorf(g.Col, "%q is too long for a callsign (at most %d characters)", rest[0], parser.MaxCallsign)
-		} else {
-			g.Unit = u
-		}
-		if len(rest) == 2 {
-			switch p := strings.ToUpper(rest[1]); p {
-			case "FLAK", "HEAVY":
-				g.Part = p
-			default:
-				errorf(g.Col, "after the target, write FLAK or HEAVY to strafe a ship's light or heavy flak, not %q", rest[1])
-			}
-		}
-	}
-	return string(runes[:at]), g, ds
+	return readTarget(text, base)
 }
 
 // checkAgainstOracles fails when an order read from s prints, or its AT clause reads, otherwise than the

@@ -79,11 +79,16 @@ func (o Order) Equal(x Order) bool {
 // cutTarget finds an AT clause in a plot's text: the text before it, and the target it names, with
 // its faults. base is the column of the text's first rune.
 func cutTarget(text string, base int) (string, GroundTarget, []parser.Diagnostic) {
+	if !hasATWord(text) {
+		return text, GroundTarget{}, nil
+	}
+	return readTarget(text, base)
+}
+
+// readTarget is cutTarget without its quick look for the word AT: it reads text rune by rune.
+func readTarget(text string, base int) (string, GroundTarget, []parser.Diagnostic) {
 	var g GroundTarget
 	var ds []parser.Diagnostic
-	if !hasATWord(text) {
-		return text, g, nil
-	}
 	// Find the word AT by its rune column.
 	runes := []rune(text)
 	at := -1
@@ -177,23 +182,38 @@ func ParseOrder(text string) (Order, []parser.Diagnostic) {
 // ParseOrderLine reads one line of an order block, "<callsign>: <plot> [fire order]", and returns the
 // callsign in upper case and the order. Columns count from the start of the line.
 func ParseOrderLine(line string) (string, Order, []parser.Diagnostic) {
-	cs, text, offset, ds, ok := splitOrderLine(line, "its plot, e.g. RED1: 2R 1 TR FIRE ANY")
+	return parseOrderLine(line, "its plot, e.g. RED1: 2R 1 TR FIRE ANY", ParseOrder, func(o *Order, offset int) *parser.Fire {
+		if o.At.Col > 0 {
+			o.At.Col += offset
+		}
+		for k := range o.Plot.Elements {
+			o.Plot.Elements[k].Col += offset
+		}
+		for k, v := range o.Plot.FlagCols {
+			o.Plot.FlagCols[k] = v + offset
+		}
+		return &o.Fire
+	})
+}
+
+// parseOrderLine reads "<callsign>: <order>" with parse, then counts the columns of the order and of
+// its diagnostics from the start of the line: shift moves the order's own columns by offset and gives
+// its fire clause, whose column moves too. shape ends the message for a line without a colon.
+func parseOrderLine[O any](line, shape string, parse func(string) (O, []parser.Diagnostic), shift func(o *O, offset int) *parser.Fire) (string, O, []parser.Diagnostic) {
+	cs, text, offset, ds, ok := splitOrderLine(line, shape)
 	if !ok {
-		return "", Order{}, ds
+		var none O
+		return "", none, ds
 	}
-	o, ods := ParseOrder(text)
-	ds = shiftDiagnostics(ds, ods, offset)
-	if o.Fire.Col > 0 {
-		o.Fire.Col += offset
+	o, ods := parse(text)
+	for _, d := range ods {
+		if d.Col > 0 {
+			d.Col += offset
+		}
+		ds = append(ds, d)
 	}
-	if o.At.Col > 0 {
-		o.At.Col += offset
-	}
-	for k := range o.Plot.Elements {
-		o.Plot.Elements[k].Col += offset
-	}
-	for k, v := range o.Plot.FlagCols {
-		o.Plot.FlagCols[k] = v + offset
+	if f := shift(&o, offset); f.Col > 0 {
+		f.Col += offset
 	}
 	return cs, o, ds
 }
@@ -213,15 +233,4 @@ func splitOrderLine(line, shape string) (cs, text string, offset int, ds []parse
 			Message: fmt.Sprintf("%q is not a callsign: callsigns are letters, digits, - and _", strings.TrimSpace(line[:i]))})
 	}
 	return cs, line[i+1:], utf8.RuneCountInString(line[:i+1]), ds, true
-}
-
-// shiftDiagnostics appends the order's diagnostics to the line's, their columns moved by offset.
-func shiftDiagnostics(ds, order []parser.Diagnostic, offset int) []parser.Diagnostic {
-	for _, d := range order {
-		if d.Col > 0 {
-			d.Col += offset
-		}
-		ds = append(ds, d)
-	}
-	return ds
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"sortie/parser"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 func TestParseOrder(t *testing.T) {
@@ -21,22 +22,29 @@ func TestParseOrder(t *testing.T) {
 		{"3 FIRE ANY MAX 3.", "3 FIRE ANY MAX 3", false},
 	}
 	for _, c := range cases {
-		o, ds := ParseOrder(c.in)
-		if parser.HasErrors(ds) {
-			t.Errorf("%q: %v", c.in, ds)
-			continue
-		}
-		if got := o.String(); got != c.want {
-			t.Errorf("%q printed %q want %q", c.in, got, c.want)
-		}
-		if o.Fire.Default != c.def {
+		if o, ok := readsAs(t, ParseOrder, c.in, c.want); ok && o.Fire.Default != c.def {
 			t.Errorf("%q: default %v", c.in, o.Fire.Default)
 		}
-		back, ds := ParseOrder(o.String())
-		if parser.HasErrors(ds) || !back.Equal(o) {
-			t.Errorf("%q does not round-trip: %v %v", c.in, back, ds)
-		}
 	}
+}
+
+// readsAs reads in with parse: it must read without an error as the canonical want, which must read
+// back the same (rulesettest.ReadsBack). ok says it read.
+func readsAs[O interface {
+	String() string
+	Equal(O) bool
+}](t *testing.T, parse func(string) (O, []parser.Diagnostic), in, want string) (o O, ok bool) {
+	t.Helper()
+	o, ds := parse(in)
+	if parser.HasErrors(ds) {
+		t.Errorf("%q: %v", in, ds)
+		return o, false
+	}
+	if got := o.String(); got != want {
+		t.Errorf("%q: canonical %q, want %q", in, got, want)
+	}
+	rulesettest.ReadsBack(t, in, o, parse)
+	return o, true
 }
 
 func TestParseOrderErrors(t *testing.T) {
@@ -81,13 +89,8 @@ func FuzzParseOrder(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		o, ds := ParseOrder(s)
-		if parser.HasErrors(ds) {
-			return
-		}
-		back, ds2 := ParseOrder(o.String())
-		if parser.HasErrors(ds2) || !back.Equal(o) {
-			t.Fatalf("%q → %q does not round-trip: %v", s, o.String(), ds2)
+		if o, ds := ParseOrder(s); !parser.HasErrors(ds) {
+			rulesettest.ReadsBack(t, s, o, ParseOrder)
 		}
 	})
 }

@@ -2,7 +2,6 @@ package notation
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,29 +41,16 @@ type orderExample struct {
 	diags     []rulesettest.DocDiag
 }
 
-// orderBlocks extracts the ```orderblock blocks of a Markdown text; other blocks are skipped.
-func orderBlocks(t *testing.T, doc string) []orderExample {
+// orderBlocks extracts the ```orderblock blocks of the guide at path; other blocks are skipped. A guide
+// without one fails t.
+func orderBlocks(t *testing.T, path string) []orderExample {
 	t.Helper()
 	var out []orderExample
-	lines := strings.Split(doc, "\n")
-	for i := 0; i < len(lines); i++ {
-		fence := strings.TrimRight(lines[i], " \r")
-		if !strings.HasPrefix(fence, "```") {
-			continue
-		}
-		info := strings.Fields(strings.TrimPrefix(fence, "```"))
-		start := i
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			body = append(body, strings.TrimRight(lines[i], "\r"))
-		}
-		if i == len(lines) {
-			t.Fatalf("orders.md:%d: unclosed code block", start+1)
-		}
-		if len(info) == 0 || info[0] != "orderblock" {
-			continue
-		}
-		out = append(out, parseOrderExample(t, start+1, body))
+	for _, b := range rulesettest.DocBlocks(t, path, "orderblock") {
+		out = append(out, parseOrderExample(t, b.Line, b.Lines))
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no ```orderblock examples", path)
 	}
 	return out
 }
@@ -110,11 +96,7 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		key, val, ok := strings.Cut(l, ":")
-		if !ok {
-			t.Fatalf("%s: want \"key: value\", got %q", where, l)
-		}
-		val = strings.TrimPrefix(val, " ")
+		key, val := keyValue(t, where, l)
 		if rulesettest.ReadDocDiag(t, where, &ex.diags, key, val) {
 			continue
 		}
@@ -154,15 +136,7 @@ func parseOrderExample(t *testing.T, line int, body []string) orderExample {
 }
 
 func TestOrdersDoc(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/orders.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	examples := orderBlocks(t, string(data))
-	if len(examples) == 0 {
-		t.Fatal("docs/orders.md has no ```orderblock examples")
-	}
-	for _, ex := range examples {
+	for _, ex := range orderBlocks(t, "../../../docs/orders.md") {
 		t.Run(fmt.Sprintf("line%d", ex.line), func(t *testing.T) {
 			checkOrderExample(t, ex)
 		})
@@ -206,7 +180,7 @@ func checkOrderExample(t *testing.T, ex orderExample) {
 func TestOrderBlocksExtractor(t *testing.T) {
 	doc := "x\n```plot\ninput: 2 TR\n```\n```orderblock\ninput:\n  hello\n\n  GAME g\n  RED1: 5\n\norder: RED1: 5 FIRE ANY\n" +
 		"command: none\nerror: no-block at 0\ncol: 3\n```\n```\nplain\n```\n"
-	got := orderBlocks(t, doc)
+	got := orderBlocks(t, writeDoc(t, doc))
 	if len(got) != 1 {
 		t.Fatalf("orderBlocks = %+v", got)
 	}

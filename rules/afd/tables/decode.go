@@ -84,8 +84,6 @@ type decodedFile struct {
 	lines   yamlpath.Lines
 }
 
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
 var unknownField = regexp.MustCompile(`^field (\S+) not found in type tables\.(\w+)$`)
 
 // docTypes names the file's parts for messages about unknown fields, by Go type.
@@ -208,24 +206,15 @@ func isNull(top *yaml.Node, key string) bool {
 	return false
 }
 
-// yamlProblems turns a yaml.v3 error into problems; a *yaml.TypeError lists every field it could not
-// decode, each with its line.
+// yamlProblems turns a yaml.v3 error into problems, each on its line (yamlpath.Messages), with the
+// file's own text kept out.
 func yamlProblems(name string, err error) []Problem {
-	var msgs []string
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	} else {
-		msgs = []string{err.Error()}
-	}
 	var out []Problem
-	for _, m := range msgs {
-		if sm := yamlLine.FindStringSubmatch(m); sm != nil {
-			n, _ := strconv.Atoi(sm[1])
-			out = append(out, Problem{File: name, Line: n, Msg: redactText(friendlyField(sm[2]))})
-			continue
+	for _, m := range yamlpath.Messages(err) {
+		if m.Line > 0 {
+			m.Text = friendlyField(m.Text)
 		}
-		out = append(out, Problem{File: name, Msg: redactText(strings.TrimPrefix(m, "yaml: "))})
+		out = append(out, Problem{File: name, Line: m.Line, Msg: redactText(m.Text)})
 	}
 	return out
 }
