@@ -42,17 +42,7 @@ func swarmSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []ruleset
 			out = append(out, rulesettest.Secret{Text: q.Name, What: "the name of unseen " + q.Callsign})
 		}
 	}
-	if log != nil {
-		for _, d := range log.Dice {
-			for _, w := range strings.Fields(d.Label) {
-				if hidden[w] {
-					out = append(out, rulesettest.Secret{Text: d.Label, What: "a roll of unseen " + w})
-					break
-				}
-			}
-		}
-	}
-	return out
+	return append(out, rulesettest.RollSecrets(log, hidden)...)
 }
 
 // The conformance kit on Swarm: the bundled scenario played to its end, and plays that reach every
@@ -85,13 +75,7 @@ func swarmFireOwed(prev, _ ruleset.Game, unit, order string) []string {
 	return []string{unit}
 }
 
-func FuzzConformanceCheckOrder(f *testing.F) {
-	b, err := BundledScenarioFile(DefaultScenario)
-	if err != nil {
-		f.Fatal(err)
-	}
-	rulesettest.FuzzCheckOrder(f, Ruleset{}, b)
-}
+func FuzzConformanceCheckOrder(f *testing.F) { rulesettest.FuzzBundledCheckOrder(f, Ruleset{}) }
 
 var swarmPlays = []rulesettest.Play{}
 

@@ -1,7 +1,6 @@
 package tnl
 
 import (
-	"strings"
 	"testing"
 
 	"sortie/parser"
@@ -42,17 +41,7 @@ func tnlSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 			out = append(out, rulesettest.Secret{Text: a.Unit, What: "the unit of unseen " + a.Callsign})
 		}
 	}
-	if log != nil {
-		for _, d := range log.Dice {
-			for _, w := range strings.Fields(d.Label) {
-				if hidden[w] {
-					out = append(out, rulesettest.Secret{Text: d.Label, What: "a roll of unseen " + w})
-					break
-				}
-			}
-		}
-	}
-	return out
+	return append(out, rulesettest.RollSecrets(log, hidden)...)
 }
 
 // The conformance kit on Thunderbolt & Lightning: the bundled scenario played on default orders, and
@@ -89,13 +78,7 @@ func tnlFireOwed(prev, _ ruleset.Game, unit, order string) []string {
 	return out
 }
 
-func FuzzConformanceCheckOrder(f *testing.F) {
-	b, err := BundledScenarioFile(DefaultScenario)
-	if err != nil {
-		f.Fatal(err)
-	}
-	rulesettest.FuzzCheckOrder(f, Ruleset{}, b)
-}
+func FuzzConformanceCheckOrder(f *testing.F) { rulesettest.FuzzBundledCheckOrder(f, Ruleset{}) }
 
 // dogfight: two pairs meet head on at the same level, close enough to fire in phase 1.
 const dogfight = `
