@@ -83,6 +83,10 @@ func TestShipAttacksInTheGame(t *testing.T) {
 			t.Errorf("a hit is marked as one for the map picture: %+v", e)
 		}
 	}
+	// Each hit's points add to the ship's damage, and the last line says the sum: 25 + 30 + 30 of its 80.
+	if d := next.GroundNamed("KAGA").Damage; d != 85 || !strings.HasSuffix(torps[1].Text, "(85 of 80)") {
+		t.Errorf("KAGA's damage %d, the last torpedo's line %q", d, torps[1].Text)
+	}
 	// The attackers' side sees each attack on its picture as a solid line from the aircraft to the ship.
 	side := next.Plane("SBD1").Side
 	player := ""

@@ -202,12 +202,4 @@ func (v *View) Plane(cs string) *Aircraft {
 }
 
 // Flying lists a unit's aircraft in play.
-func (v *View) Flying(u *Unit) []*Aircraft {
-	var out []*Aircraft
-	for _, cs := range u.Members {
-		if a := v.Plane(cs); a != nil && a.InPlay() {
-			out = append(out, a)
-		}
-	}
-	return out
-}
+func (v *View) Flying(u *Unit) []*Aircraft { return flying(u, v.Plane) }
