@@ -121,11 +121,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		typ, _ := d.Type(keys[rng.IntN(len(keys))])
 		g := games[typ.Key]
 		if g == nil {
-			g0, err := Ruleset{}.NewGame(fmt.Appendf(nil, diffSwarmScenario, typ.Key), nil, "diff.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			g = g0.(*game)
+			g = newGame(t, fmt.Sprintf(diffSwarmScenario, typ.Key))
 			games[typ.Key] = g
 		}
 		q := g.st.Squadron("Q1")

@@ -90,11 +90,7 @@ func swarmView(g ruleset.Game, side string) any { return ViewOf(g.(*game).st, si
 // shows (issue "Fog and faults", defect 1: a view must be a function of the report). Each field's change
 // in the game must change the report; a new field needs a line here, and so a line in the report.
 func TestContactIsWhatTheReportShows(t *testing.T) {
-	g0, err := Ruleset{}.NewGame(twinScenario(hexmap.Hex{Q: 1, R: 1}, 11, "2 S M", ""), nil, "twins.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := g0.(*game)
+	g := newGame(t, string(twinScenario(hexmap.Hex{Q: 1, R: 1}, 11, "2 S M", "")))
 	if !g.st.Sight["RAF"]["ADLER"] {
 		t.Fatal("the RAF does not see ADLER")
 	}

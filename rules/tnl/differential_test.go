@@ -153,11 +153,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		key := fmt.Sprint(sh.Key, loadedMods)
 		g := games[key]
 		if g == nil {
-			g0, err := Ruleset{}.NewGame(fmt.Appendf(nil, diffTnlScenario, loadedMods, sh.Key), nil, "diff.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			g = g0.(*game)
+			g = newTestGame(t, fmt.Sprintf(diffTnlScenario, loadedMods, sh.Key))
 			games[key] = g
 		}
 		a := g.st.Plane("A1")

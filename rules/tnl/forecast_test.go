@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"sortie/rules/ruleset/rulesettest"
 	"sortie/rules/tnl/notation"
 )
 
@@ -31,15 +32,7 @@ func oracleForecast(st *State, u *Unit, c Check) []string {
 // TestForecastText pins an order check's canonical order and forecast (a dive, a climb, an inverted
 // end, an aircraft's own plot) and compares each with the oracle's.
 func TestForecastText(t *testing.T) {
-	scn, err := BundledScenarioFile("battle-of-britain")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rg, err := Ruleset{}.NewGame(scn, nil, "battle.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := rg.(*game)
+	g := rulesettest.Bundled[*game](t, Ruleset{}, "battle-of-britain")
 	for _, c := range []struct {
 		unit, text, canonical string
 		preview               []string
