@@ -80,12 +80,8 @@ func FuzzConformanceCheckOrder(f *testing.F) { rulesettest.FuzzBundledCheckOrder
 var swarmPlays = []rulesettest.Play{}
 
 // clashGame: two RAF squadrons meet a Dornier Staffel in clear sky (no cloud cover), over a target.
-const clashGame = `
-ruleset: swarm
-name: clash
+const clashGame = rafLuftwaffe + `name: clash
 turns: 6
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 squadrons:
   - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
   - {callsign: LION, name: Lions, type: hurricane-i, side: RAF, player: ann, hex: [1, 0], facing: 150, tack: 2 S M}
@@ -96,13 +92,9 @@ targets:
 
 // cloudGame: the same squadrons far apart under cloud cover, plotting courses until they sight each
 // other.
-const cloudGame = `
-ruleset: swarm
-name: cloud
+const cloudGame = rafLuftwaffe + `name: cloud
 visibility: 3
 turns: 8
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 squadrons:
   - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
   - {callsign: ADLER, name: Adler, type: do-17z, side: Luftwaffe, player: ben, hex: [8, 8], facing: 330, tack: 1 S M}

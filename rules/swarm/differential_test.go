@@ -23,13 +23,9 @@ import (
 	"sortie/rules/ruleset/rulesettest"
 )
 
-const diffSwarmScenario = `
-ruleset: swarm
-name: differential
+const diffSwarmScenario = annBen + `name: differential
 visibility: 5
 turns: 20
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 squadrons:
   - {callsign: Q1, type: %s, side: A, player: ann, hex: [0, 0], facing: 30, tack: 1 S M}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -80], facing: 210, tack: 2 S M}
@@ -279,12 +275,8 @@ func TestCalcMoveChecksBombAsTheGame(t *testing.T) {
 	}
 }
 
-const diffSwarmFireScenario = `
-ruleset: swarm
-name: differential fire
+const diffSwarmFireScenario = annBen + `name: differential fire
 turns: 20
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 squadrons:
   - {callsign: Q1, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, tack: 1 S M, pilots: %s, filled: %d}
   - {callsign: Q2, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, tack: 1 S M, pilots: %s, filled: %d}

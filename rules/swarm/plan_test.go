@@ -14,13 +14,9 @@ import (
 // The plotting board's plan of a Swarm order (ruleset.Planner): the squadron's track over every turn it
 // plots, and what it could attack where the plot ends, by the turn's own rules of fire.
 
-const planScenario = `
-ruleset: swarm
-name: board
+const planScenario = annBen + `name: board
 visibility: %d
 turns: 20
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 squadrons:
   - {callsign: Q1, type: %s, side: A, player: ann, hex: [0, 0], facing: 30, tack: %s}
   - {callsign: E1, type: bf-109e, side: B, player: ben, hex: [0, -30], facing: 210, tack: 2 S M}

@@ -12,6 +12,12 @@ import (
 	"sortie/rules/ruleset/rulesettest"
 )
 
+// The opening lines of the test scenarios: the ruleset, then two sides with a player each, ann and ben.
+const (
+	annBen       = "ruleset: swarm\nsides: [A, B]\nplayers: [{id: ann, side: A}, {id: ben, side: B}]\n"
+	rafLuftwaffe = "ruleset: swarm\nsides: [RAF, Luftwaffe]\nplayers: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]\n"
+)
+
 // scenario writes a two-sided scenario (RAF: alice, Luftwaffe: bob) with the given squadron lines.
 func scenario(visibility int, extra string, squadrons ...string) string {
 	var b strings.Builder

@@ -13,12 +13,9 @@ import (
 // twinScenario is Tigers against a Messerschmitt Staffel under cloud cover for the kit's twins: ADLER, out of
 // sight of the RAF when the game starts, starts at start on the given tack. extra is more squadron lines.
 func twinScenario(start hexmap.Hex, facing hexmap.Dir, tack, extra string) []byte {
-	return fmt.Appendf(nil, `ruleset: swarm
-name: twins
+	return fmt.Appendf(nil, rafLuftwaffe+`name: twins
 visibility: 3
 turns: 8
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 squadrons:
   - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
   - {callsign: ADLER, name: Adler, type: bf-109e, side: Luftwaffe, player: ben, hex: [%d, %d], facing: %d, tack: %s}

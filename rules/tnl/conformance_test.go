@@ -81,12 +81,8 @@ func tnlFireOwed(prev, _ ruleset.Game, unit, order string) []string {
 func FuzzConformanceCheckOrder(f *testing.F) { rulesettest.FuzzBundledCheckOrder(f, Ruleset{}) }
 
 // dogfight: two pairs meet head on at the same level, close enough to fire in phase 1.
-const dogfight = `
-ruleset: tnl
-name: dogfight
+const dogfight = rafLuftwaffe + `name: dogfight
 turns: 4
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, unit: RED, side: RAF, player: ann, hex: [0, 6], facing: 0, level: M, speed: 6, training: multi-ace, skills: [aim, lucky, jinx]}
   - {callsign: RED2, type: spitfire-i, unit: RED, side: RAF, player: ann, hex: [1, 6], facing: 0, level: M, speed: 6}
@@ -96,14 +92,10 @@ aircraft:
 
 // fleet: torpedo and dive bombers go for a carrier with a destroyer, under fog of war, a Zero and an
 // Avenger far from everything.
-const fleet = `
-ruleset: tnl
-name: fleet
+const fleet = usnIJN + `name: fleet
 turns: 4
 visibility: 12
 options: {loaded_modifiers: true}
-sides: [USN, IJN]
-players: [{id: ann, side: USN}, {id: ben, side: IJN}]
 aircraft:
   - {callsign: SBD1, type: sbd-3, unit: BOMBING, side: USN, player: ann, hex: [0, 5], facing: 0, level: M, speed: 4}
   - {callsign: TBF1, type: tbf-1, unit: TORPS, side: USN, player: ann, hex: [3, 8], facing: 0, level: VL, speed: 4}

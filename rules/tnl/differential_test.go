@@ -25,13 +25,9 @@ import (
 	"sortie/rules/tnl/notation"
 )
 
-const diffTnlScenario = `
-ruleset: tnl
-name: differential
+const diffTnlScenario = annBen + `name: differential
 turns: 8
 options: {loaded_modifiers: %v}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, unit: U1, side: A, player: ann, hex: [0, 0], facing: 0, level: M}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -300], facing: 180, level: M}
@@ -346,12 +342,8 @@ func TestCalcMoveChecksTheLoad(t *testing.T) {
 	}
 }
 
-const diffTnlFireScenario = `
-ruleset: tnl
-name: differential fire
+const diffTnlFireScenario = annBen + `name: differential fire
 turns: 8
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, level: M, training: %s, skills: [%s]%s}
   - {callsign: B1, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, level: M, training: %s, skills: [%s]%s}

@@ -14,13 +14,9 @@ import (
 // The plotting board's plan of a Thunderbolt & Lightning order (ruleset.Planner): the lead aircraft's
 // track and what each aircraft's guns could reach where the plot ends, by the combat's own rules.
 
-const planScenario = `
-ruleset: tnl
-name: board
+const planScenario = annBen + `name: board
 turns: 8
 visibility: %d
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, unit: U1, side: A, player: ann, hex: [0, 0], facing: 0, level: M%s}
   - {callsign: A2, type: spitfire-i, unit: U1, side: A, player: ann, hex: [1, 0], facing: 0, level: M, speed: 6}
@@ -185,12 +181,8 @@ func TestBoardTrackOfAPlotThatBreaksARule(t *testing.T) {
 	}
 }
 
-const shipScenario = `
-ruleset: tnl
-name: board ships
+const shipScenario = annBen + `name: board ships
 turns: 8
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, unit: U1, side: A, player: ann, hex: [0, 0], facing: 0, level: %s, load: %s}
 ships:

@@ -199,6 +199,13 @@ func TestAAAndShips(t *testing.T) {
 	}
 }
 
+// The opening lines of the test scenarios: the ruleset, then two sides with a player each, ann and ben.
+const (
+	annBen       = "ruleset: tnl\nsides: [A, B]\nplayers: [{id: ann, side: A}, {id: ben, side: B}]\n"
+	rafLuftwaffe = "ruleset: tnl\nsides: [RAF, Luftwaffe]\nplayers: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]\n"
+	usnIJN       = "ruleset: tnl\nsides: [USN, IJN]\nplayers: [{id: ann, side: USN}, {id: ben, side: IJN}]\n"
+)
+
 func newTestGame(t testing.TB, scn string) *game {
 	t.Helper()
 	return rulesettest.NewGame[*game](t, Ruleset{}, scn, "t.yaml")
