@@ -104,10 +104,7 @@ func swarmCalcArgs(q *Squadron, order string) []string {
 // with one function (CheckOrderOf) and fly it with one (Move), so they agree on the verdict, the problem
 // codes and where the squadron ends.
 func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.TypeKeys()
 	n := rulesettest.Cases(t, 5000, 800)
 	rng := rand.New(rand.NewPCG(26, 4))
@@ -287,10 +284,7 @@ squadrons:
 // fire --ruleset swarm --json` with the turn's range and dice, and the two must score the same dice,
 // need the same save and fill the same pips.
 func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.TypeKeys()
 	pilots := []string{"green", "regular", "veteran", "ace"}
 	n := rulesettest.Cases(t, 1500, 250)

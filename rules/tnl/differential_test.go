@@ -133,10 +133,7 @@ func codesOf[P ruleset.Problem | ruleset.CalcProblem](ps []P) []string {
 // the same functions (CheckPlot, FlyPhase, SpeedRange, LoadProblems), so they agree on the verdict, the
 // problem codes and where the aircraft ends.
 func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.Keys()
 	n := rulesettest.Cases(t, 4000, 600)
 	rng := rand.New(rand.NewPCG(26, 3))
@@ -281,10 +278,7 @@ func planAgreesWithCalc(t *testing.T, where string, start hexmap.Hex, plan rules
 // CheckPlot and LoadProblems for the same aircraft.
 func calcVersusCheckPlot(t *testing.T, a *Aircraft, loadedMods bool, order string) moveJSON {
 	t.Helper()
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	sh, _ := d.Sheet(a.Type)
 	out, usage := runTnlCalc(t, tnlCalcArgs(a, loadedMods, order))
 	if usage != nil {
@@ -354,10 +348,7 @@ aircraft:
 // calc fire --ruleset tnl --json` with the turn's range and dice, and its hits saved or suffered by `sortie
 // calc save`, and the needs, hits, saves and damage must be the turn's.
 func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.Keys()
 	n := rulesettest.Cases(t, 1500, 400)
 	rng := rand.New(rand.NewPCG(26, 9))
@@ -492,10 +483,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 // sheets gave it to every single flexible gun, so a Ki-67's single 20 mm cannon fired at -1 in the turn
 // while the calculator (whose --pivot is for white dice) read it without.
 func TestPivotPenaltyIsForMachineGunsOnly(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	sh, ok := d.Sheet("ki-67")
 	if !ok {
 		t.Fatal("no ki-67")

@@ -11,13 +11,18 @@ import (
 	"sortie/rules/tnl/notation"
 )
 
-func sheet(t *testing.T, key string) *Sheet {
+func testData(t *testing.T) *Data {
 	t.Helper()
 	d, err := DefaultData()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sh, ok := d.Sheet(key)
+	return d
+}
+
+func sheet(t *testing.T, key string) *Sheet {
+	t.Helper()
+	sh, ok := testData(t).Sheet(key)
 	if !ok {
 		t.Fatalf("no sheet %s", key)
 	}
