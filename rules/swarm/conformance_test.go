@@ -42,17 +42,7 @@ func swarmSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []ruleset
 			out = append(out, rulesettest.Secret{Text: q.Name, What: "the name of unseen " + q.Callsign})
 		}
 	}
-	if log != nil {
-		for _, d := range log.Dice {
-			for _, w := range strings.Fields(d.Label) {
-				if hidden[w] {
-					out = append(out, rulesettest.Secret{Text: d.Label, What: "a roll of unseen " + w})
-					break
-				}
-			}
-		}
-	}
-	return out
+	return append(out, rulesettest.RollSecrets(log, hidden)...)
 }
 
 // The conformance kit on Swarm: the bundled scenario played to its end, and plays that reach every
@@ -85,23 +75,13 @@ func swarmFireOwed(prev, _ ruleset.Game, unit, order string) []string {
 	return []string{unit}
 }
 
-func FuzzConformanceCheckOrder(f *testing.F) {
-	b, err := BundledScenarioFile(DefaultScenario)
-	if err != nil {
-		f.Fatal(err)
-	}
-	rulesettest.FuzzCheckOrder(f, Ruleset{}, b)
-}
+func FuzzConformanceCheckOrder(f *testing.F) { rulesettest.FuzzBundledCheckOrder(f, Ruleset{}) }
 
 var swarmPlays = []rulesettest.Play{}
 
 // clashGame: two RAF squadrons meet a Dornier Staffel in clear sky (no cloud cover), over a target.
-const clashGame = `
-ruleset: swarm
-name: clash
+const clashGame = rafLuftwaffe + `name: clash
 turns: 6
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 squadrons:
   - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
   - {callsign: LION, name: Lions, type: hurricane-i, side: RAF, player: ann, hex: [1, 0], facing: 150, tack: 2 S M}
@@ -112,13 +92,9 @@ targets:
 
 // cloudGame: the same squadrons far apart under cloud cover, plotting courses until they sight each
 // other.
-const cloudGame = `
-ruleset: swarm
-name: cloud
+const cloudGame = rafLuftwaffe + `name: cloud
 visibility: 3
 turns: 8
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 squadrons:
   - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
   - {callsign: ADLER, name: Adler, type: do-17z, side: Luftwaffe, player: ben, hex: [8, 8], facing: 330, tack: 1 S M}

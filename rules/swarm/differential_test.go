@@ -23,13 +23,9 @@ import (
 	"sortie/rules/ruleset/rulesettest"
 )
 
-const diffSwarmScenario = `
-ruleset: swarm
-name: differential
+const diffSwarmScenario = annBen + `name: differential
 visibility: 5
 turns: 20
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 squadrons:
   - {callsign: Q1, type: %s, side: A, player: ann, hex: [0, 0], facing: 30, tack: 1 S M}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -80], facing: 210, tack: 2 S M}
@@ -108,10 +104,7 @@ func swarmCalcArgs(q *Squadron, order string) []string {
 // with one function (CheckOrderOf) and fly it with one (Move), so they agree on the verdict, the problem
 // codes and where the squadron ends.
 func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.TypeKeys()
 	n := rulesettest.Cases(t, 5000, 800)
 	rng := rand.New(rand.NewPCG(26, 4))
@@ -121,11 +114,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		typ, _ := d.Type(keys[rng.IntN(len(keys))])
 		g := games[typ.Key]
 		if g == nil {
-			g0, err := Ruleset{}.NewGame(fmt.Appendf(nil, diffSwarmScenario, typ.Key), nil, "diff.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			g = g0.(*game)
+			g = newGame(t, fmt.Sprintf(diffSwarmScenario, typ.Key))
 			games[typ.Key] = g
 		}
 		q := g.st.Squadron("Q1")
@@ -283,12 +272,8 @@ func TestCalcMoveChecksBombAsTheGame(t *testing.T) {
 	}
 }
 
-const diffSwarmFireScenario = `
-ruleset: swarm
-name: differential fire
+const diffSwarmFireScenario = annBen + `name: differential fire
 turns: 20
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 squadrons:
   - {callsign: Q1, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, tack: 1 S M, pilots: %s, filled: %d}
   - {callsign: Q2, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, tack: 1 S M, pilots: %s, filled: %d}
@@ -299,10 +284,7 @@ squadrons:
 // fire --ruleset swarm --json` with the turn's range and dice, and the two must score the same dice,
 // need the same save and fill the same pips.
 func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.TypeKeys()
 	pilots := []string{"green", "regular", "veteran", "ace"}
 	n := rulesettest.Cases(t, 1500, 250)

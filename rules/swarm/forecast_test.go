@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	hexmap "sortie/rules/hex"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // oraclePreview is Preview as it was written with fmt, before its lines were appended into one
@@ -33,14 +34,7 @@ func oraclePreview(turn int, start Position, moves []MoveResult) []string {
 
 // TestForecastText pins an order check's canonical order and forecast, facing changes and all.
 func TestForecastText(t *testing.T) {
-	scn, err := BundledScenarioFile("kanalkampf-1940")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Ruleset{}.NewGame(scn, nil, "kanalkampf.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := rulesettest.Bundled[*game](t, Ruleset{}, "kanalkampf-1940")
 	for _, c := range []struct {
 		player, unit, text, canonical string
 		preview                       []string

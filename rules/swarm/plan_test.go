@@ -14,13 +14,9 @@ import (
 // The plotting board's plan of a Swarm order (ruleset.Planner): the squadron's track over every turn it
 // plots, and what it could attack where the plot ends, by the turn's own rules of fire.
 
-const planScenario = `
-ruleset: swarm
-name: board
+const planScenario = annBen + `name: board
 visibility: %d
 turns: 20
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 squadrons:
   - {callsign: Q1, type: %s, side: A, player: ann, hex: [0, 0], facing: 30, tack: %s}
   - {callsign: E1, type: bf-109e, side: B, player: ben, hex: [0, -30], facing: 210, tack: 2 S M}
@@ -32,11 +28,7 @@ targets:
 
 func planGame(t *testing.T, visibility int, typ, tack string) *game {
 	t.Helper()
-	g, err := Ruleset{}.NewGame(fmt.Appendf(nil, planScenario, visibility, typ, tack), nil, "board.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.(*game)
+	return newGame(t, fmt.Sprintf(planScenario, visibility, typ, tack))
 }
 
 // reachOf is the plan of the order for Q1 with E1 moved off from where the track ends, at band, in the
@@ -71,45 +63,51 @@ func wantReach(t *testing.T, what string, got []string, want ...string) {
 
 const noneInReach = "Q1: no enemy squadron in reach from where this plot ends"
 
-// Seed 004, "Targeting and Firepower": a squadron fires at enemies in its own altitude band, in the
-// sixty degrees ahead, each die scoring when it reaches the distance; the house range ends at 6 hexes
-// (data/house.yaml, max_range).
-func TestBoardReachIsTheFieldOfFire(t *testing.T) {
-	g := planGame(t, 0, "bf-109e", "2 S M")
-	_, r := reachOf(t, g, "2 S M 2 FIRE ANY", ahead(2), "M")
-	wantReach(t, "2 hexes ahead", r, "Q1 could attack E1 where it was last seen: 2 hexes away in its field of fire, 3D6 each scoring on 2 or more")
-	_, r = reachOf(t, g, "2 S M 2 FIRE ANY", ahead(2), "H")
-	wantReach(t, "2 hexes ahead at High", r, noneInReach)
-	_, r = reachOf(t, g, "2 S M 2 FIRE ANY", behind(2), "M")
-	wantReach(t, "2 hexes behind", r, noneInReach)
-	_, r = reachOf(t, g, "2 S M 2 FIRE ANY", ahead(6), "M")
-	wantReach(t, "6 hexes ahead", r, "Q1 could attack E1 where it was last seen: 6 hexes away in its field of fire, 3D6 each scoring on 6 or more")
-	_, r = reachOf(t, g, "2 S M 2 FIRE ANY", ahead(7), "M")
-	wantReach(t, "7 hexes ahead", r, noneInReach)
-	// The band the plot ends in is the one that counts.
-	_, r = reachOf(t, g, "2 S H 2 FIRE ANY", ahead(2), "H")
-	wantReach(t, "2 hexes ahead after climbing to High", r, "Q1 could attack E1 where it was last seen: 2 hexes away in its field of fire, 3D6 each scoring on 2 or more")
-}
-
-// Seed 004, "Rear firing aircraft": a rear gunner makes one 1D6 attack at the rear or side arcs, beside
-// the squadron's own attack ahead; its firepower falls with its losses ("The Swarm Control Sheet").
-func TestBoardReachOfARearGunner(t *testing.T) {
-	g := planGame(t, 0, "do-17z", "1 S M")
-	_, r := reachOf(t, g, "1 S M 1 FIRE ANY", behind(2), "M")
-	wantReach(t, "a bomber with an enemy behind", r, "Q1's rear gunner could attack E1 where it was last seen: 2 hexes away at 5 o'clock, 1D6 scoring on 2 or more")
-	_, r = reachOf(t, g, "1 S M 1 FIRE ANY", ahead(1), "M")
-	wantReach(t, "a bomber with an enemy ahead", r, "Q1 could attack E1 where it was last seen: 1 hex away in its field of fire, 2D6 each scoring on 1 or more")
-}
-
-// Seed 004, "Cloud Cover": a squadron sees, and so fires, within the scenario's visibility, even at an
-// enemy its side sees from elsewhere.
-func TestBoardReachIsWithinTheVisibility(t *testing.T) {
-	g := planGame(t, 3, "bf-109e", "2 S M")
-	g.st.Squadron("Q1").Contact = true
-	_, r := reachOf(t, g, "2 S M 2 FIRE ANY", ahead(4), "M")
-	wantReach(t, "4 hexes ahead with visibility 3", r, noneInReach)
-	_, r = reachOf(t, g, "2 S M 2 FIRE ANY", ahead(3), "M")
-	wantReach(t, "3 hexes ahead with visibility 3", r, "Q1 could attack E1 where it was last seen: 3 hexes away in its field of fire, 3D6 each scoring on 3 or more")
+// The reach of a squadron's guns from where its plot ends, one case a line:
+//   - seed 004, "Targeting and Firepower": a squadron fires at enemies in its own altitude band, in the
+//     sixty degrees ahead, each die scoring when it reaches the distance; the house range ends at 6
+//     hexes (data/house.yaml, max_range); the band the plot ends in is the one that counts;
+//   - seed 004, "Rear firing aircraft": a rear gunner makes one 1D6 attack at the rear or side arcs,
+//     beside the squadron's own attack ahead; its firepower falls with its losses ("The Swarm Control
+//     Sheet");
+//   - seed 004, "Cloud Cover": a squadron sees, and so fires, within the scenario's visibility, even at
+//     an enemy its side sees from elsewhere (contact: the squadron has sighted the enemy).
+func TestBoardReachOfGuns(t *testing.T) {
+	const (
+		fighter = "2 S M 2 FIRE ANY"
+		bomber  = "1 S M 1 FIRE ANY"
+	)
+	for _, c := range []struct {
+		what       string
+		visibility int
+		typ, tack  string
+		contact    bool
+		order      string
+		off        hexmap.Hex
+		band       string
+		want       string
+	}{
+		// Targeting and Firepower.
+		{"2 hexes ahead", 0, "bf-109e", "2 S M", false, fighter, ahead(2), "M", "Q1 could attack E1 where it was last seen: 2 hexes away in its field of fire, 3D6 each scoring on 2 or more"},
+		{"2 hexes ahead at High", 0, "bf-109e", "2 S M", false, fighter, ahead(2), "H", noneInReach},
+		{"2 hexes behind", 0, "bf-109e", "2 S M", false, fighter, behind(2), "M", noneInReach},
+		{"6 hexes ahead", 0, "bf-109e", "2 S M", false, fighter, ahead(6), "M", "Q1 could attack E1 where it was last seen: 6 hexes away in its field of fire, 3D6 each scoring on 6 or more"},
+		{"7 hexes ahead", 0, "bf-109e", "2 S M", false, fighter, ahead(7), "M", noneInReach},
+		{"2 hexes ahead after climbing to High", 0, "bf-109e", "2 S M", false, "2 S H 2 FIRE ANY", ahead(2), "H", "Q1 could attack E1 where it was last seen: 2 hexes away in its field of fire, 3D6 each scoring on 2 or more"},
+		// Rear firing aircraft.
+		{"a bomber with an enemy behind", 0, "do-17z", "1 S M", false, bomber, behind(2), "M", "Q1's rear gunner could attack E1 where it was last seen: 2 hexes away at 5 o'clock, 1D6 scoring on 2 or more"},
+		{"a bomber with an enemy ahead", 0, "do-17z", "1 S M", false, bomber, ahead(1), "M", "Q1 could attack E1 where it was last seen: 1 hex away in its field of fire, 2D6 each scoring on 1 or more"},
+		// Cloud Cover.
+		{"4 hexes ahead with visibility 3", 3, "bf-109e", "2 S M", true, fighter, ahead(4), "M", noneInReach},
+		{"3 hexes ahead with visibility 3", 3, "bf-109e", "2 S M", true, fighter, ahead(3), "M", "Q1 could attack E1 where it was last seen: 3 hexes away in its field of fire, 3D6 each scoring on 3 or more"},
+	} {
+		g := planGame(t, c.visibility, c.typ, c.tack)
+		if c.contact {
+			g.st.Squadron("Q1").Contact = true
+		}
+		_, r := reachOf(t, g, c.order, c.off, c.band)
+		wantReach(t, c.what, r, c.want)
+	}
 }
 
 // Fog of war (invariant 4): the reach is of the enemy as the side saw it; an enemy it has not seen is

@@ -303,16 +303,7 @@ func (r *resolver) initiative(active []*Squadron) []*Squadron {
 		}
 	}
 	order := append([]*Squadron(nil), active...)
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i].Callsign, order[j].Callsign
-		if first[a] != first[b] {
-			return first[a] < first[b]
-		}
-		if tie[a] != tie[b] {
-			return tie[a] < tie[b]
-		}
-		return a < b
-	})
+	ruleset.InitiativeOrder(order, func(q *Squadron) string { return q.Callsign }, first, tie)
 	for i, q := range order {
 		cs := q.Callsign
 		how := fmt.Sprintf("initiative %d", first[cs])

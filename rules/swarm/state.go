@@ -101,12 +101,7 @@ func (s *State) Squadron(callsign string) *Squadron {
 
 // Target returns the ground target with a name.
 func (s *State) Target(name string) *Target {
-	for i := range s.Targets {
-		if s.Targets[i].Name == name {
-			return &s.Targets[i]
-		}
-	}
-	return nil
+	return ruleset.Named(s.Targets, name, func(t *Target) string { return t.Name })
 }
 
 // SideOf returns a player's side.

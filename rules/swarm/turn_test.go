@@ -12,6 +12,12 @@ import (
 	"sortie/rules/ruleset/rulesettest"
 )
 
+// The opening lines of the test scenarios: the ruleset, then two sides with a player each, ann and ben.
+const (
+	annBen       = "ruleset: swarm\nsides: [A, B]\nplayers: [{id: ann, side: A}, {id: ben, side: B}]\n"
+	rafLuftwaffe = "ruleset: swarm\nsides: [RAF, Luftwaffe]\nplayers: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]\n"
+)
+
 // scenario writes a two-sided scenario (RAF: alice, Luftwaffe: bob) with the given squadron lines.
 func scenario(visibility int, extra string, squadrons ...string) string {
 	var b strings.Builder
@@ -27,6 +33,22 @@ func scenario(visibility int, extra string, squadrons ...string) string {
 func newGame(t testing.TB, text string) *game {
 	t.Helper()
 	return rulesettest.NewGame[*game](t, Ruleset{}, text, "test.yaml")
+}
+
+// reportOrders is the order block every player's report offers (each squadron's ready-made line), each
+// line through edit when edit is not nil.
+func reportOrders(g ruleset.Game, edit func(cs, o string) string) map[string]string {
+	orders := map[string]string{}
+	for _, p := range g.Players() {
+		for _, l := range g.Report(p.ID, nil).OrderLines {
+			cs, o, _ := strings.Cut(l, ": ")
+			if edit != nil {
+				o = edit(cs, o)
+			}
+			orders[cs] = o
+		}
+	}
+	return orders
 }
 
 // play resolves one round with scripted dice, checks that exactly the dice given were thrown, and returns
@@ -435,28 +457,15 @@ func TestSwarmSpottingAndReport(t *testing.T) {
 
 // Resolve is deterministic, never changes its input, and a saved game loads to the same hash.
 func TestSwarmDeterminismAndSaveLoad(t *testing.T) {
-	data, err := BundledScenarioFile(DefaultScenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g0, err := Ruleset{}.NewGame(data, nil, "k.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g0 := rulesettest.Bundled[*game](t, Ruleset{}, DefaultScenario)
 	run := func() (string, []byte) {
-		g := g0
+		var g ruleset.Game = g0
 		var logs []byte
 		for i := 0; i < 12; i++ {
 			if over, _ := g.Over(); over {
 				break
 			}
-			orders := map[string]string{}
-			for _, p := range []string{"alice", "bob"} {
-				for _, l := range g.Report(p, nil).OrderLines {
-					cs, o, _ := strings.Cut(l, ": ")
-					orders[cs] = o
-				}
-			}
+			orders := reportOrders(g, nil)
 			before := g.Hash()
 			next, log, err := g.Resolve(orders, dice.NewSeeded(dice.SeedFromUint64(uint64(i)).Stream("x")))
 			if err != nil {

@@ -13,12 +13,9 @@ import (
 // twinScenario is Tigers against a Messerschmitt Staffel under cloud cover for the kit's twins: ADLER, out of
 // sight of the RAF when the game starts, starts at start on the given tack. extra is more squadron lines.
 func twinScenario(start hexmap.Hex, facing hexmap.Dir, tack, extra string) []byte {
-	return fmt.Appendf(nil, `ruleset: swarm
-name: twins
+	return fmt.Appendf(nil, rafLuftwaffe+`name: twins
 visibility: 3
 turns: 8
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 squadrons:
   - {callsign: TIGER, name: Tigers, type: spitfire-i, side: RAF, player: ann, hex: [0, 0], facing: 150, tack: 2 S M}
   - {callsign: ADLER, name: Adler, type: bf-109e, side: Luftwaffe, player: ben, hex: [%d, %d], facing: %d, tack: %s}
@@ -90,11 +87,7 @@ func swarmView(g ruleset.Game, side string) any { return ViewOf(g.(*game).st, si
 // shows (issue "Fog and faults", defect 1: a view must be a function of the report). Each field's change
 // in the game must change the report; a new field needs a line here, and so a line in the report.
 func TestContactIsWhatTheReportShows(t *testing.T) {
-	g0, err := Ruleset{}.NewGame(twinScenario(hexmap.Hex{Q: 1, R: 1}, 11, "2 S M", ""), nil, "twins.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := g0.(*game)
+	g := newGame(t, string(twinScenario(hexmap.Hex{Q: 1, R: 1}, 11, "2 S M", "")))
 	if !g.st.Sight["RAF"]["ADLER"] {
 		t.Fatal("the RAF does not see ADLER")
 	}

@@ -166,9 +166,5 @@ func EventsFor(st *State, side string, events []Event) []Event {
 
 // diceOf lists the rolls of the events a side may see.
 func diceOf(events []Event) []dice.Roll {
-	var out []dice.Roll
-	for _, e := range events {
-		out = append(out, e.Dice...)
-	}
-	return out
+	return ruleset.Rolls(events, func(e *Event) []dice.Roll { return e.Dice })
 }

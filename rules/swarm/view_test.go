@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sortie/rules/dice"
+	"sortie/rules/ruleset/rulesettest"
 )
 
 // enemyLeak says what an event shown to side tells beyond what that side may know about enemy squadrons:
@@ -162,35 +163,26 @@ func TestSwarmEventsForEveryKind(t *testing.T) {
 // checks every report of every round against the state: each side's events tell nothing about enemy
 // squadrons beyond their sighting, and the enemy section lists exactly the squadrons in sight.
 func TestSwarmReportsLeakNothing(t *testing.T) {
-	data, _ := BundledScenarioFile(DefaultScenario)
 	kinds := map[string]bool{}
 	for seed := uint64(0); seed < 40; seed++ {
-		g0, err := Ruleset{}.NewGame(data, nil, "k.yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := g0.(*game)
+		g := rulesettest.Bundled[*game](t, Ruleset{}, DefaultScenario)
 		// Steer the Luftwaffe over the convoy: the Dorniers bomb whenever they plot a turn.
 		for round := 0; round < 15; round++ {
 			if over, _ := g.Over(); over {
 				break
 			}
-			orders := map[string]string{}
-			for _, p := range []string{"alice", "bob"} {
-				for _, l := range g.Report(p, nil).OrderLines {
-					cs, o, _ := strings.Cut(l, ": ")
-					if cs == "ADLER" && !g.st.Squadron(cs).Bombed {
-						o = strings.ReplaceAll(o, " FIRE ANY", " BOMB FIRE ANY")
-					}
-					if turns := strings.Split(o, "; "); seed%2 == 0 && len(turns) > 1 {
-						o = strings.Repeat(turns[0]+"; ", MaxCourse-1) + turns[0] // the longest course
-					}
-					if seed%3 == 1 && cs == "TIGER" && g.st.Squadron(cs).Contact {
-						o = "2 R M 1 R 1" // some turning, for variety
-					}
-					orders[cs] = o
+			orders := reportOrders(g, func(cs, o string) string {
+				if cs == "ADLER" && !g.st.Squadron(cs).Bombed {
+					o = strings.ReplaceAll(o, " FIRE ANY", " BOMB FIRE ANY")
 				}
-			}
+				if turns := strings.Split(o, "; "); seed%2 == 0 && len(turns) > 1 {
+					o = strings.Repeat(turns[0]+"; ", MaxCourse-1) + turns[0] // the longest course
+				}
+				if seed%3 == 1 && cs == "TIGER" && g.st.Squadron(cs).Contact {
+					o = "2 R M 1 R 1" // some turning, for variety
+				}
+				return o
+			})
 			next, log, err := g.Resolve(orders, dice.NewSeeded(dice.SeedFromUint64(seed).Stream(fmt.Sprint(round))))
 			if err != nil {
 				t.Fatal(err)

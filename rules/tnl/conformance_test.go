@@ -1,7 +1,6 @@
 package tnl
 
 import (
-	"strings"
 	"testing"
 
 	"sortie/parser"
@@ -42,17 +41,7 @@ func tnlSecrets(prev, g ruleset.Game, log *ruleset.Log, side string) []rulesette
 			out = append(out, rulesettest.Secret{Text: a.Unit, What: "the unit of unseen " + a.Callsign})
 		}
 	}
-	if log != nil {
-		for _, d := range log.Dice {
-			for _, w := range strings.Fields(d.Label) {
-				if hidden[w] {
-					out = append(out, rulesettest.Secret{Text: d.Label, What: "a roll of unseen " + w})
-					break
-				}
-			}
-		}
-	}
-	return out
+	return append(out, rulesettest.RollSecrets(log, hidden)...)
 }
 
 // The conformance kit on Thunderbolt & Lightning: the bundled scenario played on default orders, and
@@ -89,21 +78,11 @@ func tnlFireOwed(prev, _ ruleset.Game, unit, order string) []string {
 	return out
 }
 
-func FuzzConformanceCheckOrder(f *testing.F) {
-	b, err := BundledScenarioFile(DefaultScenario)
-	if err != nil {
-		f.Fatal(err)
-	}
-	rulesettest.FuzzCheckOrder(f, Ruleset{}, b)
-}
+func FuzzConformanceCheckOrder(f *testing.F) { rulesettest.FuzzBundledCheckOrder(f, Ruleset{}) }
 
 // dogfight: two pairs meet head on at the same level, close enough to fire in phase 1.
-const dogfight = `
-ruleset: tnl
-name: dogfight
+const dogfight = rafLuftwaffe + `name: dogfight
 turns: 4
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, unit: RED, side: RAF, player: ann, hex: [0, 6], facing: 0, level: M, speed: 6, training: multi-ace, skills: [aim, lucky, jinx]}
   - {callsign: RED2, type: spitfire-i, unit: RED, side: RAF, player: ann, hex: [1, 6], facing: 0, level: M, speed: 6}
@@ -113,14 +92,10 @@ aircraft:
 
 // fleet: torpedo and dive bombers go for a carrier with a destroyer, under fog of war, a Zero and an
 // Avenger far from everything.
-const fleet = `
-ruleset: tnl
-name: fleet
+const fleet = usnIJN + `name: fleet
 turns: 4
 visibility: 12
 options: {loaded_modifiers: true}
-sides: [USN, IJN]
-players: [{id: ann, side: USN}, {id: ben, side: IJN}]
 aircraft:
   - {callsign: SBD1, type: sbd-3, unit: BOMBING, side: USN, player: ann, hex: [0, 5], facing: 0, level: M, speed: 4}
   - {callsign: TBF1, type: tbf-1, unit: TORPS, side: USN, player: ann, hex: [3, 8], facing: 0, level: VL, speed: 4}

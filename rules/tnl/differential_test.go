@@ -25,13 +25,9 @@ import (
 	"sortie/rules/tnl/notation"
 )
 
-const diffTnlScenario = `
-ruleset: tnl
-name: differential
+const diffTnlScenario = annBen + `name: differential
 turns: 8
 options: {loaded_modifiers: %v}
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, unit: U1, side: A, player: ann, hex: [0, 0], facing: 0, level: M}
   - {callsign: FAR, type: bf-109e, side: B, player: ben, hex: [0, -300], facing: 180, level: M}
@@ -137,10 +133,7 @@ func codesOf[P ruleset.Problem | ruleset.CalcProblem](ps []P) []string {
 // the same functions (CheckPlot, FlyPhase, SpeedRange, LoadProblems), so they agree on the verdict, the
 // problem codes and where the aircraft ends.
 func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.Keys()
 	n := rulesettest.Cases(t, 4000, 600)
 	rng := rand.New(rand.NewPCG(26, 3))
@@ -153,11 +146,7 @@ func TestCalculatorReceiptAndTurnAgreeOnMovement(t *testing.T) {
 		key := fmt.Sprint(sh.Key, loadedMods)
 		g := games[key]
 		if g == nil {
-			g0, err := Ruleset{}.NewGame(fmt.Appendf(nil, diffTnlScenario, loadedMods, sh.Key), nil, "diff.yaml")
-			if err != nil {
-				t.Fatal(err)
-			}
-			g = g0.(*game)
+			g = newTestGame(t, fmt.Sprintf(diffTnlScenario, loadedMods, sh.Key))
 			games[key] = g
 		}
 		a := g.st.Plane("A1")
@@ -289,10 +278,7 @@ func planAgreesWithCalc(t *testing.T, where string, start hexmap.Hex, plan rules
 // CheckPlot and LoadProblems for the same aircraft.
 func calcVersusCheckPlot(t *testing.T, a *Aircraft, loadedMods bool, order string) moveJSON {
 	t.Helper()
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	sh, _ := d.Sheet(a.Type)
 	out, usage := runTnlCalc(t, tnlCalcArgs(a, loadedMods, order))
 	if usage != nil {
@@ -350,12 +336,8 @@ func TestCalcMoveChecksTheLoad(t *testing.T) {
 	}
 }
 
-const diffTnlFireScenario = `
-ruleset: tnl
-name: differential fire
+const diffTnlFireScenario = annBen + `name: differential fire
 turns: 8
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, side: A, player: ann, hex: [0, 0], facing: %d, level: M, training: %s, skills: [%s]%s}
   - {callsign: B1, type: %s, side: B, player: ben, hex: [%d, %d], facing: %d, level: M, training: %s, skills: [%s]%s}
@@ -366,10 +348,7 @@ aircraft:
 // calc fire --ruleset tnl --json` with the turn's range and dice, and its hits saved or suffered by `sortie
 // calc save`, and the needs, hits, saves and damage must be the turn's.
 func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	keys := d.Keys()
 	n := rulesettest.Cases(t, 1500, 400)
 	rng := rand.New(rand.NewPCG(26, 9))
@@ -504,10 +483,7 @@ func TestCalculatorAndTurnAgreeOnFire(t *testing.T) {
 // sheets gave it to every single flexible gun, so a Ki-67's single 20 mm cannon fired at -1 in the turn
 // while the calculator (whose --pivot is for white dice) read it without.
 func TestPivotPenaltyIsForMachineGunsOnly(t *testing.T) {
-	d, err := DefaultData()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := testData(t)
 	sh, ok := d.Sheet("ki-67")
 	if !ok {
 		t.Fatal("no ki-67")

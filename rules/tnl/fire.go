@@ -417,17 +417,8 @@ func (r *resolver) shipAttacks() {
 			v := r.roll(fmt.Sprintf("turn %d %s dive-bombs %s", r.turn, a.Callsign, g.Callsign))
 			base.Dice = []dice.Roll{r.lastRoll()}
 			a.Loaded, a.DiveRun = false, false
-			hit := v+b.Mod() >= b.Need()
 			base.Text = fmt.Sprintf("%s dive-bombed %s from %s: needs %d, modifier %+d, rolled %d: ", a.Callsign, g.Callsign, a.Level, b.Need(), b.Mod(), v)
-			if hit {
-				pts := BombPoints(a.Load)
-				g.Damage += pts
-				base.Hit = true
-				base.Text += fmt.Sprintf("a hit, %d damage points (%d of %d)", pts, g.Damage, g.Points)
-			} else {
-				base.Text += "a miss"
-			}
-			r.emit(base)
+			r.emitShipAttack(base, g, v+b.Mod() >= b.Need(), BombPoints(a.Load))
 		case "TORPEDO":
 			base.Kind = EvTorpedo
 			t := torpedoRun(a, g)
@@ -442,14 +433,7 @@ func (r *resolver) shipAttacks() {
 			a.Loaded = false
 			aspect, _ := t.Aspect()
 			base.Text = fmt.Sprintf("%s launched a torpedo at %s from %d hexes (%s): needs %d, modifier %+d, rolled %d: ", a.Callsign, g.Callsign, t.Range, aspect, t.Need(), t.Mod(), v)
-			if v+t.Mod() >= t.Need() {
-				g.Damage += TorpedoPoints
-				base.Hit = true
-				base.Text += fmt.Sprintf("a hit, %d damage points (%d of %d)", TorpedoPoints, g.Damage, g.Points)
-			} else {
-				base.Text += "a miss"
-			}
-			r.emit(base)
+			r.emitShipAttack(base, g, v+t.Mod() >= t.Need(), TorpedoPoints)
 		}
 		if g.Sunk() && !sunk[g.Callsign] {
 			sunk[g.Callsign] = true
@@ -460,4 +444,17 @@ func (r *resolver) shipAttacks() {
 		r.emit(Event{Kind: EvSunk, Phase: 2, Unit: cs, Side: g.Side, Text: fmt.Sprintf("%s has sunk", cs)})
 	}
 	r.attacks = nil
+}
+
+// emitShipAttack ends a bomb's or torpedo's line with what it did to the ship g, pts damage points for
+// a hit (seed 003, "Attacking Ships"), and emits it.
+func (r *resolver) emitShipAttack(e Event, g *Ground, hit bool, pts int) {
+	if hit {
+		g.Damage += pts
+		e.Hit = true
+		e.Text += fmt.Sprintf("a hit, %d damage points (%d of %d)", pts, g.Damage, g.Points)
+	} else {
+		e.Text += "a miss"
+	}
+	r.emit(e)
 }

@@ -42,12 +42,8 @@ func eventsOf(evs []Event, kind string) []Event {
 	return out
 }
 
-const shipsOnly = `
-ruleset: tnl
-name: strike
+const shipsOnly = usnIJN + `name: strike
 turns: 4
-sides: [USN, IJN]
-players: [{id: ann, side: USN}, {id: ben, side: IJN}]
 aircraft:
   - {callsign: SBD1, type: sbd-3, unit: BOMBING, side: USN, player: ann, hex: [0, 5], facing: 0, level: M, speed: 4}
   - {callsign: TBF1, type: tbf-1, unit: TORPS, side: USN, player: ann, hex: [3, 8], facing: 0, level: VL, speed: 4}
@@ -82,6 +78,10 @@ func TestShipAttacksInTheGame(t *testing.T) {
 		if !e.Hit {
 			t.Errorf("a hit is marked as one for the map picture: %+v", e)
 		}
+	}
+	// Each hit's points add to the ship's damage, and the last line says the sum: 25 + 30 + 30 of its 80.
+	if d := next.GroundNamed("KAGA").Damage; d != 85 || !strings.HasSuffix(torps[1].Text, "(85 of 80)") {
+		t.Errorf("KAGA's damage %d, the last torpedo's line %q", d, torps[1].Text)
 	}
 	// The attackers' side sees each attack on its picture as a solid line from the aircraft to the ship.
 	side := next.Plane("SBD1").Side
@@ -125,12 +125,8 @@ func TestShipAttacksInTheGame(t *testing.T) {
 // Seed 003 "Anti Aircraft Guns": heavy guns reach Medium with a blue die a gun, once a turn; medium guns
 // reach only Low; AA hits on 6; a hit gets a saving roll at the blue -3.
 func TestAAInTheGame(t *testing.T) {
-	g := newTestGame(t, `
-ruleset: tnl
-name: flak
+	g := newTestGame(t, annBen+`name: flak
 turns: 3
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: HIGHER, type: he-111h, side: A, player: ann, hex: [0, 3], facing: 0, level: M, speed: 5}
   - {callsign: GUARD, type: hurricane-i, side: B, player: ben, hex: [30, 30], facing: 0, level: H, speed: 6}

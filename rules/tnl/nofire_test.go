@@ -13,13 +13,9 @@ import (
 // pair is a Spitfire (RED1, unit RED) and a Bf 109 (EMIL1, unit JAGD) flying north at the same speed,
 // so that where EMIL1 stands from RED1 at the start is where it stands in both combat phases; a second
 // Spitfire (RED2, unit BLUE) flies far to the west unless a case moves it.
-const pair = `
-ruleset: tnl
-name: pair
+const pair = rafLuftwaffe + `name: pair
 turns: 4
 %s
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, unit: RED, side: RAF, player: ann, hex: [0, 6], facing: 0, level: M, speed: 6}
   - {callsign: RED2, type: spitfire-i, unit: BLUE, side: RAF, player: ann, hex: [%d, %d], facing: 0, level: M, speed: 6}
@@ -139,12 +135,8 @@ func TestShipAttackNotMadeSaysWhy(t *testing.T) {
 // Ships"): the carrier's heavy guns destroy the Avenger in combat phase 1, before the attacks go in at
 // the end of movement phase 2; its side is told why its torpedo attack was not made.
 func TestShipAttackOfAnAircraftDestroyedFirstSaysWhy(t *testing.T) {
-	g := newTestGame(t, `
-ruleset: tnl
-name: last run
+	g := newTestGame(t, usnIJN+`name: last run
 turns: 4
-sides: [USN, IJN]
-players: [{id: ann, side: USN}, {id: ben, side: IJN}]
 aircraft:
   - {callsign: TBF1, type: tbf-1, unit: TORPS, side: USN, player: ann, hex: [0, 14], facing: 0, level: VL, speed: 4}
   - {callsign: ZEKE, type: a6m2, side: IJN, player: ben, hex: [0, -60], facing: 180, level: H, speed: 6}

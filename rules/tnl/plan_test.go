@@ -14,13 +14,9 @@ import (
 // The plotting board's plan of a Thunderbolt & Lightning order (ruleset.Planner): the lead aircraft's
 // track and what each aircraft's guns could reach where the plot ends, by the combat's own rules.
 
-const planScenario = `
-ruleset: tnl
-name: board
+const planScenario = annBen + `name: board
 turns: 8
 visibility: %d
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, unit: U1, side: A, player: ann, hex: [0, 0], facing: 0, level: M%s}
   - {callsign: A2, type: spitfire-i, unit: U1, side: A, player: ann, hex: [1, 0], facing: 0, level: M, speed: 6}
@@ -30,11 +26,7 @@ aircraft:
 
 func planGame(t *testing.T, visibility int, typ, extra string) *game {
 	t.Helper()
-	g, err := Ruleset{}.NewGame(fmt.Appendf(nil, planScenario, visibility, typ, extra), nil, "board.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.(*game)
+	return newTestGame(t, fmt.Sprintf(planScenario, visibility, typ, extra))
 }
 
 // reachOf is the plan of the order for U1, with B1 moved to the hex off from where the lead's track ends
@@ -189,12 +181,8 @@ func TestBoardTrackOfAPlotThatBreaksARule(t *testing.T) {
 	}
 }
 
-const shipScenario = `
-ruleset: tnl
-name: board ships
+const shipScenario = annBen + `name: board ships
 turns: 8
-sides: [A, B]
-players: [{id: ann, side: A}, {id: ben, side: B}]
 aircraft:
   - {callsign: A1, type: %s, unit: U1, side: A, player: ann, hex: [0, 0], facing: 0, level: %s, load: %s}
 ships:
@@ -240,11 +228,7 @@ func shipReachOf(t *testing.T, g *game, order string, off hexmap.Hex) string {
 // Seed 003, "Torpedo Bombing": a torpedo goes from Very Low, 5 to 20 hexes from the ship (6 or more at
 // 17 to 20, 5 at 13 to 16, 4 at 9 to 12, 3 at 5 to 8), at the ship where it will be after its move.
 func TestBoardReachOfATorpedo(t *testing.T) {
-	g0, err := Ruleset{}.NewGame(fmt.Appendf(nil, shipScenario, "tbf-1", "VL", "torpedo"), nil, "ships.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := g0.(*game)
+	g := newTestGame(t, fmt.Sprintf(shipScenario, "tbf-1", "VL", "torpedo"))
 	order := straightPlot(t, g, "", "TORPEDO KAGA")
 	if r := shipReachOf(t, g, order, hexmap.Hex{Q: 8, R: -4}); !strings.HasPrefix(r, "A1 could launch at KAGA where the ship will be after its move: 8 hexes away at Very Low, needing 3 or more") {
 		t.Errorf("8 hexes from the ship: %q", r)
@@ -260,11 +244,7 @@ func TestBoardReachOfATorpedo(t *testing.T) {
 // Seed 003, "Dive Bombing": a dive begun at Medium, the bomb released at Low (5 or more) or Very Low
 // (4 or more), over the ship or beside it (Sortie's reading, docs/tnl.md).
 func TestBoardReachOfADiveBomb(t *testing.T) {
-	g0, err := Ruleset{}.NewGame(fmt.Appendf(nil, shipScenario, "sbd-3", "M", "1000lb"), nil, "ships.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := g0.(*game)
+	g := newTestGame(t, fmt.Sprintf(shipScenario, "sbd-3", "M", "1000lb"))
 	order := straightPlot(t, g, "DIVE", "BOMB KAGA")
 	if r := shipReachOf(t, g, order, hexmap.Hex{Q: 1, R: 0}); r != "A1 could dive-bomb KAGA where the ship will be after its move: 1 hex away at Low, needing 5 or more before the modifiers" {
 		t.Errorf("beside the ship at Low: %q", r)

@@ -2,7 +2,6 @@ package tnl
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"sortie/parser"
@@ -182,16 +181,7 @@ func (r *resolver) initiative(active []*Unit) []*Unit {
 		}
 	}
 	order := append([]*Unit(nil), active...)
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i].Name, order[j].Name
-		if first[a] != first[b] {
-			return first[a] < first[b]
-		}
-		if tie[a] != tie[b] {
-			return tie[a] < tie[b]
-		}
-		return a < b
-	})
+	ruleset.InitiativeOrder(order, func(u *Unit) string { return u.Name }, first, tie)
 	for _, u := range order {
 		text := fmt.Sprintf("%s rolled %d for initiative", u.Name, first[u.Name])
 		if t, ok := tie[u.Name]; ok {

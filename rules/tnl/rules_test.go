@@ -11,13 +11,18 @@ import (
 	"sortie/rules/tnl/notation"
 )
 
-func sheet(t *testing.T, key string) *Sheet {
+func testData(t *testing.T) *Data {
 	t.Helper()
 	d, err := DefaultData()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sh, ok := d.Sheet(key)
+	return d
+}
+
+func sheet(t *testing.T, key string) *Sheet {
+	t.Helper()
+	sh, ok := testData(t).Sheet(key)
 	if !ok {
 		t.Fatalf("no sheet %s", key)
 	}
@@ -199,24 +204,41 @@ func TestAAAndShips(t *testing.T) {
 	}
 }
 
+// The opening lines of the test scenarios: the ruleset, then two sides with a player each, ann and ben.
+const (
+	annBen       = "ruleset: tnl\nsides: [A, B]\nplayers: [{id: ann, side: A}, {id: ben, side: B}]\n"
+	rafLuftwaffe = "ruleset: tnl\nsides: [RAF, Luftwaffe]\nplayers: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]\n"
+	usnIJN       = "ruleset: tnl\nsides: [USN, IJN]\nplayers: [{id: ann, side: USN}, {id: ben, side: IJN}]\n"
+)
+
 func newTestGame(t testing.TB, scn string) *game {
 	t.Helper()
 	return rulesettest.NewGame[*game](t, Ruleset{}, scn, "t.yaml")
 }
 
-// Seed 003 "Deciding Initiative": units roll 2D6, lowest first; Sortie re-rolls ties.
+// Seed 003 "Deciding Initiative": units roll 2D6, lowest first; with Sortie's tie rule, units that tie
+// roll 2D6 again, the lower moves first.
 func TestInitiativeLowestFirst(t *testing.T) {
-	g := newTestGame(t, dogfight)
-	src := dice.NewScripted(1, 1, 6, 6)
-	_, events, _ := Resolve(g.d, g.st, map[string]string{"RED": "6 / 6 HOLD", "JAGD": "6 / 6 HOLD"}, src)
-	var order []string
-	for _, e := range events {
-		if e.Kind == EvMove && e.Phase == 1 {
-			order = append(order, e.Unit)
+	for _, c := range []struct {
+		why   string
+		rolls []int
+		want  string
+	}{
+		{"JAGD rolled 2, RED 12: JAGD moves first", []int{1, 1, 6, 6}, "JAGD1,JAGD2,RED1,RED2"},
+		// JAGD 3+3, RED 2+4: a tie at 6; the tie-break: JAGD 6+6, RED 1+1, so RED moves first.
+		{"RED won the tie-break", []int{3, 3, 2, 4, 6, 6, 1, 1}, "RED1,RED2,JAGD1,JAGD2"},
+	} {
+		g := newTestGame(t, dogfight)
+		_, events, _ := Resolve(g.d, g.st, map[string]string{"RED": "6 / 6 HOLD", "JAGD": "6 / 6 HOLD"}, dice.NewScripted(c.rolls...))
+		var order []string
+		for _, e := range events {
+			if e.Kind == EvMove && e.Phase == 1 {
+				order = append(order, e.Unit)
+			}
 		}
-	}
-	if strings.Join(order, ",") != "JAGD1,JAGD2,RED1,RED2" {
-		t.Errorf("JAGD rolled 2, RED 12: JAGD moves first: %v", order)
+		if strings.Join(order, ",") != c.want {
+			t.Errorf("%s: %v", c.why, order)
+		}
 	}
 }
 
@@ -300,22 +322,5 @@ func TestShipsMoveByPhase(t *testing.T) {
 	r.moveShips(0)
 	if h := r.st.GroundNamed("KAGA").Hex; h != (hexmap.Hex{Q: 0, R: -2}) {
 		t.Errorf("two of its three hexes in phase 1: %s", h)
-	}
-}
-
-// Seed 003 "Deciding Initiative" with Sortie's tie rule: units that tie roll 2D6 again, the lower moves
-// first.
-func TestInitiativeTiesRollAgain(t *testing.T) {
-	g := newTestGame(t, dogfight)
-	// JAGD 3+3, RED 2+4: a tie at 6; the tie-break: JAGD 6+6, RED 1+1, so RED moves first.
-	_, events, _ := Resolve(g.d, g.st, map[string]string{"RED": "6 / 6 HOLD", "JAGD": "6 / 6 HOLD"}, dice.NewScripted(3, 3, 2, 4, 6, 6, 1, 1))
-	var order []string
-	for _, e := range events {
-		if e.Kind == EvMove && e.Phase == 1 {
-			order = append(order, e.Unit)
-		}
-	}
-	if strings.Join(order, ",") != "RED1,RED2,JAGD1,JAGD2" {
-		t.Errorf("RED won the tie-break: %v", order)
 	}
 }

@@ -174,19 +174,17 @@ func (s *State) UnitNamed(name string) *Unit {
 
 // GroundNamed returns the ship or site with a callsign, or nil.
 func (s *State) GroundNamed(cs string) *Ground {
-	for i := range s.Ground {
-		if s.Ground[i].Callsign == cs {
-			return &s.Ground[i]
-		}
-	}
-	return nil
+	return ruleset.Named(s.Ground, cs, func(g *Ground) string { return g.Callsign })
 }
 
 // Flying lists a unit's aircraft in play.
-func (s *State) Flying(u *Unit) []*Aircraft {
+func (s *State) Flying(u *Unit) []*Aircraft { return flying(u, s.Plane) }
+
+// flying lists the aircraft in play of a unit's members, each found by plane.
+func flying(u *Unit, plane func(cs string) *Aircraft) []*Aircraft {
 	var out []*Aircraft
 	for _, cs := range u.Members {
-		if a := s.Plane(cs); a != nil && a.InPlay() {
+		if a := plane(cs); a != nil && a.InPlay() {
 			out = append(out, a)
 		}
 	}

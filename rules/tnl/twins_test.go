@@ -16,12 +16,9 @@ import (
 // hexes a phase north; the Luftwaffe's JAGD1, out of sight when the game starts, starts at start with
 // the given speed. extra is more aircraft lines.
 func twinScenario(start hexmap.Hex, facing hexmap.Dir, speed int, extra string) []byte {
-	return fmt.Appendf(nil, `ruleset: tnl
-name: twins
+	return fmt.Appendf(nil, rafLuftwaffe+`name: twins
 turns: 4
 visibility: 8
-sides: [RAF, Luftwaffe]
-players: [{id: ann, side: RAF}, {id: ben, side: Luftwaffe}]
 aircraft:
   - {callsign: RED1, type: spitfire-i, unit: RED, side: RAF, player: ann, hex: [0, 6], facing: 0, level: M, speed: 6}
   - {callsign: JAGD1, type: bf-109e, unit: JAGD, side: Luftwaffe, player: ben, hex: [%d, %d], facing: %d, level: M, speed: %d}

@@ -110,12 +110,9 @@ func EventsFor(st *State, side string, events []Event) []Event {
 	return out
 }
 
+// diceOf lists the rolls of the events a side may see.
 func diceOf(events []Event) []dice.Roll {
-	var out []dice.Roll
-	for _, e := range events {
-		out = append(out, e.Dice...)
-	}
-	return out
+	return ruleset.Rolls(events, func(e *Event) []dice.Roll { return e.Dice })
 }
 
 // View is what one side may know (fog of war by construction): its own aircraft and units in full,
@@ -205,12 +202,4 @@ func (v *View) Plane(cs string) *Aircraft {
 }
 
 // Flying lists a unit's aircraft in play.
-func (v *View) Flying(u *Unit) []*Aircraft {
-	var out []*Aircraft
-	for _, cs := range u.Members {
-		if a := v.Plane(cs); a != nil && a.InPlay() {
-			out = append(out, a)
-		}
-	}
-	return out
-}
+func (v *View) Flying(u *Unit) []*Aircraft { return flying(u, v.Plane) }

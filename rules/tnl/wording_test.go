@@ -11,11 +11,7 @@ import (
 // already destroyed by other fire of the same phase (all fire is simultaneous, seed 003 "Combat") are
 // said to have done nothing more, and a shot without hits says no more than its dice.
 func TestShotLineDoesNotContradictItsHits(t *testing.T) {
-	gm, err := Ruleset{}.NewGame([]byte(duel), nil, "duel.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := gm.(*game).st
+	st := newTestGame(t, duel).st
 	shot := func(hits int) Event {
 		g := GroupDetail{Colour: White, Need: 4, Rolls: []int{1, 2}}
 		for i := 0; i < hits; i++ {
@@ -44,11 +40,7 @@ func TestShotLineDoesNotContradictItsHits(t *testing.T) {
 // ("Effects of Hits", "Loaded Modifiers"); the report says the cut only when there is one ("sheet 8/7
 // now 8/7" said nothing), and in words a player reads.
 func TestTopSpeedSaysNowOnlyWhenCut(t *testing.T) {
-	gm, err := Ruleset{}.NewGame([]byte(duel), nil, "duel.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := gm.(*game)
+	g := newTestGame(t, duel)
 	g.st.Plane("N1").Hits = 1 // a Spitfire's first hit: speed -2/-2
 	rep := g.Report("n", nil)
 	for _, u := range rep.Own {

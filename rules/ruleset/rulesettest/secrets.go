@@ -1,0 +1,39 @@
+package rulesettest
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"sortie/rules/ruleset"
+)
+
+// RollSecrets is the oracle's secrets a round's dice hold for a side: every roll in log whose label
+// names, as one of its words, a unit in hidden (the units the side has not seen). A nil log holds none.
+func RollSecrets(log *ruleset.Log, hidden map[string]bool) []Secret {
+	if log == nil {
+		return nil
+	}
+	var out []Secret
+	for _, d := range log.Dice {
+		for _, w := range strings.Fields(d.Label) {
+			if hidden[w] {
+				out = append(out, Secret{Text: d.Label, What: "a roll of unseen " + w})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// FuzzBundledCheckOrder is FuzzCheckOrder on the ruleset's default bundled scenario (ruleset.Bundled).
+func FuzzBundledCheckOrder(f *testing.F, rs interface {
+	ruleset.Ruleset
+	ruleset.Bundled
+}) {
+	b, err := fs.ReadFile(rs.Scenarios(), rs.DefaultScenario()+".yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	FuzzCheckOrder(f, rs, b)
+}
