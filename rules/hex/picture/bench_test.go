@@ -46,7 +46,7 @@ func crowdPixels(b *testing.B) *image.RGBA {
 }
 
 // BenchmarkRawDeflate compresses the 100-unit picture's own paletted pixels, a filter byte a row, as one
-// zlib stream on one core at the level the picture uses: the encoder's floor, without the drawing.
+// zlib stream at the level the picture uses (the fastest): the encoder's floor, without the drawing.
 func BenchmarkRawDeflate(b *testing.B) {
 	img := crowdPixels(b)
 	w := img.Rect.Dx()
@@ -58,7 +58,7 @@ func BenchmarkRawDeflate(b *testing.B) {
 	var n int
 	for b.Loop() {
 		var buf bytes.Buffer
-		z, err := zlib.NewWriterLevel(&buf, pngLevel)
+		z, err := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -73,7 +73,7 @@
 //     pixel; in the SVG it stays text, so labels can be searched and checked;
 //   - the SVG is written directly, an element a line, with a subset of the two fonts embedded: just the
 //     glyphs used, renumbered, with no hinting or names, checksums set (svgfont.go);
-//   - the PNG is written directly too (png.go), to compress it on every core.
+//   - the PNG is written by image/png, as a paletted image at its fastest compression (png.go).
 //
 // It replaced github.com/tdewolff/canvas, which did all of this and much more (LaTeX, PDF, text shaping
 // for every script) at the cost of some 120 of the binary's packages, about 7 MB of it, and a picture
@@ -86,12 +86,11 @@
 //
 // The PNG is paletted, one byte a pixel, against one fixed palette (the drawing's colours, their blends
 // with the grounds they are drawn on, a grey ramp); each pixel takes the nearest palette colour, so flat
-// colours stay exact and the same drawing gives the same bytes. Its rows are cut into bands of 128, each
-// mapped and deflated on its own on whichever core is free and joined into one stream; rows are not
-// filtered (a palette index is a name, not a number, and every filter made the picture larger), and the
-// level is 5, the fastest that keeps a 100-unit raid near 100 KB (docs/performance.md, Map pictures).
-// The same Scene gives the same bytes, PNG and SVG, on any number of processors: nothing is drawn in map
-// order, the bands do not depend on the processors, the SVG's numbers are rounded to a hundredth, its
+// colours stay exact and the same drawing gives the same bytes. image/png writes it unfiltered (as it
+// does every paletted image) at its fastest level: a 100-unit raid is about 125 KB, where its default
+// level gives about 100 KB in half as much time again (docs/performance.md, Map pictures). The same
+// Scene gives the same bytes, PNG and SVG, on any number of processors: nothing is drawn in map
+// order, the SVG's numbers are rounded to a hundredth, its
 // fonts carry no time stamp. x/image/vector gives the same coverage on every architecture; this
 // package's own geometry is floating point, which, where the compiler fuses multiply-adds (as on arm64),
 // may move an anti-aliased edge by a shade, so the golden pictures are made on amd64.

@@ -1,0 +1,56 @@
+package picture
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"testing"
+)
+
+// BenchmarkEncodePNG weighs the picture's PNG writer (encodePNG: the pixels mapped onto the palette and
+// written by image/png at its fastest) against the same at image/png's default compression: the level is
+// chosen by this measurement (docs/performance.md, Map pictures).
+func BenchmarkEncodePNG(b *testing.B) {
+	s := crowd(100, 30, 10)
+	p, lay, err := draw(&s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	img := drawRGBA(p, int(lay.W), int(lay.H))
+	paletted := func() *image.Paletted {
+		out := image.NewPaletted(img.Rect, palette())
+		colours := new(colourMap)
+		for y := range img.Rect.Dy() {
+			colours.mapRow(img, y, out.Pix[y*out.Stride:y*out.Stride+img.Rect.Dx()])
+		}
+		return out
+	}
+	encoders := []struct {
+		name   string
+		encode func() ([]byte, error)
+	}{
+		{"fastest", func() ([]byte, error) { return encodePNG(img) }},
+		{"default", func() ([]byte, error) {
+			var buf bytes.Buffer
+			err := png.Encode(&buf, paletted())
+			return buf.Bytes(), err
+		}},
+	}
+	for _, e := range encoders {
+		b.Run(e.name, func(b *testing.B) {
+			var n int
+			cpu0, ok := processorTime()
+			for b.Loop() {
+				out, err := e.encode()
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(out)
+			}
+			if cpu1, _ := processorTime(); ok {
+				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+			}
+			b.ReportMetric(float64(n), "bytes")
+		})
+	}
+}
