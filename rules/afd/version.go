@@ -13,33 +13,25 @@ import (
 	"sortie/rules/afd/tables"
 )
 
-var versionOnce struct {
-	sync.Once
-	v   string
-	err error
-}
-
 // Version names the rules data a game depends on: "afd@sha256:…" over every shipped aircraft card as
 // the engine uses it and every cell of the house tables. It changes whenever a card or a table changes,
 // so an archive can say which rules it was played under. (The engine's code is identified separately,
 // by the binary's build information.)
-func (Ruleset) Version() (string, error) {
-	versionOnce.Do(func() {
-		h := sha256.New()
-		w := bufio.NewWriter(h)
-		fmt.Fprintf(w, "sortie rules data 1\x00afd\x00")
-		if err := rulesData(w); err != nil {
-			versionOnce.err = err
-			return
-		}
-		if err := w.Flush(); err != nil {
-			versionOnce.err = err
-			return
-		}
-		versionOnce.v = "afd@sha256:" + hex.EncodeToString(h.Sum(nil))
-	})
-	return versionOnce.v, versionOnce.err
-}
+func (Ruleset) Version() (string, error) { return version() }
+
+// version is worked out once, the first time it is asked, and never changes after.
+var version = sync.OnceValues(func() (string, error) {
+	h := sha256.New()
+	w := bufio.NewWriter(h)
+	fmt.Fprintf(w, "sortie rules data 1\x00afd\x00")
+	if err := rulesData(w); err != nil {
+		return "", err
+	}
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
+	return "afd@sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+})
 
 // rulesData writes everything of the shipped cards and tables that a game can depend on.
 func rulesData(w io.Writer) error {

@@ -106,17 +106,11 @@ func (d *Data) Type(key string) (*Type, bool) {
 	return t, ok
 }
 
-var (
-	dataOnce sync.Once
-	dataVal  *Data
-	dataErr  error
-)
+// DefaultData returns the shipped types and house tables, read once, the first time they are asked, and
+// never changed after.
+func DefaultData() (*Data, error) { return shippedData() }
 
-// DefaultData returns the shipped types and house tables, read once.
-func DefaultData() (*Data, error) {
-	dataOnce.Do(func() { dataVal, dataErr = loadData() })
-	return dataVal, dataErr
-}
+var shippedData = sync.OnceValues(loadData)
 
 func loadData() (*Data, error) {
 	d := &Data{Types: map[string]*Type{}}

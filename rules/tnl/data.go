@@ -359,24 +359,17 @@ type Data struct {
 	sum    string
 }
 
-var (
-	dataOnce sync.Once
-	dataErr  error
-	theData  *Data
-)
+// DefaultData is the stat sheets worked out from data/types.yaml, once, the first time they are asked,
+// and never changed after.
+func DefaultData() (*Data, error) { return shippedData() }
 
-// DefaultData is the stat sheets worked out from data/types.yaml.
-func DefaultData() (*Data, error) {
-	dataOnce.Do(func() {
-		b, err := dataFS.ReadFile("data/types.yaml")
-		if err != nil {
-			dataErr = err
-			return
-		}
-		theData, dataErr = LoadData(b)
-	})
-	return theData, dataErr
-}
+var shippedData = sync.OnceValues(func() (*Data, error) {
+	b, err := dataFS.ReadFile("data/types.yaml")
+	if err != nil {
+		return nil, err
+	}
+	return LoadData(b)
+})
 
 // LoadData reads a types file (strict YAML) and derives every sheet.
 func LoadData(b []byte) (*Data, error) {

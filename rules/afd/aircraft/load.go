@@ -31,17 +31,11 @@ type Registry struct {
 	keys  []string
 }
 
-var (
-	defaultOnce sync.Once
-	defaultReg  *Registry
-	defaultErr  error
-)
+// Default returns the registry of the embedded data files (data/*.yaml), parsed once, the first time it
+// is asked, and never changed after.
+func Default() (*Registry, error) { return shipped() }
 
-// Default returns the registry of the embedded data files (data/*.yaml), parsed once and cached.
-func Default() (*Registry, error) {
-	defaultOnce.Do(func() { defaultReg, defaultErr = loadFS(dataFS, "data") })
-	return defaultReg, defaultErr
-}
+var shipped = sync.OnceValues(func() (*Registry, error) { return loadFS(dataFS, "data") })
 
 // loadFS parses every *.yaml file of dir; it reports every bad file, and loads nothing if any is bad.
 func loadFS(fsys fs.FS, dir string) (*Registry, error) {

@@ -55,41 +55,39 @@ func (t *Tables) Source(section string) string { return t.sources[section] }
 //go:embed data/*.yaml
 var dataFS embed.FS
 
-var (
-	defaultOnce   sync.Once
-	defaultTables *Tables
-	defaultErr    error
-)
-
 // Default returns the house tables, parsed from the embedded data files once. Each call returns its own
 // copy, so a caller may change the Label without touching anyone else's.
 func Default() (*Tables, error) {
-	defaultOnce.Do(func() {
-		files := map[string][]byte{}
-		names, err := fs.Glob(dataFS, "data/*.yaml")
-		if err != nil {
-			defaultErr = err
-			return
-		}
-		for _, n := range names {
-			b, err := fs.ReadFile(dataFS, n)
-			if err != nil {
-				defaultErr = err
-				return
-			}
-			files["house:"+n] = b
-		}
-		defaultTables, defaultErr = assemble(nil, files)
-		if defaultErr == nil {
-			defaultTables.Label = HouseLabel
-		}
-	})
-	if defaultErr != nil {
-		return nil, defaultErr
+	t, err := houseTables()
+	if err != nil {
+		return nil, err
 	}
-	c := *defaultTables
+	c := *t
 	return &c, nil
 }
+
+// houseTables is the house tables, assembled once, the first time they are asked, and never changed after
+// (Default hands out copies).
+var houseTables = sync.OnceValues(func() (*Tables, error) {
+	files := map[string][]byte{}
+	names, err := fs.Glob(dataFS, "data/*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		b, err := fs.ReadFile(dataFS, n)
+		if err != nil {
+			return nil, err
+		}
+		files["house:"+n] = b
+	}
+	t, err := assemble(nil, files)
+	if err != nil {
+		return nil, err
+	}
+	t.Label = HouseLabel
+	return t, nil
+})
 
 // Load reads a moderator's tables file (a scenario names it) and returns the house tables with the
 // sections that file gives replaced. See Parse.

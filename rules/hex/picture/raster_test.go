@@ -57,7 +57,6 @@ func TestPNGHoldsTheDrawing(t *testing.T) {
 	}
 }
 
-
 // The embedded fonts' binary search fields (the table directory's and the character map's) agree with
 // their counts, as OpenType sets them: a browser's font checker refuses a font where they do not, and
 // the SVG's text then falls back to another, wider font that overflows its label boxes.
