@@ -2,7 +2,6 @@ package hex
 
 import (
 	"fmt"
-	"math"
 )
 
 // Scene is what a map picture of one side's view shows, as plain data: the units the side knows of, the
@@ -185,12 +184,4 @@ func (s *Scene) Hexes() []Hex {
 		out = append(out, p.Path...)
 	}
 	return out
-}
-
-// Centre returns the centre of h on a picture whose hexes have side length 1: x grows east, y grows
-// south (screen coordinates), flat-topped hexes as on the board.
-func Centre(h Hex) (x, y float64) {
-	x = 1.5 * float64(h.Q)
-	y = math.Sqrt(3) * (float64(h.R) + float64(h.Q)/2)
-	return x, y
 }

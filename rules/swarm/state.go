@@ -135,6 +135,3 @@ func (s *State) Clone() *State {
 	c.Outcome = s.Outcome.Clone()
 	return &c
 }
-
-// Row is the map row of a hex (offset coordinates for flat-topped hexes), for drawing maps.
-func Row(h hexmap.Hex) int { return hexmap.Row(h) }

@@ -18,9 +18,6 @@ var bundle = ruleset.Bundle{FS: scenarioFS, Dir: "scenarios"}
 // DefaultScenario is the bundled scenario `sortie demo --ruleset tnl` plays.
 const DefaultScenario = "battle-of-britain"
 
-// BundledScenarios lists the shipped scenarios.
-func BundledScenarios() []string { return bundle.Names() }
-
 // BundledScenarioFile returns a shipped scenario's file.
 func BundledScenarioFile(name string) ([]byte, error) { return bundle.File(name) }
 

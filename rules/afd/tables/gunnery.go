@@ -29,9 +29,6 @@ func (c Column) String() string {
 	return columnNames[c]
 }
 
-// Columns returns the headings of the five range columns, closest first.
-func Columns() []string { return append([]string(nil), columnNames[:]...) }
-
 // MaxRange is the longest range any gun fires at (seed 000: "the maximum range for all firing is 8
 // hexes"). Weapons rated range 3 in the original stop at 6; that limit belongs to the gun, not the
 // chart, so the engine enforces it.
@@ -60,9 +57,6 @@ func ColumnFor(rangeHexes int) (Column, bool) {
 // location": 1 to 4, then 6, 8 and 10 to 16 in steps of two, the larger ones read as blocks of 4 and a
 // 2), with 0 for a miss.
 var hitValues = []int{0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16}
-
-// HitValues returns the hit counts a chart cell may hold, smallest first.
-func HitValues() []int { return append([]int(nil), hitValues...) }
 
 func isHitValue(n int) bool {
 	for _, v := range hitValues {

@@ -44,16 +44,6 @@ var houseRangeFactor = [][numColumns]int{
 // HouseColumnCap is the most hits a house chart gives in each column.
 var HouseColumnCap = [numColumns]int{16, 14, 12, 10, 8}
 
-// HouseRangeFactor is a weapon kind's range factor for a column, in hundredths (0 for an unknown kind).
-func HouseRangeFactor(kind string, c Column) int {
-	for i, k := range mixKinds {
-		if k == kind && c >= 0 && c < numColumns {
-			return houseRangeFactor[i][c]
-		}
-	}
-	return 0
-}
-
 // houseHits is the house formula for one cell; counts is the mix per kind.
 func houseHits(counts []int, col Column, row int) int {
 	// 400·e = Σ count × firepower × RF(hundredths) × (r − 6)

@@ -130,9 +130,3 @@ func (w *WebServer) Run(ctx context.Context) error {
 	}
 	return err
 }
-
-// Close stops serving at once (and frees the address of a server that never ran).
-func (w *WebServer) Close() error {
-	w.ln.Close()
-	return w.srv.Close()
-}
