@@ -473,7 +473,7 @@ func (s *Server) renderBoard(w http.ResponseWriter, r *http.Request, code int, g
 	name := orID(pl.Name, pl.Player)
 	home := s.playerHref(g, pl)
 	p := boardPage{pageBase: s.base("Plotting board · "+name+" · "+g.Name, true, link{Href: s.href(), Text: "Games"}, link{Href: home, Text: g.Name + ": " + name}, link{Text: "Plotting board"}),
-		Game: s.info(g), Name: name, Side: pl.Side, RoundTitle: title(seat.RoundTitle), Deadline: seat.Deadline, Note: seat.Note, Open: seat.Open, Closed: title(closedText(seat)), UnitNoun: seat.UnitNoun,
+		Game: s.info(g), Name: name, Side: pl.Side, RoundTitle: seat.RoundTitle, Deadline: seat.Deadline, Note: seat.Note, Open: seat.Open, Closed: title(closedText(seat)), UnitNoun: seat.UnitNoun,
 		Action: s.boardHref(g, pl), TryHref: s.boardHref(g, pl, "try"), MapHref: s.boardHref(g, pl, "map.svg"), Reports: home,
 		Header: seat.Header, Notice: n, Sent: sent, CanSend: !s.readOnly}
 	if s.readOnly {

@@ -113,7 +113,7 @@ func TestBoardPage(t *testing.T) {
 	}
 	block.WriteString("END\n")
 	for _, want := range []string{
-		"<h1>Channel, August 1940: plotting board</h1>", "orders for Turn 2, due by " + seat.Deadline + "</p>", `<label for="plot-1">Order for RED1</label>`,
+		"<h1>Channel, August 1940: plotting board</h1>", "orders for turn 2, due by " + seat.Deadline + "</p>", `<label for="plot-1">Order for RED1</label>`,
 		`<p class="good"><strong>Legal.</strong> Read as <code>` + seat.Units[0].Default + `</code>.</p>`,
 		`<img class="picture" src="` + alice + `board/map.svg?o.RED1=`, `<pre class="ascii"`,
 		`<form method="post" action="` + alice + `board"`, `<button type="submit" name="do" value="send">`,
@@ -324,7 +324,7 @@ func TestBoardSend(t *testing.T) {
 	stale.Set("do", "send")
 	g.play("g1", 1)
 	res, late := post(t, s, alice+"board", stale)
-	if res.StatusCode != 409 || !strings.Contains(late, "Nothing was sent: that page was for an earlier turn, and orders are now taken for turn 2.") || !strings.Contains(late, "orders for Turn 2") {
+	if res.StatusCode != 409 || !strings.Contains(late, "Nothing was sent: that page was for an earlier turn, and orders are now taken for turn 2.") || !strings.Contains(late, "orders for turn 2") {
 		t.Errorf("a send from turn 1's page in turn 2: %d\n%s", res.StatusCode, late)
 	}
 }
