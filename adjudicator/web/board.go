@@ -256,7 +256,8 @@ func (s *Server) boardPost(w http.ResponseWriter, r *http.Request) {
 		s.renderBoard(w, r, http.StatusConflict, g, pl, v, seat, nil, &notice{Kind: "bad", Text: "Nothing was sent: " + closedText(seat)}, nil)
 		return
 	case round != seat.Round:
-		s.renderBoard(w, r, http.StatusConflict, g, pl, v, seat, nil,
+		// The plots as typed stay in the fields, tried against the new round: sending again sends them.
+		s.renderBoard(w, r, http.StatusConflict, g, pl, v, seat, r.PostForm,
 			&notice{Kind: "bad", Text: fmt.Sprintf("Nothing was sent: that page was for an earlier %s, and orders are now taken for %s. The board below is for %s: check your plots and send again.",
 				roundWord(seat), seat.RoundTitle, seat.RoundTitle)}, nil)
 		return
@@ -299,9 +300,8 @@ func (s *Server) boardPost(w http.ResponseWriter, r *http.Request) {
 	var n *notice
 	var sent *sentView
 	var form url.Values
-	_, dup := res.Outcome.Duplicated()
 	switch {
-	case res.Duplicate || dup:
+	case res.Duplicate:
 		n = &notice{Kind: "info", Text: "These orders were sent from this page before, so they were not sent again: this was the same send repeated (a reload, or the button pressed twice). What is on file is shown below."}
 	case res.Outcome == adjudicator.Accepted:
 		n = &notice{Kind: "good", Text: "Sent. The receipt below, also mailed to you, says what was stored."}
@@ -517,29 +517,28 @@ func (s *Server) boardTry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	unit, text := q.Get("unit"), strings.TrimSpace(q.Get("plot"))
+	unit, text := q.Get("unit"), oneLine(q.Get("plot"))
 	k := -1
 	for i, u := range seat.Units {
 		if u.Name == unit {
 			k = i
 		}
 	}
-	code := http.StatusOK
-	var f forecastView
+	// Every try counts against the link's limit, a refused one too: no request goes unlimited.
+	limited := !s.limit.take(limitKey(g, pl))
 	switch {
+	case limited && k < 0:
+		s.refuse(w, http.StatusTooManyRequests, tooFast)
 	case !seat.Open:
 		s.refuse(w, http.StatusConflict, "Nothing was checked: "+closedText(seat))
-		return
 	case k < 0:
 		s.refuse(w, http.StatusBadRequest, "None of your units is called that.")
-		return
-	case !s.limit.take(limitKey(g, pl)):
-		code = http.StatusTooManyRequests
-		f = forecastView{ID: "forecast-" + strconv.Itoa(k+1), Unit: unit, Limited: true}
+	case limited:
+		f := forecastView{ID: "forecast-" + strconv.Itoa(k+1), Unit: unit, Limited: true}
+		s.renderPart(w, r, "board", "forecast", f, http.StatusTooManyRequests, true)
 	default:
-		f = s.forecast(g, pl, seat.Units[k], text, k+1)
+		s.renderPart(w, r, "board", "forecast", s.forecast(g, pl, seat.Units[k], text, k+1), http.StatusOK, true)
 	}
-	s.renderPart(w, r, "board", "forecast", f, code, true)
 }
 
 // boardMap serves the latest picture with the plots of the address drawn on it.
@@ -556,7 +555,7 @@ func (s *Server) boardMap(w http.ResponseWriter, r *http.Request) {
 	var units []boardUnitView
 	for _, u := range seat.Units {
 		if vs, ok := q[fieldPrefix+u.Name]; ok && seat.Open {
-			units = append(units, boardUnitView{Name: u.Name, Field: fieldPrefix + u.Name, Text: strings.TrimSpace(vs[0])})
+			units = append(units, boardUnitView{Name: u.Name, Field: fieldPrefix + u.Name, Text: oneLine(vs[0])})
 		}
 	}
 	if len(units) > 0 && !s.limit.take(limitKey(g, pl)) {

@@ -322,10 +322,14 @@ func TestBoardSend(t *testing.T) {
 	// A page of turn 1 once turn 2 is open: nothing sent, and the board of turn 2 in its place.
 	stale := boardForm(t, sent)
 	stale.Set("do", "send")
+	stale.Set("o.RED1", "2 TL 4")
 	g.play("g1", 1)
 	res, late := post(t, s, alice+"board", stale)
 	if res.StatusCode != 409 || !strings.Contains(late, "Nothing was sent: that page was for an earlier turn, and orders are now taken for turn 2.") || !strings.Contains(late, "orders for turn 2") {
 		t.Errorf("a send from turn 1's page in turn 2: %d\n%s", res.StatusCode, late)
+	}
+	if !strings.Contains(late, `value="2 TL 4"`) {
+		t.Error("a send from turn 1's page in turn 2 lost the plot typed: pressing Send again would send something else")
 	}
 }
 
@@ -385,6 +389,10 @@ func TestBoardLimits(t *testing.T) {
 	}
 	if res, _ := get(t, s, alice+"board/map.svg?o.RED1=6"); res.StatusCode != 429 {
 		t.Errorf("a picture over the limit: %d", res.StatusCode)
+	}
+	// A try naming no unit of the link's counts too: no request goes unlimited.
+	if res, _ := get(t, s, alice+"board/try?unit=NOBODY&plot=6"); res.StatusCode != 429 {
+		t.Errorf("a try for no unit over the limit: %d", res.StatusCode)
 	}
 	mustGet(t, s, bob+"board")
 	now = now.Add(time.Second) // tryRate tokens back
