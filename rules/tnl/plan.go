@@ -27,11 +27,12 @@ func (g *game) plan(player, unit, text string, board bool) ruleset.Plan {
 	out := ruleset.NewOrderCheck()
 	name := strings.ToUpper(strings.TrimSpace(unit))
 	u := g.st.UnitNamed(name)
-	switch {
-	case u == nil || u.Player != player:
+	if u == nil || u.Player != player {
 		out.Errors = append(out.Errors, ruleset.NotYours(name, "units", g.Units(player)))
 		return ruleset.Plan{Check: out}
-	case len(g.st.Flying(u)) == 0:
+	}
+	flying := g.st.Flying(u)
+	if len(flying) == 0 {
 		out.Errors = append(out.Errors, ruleset.Problem{Code: "not-flying", Message: fmt.Sprintf("%s has no aircraft left in the air", name)})
 		return ruleset.Plan{Check: out}
 	}
@@ -43,7 +44,6 @@ func (g *game) plan(player, unit, text string, board bool) ruleset.Plan {
 	out.Errors = append(out.Errors, c.Errors...)
 	out.Warnings = append(out.Warnings, c.Warnings...)
 	// The canonical order, then the forecast, are lines of one buffer (ruleset.Lines).
-	flying := g.st.Flying(u)
 	var l ruleset.Lines
 	l.Grow(1+2*len(flying), 48)
 	l.B = o.Append(l.B)

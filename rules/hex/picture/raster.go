@@ -280,8 +280,8 @@ func segArgs(op sfnt.SegmentOp) int {
 
 // colourMap maps a pixel's colour to its palette index, remembering the anti-aliased blends it has met:
 // the same few recur all over a picture. It is direct-mapped; an entry holds the colour's 24 bits, its
-// index and a bit saying it is set. Each worker drawing a picture has its own (encodePNG), so nothing is
-// shared between workers or pictures; what it holds does not change a picture, since nearest is a
+// index and a bit saying it is set. Each picture's encoding makes its own (encodePNG), so nothing is
+// shared between pictures; what it holds does not change a picture, since nearest is a
 // function of the colour.
 type colourMap [1 << 12]uint64
 
