@@ -54,3 +54,11 @@ func BenchmarkEncodePNG(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuildPalette builds the palette and the candidate lists nearest searches (fillNear), which a
+// process does once, when it draws its first PNG.
+func BenchmarkBuildPalette(b *testing.B) {
+	for b.Loop() {
+		buildPalette()
+	}
+}

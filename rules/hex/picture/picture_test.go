@@ -433,6 +433,37 @@ func TestPalette(t *testing.T) {
 	}
 }
 
+// nearest, which looks only at the candidates of the colour's cell, finds what a search of the whole
+// palette finds, at every level on either side of each cell's edges and in each cell's middle: a
+// candidate list that left out the true nearest shows where a cell meets the next.
+func TestNearestSearchesTheCellOnly(t *testing.T) {
+	p := thePalette()
+	var levels []int
+	for edge := 0; edge <= 256; edge += 1 << (8 - cellBits) {
+		for _, l := range []int{edge - 1, edge, edge + 1, edge + 1<<(7-cellBits)} {
+			if l >= 0 && l < 256 {
+				levels = append(levels, l)
+			}
+		}
+	}
+	for _, r := range levels {
+		for _, g := range levels {
+			for _, b := range levels {
+				c := color.RGBA{uint8(r), uint8(g), uint8(b), 0xFF}
+				best, bestD := 0, int32(1<<31-1)
+				for i, q := range p.rgb {
+					if d := distance([3]int32{int32(r) - q[0], int32(g) - q[1], int32(b) - q[2]}); d < bestD {
+						best, bestD = i, d
+					}
+				}
+				if got := nearest(c); int(got) != best {
+					t.Fatalf("%v: nearest gives %d %v, the whole palette %d %v", c, got, p.colours[got], best, p.colours[best])
+				}
+			}
+		}
+	}
+}
+
 // The SVG is well-formed XML whose text is the scene's, in the embedded fonts.
 func TestSVGWellFormed(t *testing.T) {
 	svg := mustSVG(t, everything())
