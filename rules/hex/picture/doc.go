@@ -65,9 +65,11 @@
 //     tenth of a pixel for the PNG); a stroke is the union of a rectangle a segment, a disc or a miter
 //     wedge a corner and a disc a round end, all turning the same way, so golang.org/x/image/vector, which
 //     adds coverage up and caps it at full, paints each pixel once (stroke.go);
-//   - each shape is rasterized on a rasterizer the size of its own bounds, so it costs its own area, and
-//     laid on the picture through its coverage: untouched where it is empty, a plain copy where it is
-//     full (raster.go);
+//   - the PNG is drawn a band of 64 rows at a time onto one small RGBA image, each band mapped onto the
+//     palette before the next is drawn, so no RGBA image of the whole picture is ever made; each shape
+//     that reaches a band is rasterized on a rasterizer the size of its bounds within the band, so it
+//     costs its own area, and laid on the band through its coverage: untouched where it is empty, a plain
+//     copy where it is full (raster.go);
 //   - text is laid out glyph by glyph with the fonts' advances (the Go fonts have no kerning) read through
 //     golang.org/x/image/font/sfnt, and each glyph rasterized once a picture for each size and quarter
 //     pixel; in the SVG it stays text, so labels can be searched and checked;

@@ -16,7 +16,7 @@ func PNG(s hex.Scene) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encodePNG(drawRGBA(p, int(lay.W), int(lay.H)))
+	return encodePNG(drawPaletted(p, int(lay.W), int(lay.H)))
 }
 
 // SVG draws the scene as an SVG document: the same drawing as PNG, with its text as text (in the glyphs

@@ -12,16 +12,10 @@ import (
 // (docs/performance.md, Map pictures; BenchmarkEncodePNG). A daemon draws a turn's pictures side by side
 // anyway (adjudicator.Service.DrawPictures), so one picture need not use every core.
 
-// encodePNG maps img onto the palette and writes it as a PNG.
-func encodePNG(img *image.RGBA) ([]byte, error) {
-	out := image.NewPaletted(img.Rect, palette())
-	colours := new(colourMap)
-	w := img.Rect.Dx()
-	for y := range img.Rect.Dy() {
-		colours.mapRow(img, y, out.Pix[y*out.Stride:y*out.Stride+w])
-	}
+// encodePNG writes the picture's paletted pixels as a PNG.
+func encodePNG(img *image.Paletted) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -5,49 +5,145 @@ import (
 	"image/color"
 	imgdraw "image/draw"
 	"math"
+	"slices"
 
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 )
 
-// The PNG rasterizes the pen's recording in order onto an RGBA image with golang.org/x/image/vector,
-// each shape on a rasterizer the size of the shape's bounds (so a shape costs its own area, not the
-// picture's), each glyph from a mask made once a picture for each glyph, size and quarter pixel. The
-// image is then mapped onto the palette.
+// The PNG rasterizes the pen's recording in order with golang.org/x/image/vector, a band of rows at a
+// time: each band is drawn onto one small RGBA image, reused from band to band, and mapped onto the
+// palette before the next is drawn. A picture of a hundred units is over a million pixels; drawn whole,
+// its RGBA image (4.5 MB) was allocated, zeroed and faulted in afresh for every picture, which cost more
+// than the palette mapping. Each shape is rasterized on a rasterizer the size of its bounds within the
+// band (so a shape costs its own area, not the picture's), each glyph from a mask made once a picture
+// for each glyph, size and quarter pixel.
 
-// rasterizer draws a pen's recording onto an image.
+// bandRows is how many rows of the picture are drawn at a time: a 1,200-pixel-wide band of 64 rows is
+// 300 KB.
+const bandRows = 64
+
+// rasterizer draws a pen's recording onto the band being drawn.
 type rasterizer struct {
-	img    *image.RGBA
+	img    *image.RGBA // the band: its Rect is where it lies in the picture
 	z      vector.Rasterizer
 	cover  image.Alpha // a shape's coverage, reused from shape to shape
 	fonts  fontSet
 	buf    sfnt.Buffer
 	glyphs map[glyphKey]*glyphMask
+	picked [][]pt // the shapes of an operation that reach the band being drawn
 }
 
-// drawRGBA draws the recording on a w×h RGBA image.
-func drawRGBA(p *pen, w, h int) *image.RGBA {
-	r := &rasterizer{img: image.NewRGBA(image.Rect(0, 0, w, h)), fonts: p.fonts, glyphs: map[glyphKey]*glyphMask{}}
-	for i := range p.ops {
-		r.op(&p.ops[i])
+// drawPaletted draws the recording on a w×h picture on the palette.
+func drawPaletted(p *pen, w, h int) *image.Paletted {
+	out := image.NewPaletted(image.Rect(0, 0, w, h), palette())
+	colours := new(colourMap)
+	drawBands(p, w, h, bandRows, func(band *image.RGBA) {
+		for y := band.Rect.Min.Y; y < band.Rect.Max.Y; y++ {
+			colours.mapRow(band, y, out.Pix[y*out.Stride:y*out.Stride+w])
+		}
+	})
+	return out
+}
+
+// drawBands draws the recording on a w×h picture rows rows at a time, handing each band to done once it
+// is drawn; the band's pixels are reused for the next. Where nothing is drawn a pixel is black.
+func drawBands(p *pen, w, h, rows int, done func(band *image.RGBA)) {
+	ops := shapesOf(p)
+	r := &rasterizer{fonts: p.fonts, glyphs: map[glyphKey]*glyphMask{}}
+	pix := make([]uint8, 4*w*min(rows, h))
+	for y0 := 0; y0 < h; y0 += rows {
+		y1 := min(y0+rows, h)
+		band := pix[:4*w*(y1-y0)]
+		clear(band)
+		r.img = &image.RGBA{Pix: band, Stride: 4 * w, Rect: image.Rect(0, y0, w, y1)}
+		for i := range ops {
+			r.op(&ops[i])
+		}
+		done(r.img)
 	}
-	return r.img
 }
 
-func (r *rasterizer) op(o *op) {
+// shaped is an operation of the recording made ready to draw in bands: the shapes it fills (and those
+// of its outline), each turning the same way, and their bounds.
+type shaped struct {
+	o          *op
+	fill, line shapeSet
+	rect       image.Rectangle // a fill on whole pixels (pixelRect), drawn without a rasterizer
+	isRect     bool
+}
+
+// shapeSet is shapes to fill with one colour and the bounds of each.
+type shapeSet struct {
+	shapes [][]pt
+	bounds []bounds
+}
+
+// bounds is a shape's extent in pixels.
+type bounds struct{ x0, y0, x1, y1 float64 }
+
+// shapesOf works out, once a picture, the shapes every operation of the recording fills.
+func shapesOf(p *pen) []shaped {
+	out := make([]shaped, len(p.ops))
+	for i := range p.ops {
+		o := &p.ops[i]
+		s := &out[i]
+		s.o = o
+		switch o.kind {
+		case opFill:
+			if b, ok := pixelRect(o.p); ok {
+				s.rect, s.isRect = b, true
+				break
+			}
+			s.fill = newShapeSet(polys(o.p))
+		case opStroke:
+			s.line = newShapeSet(outline(o.p, o.width, o.cap, o.join, o.dashes))
+		case opFillStroke:
+			s.fill = newShapeSet(polys(o.p))
+			s.line = newShapeSet(outline(o.p, o.width, o.cap, o.join, nil))
+		}
+	}
+	return out
+}
+
+// newShapeSet measures shapes and turns each the same way (counter-clockwise on the screen), so that
+// where shapes of one set overlap their coverage adds up instead of cancelling out. A shape turning the
+// other way is copied reversed: the path it came from is left as it is.
+func newShapeSet(shapes [][]pt) shapeSet {
+	set := shapeSet{shapes: shapes, bounds: make([]bounds, len(shapes))}
+	for k, s := range shapes {
+		b := bounds{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+		area := 0.0
+		for i, q := range s {
+			n := s[(i+1)%len(s)]
+			area += q.X*n.Y - n.X*q.Y
+			b = bounds{min(b.x0, q.X), min(b.y0, q.Y), max(b.x1, q.X), max(b.y1, q.Y)}
+		}
+		if area < 0 {
+			s = slices.Clone(s)
+			slices.Reverse(s)
+			shapes[k] = s
+		}
+		set.bounds[k] = b
+	}
+	return set
+}
+
+func (r *rasterizer) op(s *shaped) {
+	o := s.o
 	switch o.kind {
 	case opFill:
-		if b, ok := pixelRect(o.p); ok {
-			r.fillRect(b, o.fill)
+		if s.isRect {
+			r.fillRect(s.rect, o.fill)
 			return
 		}
-		r.fill(polys(o.p), o.fill)
+		r.fill(&s.fill, o.fill)
 	case opStroke:
-		r.fill(outline(o.p, o.width, o.cap, o.join, o.dashes), o.line)
+		r.fill(&s.line, o.line)
 	case opFillStroke:
-		r.fill(polys(o.p), o.fill)
-		r.fill(outline(o.p, o.width, o.cap, o.join, nil), o.line)
+		r.fill(&s.fill, o.fill)
+		r.fill(&s.line, o.line)
 	case opText:
 		r.text(o)
 	}
@@ -98,37 +194,33 @@ func polys(p *path) [][]pt {
 	return out
 }
 
-// fill paints the union of the shapes in c. Every shape is given to the rasterizer turning the same
-// way, so where they overlap the coverage adds up and is capped at full: each pixel is painted once.
-func (r *rasterizer) fill(shapes [][]pt, c color.RGBA) {
+// fill paints the union of the set's shapes in c, as far as they reach the band. The shapes all turn the
+// same way (newShapeSet), so where they overlap the coverage adds up and is capped at full: each pixel
+// is painted once. A shape that does not reach the band's rows adds nothing to them and is left out.
+func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
+	band := r.img.Rect
+	top, bottom := float64(band.Min.Y), float64(band.Max.Y)
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, s := range shapes {
-		for _, q := range s {
-			x0, y0, x1, y1 = min(x0, q.X), min(y0, q.Y), max(x1, q.X), max(y1, q.Y)
+	r.picked = r.picked[:0]
+	for i, b := range set.bounds {
+		if b.y1 < top-1 || b.y0 > bottom+1 {
+			continue
 		}
+		r.picked = append(r.picked, set.shapes[i])
+		x0, y0, x1, y1 = min(x0, b.x0), min(y0, b.y0), max(x1, b.x1), max(y1, b.y1)
 	}
 	if x0 > x1 {
 		return
 	}
-	// The shapes' bounds in whole pixels, inside the image; the rasterizer clips what lies beyond.
-	b := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1).Intersect(r.img.Rect)
+	// The shapes' bounds in whole pixels, inside the band; the rasterizer clips what lies beyond.
+	b := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1))+1, int(math.Ceil(y1))+1).Intersect(band)
 	if b.Empty() {
 		return
 	}
 	r.z.Reset(b.Dx(), b.Dy())
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
-	for _, s := range shapes {
-		area := 0.0
+	for _, s := range r.picked {
 		for i, q := range s {
-			n := s[(i+1)%len(s)]
-			area += q.X*n.Y - n.X*q.Y
-		}
-		at := func(i int) pt { return s[i] }
-		if area < 0 {
-			at = func(i int) pt { return s[len(s)-1-i] }
-		}
-		for i := range s {
-			q := at(i)
 			x, y := float32(q.X-ox), float32(q.Y-oy)
 			if i == 0 {
 				r.z.MoveTo(x, y)
@@ -191,6 +283,11 @@ type glyphMask struct {
 // text draws a line of text, each glyph at its place rounded to a quarter pixel, on its baseline.
 func (r *rasterizer) text(o *op) {
 	sp := &o.text
+	// A glyph reaches at most two sizes above its baseline and one below: a line further from the band
+	// draws nothing in it.
+	if o.y+sp.size < float64(r.img.Rect.Min.Y) || o.y-2*sp.size > float64(r.img.Rect.Max.Y) {
+		return
+	}
 	c := image.NewUniform(sp.colour)
 	em := ppem(sp.size)
 	for _, g := range sp.glyphs {
@@ -280,7 +377,7 @@ func segArgs(op sfnt.SegmentOp) int {
 
 // colourMap maps a pixel's colour to its palette index, remembering the anti-aliased blends it has met:
 // the same few recur all over a picture. It is direct-mapped; an entry holds the colour's 24 bits, its
-// index and a bit saying it is set. Each picture's encoding makes its own (encodePNG), so nothing is
+// index and a bit saying it is set. Each picture makes its own (drawPaletted), so nothing is
 // shared between pictures; what it holds does not change a picture, since nearest is a
 // function of the colour.
 type colourMap [1 << 12]uint64
@@ -295,11 +392,13 @@ func (m *colourMap) index(rgb uint32) uint8 {
 	return i
 }
 
-// mapRow maps row y of the opaque img onto the palette into dst. Runs of one colour cost a comparison.
+// mapRow maps row y of the opaque img (in the picture's rows: a band's Rect says where it lies) onto
+// the palette into dst. Runs of one colour cost a comparison.
 func (m *colourMap) mapRow(img *image.RGBA, y int, dst []uint8) {
 	last := uint32(1 << 31) // no colour has that bit
 	var lastIdx uint8
-	src := img.Pix[y*img.Stride : y*img.Stride+4*len(dst)]
+	at := img.PixOffset(img.Rect.Min.X, y)
+	src := img.Pix[at : at+4*len(dst)]
 	for x := range dst {
 		p := src[4*x : 4*x+3 : 4*x+3]
 		rgb := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16
