@@ -94,9 +94,10 @@ func reportParts(tx *storage.Tx, seat *Seat, rep ruleset.Report, b builtReport) 
 	return []outmail.Part{{Filename: fmt.Sprintf("map-%d.png", rep.Round), ContentType: "image/png", Inline: true}}, []string{name}, nil
 }
 
-// drawScene draws a picture from its recipe, the scene's JSON. A panic in the drawing is an error here: it
-// must not take down the daemon, and the picture's mail waits until a build that draws it runs.
-func drawScene(recipe []byte) (png []byte, err error) {
+// drawScene draws a picture from its recipe, the scene's JSON, with painter. A panic in the drawing is an
+// error here: it must not take down the daemon, and the picture's mail waits until a build that draws it
+// runs.
+func drawScene(painter *mappicture.Painter, recipe []byte) (png []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			png, err = nil, fmt.Errorf("drawing panicked: %v", r)
@@ -106,7 +107,7 @@ func drawScene(recipe []byte) (png []byte, err error) {
 	if err := json.Unmarshal(recipe, &sc); err != nil {
 		return nil, err
 	}
-	return mappicture.PNG(sc)
+	return painter.PNG(sc)
 }
 
 // DrawPictures draws every picture promised and not drawn yet (after the round's commit, or after a crash
@@ -142,8 +143,15 @@ func (s *Service) DrawPictures() (int, error) {
 	}
 	t0 := time.Now()
 	pics := make([]drawnPicture, len(todo))
+	// A Painter a core: the pictures one core draws reuse each other's buffers.
+	painters := make(chan *mappicture.Painter, runtime.GOMAXPROCS(0))
+	for range cap(painters) {
+		painters <- new(mappicture.Painter)
+	}
 	parallel(len(todo), func(i int) {
-		png, err := drawScene(todo[i].Data)
+		painter := <-painters
+		defer func() { painters <- painter }()
+		png, err := drawScene(painter, todo[i].Data)
 		pics[i] = drawnPicture{png, err}
 	})
 	stored := 0
@@ -186,6 +194,7 @@ func (s *Service) DrawPictures() (int, error) {
 // bytes, drawn now from the recipe the outbox holds: the same bytes DrawPictures will store, since the
 // same scene gives the same picture. The archive shows a mail as it will be sent.
 func fillPictures(tx *storage.Tx, mails []storage.Outgoing) error {
+	var painter mappicture.Painter
 	for i := range mails {
 		m := &mails[i]
 		for j := range m.Parts {
@@ -199,7 +208,7 @@ func fillPictures(tx *storage.Tx, mails []storage.Outgoing) error {
 			if recipe == nil {
 				return fmt.Errorf("mail %s: part %d: picture %s is neither drawn nor waiting", m.ID, j+1, m.PartBlobs[j])
 			}
-			png, err := drawScene(recipe)
+			png, err := drawScene(&painter, recipe)
 			if err != nil {
 				return fmt.Errorf("mail %s: part %d: %w", m.ID, j+1, err)
 			}

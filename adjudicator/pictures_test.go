@@ -260,7 +260,7 @@ func TestPictureFromKeptSceneIsTheSame(t *testing.T) {
 							t.Fatal(err)
 						}
 						built := buildReport(g, p.ID, log)
-						got, err := drawScene(built.scene)
+						got, err := drawScene(new(mappicture.Painter), built.scene)
 						if err != nil {
 							t.Fatal(err)
 						}

@@ -33,8 +33,16 @@ func benchDraw(b *testing.B, draw func(hex.Scene) ([]byte, error), s hex.Scene) 
 	b.ReportMetric(float64(n), "bytes")
 }
 
+// BenchmarkPNG100 draws the 100-unit picture with a fresh Painter each time, as a picture drawn alone
+// is; BenchmarkPNG100Painter with one Painter, as a core draws a round's pictures one after another
+// (adjudicator.Service.DrawPictures).
 func BenchmarkPNG100(b *testing.B) {
 	benchDraw(b, PNG, crowd(100, 30, 10))
+}
+
+func BenchmarkPNG100Painter(b *testing.B) {
+	var painter Painter
+	benchDraw(b, painter.PNG, crowd(100, 30, 10))
 }
 
 func BenchmarkSVG100(b *testing.B) {
@@ -48,7 +56,7 @@ func crowdPixels(b *testing.B) (*image.RGBA, *image.Paletted) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return drawWhole(p, int(lay.W), int(lay.H)), drawPaletted(p, int(lay.W), int(lay.H))
+	return drawWhole(p, int(lay.W), int(lay.H)), new(Painter).paletted(p, int(lay.W), int(lay.H))
 }
 
 // BenchmarkRawDeflate compresses the 100-unit picture's own paletted pixels, a filter byte a row, as one

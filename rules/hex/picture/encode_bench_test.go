@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// BenchmarkEncodePNG weighs the picture's PNG writer (encodePNG: the paletted pixels written by
+// BenchmarkEncodePNG weighs the picture's PNG writer (Painter.encode: the paletted pixels written by
 // image/png at its fastest) against the same at image/png's default compression: the level is chosen by
 // this measurement (docs/performance.md, Map pictures).
 func BenchmarkEncodePNG(b *testing.B) {
@@ -15,12 +15,12 @@ func BenchmarkEncodePNG(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	img := drawPaletted(p, int(lay.W), int(lay.H))
+	img := new(Painter).paletted(p, int(lay.W), int(lay.H))
 	encoders := []struct {
 		name   string
 		encode func() ([]byte, error)
 	}{
-		{"fastest", func() ([]byte, error) { return encodePNG(img) }},
+		{"fastest", func() ([]byte, error) { return new(Painter).encode(img) }},
 		{"default", func() ([]byte, error) {
 			var buf bytes.Buffer
 			err := png.Encode(&buf, img)

@@ -10,13 +10,20 @@ import (
 	"sortie/rules/hex"
 )
 
-// PNG draws the scene as a PNG image: paletted, so a busy map stays small enough to mail.
+// PNG draws the scene as a PNG image: paletted, so a busy map stays small enough to mail. It draws with a
+// Painter of its own: one that draws several pictures is cheaper (Painter).
 func PNG(s hex.Scene) ([]byte, error) {
+	return new(Painter).PNG(s)
+}
+
+// PNG draws the scene as a PNG image, as the function PNG does, reusing what the Painter's last picture
+// left.
+func (pt *Painter) PNG(s hex.Scene) ([]byte, error) {
 	p, lay, err := draw(&s)
 	if err != nil {
 		return nil, err
 	}
-	return encodePNG(drawPaletted(p, int(lay.W), int(lay.H)))
+	return pt.encode(pt.paletted(p, int(lay.W), int(lay.H)))
 }
 
 // SVG draws the scene as an SVG document: the same drawing as PNG, with its text as text (in the glyphs

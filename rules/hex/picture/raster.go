@@ -35,27 +35,40 @@ type rasterizer struct {
 	picked [][]pt // the shapes of an operation that reach the band being drawn
 }
 
-// drawPaletted draws the recording on a w×h picture on the palette.
-func drawPaletted(p *pen, w, h int) *image.Paletted {
-	out := image.NewPaletted(image.Rect(0, 0, w, h), palette())
-	colours := new(colourMap)
-	drawBands(p, w, h, bandRows, func(band *image.RGBA) {
+// paletted draws the recording on a w×h picture on the palette, in the Painter's buffers: the picture is
+// the Painter's until its next.
+func (pt *Painter) paletted(p *pen, w, h int) *image.Paletted {
+	pt.pix = grown(pt.pix, w*h)
+	out := &image.Paletted{Pix: pt.pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: palette()}
+	if pt.colours == nil {
+		pt.colours = new(colourMap)
+	}
+	pt.drawBands(p, w, h, bandRows, func(band *image.RGBA) {
 		for y := band.Rect.Min.Y; y < band.Rect.Max.Y; y++ {
-			colours.mapRow(band, y, out.Pix[y*out.Stride:y*out.Stride+w])
+			pt.colours.mapRow(band, y, out.Pix[y*out.Stride:y*out.Stride+w])
 		}
 	})
 	return out
 }
 
+// grown is b with length n, reallocated only when its capacity is short. What it held is left in it.
+func grown(b []uint8, n int) []uint8 {
+	if cap(b) < n {
+		return make([]uint8, n)
+	}
+	return b[:n]
+}
+
 // drawBands draws the recording on a w×h picture rows rows at a time, handing each band to done once it
 // is drawn; the band's pixels are reused for the next. Where nothing is drawn a pixel is black.
-func drawBands(p *pen, w, h, rows int, done func(band *image.RGBA)) {
+func (pt *Painter) drawBands(p *pen, w, h, rows int, done func(band *image.RGBA)) {
 	ops := shapesOf(p)
 	r := &rasterizer{fonts: p.fonts, glyphs: map[glyphKey]*glyphMask{}}
-	pix := make([]uint8, 4*w*min(rows, h))
+	r.cover.Pix = pt.cover
+	pt.band = grown(pt.band, 4*w*min(rows, h))
 	for y0 := 0; y0 < h; y0 += rows {
 		y1 := min(y0+rows, h)
-		band := pix[:4*w*(y1-y0)]
+		band := pt.band[:4*w*(y1-y0)]
 		clear(band)
 		r.img = &image.RGBA{Pix: band, Stride: 4 * w, Rect: image.Rect(0, y0, w, y1)}
 		for i := range ops {
@@ -63,6 +76,7 @@ func drawBands(p *pen, w, h, rows int, done func(band *image.RGBA)) {
 		}
 		done(r.img)
 	}
+	pt.cover = r.cover.Pix[:0]
 }
 
 // shaped is an operation of the recording made ready to draw in bands: the shapes it fills (and those
@@ -230,10 +244,7 @@ func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
 		}
 		r.z.ClosePath()
 	}
-	if cap(r.cover.Pix) < b.Dx()*b.Dy() {
-		r.cover.Pix = make([]uint8, b.Dx()*b.Dy())
-	}
-	r.cover.Pix, r.cover.Stride, r.cover.Rect = r.cover.Pix[:b.Dx()*b.Dy()], b.Dx(), image.Rect(0, 0, b.Dx(), b.Dy())
+	r.cover.Pix, r.cover.Stride, r.cover.Rect = grown(r.cover.Pix, b.Dx()*b.Dy()), b.Dx(), image.Rect(0, 0, b.Dx(), b.Dy())
 	r.z.DrawOp = imgdraw.Src
 	r.z.Draw(&r.cover, r.cover.Rect, image.Opaque, image.Point{})
 	paint(r.img, b.Min, &r.cover, c)
@@ -377,13 +388,12 @@ func segArgs(op sfnt.SegmentOp) int {
 
 // colourMap maps a pixel's colour to its palette index, remembering the anti-aliased blends it has met:
 // the same few recur all over a picture. It is direct-mapped; an entry holds the colour's 24 bits, its
-// index and a bit saying it is set. Each picture makes its own (drawPaletted), so nothing is
-// shared between pictures; what it holds does not change a picture, since nearest is a
-// function of the colour.
-type colourMap [1 << 12]uint64
+// index and a bit saying it is set. A Painter keeps one from picture to picture: what it holds does not
+// change a picture, since nearest is a function of the colour.
+type colourMap [1 << 14]uint64
 
 func (m *colourMap) index(rgb uint32) uint8 {
-	e := &m[(rgb*2654435761)>>20]
+	e := &m[(rgb*2654435761)>>18]
 	if v := *e; v>>32 == uint64(rgb)|1<<24 {
 		return uint8(v)
 	}

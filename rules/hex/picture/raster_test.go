@@ -18,14 +18,14 @@ import (
 // were drawn before they were drawn in bands.
 func drawWhole(p *pen, w, h int) *image.RGBA {
 	var img *image.RGBA
-	drawBands(p, w, h, h, func(band *image.RGBA) { img = band })
+	new(Painter).drawBands(p, w, h, h, func(band *image.RGBA) { img = band })
 	return img
 }
 
 // drawBanded draws the recording in bands of rows rows and gathers them into one RGBA image.
 func drawBanded(p *pen, w, h, rows int) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	drawBands(p, w, h, rows, func(band *image.RGBA) {
+	new(Painter).drawBands(p, w, h, rows, func(band *image.RGBA) {
 		imgdraw.Draw(img, band.Rect, band, band.Rect.Min, imgdraw.Src)
 	})
 	return img
@@ -94,7 +94,7 @@ func TestPNGHoldsTheDrawing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := drawPaletted(p, int(lay.W), int(lay.H))
+			want := new(Painter).paletted(p, int(lay.W), int(lay.H))
 			got, err := png.Decode(bytes.NewReader(mustPNG(t, c.s)))
 			if err != nil {
 				t.Fatal(err)
@@ -104,6 +104,24 @@ func TestPNGHoldsTheDrawing(t *testing.T) {
 				t.Error("the PNG does not hold the drawing's pixels")
 			}
 		})
+	}
+}
+
+// A Painter that drew other pictures before draws each as a fresh one does, byte for byte: a larger
+// picture before a smaller (its pixels and bands left in the buffers), a smaller before a larger, the
+// same twice.
+func TestPainterLeavesNothingBehind(t *testing.T) {
+	busy := crowd(100, 30, 10)
+	scenes := []hex.Scene{busy, dogfight(), everything(), hex.Scene{Title: "Kent 1940 · turn 1 · RAF"}, board(), far(40), busy, dogfight()}
+	var painter Painter
+	for i, s := range scenes {
+		got, err := painter.PNG(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := mustPNG(t, s); !bytes.Equal(got, want) {
+			t.Errorf("picture %d (%s), drawn after %d others by one Painter, differs from the same drawn afresh", i, s.Title, i)
+		}
 	}
 }
 
