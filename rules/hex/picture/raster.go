@@ -5,7 +5,6 @@ import (
 	"image/color"
 	imgdraw "image/draw"
 	"math"
-	"slices"
 
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
@@ -32,7 +31,7 @@ type rasterizer struct {
 	fonts  fontSet
 	buf    sfnt.Buffer
 	glyphs map[glyphKey]*glyphMask
-	picked [][]pt // the shapes of an operation that reach the band being drawn
+	picked []int // the shapes of an operation that reach the band being drawn, by index
 }
 
 // paletted draws the recording on a w×h picture on the palette, in the Painter's buffers: the picture is
@@ -88,14 +87,18 @@ type shaped struct {
 	isRect     bool
 }
 
-// shapeSet is shapes to fill with one colour and the bounds of each.
+// shapeSet is shapes to fill with one colour, with the bounds of each and which way it turns.
 type shapeSet struct {
 	shapes [][]pt
 	bounds []bounds
 }
 
-// bounds is a shape's extent in pixels.
-type bounds struct{ x0, y0, x1, y1 float64 }
+// bounds is a shape's extent in pixels, and whether its points are to be taken last to first for it to
+// turn the way every shape is given to the rasterizer.
+type bounds struct {
+	x0, y0, x1, y1 float64
+	reversed       bool
+}
 
 // shapesOf works out, once a picture, the shapes every operation of the recording fills.
 func shapesOf(p *pen) []shaped {
@@ -121,24 +124,20 @@ func shapesOf(p *pen) []shaped {
 	return out
 }
 
-// newShapeSet measures shapes and turns each the same way (counter-clockwise on the screen), so that
-// where shapes of one set overlap their coverage adds up instead of cancelling out. A shape turning the
-// other way is copied reversed: the path it came from is left as it is.
+// newShapeSet measures shapes and notes which turn the other way, so that fill can give every shape to
+// the rasterizer turning the same way (counter-clockwise on the screen): where shapes of one set
+// overlap, their coverage then adds up instead of cancelling out.
 func newShapeSet(shapes [][]pt) shapeSet {
 	set := shapeSet{shapes: shapes, bounds: make([]bounds, len(shapes))}
 	for k, s := range shapes {
-		b := bounds{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+		b := bounds{x0: math.Inf(1), y0: math.Inf(1), x1: math.Inf(-1), y1: math.Inf(-1)}
 		area := 0.0
 		for i, q := range s {
 			n := s[(i+1)%len(s)]
 			area += q.X*n.Y - n.X*q.Y
-			b = bounds{min(b.x0, q.X), min(b.y0, q.Y), max(b.x1, q.X), max(b.y1, q.Y)}
+			b.x0, b.y0, b.x1, b.y1 = min(b.x0, q.X), min(b.y0, q.Y), max(b.x1, q.X), max(b.y1, q.Y)
 		}
-		if area < 0 {
-			s = slices.Clone(s)
-			slices.Reverse(s)
-			shapes[k] = s
-		}
+		b.reversed = area < 0
 		set.bounds[k] = b
 	}
 	return set
@@ -220,7 +219,7 @@ func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
 		if b.y1 < top-1 || b.y0 > bottom+1 {
 			continue
 		}
-		r.picked = append(r.picked, set.shapes[i])
+		r.picked = append(r.picked, i)
 		x0, y0, x1, y1 = min(x0, b.x0), min(y0, b.y0), max(x1, b.x1), max(y1, b.y1)
 	}
 	if x0 > x1 {
@@ -233,8 +232,13 @@ func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
 	}
 	r.z.Reset(b.Dx(), b.Dy())
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
-	for _, s := range r.picked {
-		for i, q := range s {
+	for _, k := range r.picked {
+		s := set.shapes[k]
+		for i := range s {
+			q := s[i]
+			if set.bounds[k].reversed {
+				q = s[len(s)-1-i]
+			}
 			x, y := float32(q.X-ox), float32(q.Y-oy)
 			if i == 0 {
 				r.z.MoveTo(x, y)
