@@ -100,10 +100,12 @@ type resolution struct {
 	byCallsign map[string]*flown
 
 	// Scratch reused from plane to plane and shot to shot: the steps of the plot being flown, the
-	// hexes of paths and tracks, a plane's guns, a shot's hits and the damage they are read against,
-	// the candidate targets, and the text being written.
+	// hexes of paths and tracks and the bursts' details (both handed out in blocks, and kept by the
+	// state and the events), a plane's guns, a shot's hits and the damage they are read against, the
+	// candidate targets, and the text being written.
 	steps          []Step
-	hexes          hexArena
+	hexes          blocks[hexmap.Hex]
+	bursts         blocks[FireDetail]
 	guns           []int
 	shotHits, work []int
 	cands          []candidate
@@ -111,13 +113,11 @@ type resolution struct {
 	charts         gunCharts
 
 	// Scratch of a plain turn's phases: the flight records and their lock-step positions, the boxes of
-	// the hits, the fire phase's shooters, their positions and index, the planes hit, and the spotting
+	// the hits, the fire phase's index of the shooters' positions, the planes hit, and the spotting
 	// phase's.
 	flights   []flown
 	lockSteps []lockStep
 	hitBoxes  []int
-	shooters  []*flown
-	targets   []hexmap.Hex
 	fireGrid  grid
 	hitPlanes []string
 	spot      spotScratch
@@ -381,34 +381,45 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 // flew keeps what the turn needs of the plot's flight res from start: its end and legality, its path
 // and track (in hexes from a); it returns where the plane was at each sub-step. res.Steps is scratch,
 // reused after this.
-func (f *flown) flew(start Flight, res *Result, a *hexArena) [12]Step {
+func (f *flown) flew(start Flight, res *Result, a *blocks[hexmap.Hex]) [12]Step {
 	f.end, f.legal, f.diveBombing = res.End, res.Legal(), res.DiveBombing
 	f.climb = res.End.Alt - start.Alt
-	f.path = a.take(len(res.Steps))
+	f.path = a.take(len(res.Steps), hexBlock)
 	for i, s := range res.Steps {
 		f.path[i] = s.Hex
 	}
 	subs := SubSteps(Step{Hex: start.Hex, Facing: start.Facing, Alt: start.Alt}, res.Steps)
-	f.track = a.take(len(subs))
+	f.track = a.take(len(subs), hexBlock)
 	for i, s := range subs {
 		f.track[i] = s.Hex
 	}
 	return subs
 }
 
-// hexArena hands out slices of hexes carved from larger blocks, so that the paths and tracks of a
-// turn's planes take a few allocations instead of two a plane. Each slice is capped at its length:
-// appending to it never reaches its neighbour.
-type hexArena struct{ block []hexmap.Hex }
+// blocks hands out slices carved from larger blocks, so that many small lists of a turn (the paths
+// and tracks of its planes, the details of its bursts) take a few allocations instead of one each.
+// Each slice is capped at its length: appending to it never reaches its neighbour. A block lives as
+// long as any slice carved from it, and a new one is begun when it is full: what was handed out never
+// moves.
+type blocks[T any] struct{ block []T }
 
-func (a *hexArena) take(n int) []hexmap.Hex {
+// take is n zero values, from a new block of at least least values when the one in use has no room
+// for them (or none is in use yet).
+func (a *blocks[T]) take(n, least int) []T {
 	if a.block == nil || cap(a.block)-len(a.block) < n {
-		a.block = make([]hexmap.Hex, 0, max(n, 256))
+		a.block = make([]T, 0, max(n, least))
 	}
 	at := len(a.block)
 	a.block = a.block[:at+n]
 	return a.block[at : at+n : at+n]
 }
+
+// The least a new block holds: hexes (a plane's path and track are some twenty), and the details of
+// bursts fired (a 168-byte detail each: some thirty fill a block of 5 KB).
+const (
+	hexBlock   = 256
+	burstBlock = 32
+)
 
 // movement puts every plane where its flight ended, all at once: its track, bombs released, planes that
 // flew into the ground or off the map.
@@ -450,17 +461,15 @@ func (r *resolution) movement() {
 // guns at the nearest spotted enemy it can bear on, then its flexible guns at every enemy they reach.
 // Hits are only counted here; damage applies them.
 func (r *resolution) fire() error {
-	shooters := r.shooters[:0]
+	// The planes still in play and their hexes, each list made once at its most.
+	shooters := make([]*flown, 0, len(r.moved))
+	targets := make([]hexmap.Hex, 0, len(r.moved))
 	for _, f := range r.moved {
 		if f.p.InPlay() {
 			shooters = append(shooters, f)
+			targets = append(targets, f.p.Flight.Hex)
 		}
 	}
-	targets := r.targets[:0]
-	for _, f := range shooters {
-		targets = append(targets, f.p.Flight.Hex)
-	}
-	r.shooters, r.targets = shooters, targets
 	idx := &r.fireGrid
 	idx.build(targets, MaxFireRange)
 	for _, f := range r.moved {
@@ -589,13 +598,14 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 		}
 		r.hitsOn(tg.Callsign, len(tcard.Systems))[i] += n
 	}
-	detail := res.detail
+	detail := &r.bursts.take(1, burstBlock)[0]
+	*detail = res.detail
 	text := r.text.start().str(f.p.Callsign).str(" fired at ").str(tg.Callsign).str(" at range ").num(shot.Range).
 		str(" (").str(shot.Chart).str(" chart): ").num(detail.Hits).str(" hit")
 	if detail.Hits != 1 {
 		text.str("s")
 	}
-	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text.String()})
+	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: detail, Dice: res.rolls, Text: text.String()})
 	for _, g := range shot.Guns {
 		if f.p.Ammo.Spend(g) == 0 {
 			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Extra: &Extra{Gun: g},
