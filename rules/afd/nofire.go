@@ -42,10 +42,11 @@ func answersFire(fire parser.Fire, nmr, enemySeen bool) bool {
 	return enemySeen
 }
 
-// seenEnemies lists the enemy planes in play a side has in sight within MaxFireRange hexes of p,
-// closest to p first.
-func seenEnemies(st *State, p *Plane) []candidate {
-	var out []candidate
+// nearestSeen is the nearest enemy plane in play that p's side has in sight within MaxFireRange hexes
+// of p: the least range counting the height difference, then the first callsign, as the fire phase
+// orders its candidates (sortCandidates). nil when there is none.
+func nearestSeen(st *State, p *Plane) *Plane {
+	var best candidate
 	for i := range st.Planes {
 		tg := &st.Planes[i]
 		if tg.Side == p.Side || !tg.InPlay() || !st.Sight[p.Side][tg.Callsign].Spotted {
@@ -55,10 +56,12 @@ func seenEnemies(st *State, p *Plane) []candidate {
 		if d > MaxFireRange {
 			continue
 		}
-		out = append(out, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-p.Flight.Alt)})
+		c := candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-p.Flight.Alt)}
+		if best.p == nil || c.rangeAdj < best.rangeAdj || (c.rangeAdj == best.rangeAdj && c.p.Callsign < best.p.Callsign) {
+			best = c
+		}
 	}
-	sortCandidates(out)
-	return out
+	return best.p
 }
 
 // fireChance is what a plane's guns could do at the moment its fire order was tried: whether its fixed
@@ -89,11 +92,9 @@ func (r *resolution) noFireText(f *flown, ch fireChance) (target, text string, o
 			return tg.Callsign, lead + tg.Callsign + " " + goneText(tg), true
 		}
 	} else {
-		seen := seenEnemies(r.ns, p)
-		if len(seen) == 0 {
+		if tg = nearestSeen(r.ns, p); tg == nil {
 			return "", "", false
 		}
-		tg = seen[0].p
 		why := r.whyNotAt(f, tg, ch)
 		return tg.Callsign, p.Callsign + " did not fire: no enemy in sight was in reach of its guns; the nearest, " + tg.Callsign + "," +
 			strings.TrimPrefix(why, tg.Callsign), true
@@ -261,7 +262,7 @@ func (r *resolution) noFireLine(f *flown, ch fireChance) (target, text string, o
 		}
 		return f.order.Fire.Target, p.Callsign + " did not fire: it " + goneText(p), true
 	}
-	if !answersFire(f.order.Fire, f.nmr, len(seenEnemies(r.ns, p)) > 0) {
+	if !answersFire(f.order.Fire, f.nmr, nearestSeen(r.ns, p) != nil) {
 		return "", "", false
 	}
 	return r.noFireText(f, ch)
