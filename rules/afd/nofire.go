@@ -78,7 +78,7 @@ type fireChance struct {
 // target, or for FIRE ANY the nearest enemy in sight, and what stopped each kind of gun. ok is false
 // when nothing is owed (FIRE ANY with no enemy in sight).
 func (r *resolution) noFireText(f *flown, ch fireChance) (target, text string, ok bool) {
-	p, fire := f.p, f.order.Fire
+	p, fire := f.p, f.fire
 	var tg *Plane
 	var lead string
 	if fire.Mode == parser.FireTarget {
@@ -105,7 +105,7 @@ func (r *resolution) noFireText(f *flown, ch fireChance) (target, text string, o
 // whyNotAt says why plane f's guns did not fire at tg, an enemy its side sees: "KURT was 3 hexes away
 // at 11 o'clock: outside the cone of its fixed guns".
 func (r *resolution) whyNotAt(f *flown, tg *Plane, ch fireChance) string {
-	p, fire := f.p, f.order.Fire
+	p, fire := f.p, f.fire
 	d := hexmap.Distance(p.Flight.Hex, tg.Flight.Hex)
 	var b strings.Builder
 	b.WriteString(tg.Callsign)
@@ -153,7 +153,7 @@ func (r *resolution) whyNotAt(f *flown, tg *Plane, ch fireChance) string {
 // noGunsText says why a plane has no gun that can fire: every position its order lets fire is out of
 // ammunition or knocked out.
 func (r *resolution) noGunsText(f *flown) string {
-	return noGunsWhy(f.p, f.card, f.order.Fire.Guns)
+	return noGunsWhy(f.p, f.card, f.fire.Guns)
 }
 
 // noGunsWhy is noGunsText for plane p flying card, whose fire order lets the positions allowed fire
@@ -257,12 +257,12 @@ func (r *resolution) noFire(f *flown, imp int, ch fireChance) {
 func (r *resolution) noFireLine(f *flown, ch fireChance) (target, text string, ok bool) {
 	p := f.p
 	if !p.InPlay() {
-		if !answersFire(f.order.Fire, f.nmr, true) {
+		if !answersFire(f.fire, f.nmr, true) {
 			return "", "", false
 		}
-		return f.order.Fire.Target, p.Callsign + " did not fire: it " + goneText(p), true
+		return f.fire.Target, p.Callsign + " did not fire: it " + goneText(p), true
 	}
-	if !answersFire(f.order.Fire, f.nmr, nearestSeen(r.ns, p) != nil) {
+	if !answersFire(f.fire, f.nmr, nearestSeen(r.ns, p) != nil) {
 		return "", "", false
 	}
 	return r.noFireText(f, ch)

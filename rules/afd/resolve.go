@@ -59,20 +59,23 @@ func DefaultPlot(card *aircraft.Card, f Flight) notation.Plot {
 	return p
 }
 
-// flown is a plane's turn as its plot flew it on paper: the order it flew (its own or the default), the
-// height it gained (negative: lost), where it ended, the hexes it entered point by point (path) and
-// sub-step by sub-step (track), and whether the plot was legal; in a game with flak, where it was
-// for the flak in each impulse.
+// flown is what the phases after movement need of a plane's turn as its plot flew it on paper: the
+// fire order it flew under (its own, or Sortie's with the default plot), whether its plot released
+// bombs or fired rockets or strafed and at what, its move written down (the event's detail and line),
+// the height it gained (negative: lost), and whether the plot was legal; in a game with flak, where it
+// was for the flak in each impulse.
 type flown struct {
-	p           *Plane
-	card        *aircraft.Card
-	order       notation.Order
-	climb       int
-	end         Flight
-	path, track []hexmap.Hex
-	legal       bool
-	diveBombing bool
-	flak        *lockStep
+	p                    *Plane
+	card                 *aircraft.Card
+	fire                 parser.Fire
+	at                   notation.GroundTarget
+	move                 *MoveDetail
+	moveText             string
+	climb                int
+	flak                 *lockStep
+	bomb, rocket, strafe bool
+	legal                bool
+	diveBombing          bool
 	// nmr says no order came for the plane: its FIRE ANY is Sortie's, not a player's.
 	nmr bool
 }
@@ -192,16 +195,16 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 			continue // the illegal-order event said the plot was not flown
 		}
 		if !f.p.InPlay() {
-			if f.order.Plot.Rocket || f.order.Plot.Strafe {
-				r.refuse(f.p, 0, attackWord(f.order.Plot.Strafe), "it "+goneText(f.p))
+			if f.rocket || f.strafe {
+				r.refuse(f.p, 0, attackWord(f.strafe), "it "+goneText(f.p))
 			}
 			continue
 		}
 		switch {
-		case f.order.Plot.Rocket:
-			r.rocketAttack(f.p, f.card, f.order.At, 0)
-		case f.order.Plot.Strafe:
-			r.strafe(f.p, f.card, f.order.At, 0)
+		case f.rocket:
+			r.rocketAttack(f.p, f.card, f.at, 0)
+		case f.strafe:
+			r.strafe(f.p, f.card, f.at, 0)
 		}
 	}
 	// The dice log is sized ahead for the rest of the turn: every roll spotting may make, and two a
@@ -315,60 +318,66 @@ func (r *resolution) forgetGone() {
 	}
 }
 
-// orders takes every plane in play's order and flies it on paper: an illegal order, or none, is
-// replaced by the default plot, with an event saying so.
+// orders takes every plane in play's order and flies it on paper from where the plane began the turn,
+// then puts the plane where its flight ended, with its new track: an illegal order, or none, is
+// replaced by the default plot, with an event saying so. No plane's flight reads where another is, so
+// moving each as it is flown is every plane moving at once.
 func (r *resolution) orders(orders map[string]notation.Order) error {
 	ns := r.ns
-	// Room for every plane: the moved list points into flights, which must not move.
-	flights := slices.Grow(r.flights[:0], len(ns.Planes))
-	r.moved = slices.Grow(r.moved[:0], len(ns.Planes))
-	r.steps = slices.Grow(r.steps[:0], 16)
 	flak := false
 	for i := range ns.Ground {
 		flak = flak || ns.Ground[i].Flak != nil
 	}
-	if flak {
-		// The flights point into lockSteps too.
-		r.lockSteps = slices.Grow(r.lockSteps[:0], len(ns.Planes))
-	}
-	// Room for every plane's track and path: twelve sub-steps, and a step for each point of its speed
-	// (a legal plot records exactly that many, and so does the default).
-	room := 0
+	// Room for every plane in play's flight, its lock-step positions when there is flak (moved points
+	// into both lists, which must not move), its move's detail (kept by its event), and its track and
+	// path: twelve sub-steps, and a step for each point of its speed (a legal plot records exactly that
+	// many, and so does the default).
+	inPlay, room := 0, 0
 	for i := range ns.Planes {
 		if p := &ns.Planes[i]; p.InPlay() {
+			inPlay++
 			room += 12 + p.Flight.Speed.Round()
 		}
 	}
+	flights := make([]flown, 0, inPlay)
+	r.moved = make([]*flown, 0, inPlay)
+	details := make([]MoveDetail, inPlay)
+	if flak {
+		r.lockSteps = make([]lockStep, 0, inPlay)
+	}
 	r.hexes.block = make([]hexmap.Hex, 0, room)
+	r.steps = slices.Grow(r.steps[:0], 16)
 	err := r.eachPlane((*Plane).InPlay, func(p *Plane, card *aircraft.Card) {
 		flights = append(flights, flown{p: p, card: card})
 		f := &flights[len(flights)-1]
 		var res Result
 		o, ok := orders[p.Callsign]
 		if ok {
-			f.order = o
 			res = checkOrder(card, p.Flight, o, r.steps)
 			if !res.Legal() {
 				r.emit(Event{Turn: r.turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
 					Extra: &Extra{Problems: res.Errors}, Text: r.text.start().str(p.Callsign).str("'s order broke the rules and it flew straight on instead").String()})
 				fire := o.Fire
 				fire.Guns = nil
-				f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
-				res = moveInto(card, p.Flight, f.order.Plot, res.Steps)
+				o = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
+				res = moveInto(card, p.Flight, o.Plot, res.Steps)
 			}
 		} else {
 			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
 				Text: r.text.start().str("no order from ").str(p.Player).str(" for ").str(p.Callsign).str(": it flew straight on").String()})
-			f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
+			o = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
 			f.nmr = true
-			res = moveInto(card, p.Flight, f.order.Plot, r.steps)
+			res = moveInto(card, p.Flight, o.Plot, r.steps)
 		}
 		r.steps = res.Steps
-		subs := f.flew(p.Flight, &res, &r.hexes)
+		f.fire, f.at = o.Fire, o.At
+		f.bomb, f.rocket, f.strafe = o.Plot.Bomb, o.Plot.Rocket, o.Plot.Strafe
+		subs := r.flew(f, &o.Plot, &res, &details[len(flights)-1])
 		if flak {
 			r.lockSteps = append(r.lockSteps, lockStep{from: p.Flight, subs: subs})
 			f.flak = &r.lockSteps[len(r.lockSteps)-1]
 		}
+		p.Flight = res.End
 		r.moved = append(r.moved, f)
 	})
 	if err != nil {
@@ -378,21 +387,30 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 	return nil
 }
 
-// flew keeps what the turn needs of the plot's flight res from start: its end and legality, its path
-// and track (in hexes from a); it returns where the plane was at each sub-step. res.Steps is scratch,
+// flew writes down plane f's flight res of plot from where it began the turn: its legality and climb,
+// its new track, and its move's detail m (its path, where it began and ended) and line, the hexes
+// carved from the turn's blocks. It returns where the plane was at each sub-step. res.Steps is scratch,
 // reused after this.
-func (f *flown) flew(start Flight, res *Result, a *blocks[hexmap.Hex]) [12]Step {
-	f.end, f.legal, f.diveBombing = res.End, res.Legal(), res.DiveBombing
+func (r *resolution) flew(f *flown, plot *notation.Plot, res *Result, m *MoveDetail) [12]Step {
+	p, start := f.p, f.p.Flight
+	f.legal, f.diveBombing = res.Legal(), res.DiveBombing
 	f.climb = res.End.Alt - start.Alt
-	f.path = a.take(len(res.Steps), hexBlock)
+	path := r.hexes.take(len(res.Steps), hexBlock)
 	for i, s := range res.Steps {
-		f.path[i] = s.Hex
+		path[i] = s.Hex
 	}
 	subs := SubSteps(Step{Hex: start.Hex, Facing: start.Facing, Alt: start.Alt}, res.Steps)
-	f.track = a.take(len(subs), hexBlock)
+	p.Track = r.hexes.take(len(subs), hexBlock)
 	for i, s := range subs {
-		f.track[i] = s.Hex
+		p.Track[i] = s.Hex
 	}
+	// The line says what the detail does: "P1 flew 2 TR 2", the plot its tail.
+	r.text.start().str(p.Callsign).str(" flew ")
+	at := len(r.text.b)
+	r.text.b = plot.Append(r.text.b)
+	f.moveText = r.text.String()
+	*m = MoveDetail{Plot: f.moveText[at:], Path: path, From: start.Hex, To: res.End.Hex, Alt: res.End.Alt, Speed: res.End.Speed}
+	f.move = m
 	return subs
 }
 
@@ -421,26 +439,17 @@ const (
 	burstBlock = 32
 )
 
-// movement puts every plane where its flight ended, all at once: its track, bombs released, planes that
-// flew into the ground or off the map.
+// movement reports every plane's move, in the order of the planes, now that all have moved: bombs
+// released, planes that flew into the ground or off the map.
 func (r *resolution) movement() {
 	turn := r.turn
-	details := make([]MoveDetail, len(r.moved))
-	for i, f := range r.moved {
+	for _, f := range r.moved {
 		p := f.p
-		p.Track = f.track
-		// The text says what the detail does: "P1 flew 2 TR 2", the plot its tail.
-		r.text.start().str(p.Callsign).str(" flew ")
-		at := len(r.text.b)
-		r.text.b = f.order.Plot.Append(r.text.b)
-		text := r.text.String()
-		details[i] = MoveDetail{Plot: text[at:], Path: f.path, From: p.Flight.Hex, To: f.end.Hex, Alt: f.end.Alt, Speed: f.end.Speed}
-		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: &details[i], Text: text})
-		p.Flight = f.end
+		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: f.move, Text: f.moveText})
 		r.climbs[p.Callsign] = f.climb
-		if f.order.Plot.Bomb && f.legal {
+		if f.bomb && f.legal {
 			// The bombs fall once everything has moved (bombing, after the ground units' movement).
-			p.Bombed = &BombRelease{Turn: turn, Hex: f.end.Hex, Alt: f.end.Alt, Dive: f.diveBombing, Target: f.order.At.Unit}
+			p.Bombed = &BombRelease{Turn: turn, Hex: p.Flight.Hex, Alt: p.Flight.Alt, Dive: f.diveBombing, Target: f.at.Unit}
 			p.Attacked = turn
 		}
 		if p.Flight.Alt < 0 {
@@ -479,7 +488,7 @@ func (r *resolution) fire() error {
 		}
 	}
 	for _, f := range shooters {
-		if f.order.Fire.Mode == parser.FireHold {
+		if f.fire.Mode == parser.FireHold {
 			continue
 		}
 		before := len(r.events)
@@ -528,7 +537,7 @@ func firedSince(events []Event) bool {
 
 // fireFixed fires a plane's fixed guns at the first candidate they bear on, if any.
 func (r *resolution) fireFixed(f *flown, cands []candidate) error {
-	fire := f.order.Fire
+	fire := f.fire
 	fixed := gunsFor(r.guns[:0], f.card, f.p, true, fire.Guns)
 	r.guns = fixed
 	if len(fixed) == 0 || f.p.Attacked == r.turn {
@@ -552,7 +561,7 @@ func (r *resolution) fireFixed(f *flown, cands []candidate) error {
 
 // fireFlex fires a plane's flexible guns, each position at most once, at every candidate one bears on.
 func (r *resolution) fireFlex(f *flown, cands []candidate) error {
-	fire := f.order.Fire
+	fire := f.fire
 	flex := gunsFor(r.guns[:0], f.card, f.p, false, fire.Guns)
 	r.guns = flex
 	if len(flex) == 0 {
