@@ -80,11 +80,16 @@ type flown struct {
 	nmr bool
 }
 
-// lockStep is where a plane started the turn and where the plain game's lock-step movement has it at
-// the end of each of the turn's twelve sub-steps: where flak finds it in each impulse.
-type lockStep struct {
-	from Flight
-	subs [12]Step
+// lockStep is where a plane was when the turn began (0) and where the plain game's lock-step movement
+// has it at the end of each of the turn's twelve sub-steps (1 to 12): where flak finds it in each
+// impulse, and where heavy flak aims by default. Flak reads a plane's hex, facing and height only.
+type lockStep [13]stepAt
+
+// stepAt is where a plane is at one point of its lock-step movement.
+type stepAt struct {
+	hex    hexmap.Hex
+	facing hexmap.Dir
+	alt    int
 }
 
 // resolution is one turn being resolved: the new state being written, the events so far, and what one
@@ -172,11 +177,8 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 			if f == nil || f.flak == nil {
 				return Flight{}, false
 			}
-			if imp == 0 {
-				return f.flak.from, true
-			}
-			at := f.flak.subs[imp-1]
-			return Flight{Hex: at.Hex, Facing: at.Facing, Alt: at.Alt}, true
+			at := f.flak[imp]
+			return Flight{Hex: at.hex, Facing: at.facing, Alt: at.alt}, true
 		}
 	}
 	for imp := 1; imp <= 12; imp++ {
@@ -374,8 +376,12 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 		f.bomb, f.rocket, f.strafe = o.Plot.Bomb, o.Plot.Rocket, o.Plot.Strafe
 		subs := r.flew(f, &o.Plot, &res, &details[len(flights)-1])
 		if flak {
-			r.lockSteps = append(r.lockSteps, lockStep{from: p.Flight, subs: subs})
+			r.lockSteps = append(r.lockSteps, lockStep{})
 			f.flak = &r.lockSteps[len(r.lockSteps)-1]
+			f.flak[0] = stepAt{p.Flight.Hex, p.Flight.Facing, p.Flight.Alt}
+			for i, s := range subs {
+				f.flak[i+1] = stepAt{s.Hex, s.Facing, s.Alt}
+			}
 		}
 		p.Flight = res.End
 		r.moved = append(r.moved, f)
