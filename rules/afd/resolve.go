@@ -108,12 +108,13 @@ type resolution struct {
 	byCallsign map[string]*flown
 
 	// Scratch reused from plane to plane and shot to shot: the steps of the plot being flown, the
-	// hexes of paths and tracks and the bursts' details (both handed out in blocks, and kept by the
-	// state and the events), a plane's guns, a shot's hits and the damage they are read against, the
-	// candidate targets, and the text being written.
+	// hexes of paths and tracks and the bursts' details and hit locations (handed out in blocks, and
+	// kept by the state and the events), a plane's guns, a shot's hits and the damage they are read
+	// against, the candidate targets, and the text being written.
 	steps          []Step
 	hexes          blocks[hexmap.Hex]
 	bursts         blocks[FireDetail]
+	locations      blocks[string]
 	guns           []int
 	shotHits, work []int
 	cands          []candidate
@@ -428,8 +429,11 @@ func (r *resolution) flew(f *flown, plot *notation.Plot, res *Result, m *MoveDet
 type blocks[T any] struct{ block []T }
 
 // take is n zero values, from a new block of at least least values when the one in use has no room
-// for them (or none is in use yet).
+// for them (or none is in use yet). Taken from nil blocks, they are made on their own.
 func (a *blocks[T]) take(n, least int) []T {
+	if a == nil {
+		return make([]T, n)
+	}
 	if a.block == nil || cap(a.block)-len(a.block) < n {
 		a.block = make([]T, 0, max(n, least))
 	}
@@ -438,11 +442,13 @@ func (a *blocks[T]) take(n, least int) []T {
 	return a.block[at : at+n : at+n]
 }
 
-// The least a new block holds: hexes (a plane's path and track are some twenty), and the details of
-// bursts fired (a 168-byte detail each: some thirty fill a block of 5 KB).
+// The least a new block holds: hexes (a plane's path and track are some twenty), the details of
+// bursts fired (a 168-byte detail each: some thirty fill a block of 5 KB), and the hit locations of
+// bursts (one for every four hits).
 const (
-	hexBlock   = 256
-	burstBlock = 32
+	hexBlock      = 256
+	burstBlock    = 32
+	locationBlock = 32
 )
 
 // movement reports every plane's move, in the order of the planes, now that all have moved: bombs
@@ -603,7 +609,7 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 	n := len(tcard.Systems)
 	r.shotHits, r.work = slices.Grow(r.shotHits[:0], n)[:n], slices.Grow(r.work[:0], n)[:n]
 	clear(r.shotHits)
-	res := shotResult{hits: r.shotHits}
+	res := shotResult{hits: r.shotHits, locations: &r.locations}
 	if err := readShot(r.env.Tables, tcard, tg.Damage, shot, r.d, label, &r.text.out, r.ns.Options.SimpleCriticals, &res, r.work, false); err != nil {
 		return err
 	}
@@ -651,7 +657,7 @@ func (r *resolution) hitsOn(callsign string, n int) []int {
 // and guns knocked out, planes shot down (a plane shot down this turn still fired).
 func (r *resolution) damage() {
 	turn := r.turn
-	hitPlanes := r.hitPlanes[:0]
+	hitPlanes := slices.Grow(r.hitPlanes[:0], len(r.hits))
 	for cs := range r.hits {
 		hitPlanes = append(hitPlanes, cs)
 	}
