@@ -101,9 +101,10 @@ type resolution struct {
 	turn   int
 	cards  map[string]*aircraft.Card
 	events []Event
-	moved  []*flown
-	climbs map[string]int
-	hits   map[string][]int
+	// flights is every plane in play's flight this turn, in the order of the planes.
+	flights []flown
+	climbs  map[string]int
+	hits    map[string][]int
 	// byCallsign finds a plane's flight, for flak; made when first needed.
 	byCallsign map[string]*flown
 
@@ -121,10 +122,8 @@ type resolution struct {
 	text           textBuf
 	charts         gunCharts
 
-	// Scratch of a plain turn's phases: the flight records and their lock-step positions, the boxes of
-	// the hits, the fire phase's index of the shooters' positions, the planes hit, and the spotting
-	// phase's.
-	flights   []flown
+	// Scratch of a plain turn's phases: the flights' lock-step positions, the boxes of the hits, the
+	// fire phase's index of the shooters' positions, the planes hit, and the spotting phase's.
 	lockSteps []lockStep
 	hitBoxes  []int
 	fireGrid  grid
@@ -187,13 +186,14 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 		r.moveTorpedoes(imp)
 		r.flakPhase(imp, pos(imp), pos(0))
 	}
-	for _, f := range r.moved {
-		if b := f.p.Bombed; b != nil && b.Turn == r.turn {
+	for i := range r.flights {
+		if f := &r.flights[i]; f.p.Bombed != nil && f.p.Bombed.Turn == r.turn {
 			r.bombing(f.p, f.card, f.p.Flight.Alt-f.climb)
 		}
 	}
 	// Rockets and strafing from where the plots end (seed 002).
-	for _, f := range r.moved {
+	for i := range r.flights {
+		f := &r.flights[i]
 		if !f.legal {
 			continue // the illegal-order event said the plot was not flown
 		}
@@ -300,9 +300,9 @@ func (r *resolution) gunCharts() *gunCharts {
 // flightOf is the flight a plane flew this turn, nil if it flew none.
 func (r *resolution) flightOf(p *Plane) *flown {
 	if r.byCallsign == nil {
-		r.byCallsign = make(map[string]*flown, len(r.moved))
-		for _, f := range r.moved {
-			r.byCallsign[f.p.Callsign] = f
+		r.byCallsign = make(map[string]*flown, len(r.flights))
+		for i := range r.flights {
+			r.byCallsign[r.flights[i].p.Callsign] = &r.flights[i]
 		}
 	}
 	return r.byCallsign[p.Callsign]
@@ -331,8 +331,8 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 	for i := range ns.Ground {
 		flak = flak || ns.Ground[i].Flak != nil
 	}
-	// Room for every plane in play's flight, its lock-step positions when there is flak (moved points
-	// into both lists, which must not move), its move's detail (kept by its event), and its track and
+	// Room for every plane in play's flight, its lock-step positions when there is flak (a flight points
+	// into that list, which must not move), its move's detail (kept by its event), and its track and
 	// path: twelve sub-steps, and a step for each point of its speed (a legal plot records exactly that
 	// many, and so does the default).
 	inPlay, room := 0, 0
@@ -343,7 +343,6 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 		}
 	}
 	flights := make([]flown, 0, inPlay)
-	r.moved = make([]*flown, 0, inPlay)
 	details := make([]MoveDetail, inPlay)
 	if flak {
 		r.lockSteps = make([]lockStep, 0, inPlay)
@@ -385,7 +384,6 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 			}
 		}
 		p.Flight = res.End
-		r.moved = append(r.moved, f)
 	})
 	if err != nil {
 		return err
@@ -456,7 +454,8 @@ const (
 // released, planes that flew into the ground or off the map.
 func (r *resolution) movement() {
 	turn := r.turn
-	for _, f := range r.moved {
+	for i := range r.flights {
+		f := &r.flights[i]
 		p := f.p
 		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: f.move, Text: f.moveText})
 		r.climbs[p.Callsign] = f.climb
@@ -484,18 +483,18 @@ func (r *resolution) movement() {
 // Hits are only counted here; damage applies them.
 func (r *resolution) fire() error {
 	// The planes still in play and their hexes, each list made once at its most.
-	shooters := make([]*flown, 0, len(r.moved))
-	targets := make([]hexmap.Hex, 0, len(r.moved))
-	for _, f := range r.moved {
-		if f.p.InPlay() {
+	shooters := make([]*flown, 0, len(r.flights))
+	targets := make([]hexmap.Hex, 0, len(r.flights))
+	for i := range r.flights {
+		if f := &r.flights[i]; f.p.InPlay() {
 			shooters = append(shooters, f)
 			targets = append(targets, f.p.Flight.Hex)
 		}
 	}
 	idx := &r.fireGrid
 	idx.build(targets, MaxFireRange)
-	for _, f := range r.moved {
-		if !f.p.InPlay() {
+	for i := range r.flights {
+		if f := &r.flights[i]; !f.p.InPlay() {
 			// It crashed or left the map while moving: its fire order is answered.
 			r.noFire(f, 0, fireChance{})
 		}
