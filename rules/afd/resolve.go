@@ -420,7 +420,8 @@ func (r *resolution) flew(f *flown, plot *notation.Plot, res *Result, m *MoveDet
 }
 
 // blocks hands out slices carved from larger blocks, so that many small lists of a turn (the paths
-// and tracks of its planes, the details of its bursts) take a few allocations instead of one each.
+// and tracks of its planes, the details of its bursts and their hit locations) take a few allocations
+// instead of one each.
 // Each slice is capped at its length: appending to it never reaches its neighbour. A block lives as
 // long as any slice carved from it, and a new one is begun when it is full: what was handed out never
 // moves. Each new block holds twice what the last did, from four up to a most, so that a small game
@@ -442,7 +443,7 @@ func (a *blocks[T]) take(n, most int) []T {
 }
 
 // The most a new block holds: hexes (a plane's path and track are some twenty; a plain turn makes its
-// first block for all its planes' at once), the details of bursts fired (a 168-byte detail each:
+// first block for all its planes' paths and tracks at once), the details of bursts fired (a 168-byte detail each:
 // thirty-two fill 5 KB), and the hit locations of bursts (one for every four hits).
 const (
 	hexBlock      = 256
