@@ -182,6 +182,8 @@ type shotResult struct {
 	hits    []int
 	applied []string // the systems hit, in the order the hits were read, e.g. W F E(L)
 	rolls   []dice.Roll
+	// locations is where the detail's list of hit locations is carved from; nil: made on its own.
+	locations *blocks[string]
 }
 
 // resolveShot rolls and reads one burst (readShot) and says which systems took each hit, for the
@@ -229,7 +231,7 @@ func readShot(t *tables.Tables, target *aircraft.Card, dmg []int, s Shot, d dice
 	left := read.Hits
 	if left > 0 {
 		// One location for each block of up to four hits.
-		res.detail.Locations = make([]string, 0, (left+3)/4)
+		res.detail.Locations = res.locations.take((left+3)/4, locationBlock)[:0]
 	}
 	for bi := 1; left > 0; bi++ {
 		// Blocks of four hits and what is left over (tables.SplitHits). One hit-location D10 for each

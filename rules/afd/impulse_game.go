@@ -540,13 +540,13 @@ func (r *impulseRun) impulseFire(moved map[string]bool) error {
 		if !moved[p.Callsign] {
 			climb = 0
 		}
-		shooters = append(shooters, &flown{p: p, card: card, order: notation.Order{Fire: fire}, climb: climb})
+		shooters = append(shooters, &flown{p: p, card: card, fire: fire, climb: climb})
 	})
 	if err != nil {
 		return err
 	}
 	for _, f := range shooters {
-		if f.order.Fire.Mode == parser.FireHold {
+		if f.fire.Mode == parser.FireHold {
 			continue
 		}
 		var cands []candidate

@@ -42,10 +42,11 @@ func answersFire(fire parser.Fire, nmr, enemySeen bool) bool {
 	return enemySeen
 }
 
-// seenEnemies lists the enemy planes in play a side has in sight within MaxFireRange hexes of p,
-// closest to p first.
-func seenEnemies(st *State, p *Plane) []candidate {
-	var out []candidate
+// nearestSeen is the nearest enemy plane in play that p's side has in sight within MaxFireRange hexes
+// of p: the least range counting the height difference, then the first callsign, as the fire phase
+// orders its candidates (sortCandidates). nil when there is none.
+func nearestSeen(st *State, p *Plane) *Plane {
+	var best candidate
 	for i := range st.Planes {
 		tg := &st.Planes[i]
 		if tg.Side == p.Side || !tg.InPlay() || !st.Sight[p.Side][tg.Callsign].Spotted {
@@ -55,10 +56,12 @@ func seenEnemies(st *State, p *Plane) []candidate {
 		if d > MaxFireRange {
 			continue
 		}
-		out = append(out, candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-p.Flight.Alt)})
+		c := candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-p.Flight.Alt)}
+		if best.p == nil || c.rangeAdj < best.rangeAdj || (c.rangeAdj == best.rangeAdj && c.p.Callsign < best.p.Callsign) {
+			best = c
+		}
 	}
-	sortCandidates(out)
-	return out
+	return best.p
 }
 
 // fireChance is what a plane's guns could do at the moment its fire order was tried: whether its fixed
@@ -73,86 +76,85 @@ type fireChance struct {
 
 // noFireText says why plane f fired no burst under its order, from its side's view: the order's
 // target, or for FIRE ANY the nearest enemy in sight, and what stopped each kind of gun. ok is false
-// when nothing is owed (FIRE ANY with no enemy in sight).
+// when nothing is owed (FIRE ANY with no enemy in sight). The line is written in the turn's text.
 func (r *resolution) noFireText(f *flown, ch fireChance) (target, text string, ok bool) {
-	p, fire := f.p, f.order.Fire
+	p, fire, t := f.p, f.fire, &r.text
 	var tg *Plane
-	var lead string
 	if fire.Mode == parser.FireTarget {
 		tg = r.ns.Plane(fire.Target)
-		lead = p.Callsign + " did not fire at " + fire.Target + ": "
+		t.start().str(p.Callsign).str(" did not fire at ").str(fire.Target).str(": ")
 		if tg == nil || tg.Side == p.Side || !r.ns.Sight[p.Side][tg.Callsign].Spotted {
 			// Seed 000 and docs/rulings.md: a plane fires only at an enemy its side has spotted.
-			return fire.Target, lead + fire.Target + " was not an enemy plane in sight", true
+			return fire.Target, t.str(fire.Target).str(" was not an enemy plane in sight").String(), true
 		}
 		if !tg.InPlay() {
-			return tg.Callsign, lead + tg.Callsign + " " + goneText(tg), true
+			return tg.Callsign, t.str(tg.Callsign).str(" ").str(goneText(tg)).String(), true
 		}
+		t.str(tg.Callsign)
 	} else {
-		seen := seenEnemies(r.ns, p)
-		if len(seen) == 0 {
+		if tg = nearestSeen(r.ns, p); tg == nil {
 			return "", "", false
 		}
-		tg = seen[0].p
-		why := r.whyNotAt(f, tg, ch)
-		return tg.Callsign, p.Callsign + " did not fire: no enemy in sight was in reach of its guns; the nearest, " + tg.Callsign + "," +
-			strings.TrimPrefix(why, tg.Callsign), true
+		t.start().str(p.Callsign).str(" did not fire: no enemy in sight was in reach of its guns; the nearest, ").str(tg.Callsign).str(",")
 	}
-	return tg.Callsign, lead + r.whyNotAt(f, tg, ch), true
+	r.whyNotAt(f, tg, ch)
+	return tg.Callsign, t.String(), true
 }
 
-// whyNotAt says why plane f's guns did not fire at tg, an enemy its side sees: "KURT was 3 hexes away
-// at 11 o'clock: outside the cone of its fixed guns".
-func (r *resolution) whyNotAt(f *flown, tg *Plane, ch fireChance) string {
-	p, fire := f.p, f.order.Fire
+// whyNotAt writes, after tg's callsign in the turn's text, why plane f's guns did not fire at tg, an
+// enemy its side sees: "KURT" then " was 3 hexes away at 11 o'clock: outside the cone of its fixed
+// guns".
+func (r *resolution) whyNotAt(f *flown, tg *Plane, ch fireChance) {
+	p, fire, t := f.p, f.fire, &r.text
 	d := hexmap.Distance(p.Flight.Hex, tg.Flight.Hex)
-	var b strings.Builder
-	b.WriteString(tg.Callsign)
 	if d == 0 {
 		// Seed 000, "Main combat rule changes": the cone starts in the hex ahead; flexible guns too
 		// need a range of at least 1.
-		b.WriteString(" was in the same hex, where no gun can bear")
-		return b.String()
+		t.str(" was in the same hex, where no gun can bear")
+		return
 	}
 	clock := hexmap.Clock(p.Flight.Hex, p.Flight.Facing, tg.Flight.Hex)
-	fmt.Fprintf(&b, " was %d hex%s away at %d o'clock", d, plural2(d), clock)
+	t.str(" was ").num(d).str(" hex").str(plural2(d)).str(" away at ").num(clock).str(" o'clock")
 	dAlt := tg.Flight.Alt - p.Flight.Alt
 	switch {
 	case dAlt > 0:
-		fmt.Fprintf(&b, ", %s ft higher", feetText(dAlt))
+		t.b = appendFeet(t.str(", ").b, dAlt)
+		t.str(" ft higher")
 	case dAlt < 0:
-		fmt.Fprintf(&b, ", %s ft lower", feetText(-dAlt))
+		t.b = appendFeet(t.str(", ").b, -dAlt)
+		t.str(" ft lower")
 	}
 	rangeAdj := AdjustedRange(d, dAlt)
-	var why []string
-	fixed := gunsFor(nil, f.card, p, true, fire.Guns)
-	flex := gunsFor(nil, f.card, p, false, fire.Guns)
+	var fixedBuf, flexBuf [8]int
+	fixed := gunsFor(fixedBuf[:0], f.card, p, true, fire.Guns)
+	flex := gunsFor(flexBuf[:0], f.card, p, false, fire.Guns)
+	t.str(": ")
 	switch {
 	case len(fixed)+len(flex) == 0:
-		why = append(why, r.noGunsText(f))
+		t.str(r.noGunsText(f))
 	case rangeAdj > MaxFireRange:
 		// Seed 000, "Main combat rule changes" and "Firing vertical attitude": 8 hexes at most, one
 		// more for each full 500 ft of height difference.
-		why = append(why, fmt.Sprintf("range %d counting the height difference, and no gun reaches beyond %d", rangeAdj, MaxFireRange))
+		t.str("range ").num(rangeAdj).str(" counting the height difference, and no gun reaches beyond ").num(MaxFireRange)
 	case fire.MaxRange > 0 && rangeAdj > fire.MaxRange:
-		why = append(why, fmt.Sprintf("range %d, beyond the MAX %d of its fire order", rangeAdj, fire.MaxRange))
+		t.str("range ").num(rangeAdj).str(", beyond the MAX ").num(fire.MaxRange).str(" of its fire order")
 	default:
 		if len(fixed) > 0 {
-			why = append(why, r.fixedWhy(f, tg, fixed, rangeAdj, ch))
+			t.str(r.fixedWhy(f, tg, fixed, rangeAdj, ch))
 		}
 		if len(flex) > 0 {
-			why = append(why, flexWhy(f, clock, flex, rangeAdj, ch.flexBlocked))
+			if len(fixed) > 0 {
+				t.str("; ")
+			}
+			t.str(flexWhy(f, clock, flex, rangeAdj, ch.flexBlocked))
 		}
 	}
-	b.WriteString(": ")
-	b.WriteString(strings.Join(why, "; "))
-	return b.String()
 }
 
 // noGunsText says why a plane has no gun that can fire: every position its order lets fire is out of
 // ammunition or knocked out.
 func (r *resolution) noGunsText(f *flown) string {
-	return noGunsWhy(f.p, f.card, f.order.Fire.Guns)
+	return noGunsWhy(f.p, f.card, f.fire.Guns)
 }
 
 // noGunsWhy is noGunsText for plane p flying card, whose fire order lets the positions allowed fire
@@ -256,12 +258,12 @@ func (r *resolution) noFire(f *flown, imp int, ch fireChance) {
 func (r *resolution) noFireLine(f *flown, ch fireChance) (target, text string, ok bool) {
 	p := f.p
 	if !p.InPlay() {
-		if !answersFire(f.order.Fire, f.nmr, true) {
+		if !answersFire(f.fire, f.nmr, true) {
 			return "", "", false
 		}
-		return f.order.Fire.Target, p.Callsign + " did not fire: it " + goneText(p), true
+		return f.fire.Target, r.text.start().str(p.Callsign).str(" did not fire: it ").str(goneText(p)).String(), true
 	}
-	if !answersFire(f.order.Fire, f.nmr, len(seenEnemies(r.ns, p)) > 0) {
+	if !answersFire(f.fire, f.nmr, nearestSeen(r.ns, p) != nil) {
 		return "", "", false
 	}
 	return r.noFireText(f, ch)

@@ -59,29 +59,37 @@ func DefaultPlot(card *aircraft.Card, f Flight) notation.Plot {
 	return p
 }
 
-// flown is a plane's turn as its plot flew it on paper: the order it flew (its own or the default), the
-// height it gained (negative: lost), where it ended, the hexes it entered point by point (path) and
-// sub-step by sub-step (track), and whether the plot was legal; in a game with flak, where it was
-// for the flak in each impulse.
+// flown is what the phases after movement need of a plane's turn as its plot flew it on paper: the
+// fire order it flew under (its own, or Sortie's with the default plot), whether its plot released
+// bombs or fired rockets or strafed and at what, its move written down (the event's detail and line),
+// the height it gained (negative: lost), and whether the plot was legal; in a game with flak, where it
+// was for the flak in each impulse.
 type flown struct {
-	p           *Plane
-	card        *aircraft.Card
-	order       notation.Order
-	climb       int
-	end         Flight
-	path, track []hexmap.Hex
-	legal       bool
-	diveBombing bool
-	flak        *lockStep
+	p                    *Plane
+	card                 *aircraft.Card
+	fire                 parser.Fire
+	at                   notation.GroundTarget
+	move                 *MoveDetail
+	moveText             string
+	climb                int
+	flak                 *lockStep
+	bomb, rocket, strafe bool
+	legal                bool
+	diveBombing          bool
 	// nmr says no order came for the plane: its FIRE ANY is Sortie's, not a player's.
 	nmr bool
 }
 
-// lockStep is where a plane started the turn and where the plain game's lock-step movement has it at
-// the end of each of the turn's twelve sub-steps: where flak finds it in each impulse.
-type lockStep struct {
-	from Flight
-	subs [12]Step
+// lockStep is where a plane was when the turn began (0) and where the plain game's lock-step movement
+// has it at the end of each of the turn's twelve sub-steps (1 to 12): where flak finds it in each
+// impulse, and where heavy flak aims by default. Flak reads a plane's hex, facing and height only.
+type lockStep [13]stepAt
+
+// stepAt is where a plane is at one point of its lock-step movement.
+type stepAt struct {
+	hex    hexmap.Hex
+	facing hexmap.Dir
+	alt    int
 }
 
 // resolution is one turn being resolved: the new state being written, the events so far, and what one
@@ -93,31 +101,31 @@ type resolution struct {
 	turn   int
 	cards  map[string]*aircraft.Card
 	events []Event
-	moved  []*flown
-	climbs map[string]int
-	hits   map[string][]int
+	// flights is every plane in play's flight this turn, in the order of the planes.
+	flights []flown
+	climbs  map[string]int
+	hits    map[string][]int
 	// byCallsign finds a plane's flight, for flak; made when first needed.
 	byCallsign map[string]*flown
 
 	// Scratch reused from plane to plane and shot to shot: the steps of the plot being flown, the
-	// hexes of paths and tracks, a plane's guns, a shot's hits and the damage they are read against,
-	// the candidate targets, and the text being written.
+	// hexes of paths and tracks and the bursts' details and hit locations (handed out in blocks, and
+	// kept by the state and the events), a plane's guns, a shot's hits and the damage they are read
+	// against, the candidate targets, and the text being written.
 	steps          []Step
-	hexes          hexArena
+	hexes          blocks[hexmap.Hex]
+	bursts         blocks[FireDetail]
+	locations      blocks[string]
 	guns           []int
 	shotHits, work []int
 	cands          []candidate
 	text           textBuf
 	charts         gunCharts
 
-	// Scratch of a plain turn's phases: the flight records and their lock-step positions, the boxes of
-	// the hits, the fire phase's shooters, their positions and index, the planes hit, and the spotting
-	// phase's.
-	flights   []flown
+	// Scratch of a plain turn's phases: the flights' lock-step positions, the boxes of the hits, the
+	// fire phase's index of the shooters' positions, the planes hit, and the spotting phase's.
 	lockSteps []lockStep
 	hitBoxes  []int
-	shooters  []*flown
-	targets   []hexmap.Hex
 	fireGrid  grid
 	hitPlanes []string
 	spot      spotScratch
@@ -169,11 +177,8 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 			if f == nil || f.flak == nil {
 				return Flight{}, false
 			}
-			if imp == 0 {
-				return f.flak.from, true
-			}
-			at := f.flak.subs[imp-1]
-			return Flight{Hex: at.Hex, Facing: at.Facing, Alt: at.Alt}, true
+			at := f.flak[imp]
+			return Flight{Hex: at.hex, Facing: at.facing, Alt: at.alt}, true
 		}
 	}
 	for imp := 1; imp <= 12; imp++ {
@@ -181,27 +186,28 @@ func (r *resolution) resolve(orders map[string]notation.Order) error {
 		r.moveTorpedoes(imp)
 		r.flakPhase(imp, pos(imp), pos(0))
 	}
-	for _, f := range r.moved {
-		if b := f.p.Bombed; b != nil && b.Turn == r.turn {
+	for i := range r.flights {
+		if f := &r.flights[i]; f.p.Bombed != nil && f.p.Bombed.Turn == r.turn {
 			r.bombing(f.p, f.card, f.p.Flight.Alt-f.climb)
 		}
 	}
 	// Rockets and strafing from where the plots end (seed 002).
-	for _, f := range r.moved {
+	for i := range r.flights {
+		f := &r.flights[i]
 		if !f.legal {
 			continue // the illegal-order event said the plot was not flown
 		}
 		if !f.p.InPlay() {
-			if f.order.Plot.Rocket || f.order.Plot.Strafe {
-				r.refuse(f.p, 0, attackWord(f.order.Plot.Strafe), "it "+goneText(f.p))
+			if f.rocket || f.strafe {
+				r.refuse(f.p, 0, attackWord(f.strafe), "it "+goneText(f.p))
 			}
 			continue
 		}
 		switch {
-		case f.order.Plot.Rocket:
-			r.rocketAttack(f.p, f.card, f.order.At, 0)
-		case f.order.Plot.Strafe:
-			r.strafe(f.p, f.card, f.order.At, 0)
+		case f.rocket:
+			r.rocketAttack(f.p, f.card, f.at, 0)
+		case f.strafe:
+			r.strafe(f.p, f.card, f.at, 0)
 		}
 	}
 	// The dice log is sized ahead for the rest of the turn: every roll spotting may make, and two a
@@ -294,9 +300,9 @@ func (r *resolution) gunCharts() *gunCharts {
 // flightOf is the flight a plane flew this turn, nil if it flew none.
 func (r *resolution) flightOf(p *Plane) *flown {
 	if r.byCallsign == nil {
-		r.byCallsign = make(map[string]*flown, len(r.moved))
-		for _, f := range r.moved {
-			r.byCallsign[f.p.Callsign] = f
+		r.byCallsign = make(map[string]*flown, len(r.flights))
+		for i := range r.flights {
+			r.byCallsign[r.flights[i].p.Callsign] = &r.flights[i]
 		}
 	}
 	return r.byCallsign[p.Callsign]
@@ -315,61 +321,69 @@ func (r *resolution) forgetGone() {
 	}
 }
 
-// orders takes every plane in play's order and flies it on paper: an illegal order, or none, is
-// replaced by the default plot, with an event saying so.
+// orders takes every plane in play's order and flies it on paper from where the plane began the turn,
+// then puts the plane where its flight ended, with its new track: an illegal order, or none, is
+// replaced by the default plot, with an event saying so. No plane's flight reads where another is, so
+// moving each as it is flown is every plane moving at once.
 func (r *resolution) orders(orders map[string]notation.Order) error {
 	ns := r.ns
-	// Room for every plane: the moved list points into flights, which must not move.
-	flights := slices.Grow(r.flights[:0], len(ns.Planes))
-	r.moved = slices.Grow(r.moved[:0], len(ns.Planes))
-	r.steps = slices.Grow(r.steps[:0], 16)
 	flak := false
 	for i := range ns.Ground {
 		flak = flak || ns.Ground[i].Flak != nil
 	}
-	if flak {
-		// The flights point into lockSteps too.
-		r.lockSteps = slices.Grow(r.lockSteps[:0], len(ns.Planes))
-	}
-	// Room for every plane's track and path: twelve sub-steps, and a step for each point of its speed
-	// (a legal plot records exactly that many, and so does the default).
-	room := 0
+	// Room for every plane in play's flight, its lock-step positions when there is flak (a flight points
+	// into that list, which must not move), its move's detail (kept by its event), and its track and
+	// path: twelve sub-steps, and a step for each point of its speed (a legal plot records exactly that
+	// many, and so does the default).
+	inPlay, room := 0, 0
 	for i := range ns.Planes {
 		if p := &ns.Planes[i]; p.InPlay() {
+			inPlay++
 			room += 12 + p.Flight.Speed.Round()
 		}
 	}
+	flights := make([]flown, 0, inPlay)
+	details := make([]MoveDetail, inPlay)
+	if flak {
+		r.lockSteps = make([]lockStep, 0, inPlay)
+	}
 	r.hexes.block = make([]hexmap.Hex, 0, room)
+	r.steps = slices.Grow(r.steps[:0], 16)
 	err := r.eachPlane((*Plane).InPlay, func(p *Plane, card *aircraft.Card) {
 		flights = append(flights, flown{p: p, card: card})
 		f := &flights[len(flights)-1]
 		var res Result
 		o, ok := orders[p.Callsign]
 		if ok {
-			f.order = o
 			res = checkOrder(card, p.Flight, o, r.steps)
 			if !res.Legal() {
 				r.emit(Event{Turn: r.turn, Kind: EvIllegalOrder, Plane: p.Callsign, Side: p.Side, Player: p.Player,
 					Extra: &Extra{Problems: res.Errors}, Text: r.text.start().str(p.Callsign).str("'s order broke the rules and it flew straight on instead").String()})
 				fire := o.Fire
 				fire.Guns = nil
-				f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
-				res = moveInto(card, p.Flight, f.order.Plot, res.Steps)
+				o = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: fire}
+				res = moveInto(card, p.Flight, o.Plot, res.Steps)
 			}
 		} else {
 			r.emit(Event{Turn: r.turn, Kind: EvNMR, Player: p.Player, Side: p.Side, Plane: p.Callsign,
 				Text: r.text.start().str("no order from ").str(p.Player).str(" for ").str(p.Callsign).str(": it flew straight on").String()})
-			f.order = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
+			o = notation.Order{Plot: DefaultPlot(card, p.Flight), Fire: parser.Fire{Mode: parser.FireAny, Default: true}}
 			f.nmr = true
-			res = moveInto(card, p.Flight, f.order.Plot, r.steps)
+			res = moveInto(card, p.Flight, o.Plot, r.steps)
 		}
 		r.steps = res.Steps
-		subs := f.flew(p.Flight, &res, &r.hexes)
+		f.fire, f.at = o.Fire, o.At
+		f.bomb, f.rocket, f.strafe = o.Plot.Bomb, o.Plot.Rocket, o.Plot.Strafe
+		subs := r.flew(f, &o.Plot, &res, &details[len(flights)-1])
 		if flak {
-			r.lockSteps = append(r.lockSteps, lockStep{from: p.Flight, subs: subs})
+			r.lockSteps = append(r.lockSteps, lockStep{})
 			f.flak = &r.lockSteps[len(r.lockSteps)-1]
+			f.flak[0] = stepAt{p.Flight.Hex, p.Flight.Facing, p.Flight.Alt}
+			for i, s := range subs {
+				f.flak[i+1] = stepAt{s.Hex, s.Facing, s.Alt}
+			}
 		}
-		r.moved = append(r.moved, f)
+		p.Flight = res.End
 	})
 	if err != nil {
 		return err
@@ -378,58 +392,77 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 	return nil
 }
 
-// flew keeps what the turn needs of the plot's flight res from start: its end and legality, its path
-// and track (in hexes from a); it returns where the plane was at each sub-step. res.Steps is scratch,
+// flew writes down plane f's flight res of plot from where it began the turn: its legality and climb,
+// its new track, and its move's detail m (its path, where it began and ended) and line, the hexes
+// carved from the turn's blocks. It returns where the plane was at each sub-step. res.Steps is scratch,
 // reused after this.
-func (f *flown) flew(start Flight, res *Result, a *hexArena) [12]Step {
-	f.end, f.legal, f.diveBombing = res.End, res.Legal(), res.DiveBombing
+func (r *resolution) flew(f *flown, plot *notation.Plot, res *Result, m *MoveDetail) [12]Step {
+	p, start := f.p, f.p.Flight
+	f.legal, f.diveBombing = res.Legal(), res.DiveBombing
 	f.climb = res.End.Alt - start.Alt
-	f.path = a.take(len(res.Steps))
+	path := r.hexes.take(len(res.Steps), hexBlock)
 	for i, s := range res.Steps {
-		f.path[i] = s.Hex
+		path[i] = s.Hex
 	}
 	subs := SubSteps(Step{Hex: start.Hex, Facing: start.Facing, Alt: start.Alt}, res.Steps)
-	f.track = a.take(len(subs))
+	p.Track = r.hexes.take(len(subs), hexBlock)
 	for i, s := range subs {
-		f.track[i] = s.Hex
+		p.Track[i] = s.Hex
 	}
+	// The line says what the detail does: "P1 flew 2 TR 2", the plot its tail.
+	r.text.start().str(p.Callsign).str(" flew ")
+	at := len(r.text.b)
+	r.text.b = plot.Append(r.text.b)
+	f.moveText = r.text.String()
+	*m = MoveDetail{Plot: f.moveText[at:], Path: path, From: start.Hex, To: res.End.Hex, Alt: res.End.Alt, Speed: res.End.Speed}
+	f.move = m
 	return subs
 }
 
-// hexArena hands out slices of hexes carved from larger blocks, so that the paths and tracks of a
-// turn's planes take a few allocations instead of two a plane. Each slice is capped at its length:
-// appending to it never reaches its neighbour.
-type hexArena struct{ block []hexmap.Hex }
+// blocks hands out slices carved from larger blocks, so that many small lists of a turn (the paths
+// and tracks of its planes, the details of its bursts and their hit locations) take a few allocations
+// instead of one each.
+// Each slice is capped at its length: appending to it never reaches its neighbour. A block lives as
+// long as any slice carved from it, and a new one is begun when it is full: what was handed out never
+// moves. Each new block holds twice what the last did, from four up to a most, so that a small game
+// takes small blocks.
+type blocks[T any] struct{ block []T }
 
-func (a *hexArena) take(n int) []hexmap.Hex {
+// take is n zero values, from a new block (of up to most values, or n) when the one in use has no
+// room for them or none is in use yet. Taken from nil blocks, they are made on their own.
+func (a *blocks[T]) take(n, most int) []T {
+	if a == nil {
+		return make([]T, n)
+	}
 	if a.block == nil || cap(a.block)-len(a.block) < n {
-		a.block = make([]hexmap.Hex, 0, max(n, 256))
+		a.block = make([]T, 0, max(n, min(max(2*cap(a.block), 4), most)))
 	}
 	at := len(a.block)
 	a.block = a.block[:at+n]
 	return a.block[at : at+n : at+n]
 }
 
-// movement puts every plane where its flight ended, all at once: its track, bombs released, planes that
-// flew into the ground or off the map.
+// The most a new block holds: hexes (a plane's path and track are some twenty; a plain turn makes its
+// first block for all its planes' paths and tracks at once), the details of bursts fired (a 168-byte detail each:
+// thirty-two fill 5 KB), and the hit locations of bursts (one for every four hits).
+const (
+	hexBlock      = 256
+	burstBlock    = 32
+	locationBlock = 32
+)
+
+// movement reports every plane's move, in the order of the planes, now that all have moved: bombs
+// released, planes that flew into the ground or off the map.
 func (r *resolution) movement() {
 	turn := r.turn
-	details := make([]MoveDetail, len(r.moved))
-	for i, f := range r.moved {
+	for i := range r.flights {
+		f := &r.flights[i]
 		p := f.p
-		p.Track = f.track
-		// The text says what the detail does: "P1 flew 2 TR 2", the plot its tail.
-		r.text.start().str(p.Callsign).str(" flew ")
-		at := len(r.text.b)
-		r.text.b = f.order.Plot.Append(r.text.b)
-		text := r.text.String()
-		details[i] = MoveDetail{Plot: text[at:], Path: f.path, From: p.Flight.Hex, To: f.end.Hex, Alt: f.end.Alt, Speed: f.end.Speed}
-		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: &details[i], Text: text})
-		p.Flight = f.end
+		r.emit(Event{Turn: turn, Kind: EvMove, Plane: p.Callsign, Side: p.Side, Move: f.move, Text: f.moveText})
 		r.climbs[p.Callsign] = f.climb
-		if f.order.Plot.Bomb && f.legal {
+		if f.bomb && f.legal {
 			// The bombs fall once everything has moved (bombing, after the ground units' movement).
-			p.Bombed = &BombRelease{Turn: turn, Hex: f.end.Hex, Alt: f.end.Alt, Dive: f.diveBombing, Target: f.order.At.Unit}
+			p.Bombed = &BombRelease{Turn: turn, Hex: p.Flight.Hex, Alt: p.Flight.Alt, Dive: f.diveBombing, Target: f.at.Unit}
 			p.Attacked = turn
 		}
 		if p.Flight.Alt < 0 {
@@ -450,27 +483,25 @@ func (r *resolution) movement() {
 // guns at the nearest spotted enemy it can bear on, then its flexible guns at every enemy they reach.
 // Hits are only counted here; damage applies them.
 func (r *resolution) fire() error {
-	shooters := r.shooters[:0]
-	for _, f := range r.moved {
-		if f.p.InPlay() {
+	// The planes still in play and their hexes, each list made once at its most.
+	shooters := make([]*flown, 0, len(r.flights))
+	targets := make([]hexmap.Hex, 0, len(r.flights))
+	for i := range r.flights {
+		if f := &r.flights[i]; f.p.InPlay() {
 			shooters = append(shooters, f)
+			targets = append(targets, f.p.Flight.Hex)
 		}
 	}
-	targets := r.targets[:0]
-	for _, f := range shooters {
-		targets = append(targets, f.p.Flight.Hex)
-	}
-	r.shooters, r.targets = shooters, targets
 	idx := &r.fireGrid
 	idx.build(targets, MaxFireRange)
-	for _, f := range r.moved {
-		if !f.p.InPlay() {
+	for i := range r.flights {
+		if f := &r.flights[i]; !f.p.InPlay() {
 			// It crashed or left the map while moving: its fire order is answered.
 			r.noFire(f, 0, fireChance{})
 		}
 	}
 	for _, f := range shooters {
-		if f.order.Fire.Mode == parser.FireHold {
+		if f.fire.Mode == parser.FireHold {
 			continue
 		}
 		before := len(r.events)
@@ -519,7 +550,7 @@ func firedSince(events []Event) bool {
 
 // fireFixed fires a plane's fixed guns at the first candidate they bear on, if any.
 func (r *resolution) fireFixed(f *flown, cands []candidate) error {
-	fire := f.order.Fire
+	fire := f.fire
 	fixed := gunsFor(r.guns[:0], f.card, f.p, true, fire.Guns)
 	r.guns = fixed
 	if len(fixed) == 0 || f.p.Attacked == r.turn {
@@ -543,7 +574,7 @@ func (r *resolution) fireFixed(f *flown, cands []candidate) error {
 
 // fireFlex fires a plane's flexible guns, each position at most once, at every candidate one bears on.
 func (r *resolution) fireFlex(f *flown, cands []candidate) error {
-	fire := f.order.Fire
+	fire := f.fire
 	flex := gunsFor(r.guns[:0], f.card, f.p, false, fire.Guns)
 	r.guns = flex
 	if len(flex) == 0 {
@@ -579,7 +610,7 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 	n := len(tcard.Systems)
 	r.shotHits, r.work = slices.Grow(r.shotHits[:0], n)[:n], slices.Grow(r.work[:0], n)[:n]
 	clear(r.shotHits)
-	res := shotResult{hits: r.shotHits}
+	res := shotResult{hits: r.shotHits, locations: &r.locations}
 	if err := readShot(r.env.Tables, tcard, tg.Damage, shot, r.d, label, &r.text.out, r.ns.Options.SimpleCriticals, &res, r.work, false); err != nil {
 		return err
 	}
@@ -589,13 +620,14 @@ func (r *resolution) shoot(f *flown, tg *Plane, tcard *aircraft.Card, shot Shot)
 		}
 		r.hitsOn(tg.Callsign, len(tcard.Systems))[i] += n
 	}
-	detail := res.detail
+	detail := &r.bursts.take(1, burstBlock)[0]
+	*detail = res.detail
 	text := r.text.start().str(f.p.Callsign).str(" fired at ").str(tg.Callsign).str(" at range ").num(shot.Range).
 		str(" (").str(shot.Chart).str(" chart): ").num(detail.Hits).str(" hit")
 	if detail.Hits != 1 {
 		text.str("s")
 	}
-	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: &detail, Dice: res.rolls, Text: text.String()})
+	r.emit(Event{Turn: turn, Kind: EvFire, Plane: f.p.Callsign, Side: f.p.Side, Target: tg.Callsign, Fire: detail, Dice: res.rolls, Text: text.String()})
 	for _, g := range shot.Guns {
 		if f.p.Ammo.Spend(g) == 0 {
 			r.emit(Event{Turn: turn, Kind: EvOutOfAmmo, Plane: f.p.Callsign, Side: f.p.Side, Extra: &Extra{Gun: g},
@@ -626,7 +658,7 @@ func (r *resolution) hitsOn(callsign string, n int) []int {
 // and guns knocked out, planes shot down (a plane shot down this turn still fired).
 func (r *resolution) damage() {
 	turn := r.turn
-	hitPlanes := r.hitPlanes[:0]
+	hitPlanes := slices.Grow(r.hitPlanes[:0], len(r.hits))
 	for cs := range r.hits {
 		hitPlanes = append(hitPlanes, cs)
 	}

@@ -231,7 +231,8 @@ func (r *resolution) sightRoll(label string, need, mod int) (bool, []dice.Roll) 
 
 func (r *resolution) spotPhase(climbs map[string]int) {
 	st, t, sc := r.ns, r.env.Tables, &r.spot
-	inPlay := sc.inPlay[:0]
+	// The lists are grown once to their most: every plane in play, and each side's lookouts among them.
+	inPlay := slices.Grow(sc.inPlay[:0], len(st.Planes))
 	for i := range st.Planes {
 		if st.Planes[i].InPlay() {
 			inPlay = append(inPlay, &st.Planes[i])
@@ -252,7 +253,7 @@ func (r *resolution) spotPhase(climbs map[string]int) {
 	text := &r.text
 	for _, side := range st.Sides {
 		// Index this side's planes only: the lookouts.
-		own, hexes := sc.own[:0], sc.hexes[:0]
+		own, hexes := slices.Grow(sc.own[:0], len(inPlay)), slices.Grow(sc.hexes[:0], len(inPlay))
 		for _, p := range inPlay {
 			if p.Side == side {
 				own = append(own, newLookout(p, climbs[p.Callsign]))
