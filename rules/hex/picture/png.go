@@ -43,6 +43,9 @@ func (k *kept) Put(b *png.EncoderBuffer) { k.b = b }
 // encode writes the picture's paletted pixels as a PNG.
 func (pt *Painter) encode(img *image.Paletted) ([]byte, error) {
 	var buf bytes.Buffer
+	// Room for what a busy picture compresses to, about a byte for every nine pixels, so the buffer is
+	// seldom copied as it grows.
+	buf.Grow(len(img.Pix) / 8)
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pt.encoder}).Encode(&buf, img); err != nil {
 		return nil, err
 	}

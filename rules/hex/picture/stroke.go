@@ -1,6 +1,9 @@
 package picture
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // A stroke is drawn as the union of simple shapes, all turning the same way: a rectangle along each
 // segment, a disc or a miter wedge at each corner, a disc at each round end. The rasterizer adds up
@@ -57,6 +60,15 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 	if closed {
 		n = len(pts)
 	}
+	// The rectangles and the corners' wedges take their points from one array: at most four a segment
+	// and four a corner.
+	room := make([]pt, 0, 8*n)
+	take := func(q ...pt) []pt {
+		at := len(room)
+		room = append(room, q...)
+		return room[at:len(room):len(room)]
+	}
+	out = slices.Grow(out, 2*n+2)
 	dir := func(i int) pt { // the direction of segment i
 		a, b := pts[i], pts[(i+1)%len(pts)]
 		d := b.Sub(a)
@@ -66,7 +78,7 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 		a, b := pts[i], pts[(i+1)%len(pts)]
 		d := dir(i)
 		nv := pt{-d.Y, d.X}.Mul(hw)
-		out = append(out, []pt{a.Add(nv), b.Add(nv), b.Sub(nv), a.Sub(nv)})
+		out = append(out, take(a.Add(nv), b.Add(nv), b.Sub(nv), a.Sub(nv)))
 	}
 	// The corners: between segments i-1 and i, at point i.
 	first, last := 1, n-1
@@ -95,11 +107,11 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 		if c := 1 + d1.dot(d2); c > 1e-9 {
 			m := n1.Add(n2).Div(c)
 			if m.Length() <= miterLimit*hw {
-				out = append(out, []pt{v, v.Add(n1), v.Add(m), v.Add(n2)})
+				out = append(out, take(v, v.Add(n1), v.Add(m), v.Add(n2)))
 				continue
 			}
 		}
-		out = append(out, []pt{v, v.Add(n1), v.Add(n2)})
+		out = append(out, take(v, v.Add(n1), v.Add(n2)))
 	}
 	if cap == roundCap && !closed {
 		out = append(out, disc(pts[0], hw), disc(pts[len(pts)-1], hw))
