@@ -79,7 +79,7 @@ func (pt *Painter) drawBands(p *pen, w, h, rows int, done func(band *image.RGBA)
 }
 
 // shaped is an operation of the recording made ready to draw in bands: the shapes it fills (and those
-// of its outline), each turning the same way, and their bounds.
+// of its outline), with their bounds and which way each turns.
 type shaped struct {
 	o          *op
 	fill, line shapeSet
@@ -125,8 +125,8 @@ func shapesOf(p *pen) []shaped {
 }
 
 // newShapeSet measures shapes and notes which turn the other way, so that fill can give every shape to
-// the rasterizer turning the same way (counter-clockwise on the screen): where shapes of one set
-// overlap, their coverage then adds up instead of cancelling out.
+// the rasterizer turning the same way: where shapes of one set overlap, their coverage then adds up
+// instead of cancelling out.
 func newShapeSet(shapes [][]pt) shapeSet {
 	set := shapeSet{shapes: shapes, bounds: make([]bounds, len(shapes))}
 	for k, s := range shapes {
