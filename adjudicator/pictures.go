@@ -143,10 +143,13 @@ func (s *Service) DrawPictures() (int, error) {
 	}
 	t0 := time.Now()
 	pics := make([]drawnPicture, len(todo))
-	// A Painter a core: the pictures one core draws reuse each other's buffers.
-	painters := make(chan *mappicture.Painter, runtime.GOMAXPROCS(0))
-	for range cap(painters) {
-		painters <- new(mappicture.Painter)
+	// A Painter a core, kept for the next round's pictures too (Service.painters).
+	for len(s.painters) < runtime.GOMAXPROCS(0) {
+		s.painters = append(s.painters, new(mappicture.Painter))
+	}
+	painters := make(chan *mappicture.Painter, len(s.painters))
+	for _, p := range s.painters {
+		painters <- p
 	}
 	parallel(len(todo), func(i int) {
 		painter := <-painters

@@ -22,8 +22,8 @@ import (
 // faults in). Nothing a picture leaves in them reaches the next: every pixel on the palette is written
 // afresh, a band is cleared before it is drawn and a coverage before it is filled, the colour map holds
 // for each colour the palette index nearest gives it whatever the picture, and image/png resets its
-// compressor. The daemon gives each core one while it draws a round's pictures
-// (adjudicator.Service.DrawPictures), so they reuse each other's buffers.
+// compressor. The daemon keeps one a core for drawing rounds' pictures
+// (adjudicator.Service.DrawPictures), so a picture reuses the buffers of the one drawn before it.
 //
 // A Painter is not safe for use by several goroutines at once; its zero value is ready.
 type Painter struct {
