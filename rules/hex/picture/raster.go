@@ -32,6 +32,8 @@ type rasterizer struct {
 	buf    sfnt.Buffer
 	glyphs map[glyphKey]*glyphMask
 	picked []int // the shapes of an operation that reach the band being drawn, by index
+	// turned and cut hold a shape being cut to the band's rows (fill).
+	turned, cut []pt
 }
 
 // paletted draws the recording on a w×h picture on the palette, in the Painter's buffers: the picture is
@@ -234,11 +236,26 @@ func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
 	for _, k := range r.picked {
 		s := set.shapes[k]
-		for i := range s {
-			q := s[i]
-			if set.bounds[k].reversed {
-				q = s[len(s)-1-i]
+		if bk := set.bounds[k]; bk.reversed || bk.y0 < top-1 || bk.y1 > bottom+1 {
+			// A shape reaching beyond the band is cut to its rows and the one either side, which leaves
+			// their coverage as it was: the rasterizer works in fixed point on a canvas as small as a band
+			// and goes wrong on points far outside it.
+			r.turned = r.turned[:0]
+			for i := range s {
+				if bk.reversed {
+					r.turned = append(r.turned, s[len(s)-1-i])
+				} else {
+					r.turned = append(r.turned, s[i])
+				}
 			}
+			r.cut = clipAt(r.cut[:0], r.turned, top-1, 1)
+			r.turned = clipAt(r.turned[:0], r.cut, bottom+1, -1)
+			s = r.turned
+			if len(s) < 3 {
+				continue
+			}
+		}
+		for i, q := range s {
 			x, y := float32(q.X-ox), float32(q.Y-oy)
 			if i == 0 {
 				r.z.MoveTo(x, y)
@@ -252,6 +269,23 @@ func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
 	r.z.DrawOp = imgdraw.Src
 	r.z.Draw(&r.cover, r.cover.Rect, image.Opaque, image.Point{})
 	paint(r.img, b.Min, &r.cover, c)
+}
+
+// clipAt keeps the part of the closed shape s on one side of the row y = at, the side below it (y at
+// least at) when side is 1, above it when -1, and appends it to out, turning the same way.
+func clipAt(out, s []pt, at, side float64) []pt {
+	for i, b := range s {
+		a := s[(i+len(s)-1)%len(s)]
+		aIn, bIn := side*(a.Y-at) >= 0, side*(b.Y-at) >= 0
+		if aIn != bIn {
+			t := (at - a.Y) / (b.Y - a.Y)
+			out = append(out, pt{a.X + t*(b.X-a.X), at})
+		}
+		if bIn {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // paint lays c over img through the coverage mask placed at at: untouched where the mask is empty,
