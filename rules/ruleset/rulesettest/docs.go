@@ -16,7 +16,8 @@ type DocBlock struct {
 }
 
 // DocBlocks are the fenced examples of the given kinds in the document at path, in order; a document
-// that cannot be read fails the test. An example runs to its closing fence or to the document's end.
+// that cannot be read fails the test, and so does an example that is never closed (it runs to the
+// document's end).
 func DocBlocks(t testing.TB, path string, kinds ...string) []DocBlock {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -33,6 +34,10 @@ func DocBlocks(t testing.TB, path string, kinds ...string) []DocBlock {
 		b := DocBlock{Kind: kind, Line: i + 1}
 		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
 			b.Lines = append(b.Lines, lines[i])
+		}
+		if i == len(lines) {
+			// The rest of the document would show as the example's code.
+			t.Errorf("%s:%d: the %s example is never closed (no ``` line after it)", path, b.Line, kind)
 		}
 		out = append(out, b)
 	}

@@ -5,20 +5,26 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"sortie/parser"
 )
 
 // DocBlocks finds the examples of the kinds asked for, numbered by their opening fence, and passes over
-// the others; an example left open runs to the document's end.
+// the others; an example left open runs to the document's end and fails the test, since the rest of the
+// document would show as its code.
 func TestDocBlocks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "guide.md")
 	doc := "# Guide\n```tnl\ninput: 6 / 6\n```\n```swarm\nx\n```\n  ```flak  \ninput: HOLD\ncol: 3\n```\n```tnl\nopen"
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := DocBlocks(t, path, "tnl", "flak")
+	r := &docRecorder{TB: t}
+	got := DocBlocks(r, path, "tnl", "flak")
+	if len(r.failures) != 1 || !strings.Contains(r.failures[0], ":12: the tnl example is never closed") {
+		t.Errorf("the open example at line 12: failures %q", r.failures)
+	}
 	want := []DocBlock{
 		{Kind: "tnl", Line: 2, Lines: []string{"input: 6 / 6"}},
 		{Kind: "flak", Line: 8, Lines: []string{"input: HOLD", "col: 3"}},
