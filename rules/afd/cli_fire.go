@@ -28,7 +28,6 @@ const calcFireHelp = `sortie calc fire: one burst, read off the house tables, an
 
 func calcFire(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc fire", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	shooterKey := fs.String("shooter", "", "")
 	targetKey := fs.String("target", "", "")
 	rng := fs.Int("range", 0, "")
@@ -144,7 +143,6 @@ const calcDamageHelp = `sortie calc damage: apply a hit-location result to a fre
 
 func calcDamage(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc damage", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	key := fs.String("aircraft", "", "")
 	hits := fs.String("hits", "", "")
 	red := fs.Int("red", 0, "")

@@ -25,7 +25,6 @@ Above 12 a plane moves in every impulse and twice in the impulses of speed S-12.
 // calcImpulses prints the impulse chart's row for a speed.
 func calcImpulses(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc impulses", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	speedText := fs.String("speed", "", "")
 	asJSON := fs.Bool("json", false, "")
 	if done, err := ruleset.ParseCommandFlags(fs, args, "calc impulses", calcImpulsesHelp, "", stdout); done || err != nil {

@@ -77,7 +77,6 @@ type speedJSON struct {
 
 func calcMove(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc move", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	key := fs.String("aircraft", "", "")
 	speedText := fs.String("speed", "", "")
 	altText := fs.String("alt", "", "")

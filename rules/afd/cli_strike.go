@@ -111,7 +111,6 @@ func modsText(m strike.Mods) string {
 
 func calcBomb(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc bomb", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	kind := fs.String("kind", "level", "")
 	altText := fs.String("alt", "", "")
 	crewText := fs.String("crew", "regular", "")
@@ -206,7 +205,6 @@ const noStrafe = -999
 
 func calcTarget(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc target", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	weapon := fs.String("weapon", "", "")
 	attack := fs.Int("attack", 0, "")
 	strafe := fs.Int("strafe", noStrafe, "")
@@ -331,7 +329,6 @@ func parseBarrels(s string) ([]strike.Barrels, error) {
 
 func calcFlak(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc flak", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	kind := fs.String("kind", "light", "")
 	barrels := fs.String("barrels", "", "")
 	altText := fs.String("alt", "", "")
@@ -435,7 +432,6 @@ func calcFlak(args []string, stdout io.Writer) error {
 
 func calcTorpedo(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc torpedo", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	crewText := fs.String("crew", "regular", "")
 	die := fs.Int("die", 0, "")
 	altText := fs.String("alt", "0", "")
@@ -531,7 +527,6 @@ the hits that makes, which then fall on the card by the hit-location tables.
 
 func calcFlakHit(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc flak-hit", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	value := fs.Int("value", -999, "")
 	die := fs.Int("die", 0, "")
 	planeDie := fs.Int("plane-die", 0, "")

@@ -78,7 +78,6 @@ func swarmType(key string) (*Type, error) {
 
 func calcSwarmMove(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc move", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	tackText := fs.String("tack", "", "")
 	facing := fs.Int("facing", 1, "")
 	typeKey := fs.String("type", "", "")
@@ -213,7 +212,6 @@ func dieList(flagName, s string, sides int) ([]int, error) {
 
 func calcSwarmFire(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("calc fire", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fpText := fs.String("firepower", "", "")
 	rng := fs.Int("range", 0, "")
 	diceText := fs.String("dice", "", "")
