@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"sortie/rules/registry"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	goldenfile "sortie/internal/golden"
 	"sortie/rules/afd"
+	"sortie/rules/registry"
 	"sortie/storage"
 	"sortie/templates"
 )

@@ -104,7 +104,7 @@ func distance(d [3]int32) int32 { return 3*d[0]*d[0] + 4*d[1]*d[1] + 2*d[2]*d[2]
 // whose nearest point of the cell is farther than bound is never the nearest to a colour of the cell.
 func (p *paletteData) fillNear() {
 	const size = 1 << (8 - cellBits)
-	lo, hi := make([]int32, len(p.rgb)), make([]int32, len(p.rgb))
+	lo := make([]int32, len(p.rgb)) // each palette colour's distance to the cell's nearest point
 	for cell := range p.near {
 		box := [3]int32{int32(cell / (cellSide * cellSide) * size), int32(cell / cellSide % cellSide * size), int32(cell % cellSide * size)}
 		bound := int32(1<<31 - 1)
@@ -119,8 +119,8 @@ func (p *paletteData) fillNear() {
 					near[k] = b
 				}
 			}
-			lo[i], hi[i] = distance(near), distance(far)
-			bound = min(bound, hi[i])
+			lo[i] = distance(near)
+			bound = min(bound, distance(far))
 		}
 		for i := range p.rgb {
 			if lo[i] <= bound {
