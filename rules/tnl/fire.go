@@ -380,15 +380,16 @@ func (r *resolver) chased(a *Aircraft) bool {
 // torpedoSides is, for each ship, the sides of it (port, starboard) that torpedoes are launched from in
 // this phase, for the +1 of a ship attacked from both sides at the same time (seed 003, "Torpedo
 // Bombing"; docs/rulings.md T12). Only a torpedo that is launched counts: its aircraft still carries it
-// at the end of movement phase 2 (attacks holds no other), at Very Low, 5 to 20 hexes from a ship afloat
-// when the attacks go in. An aircraft out of range launches nothing and gives no other its +1. The sides
+// at the end of movement phase 2 (attacks holds no other), at Very Low, 5 to 20 hexes from the ship (a
+// ship sunk before the attacks takes none: shipAttacks turns each away). An aircraft out of range
+// launches nothing and gives no other its +1. The sides
 // are settled before any die is thrown (each torpedo's +1 hangs on the others, which go in at the same
 // time), so a torpedo whose ship is sunk by an attack resolved before it still counts for the others.
 func torpedoSides(st *State, attacks []attack) map[string]map[string]bool {
 	sides := map[string]map[string]bool{}
 	for _, at := range attacks {
 		g := st.GroundNamed(at.seg.Attack.Target)
-		if at.seg.Attack.Kind != "TORPEDO" || g == nil || g.Sunk() {
+		if at.seg.Attack.Kind != "TORPEDO" || g == nil {
 			continue
 		}
 		t := torpedoRun(at.a, g)

@@ -43,6 +43,9 @@ func TestBothSidesCountsOnlyTorpedoesLaunched(t *testing.T) {
 		// TBF2 ends 25 hexes from KAGA, beyond the longest range.
 		{name: "the other too far", prepare: func(st *State) { st.Plane("TBF2").Hex = hexmap.Hex{Q: -25, R: 10} },
 			tbf2: "TBF2 could not launch at KAGA: a torpedo goes from Very Low at 5 to 20 hexes (it is 25 hexes away at Very Low)"},
+		// TBF2 flies at Low, above the launching height: its TORPEDO order is refused, so it attacks
+		// nothing and gives TBF1 no +1.
+		{name: "the other too high", prepare: func(st *State) { st.Plane("TBF2").Level = Low }},
 		// TBF2 has already dropped its torpedo: its TORPEDO order is refused and it flies the default.
 		{name: "the other has no torpedo", prepare: func(st *State) { st.Plane("TBF2").Loaded = false }},
 	}
@@ -75,7 +78,7 @@ func TestBothSidesCountsOnlyTorpedoesLaunched(t *testing.T) {
 			}
 			if c.tbf2 == "" {
 				if len(tbf2) != 0 {
-					t.Errorf("TBF2 has no torpedo, yet: %q", tbf2)
+					t.Errorf("TBF2 launches nothing, yet: %q", tbf2)
 				}
 			} else if len(tbf2) != 1 || !strings.HasPrefix(tbf2[0], c.tbf2) {
 				t.Errorf("TBF2's torpedo: %q, want %q", tbf2, c.tbf2)
