@@ -494,14 +494,16 @@ func fireAllowed(f parser.Fire, target string, rangeAdj int) bool {
 	return f.MaxRange == 0 || rangeAdj <= f.MaxRange
 }
 
-// sortCandidates orders candidate targets: closest first, then callsign.
-func sortCandidates(cands []candidate) {
-	slices.SortFunc(cands, func(a, b candidate) int {
-		if a.rangeAdj != b.rangeAdj {
-			return cmp.Compare(a.rangeAdj, b.rangeAdj)
-		}
-		return strings.Compare(a.p.Callsign, b.p.Callsign)
-	})
+// sortCandidates orders candidate targets: closest first, then callsign (compareCandidates).
+func sortCandidates(cands []candidate) { slices.SortFunc(cands, compareCandidates) }
+
+// compareCandidates orders two candidate targets: the closer first, counting the height difference,
+// then the first callsign.
+func compareCandidates(a, b candidate) int {
+	if a.rangeAdj != b.rangeAdj {
+		return cmp.Compare(a.rangeAdj, b.rangeAdj)
+	}
+	return strings.Compare(a.p.Callsign, b.p.Callsign)
 }
 
 type candidate struct {

@@ -28,23 +28,18 @@ func goneText(p *Plane) string {
 	}
 }
 
-// answersFire says whether a fire order that fired nothing is owed a reason: it named a target, or it
-// was FIRE ANY (written, or read so from an order without a fire clause) with an enemy plane in sight
-// within 8 hexes, the most any gun reaches (farther, no one expects a burst).
-// HOLD fires nothing on purpose, and a plane that got no order at all answers to nobody's order.
-func answersFire(fire parser.Fire, nmr, enemySeen bool) bool {
-	switch {
-	case fire.Mode == parser.FireHold || nmr:
-		return false
-	case fire.Mode == parser.FireTarget:
-		return true
-	}
-	return enemySeen
+// answersFire says whether a fire order that fired nothing may be owed a reason: it named a target, or
+// it was FIRE ANY (written, or read so from an order without a fire clause), which is owed one only
+// with an enemy plane in sight within 8 hexes, the most any gun reaches (noFireText: farther, no one
+// expects a burst). HOLD fires nothing on purpose, and a plane that got no order at all answers to
+// nobody's order.
+func answersFire(fire parser.Fire, nmr bool) bool {
+	return fire.Mode != parser.FireHold && !nmr
 }
 
 // nearestSeen is the nearest enemy plane in play that p's side has in sight within MaxFireRange hexes
 // of p: the least range counting the height difference, then the first callsign, as the fire phase
-// orders its candidates (sortCandidates). nil when there is none.
+// orders its candidates (compareCandidates). nil when there is none.
 func nearestSeen(st *State, p *Plane) *Plane {
 	var best candidate
 	for i := range st.Planes {
@@ -57,7 +52,7 @@ func nearestSeen(st *State, p *Plane) *Plane {
 			continue
 		}
 		c := candidate{p: tg, rangeAdj: AdjustedRange(d, tg.Flight.Alt-p.Flight.Alt)}
-		if best.p == nil || c.rangeAdj < best.rangeAdj || (c.rangeAdj == best.rangeAdj && c.p.Callsign < best.p.Callsign) {
+		if best.p == nil || compareCandidates(c, best) < 0 {
 			best = c
 		}
 	}
@@ -258,13 +253,13 @@ func (r *resolution) noFire(f *flown, imp int, ch fireChance) {
 func (r *resolution) noFireLine(f *flown, ch fireChance) (target, text string, ok bool) {
 	p := f.p
 	if !p.InPlay() {
-		if !answersFire(f.fire, f.nmr, true) {
+		if !answersFire(f.fire, f.nmr) {
 			return "", "", false
 		}
 		return f.fire.Target, r.text.start().str(p.Callsign).str(" did not fire: it ").str(goneText(p)).String(), true
 	}
-	if !answersFire(f.fire, f.nmr, nearestSeen(r.ns, p) != nil) {
+	if !answersFire(f.fire, f.nmr) {
 		return "", "", false
 	}
-	return r.noFireText(f, ch)
+	return r.noFireText(f, ch) // FIRE ANY with no enemy in sight is owed nothing: ok false
 }

@@ -146,6 +146,44 @@ func TestFireOrderThatDoesNotFireSaysWhy(t *testing.T) {
 	}
 }
 
+// twoInReach has two enemies for RED1, the later callsign listed first; their hexes and heights are
+// filled in.
+const twoInReach = annBen + `name: two in reach
+options: {fog_of_war: false}
+aircraft:
+  - {callsign: RED1, type: spitfire-i, side: A, player: ann, hex: [0, 4], facing: 0, alt: 10000, speed: 3.0}
+  - {callsign: ZED, type: bf-109e, side: B, player: ben, hex: [%d, %d], facing: 0, alt: %d, speed: 3.0}
+  - {callsign: ADA, type: bf-109e, side: B, player: ben, hex: [%d, %d], facing: 0, alt: %d, speed: 3.0}
+turns: 5
+`
+
+// TestFireAnyNamesTheNearestAsTheFirePhaseWould: a FIRE ANY that fired nothing names the nearest enemy
+// in sight, by the fire phase's own order of candidates (compareCandidates): the least range counting
+// the height difference, then the first callsign, whatever the order the planes are listed in.
+func TestFireAnyNamesTheNearestAsTheFirePhaseWould(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		zedAlt, adaAlt int
+		nearest        string
+	}{
+		{"equal ranges: the first callsign", 10000, 10000, "ADA"},
+		{"ADA 3,000 ft above, ZED level: ZED is nearer", 10000, 13000, "ZED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			zed, ada := hexAt(t, 5, 3), hexAt(t, 7, 3)
+			st := newTestGame(t, fmt.Sprintf(twoInReach, zed.Q, zed.R, c.zedAlt, ada.Q, ada.R, c.adaAlt))
+			next, events, err := Resolve(testEnv(t), st, orders(t, "RED1: 3 FIRE ANY", "ZED: 3 HOLD", "ADA: 3 HOLD"), dice.NewSeeded(dice.SeedFromUint64(1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := noFireLines(next, "A", events)
+			if want := "the nearest, " + c.nearest + ","; !strings.Contains(got, want) {
+				t.Errorf("got %q, want it to name %s", got, c.nearest)
+			}
+		})
+	}
+}
+
 // TestGroundAttackTakesTheFixedGunsAndSaysSo (seed 002, "Fighters and Bombing"): a pilot who fires
 // rockets fires no fixed guns at planes that turn, and his side is told so.
 func TestGroundAttackTakesTheFixedGunsAndSaysSo(t *testing.T) {

@@ -122,9 +122,8 @@ type resolution struct {
 	text           textBuf
 	charts         gunCharts
 
-	// Scratch of a plain turn's phases: the flights' lock-step positions, the boxes of the hits, the
-	// fire phase's index of the shooters' positions, the planes hit, and the spotting phase's.
-	lockSteps []lockStep
+	// Scratch of a plain turn's phases: the boxes of the hits, the fire phase's index of the shooters'
+	// positions, the planes hit, and the spotting phase's.
 	hitBoxes  []int
 	fireGrid  grid
 	hitPlanes []string
@@ -261,7 +260,6 @@ func eventRoom(st *State) int {
 	return n
 }
 
-// cardOf is the card of an aircraft type, looked up once a turn.
 // eachPlane does do with every plane of the new state that take picks, in order, and its card; a
 // plane whose card is missing stops it with the error.
 func (r *resolution) eachPlane(take func(*Plane) bool, do func(p *Plane, card *aircraft.Card)) error {
@@ -279,6 +277,7 @@ func (r *resolution) eachPlane(take func(*Plane) bool, do func(p *Plane, card *a
 	return nil
 }
 
+// cardOf is the card of an aircraft type, looked up once a turn.
 func (r *resolution) cardOf(key string) (*aircraft.Card, error) {
 	if c, ok := r.cards[key]; ok {
 		return c, nil
@@ -344,8 +343,9 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 	}
 	flights := make([]flown, 0, inPlay)
 	details := make([]MoveDetail, inPlay)
+	var lockSteps []lockStep // the flights point into it: room for every plane, so it never moves
 	if flak {
-		r.lockSteps = make([]lockStep, 0, inPlay)
+		lockSteps = make([]lockStep, 0, inPlay)
 	}
 	r.hexes.block = make([]hexmap.Hex, 0, room)
 	r.steps = slices.Grow(r.steps[:0], 16)
@@ -376,8 +376,8 @@ func (r *resolution) orders(orders map[string]notation.Order) error {
 		f.bomb, f.rocket, f.strafe = o.Plot.Bomb, o.Plot.Rocket, o.Plot.Strafe
 		subs := r.flew(f, &o.Plot, &res, &details[len(flights)-1])
 		if flak {
-			r.lockSteps = append(r.lockSteps, lockStep{})
-			f.flak = &r.lockSteps[len(r.lockSteps)-1]
+			lockSteps = append(lockSteps, lockStep{})
+			f.flak = &lockSteps[len(lockSteps)-1]
 			f.flak[0] = stepAt{p.Flight.Hex, p.Flight.Facing, p.Flight.Alt}
 			for i, s := range subs {
 				f.flak[i+1] = stepAt{s.Hex, s.Facing, s.Alt}
@@ -418,38 +418,6 @@ func (r *resolution) flew(f *flown, plot *notation.Plot, res *Result, m *MoveDet
 	f.move = m
 	return subs
 }
-
-// blocks hands out slices carved from larger blocks, so that many small lists of a turn (the paths
-// and tracks of its planes, the details of its bursts and their hit locations) take a few allocations
-// instead of one each.
-// Each slice is capped at its length: appending to it never reaches its neighbour. A block lives as
-// long as any slice carved from it, and a new one is begun when it is full: what was handed out never
-// moves. Each new block holds twice what the last did, from four up to a most, so that a small game
-// takes small blocks.
-type blocks[T any] struct{ block []T }
-
-// take is n zero values, from a new block (of up to most values, or n) when the one in use has no
-// room for them or none is in use yet. Taken from nil blocks, they are made on their own.
-func (a *blocks[T]) take(n, most int) []T {
-	if a == nil {
-		return make([]T, n)
-	}
-	if a.block == nil || cap(a.block)-len(a.block) < n {
-		a.block = make([]T, 0, max(n, min(max(2*cap(a.block), 4), most)))
-	}
-	at := len(a.block)
-	a.block = a.block[:at+n]
-	return a.block[at : at+n : at+n]
-}
-
-// The most a new block holds: hexes (a plane's path and track are some twenty; a plain turn makes its
-// first block for all its planes' paths and tracks at once), the details of bursts fired (a 168-byte detail each:
-// thirty-two fill 5 KB), and the hit locations of bursts (one for every four hits).
-const (
-	hexBlock      = 256
-	burstBlock    = 32
-	locationBlock = 32
-)
 
 // movement reports every plane's move, in the order of the planes, now that all have moved: bombs
 // released, planes that flew into the ground or off the map.

@@ -216,11 +216,6 @@ type spotScratch struct {
 	idx    grid
 }
 
-// spotPhase is the house spotting rule (docs/rulings.md: spotting and fog of war; docs/tables.md): each side
-// makes one attempt a turn at each enemy in sight that it has not spotted, with its best placed plane;
-// a spotted plane stays spotted while it is in sight; identification of the type is a second roll.
-// Without fog of war every plane is spotted and identified. climbs holds how much each plane climbed
-// this turn; the events are added to the turn's.
 // sightRoll is a spotting or identifying attempt that needs a roll: two D6 rolled for label, whether
 // they make need after mod (tables.Spotted), and the two rolls.
 func (r *resolution) sightRoll(label string, need, mod int) (bool, []dice.Roll) {
@@ -229,6 +224,11 @@ func (r *resolution) sightRoll(label string, need, mod int) (bool, []dice.Roll) 
 	return tables.Spotted(need, a+b, mod), r.d.Log()[len(r.d.Log())-2:]
 }
 
+// spotPhase is the house spotting rule (docs/rulings.md: spotting and fog of war; docs/tables.md): each side
+// makes one attempt a turn at each enemy in sight that it has not spotted, with its best placed plane;
+// a spotted plane stays spotted while it is in sight; identification of the type is a second roll.
+// Without fog of war every plane is spotted and identified. climbs holds how much each plane climbed
+// this turn; the events are added to the turn's.
 func (r *resolution) spotPhase(climbs map[string]int) {
 	st, t, sc := r.ns, r.env.Tables, &r.spot
 	// The lists are grown once to their most: every plane in play, and each side's lookouts among them.
