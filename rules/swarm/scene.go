@@ -22,11 +22,8 @@ func sceneOf(v View, player string, events []Event) *hexmap.Scene {
 	for i := range v.Own {
 		q := &v.Own[i]
 		where[q.Callsign] = q.Pos.Hex
-		u := hexmap.SceneUnit{Hex: q.Pos.Hex, Facing: q.Pos.Facing, Faced: true, Kind: hexmap.Squadron, Side: hexmap.Own,
+		u := hexmap.SceneUnit{Hex: q.Pos.Hex, Facing: q.Pos.Facing, Faced: true, Kind: hexmap.Squadron, Side: hexmap.OwnUnit(q.Player, player),
 			Label: q.Callsign, Notes: []string{q.Tack.Band}, Out: !q.InPlay()}
-		if q.Player != player {
-			u.Side = hexmap.Friendly
-		}
 		if t := tracks[q.Callsign]; len(t) > 1 && q.InPlay() {
 			u.Track = hexmap.AppendTrack(t, q.Pos.Hex)
 		}

@@ -1,7 +1,6 @@
 package notation
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -184,31 +183,24 @@ type swarmDocBlock struct {
 }
 
 func TestSwarmNotationDoc(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/notation.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
 	var blocks []swarmDocBlock
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "```swarm" {
-			continue
-		}
-		b := swarmDocBlock{line: i + 1, keys: map[string]string{}}
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			k, v, ok := strings.Cut(lines[i], ":")
+	for _, db := range rulesettest.DocBlocks(t, "../../../docs/notation.md", "swarm") {
+		b := swarmDocBlock{line: db.Line, keys: map[string]string{}}
+		for j, line := range db.Lines {
+			at := "notation.md:" + strconv.Itoa(db.Line+1+j)
+			k, v, ok := strings.Cut(line, ":")
 			if !ok {
-				t.Fatalf("notation.md:%d: want key: value, got %q", i+1, lines[i])
+				t.Fatalf("%s: want key: value, got %q", at, line)
 			}
 			v = strings.TrimPrefix(v, " ")
-			if rulesettest.ReadDocDiag(t, "notation.md:"+strconv.Itoa(i+1), &b.diags, k, v) {
+			if rulesettest.ReadDocDiag(t, at, &b.diags, k, v) {
 				continue
 			}
 			switch k {
 			case "input", "canonical", "turns", "segments":
 				b.keys[k] = v
 			default:
-				t.Fatalf("notation.md:%d: unknown key %q", i+1, k)
+				t.Fatalf("%s: unknown key %q", at, k)
 			}
 		}
 		blocks = append(blocks, b)
