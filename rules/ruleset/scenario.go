@@ -2,12 +2,10 @@ package ruleset
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -79,7 +77,6 @@ func DecodeScenario(data []byte, name string, v any, lines *yamlpath.Lines) erro
 }
 
 var (
-	lineRE      = regexp.MustCompile(`^line (\d+): `)
 	notFoundRE  = regexp.MustCompile(`^field (\S+) not found in type (\S+)$`)
 	unmarshalRE = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (\\S+)$")
 )
@@ -92,23 +89,13 @@ func yamlProblems(err error) []ScenarioProblem { return YAMLProblems(err, nil) }
 // each on the line it names: an unknown key is named with the keys allowed there (v's yaml tags) and
 // the nearest one suggested, a value of the wrong kind says what was expected.
 func YAMLProblems(err error, v any) []ScenarioProblem {
-	msgs := []string{err.Error()}
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	}
 	keys := map[string][]string{}
 	if v != nil {
 		collectKeys(reflect.TypeOf(v), keys)
 	}
 	var out []ScenarioProblem
-	for _, m := range msgs {
-		m = strings.TrimPrefix(m, "yaml: ")
-		line := 0
-		if g := lineRE.FindStringSubmatch(m); g != nil {
-			line, _ = strconv.Atoi(g[1])
-			m = m[len(g[0]):]
-		}
+	for _, msg := range yamlpath.Messages(err) {
+		line, m := msg.Line, msg.Text
 		if g := notFoundRE.FindStringSubmatch(m); g != nil {
 			m = unknownKey(g[1], keys[g[2]])
 		} else if g := unmarshalRE.FindStringSubmatch(m); g != nil {

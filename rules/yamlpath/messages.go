@@ -15,7 +15,7 @@ type Message struct {
 	Text string
 }
 
-var messageLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var messageLine = regexp.MustCompile(`(?s)^(?:yaml: )?line (\d+): (.*)$`) // a message may run over lines
 
 // Messages are the messages of a YAML decoding error, each with its line and without the decoder's
 // "yaml: ": a *yaml.TypeError holds one for every field it could not decode, any other error one.

@@ -1,6 +1,7 @@
 package yamlpath
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -39,5 +40,10 @@ func TestMessages(t *testing.T) {
 	got = Messages(yaml.Unmarshal([]byte("a: [\n"), &v))
 	if len(got) != 1 || got[0].Line == 0 || strings.HasPrefix(got[0].Text, "yaml: ") {
 		t.Errorf("a syntax error: %+v", got)
+	}
+	// A message that runs over two lines keeps its line number.
+	got = Messages(errors.New("yaml: line 3: found a tab\nwhere a space was expected"))
+	if len(got) != 1 || got[0].Line != 3 || got[0].Text != "found a tab\nwhere a space was expected" {
+		t.Errorf("a message over two lines: %+v", got)
 	}
 }
