@@ -45,14 +45,7 @@ func BenchCheckOrder(b *testing.B, name string, g ruleset.Game, orders []Order, 
 	if parse == nil {
 		return
 	}
-	b.Run("raw parse", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		for b.Loop() {
-			parse(orders[n%len(orders)].Text)
-			n++
-		}
-	})
+	benchOrders(b, "raw parse", orders, func(_ *testing.B, o Order) { parse(o.Text) })
 	b.Run("raw copy output", func(b *testing.B) {
 		b.ReportAllocs()
 		n := 0

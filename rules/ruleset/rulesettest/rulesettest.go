@@ -606,3 +606,15 @@ func BundledScenarios(t testing.TB, rs ruleset.Ruleset) map[string][]byte {
 	}
 	return out
 }
+
+// FuzzBundledCheckOrder is FuzzCheckOrder on the ruleset's default bundled scenario (ruleset.Bundled).
+func FuzzBundledCheckOrder(f *testing.F, rs interface {
+	ruleset.Ruleset
+	ruleset.Bundled
+}) {
+	b, err := fs.ReadFile(rs.Scenarios(), rs.DefaultScenario()+".yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	FuzzCheckOrder(f, rs, b)
+}

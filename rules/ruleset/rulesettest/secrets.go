@@ -1,9 +1,7 @@
 package rulesettest
 
 import (
-	"io/fs"
 	"strings"
-	"testing"
 
 	"sortie/rules/ruleset"
 )
@@ -24,16 +22,4 @@ func RollSecrets(log *ruleset.Log, hidden map[string]bool) []Secret {
 		}
 	}
 	return out
-}
-
-// FuzzBundledCheckOrder is FuzzCheckOrder on the ruleset's default bundled scenario (ruleset.Bundled).
-func FuzzBundledCheckOrder(f *testing.F, rs interface {
-	ruleset.Ruleset
-	ruleset.Bundled
-}) {
-	b, err := fs.ReadFile(rs.Scenarios(), rs.DefaultScenario()+".yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	FuzzCheckOrder(f, rs, b)
 }
