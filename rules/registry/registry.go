@@ -62,9 +62,10 @@ func load(list []entry) *Set {
 func Shipped() *Set { return shipped() }
 
 // With is a new set of s's rulesets and the extra ones: a ruleset in a test folder, or one that
-// misbehaves on purpose. A name already taken is refused.
+// misbehaves on purpose. A name already taken is refused. The empty Set{} is a set of none.
 func (s *Set) With(extra ...ruleset.Ruleset) (*Set, error) {
-	n := &Set{sets: maps.Clone(s.sets), failed: maps.Clone(s.failed), order: slices.Clone(s.order)}
+	n := &Set{sets: map[string]ruleset.Ruleset{}, failed: maps.Clone(s.failed), order: slices.Clone(s.order)}
+	maps.Copy(n.sets, s.sets)
 	for _, r := range extra {
 		name := r.Name()
 		_, ok := n.sets[name]

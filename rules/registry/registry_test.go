@@ -54,6 +54,14 @@ func TestWithRefusesATakenName(t *testing.T) {
 	if _, err := Get("swarm2"); err == nil {
 		t.Error("making a set with an extra ruleset changed the shipped set")
 	}
+	// The empty set takes rulesets too.
+	only, err := (&Set{}).With(renamed{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := only.Names(); len(got) != 1 || got[0] != "swarm2" {
+		t.Errorf("a set made from none: %v", got)
+	}
 }
 
 // renamed is a ruleset under another name.
