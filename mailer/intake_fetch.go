@@ -57,12 +57,10 @@ func (in *Intake) startFetch(ic *intakeConn, uv uint32, uids []imap.UID, ended f
 	arrivals := st.arrivals
 	read := arrivals
 	if _, ok := in.h.(Preparer); ok {
-		// One preparing goroutine per core (at most four): the handler takes the messages by UID, so the
-		// order they are prepared in does not matter, and a backlog of unprepared mail is worked off with
-		// the cores the server and the handler leave free.
+		// The handler takes the messages by UID, so the order they are prepared in does not matter.
 		read = make(chan fetched, len(uids))
 		var preparing sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), 4, len(uids)) {
+		for range preparers(runtime.GOMAXPROCS(0), len(uids)) {
 			preparing.Go(func() {
 				for f := range read {
 					f.prepared = in.prepare(Message{Mailbox: in.opts.Mailbox, UIDValidity: uv, UID: uint32(f.uid), Raw: f.raw, Size: int64(len(f.raw))})
@@ -109,4 +107,14 @@ func (in *Intake) startFetch(ic *intakeConn, uv uint32, uids []imap.UID, ended f
 		close(st.fetchErr)
 	}()
 	return st
+}
+
+// preparers is how many goroutines prepare the n messages of a stream on procs cores: one fewer than the
+// cores, at least one and at most four, and never more than the messages. While a stream arrives, the
+// goroutine reading it and the server sending it need a core between them; on two cores, two preparers
+// beside them made a backlog's intake slower than one did (docs/performance.md, "One preparer on two
+// cores"): the handler takes a backlog only once the spool holds all of it, and one preparer keeps ahead of
+// it.
+func preparers(procs, n int) int {
+	return min(max(procs-1, 1), 4, n)
 }
