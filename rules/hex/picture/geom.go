@@ -82,13 +82,18 @@ func segments(r float64) int {
 
 // addCircle adds a circle of radius r around (x, y), clockwise on screen.
 func (p *path) addCircle(x, y, r float64) {
-	n := segments(r)
-	pts := make([]pt, n)
-	for k := range pts {
-		s, c := math.Sincos(2 * math.Pi * float64(k) / float64(n))
-		pts[k] = pt{x + r*c, y + r*s}
-	}
+	pts := appendCircle(make([]pt, 0, segments(r)), x, y, r)
 	p.subs = append(p.subs, subpath{pts: pts, closed: true, circle: &[3]float64{x, y, r}})
+}
+
+// appendCircle appends the points of a circle of radius r around (x, y), clockwise on screen, to dst.
+func appendCircle(dst []pt, x, y, r float64) []pt {
+	n := segments(r)
+	for k := range n {
+		s, c := math.Sincos(2 * math.Pi * float64(k) / float64(n))
+		dst = append(dst, pt{x + r*c, y + r*s})
+	}
+	return dst
 }
 
 // arcTo continues the current subpath along the ellipse of radii rx, ry centred on (cx, cy), from angle

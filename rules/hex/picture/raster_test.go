@@ -9,6 +9,7 @@ import (
 	imgdraw "image/draw"
 	"image/png"
 	"regexp"
+	"slices"
 	"testing"
 
 	"sortie/rules/hex"
@@ -169,6 +170,30 @@ func TestSubsetSearchFields(t *testing.T) {
 		segs := int(be.Uint16(sub[6:])) / 2
 		if r, s, sh := search(segs, 2); be.Uint16(sub[8:]) != r || be.Uint16(sub[10:]) != s || be.Uint16(sub[12:]) != sh {
 			t.Errorf("character map of %d segments: search fields %v, want %d %d %d", segs, sub[8:14], r, s, sh)
+		}
+	}
+}
+
+// TestDedupe: points repeating the one before go, the order stays, and what dedupe returns can be
+// appended to without writing into the path's points.
+func TestDedupe(t *testing.T) {
+	a, b, c := pt{1, 2}, pt{3, 4}, pt{5, 6}
+	for _, tc := range []struct{ in, want []pt }{
+		{nil, nil},
+		{[]pt{a}, []pt{a}},
+		{[]pt{a, b, c}, []pt{a, b, c}},
+		{[]pt{a, a, b, b, b, c, a}, []pt{a, b, c, a}},
+		{[]pt{a, b, b}, []pt{a, b}},
+		{[]pt{a, a}, []pt{a}},
+	} {
+		in := append(make([]pt, 0, len(tc.in)+4), tc.in...)
+		got := dedupe(in)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("dedupe(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+		_ = append(got, pt{9, 9})
+		if spare := in[:cap(in)][len(in):]; slices.Contains(spare, pt{9, 9}) {
+			t.Errorf("dedupe(%v): appending to its result wrote into the path's points", tc.in)
 		}
 	}
 }

@@ -37,11 +37,19 @@ func outline(p *path, w float64, cap capStyle, join joinStyle, dashes []float64)
 	return out
 }
 
-// dedupe drops points that repeat the one before.
+// dedupe drops points that repeat the one before. Without any, it returns pts itself, clipped, so that
+// appending to what it returns never writes into the path.
 func dedupe(pts []pt) []pt {
-	out := make([]pt, 0, len(pts))
-	for _, q := range pts {
-		if len(out) == 0 || !out[len(out)-1].eq(q) {
+	i := 1
+	for i < len(pts) && !pts[i].eq(pts[i-1]) {
+		i++
+	}
+	if i >= len(pts) {
+		return slices.Clip(pts)
+	}
+	out := append(make([]pt, 0, len(pts)-1), pts[:i]...)
+	for _, q := range pts[i:] {
+		if !out[len(out)-1].eq(q) {
 			out = append(out, q)
 		}
 	}
@@ -60,12 +68,24 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 	if closed {
 		n = len(pts)
 	}
-	// The rectangles and the corners' wedges take their points from one array: at most four a segment
-	// and four a corner.
-	room := make([]pt, 0, 8*n)
+	// The rectangles, the corners' wedges or discs and the ends' discs take their points from one array:
+	// four a segment, and four or a disc's points a corner and an end.
+	perCorner, perEnd := 4, 0
+	if join == roundJoin {
+		perCorner = segments(hw)
+	}
+	if cap == roundCap && !closed {
+		perEnd = segments(hw)
+	}
+	room := make([]pt, 0, (4+perCorner)*n+2*perEnd)
 	take := func(q ...pt) []pt {
 		at := len(room)
 		room = append(room, q...)
+		return room[at:len(room):len(room)]
+	}
+	takeDisc := func(c pt) []pt {
+		at := len(room)
+		room = appendCircle(room, c.X, c.Y, hw)
 		return room[at:len(room):len(room)]
 	}
 	out = slices.Grow(out, 2*n+2)
@@ -92,7 +112,7 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 			d1 = dir(i - 1)
 		}
 		if join == roundJoin {
-			out = append(out, disc(v, hw))
+			out = append(out, takeDisc(v))
 			continue
 		}
 		cr := d1.cross(d2)
@@ -114,16 +134,14 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 		out = append(out, take(v, v.Add(n1), v.Add(n2)))
 	}
 	if cap == roundCap && !closed {
-		out = append(out, disc(pts[0], hw), disc(pts[len(pts)-1], hw))
+		out = append(out, takeDisc(pts[0]), takeDisc(pts[len(pts)-1]))
 	}
 	return out
 }
 
 // disc is a circle of radius r around c, as points.
 func disc(c pt, r float64) []pt {
-	p := &path{}
-	p.addCircle(c.X, c.Y, r)
-	return p.subs[0].pts
+	return appendCircle(make([]pt, 0, segments(r)), c.X, c.Y, r)
 }
 
 // dash cuts a run of points into the dashes of the pattern (on, off, on, …), from its start.
