@@ -82,8 +82,7 @@ func segments(r float64) int {
 
 // addCircle adds a circle of radius r around (x, y), clockwise on screen.
 func (p *path) addCircle(x, y, r float64) {
-	pts := appendCircle(make([]pt, 0, segments(r)), x, y, r)
-	p.subs = append(p.subs, subpath{pts: pts, closed: true, circle: &[3]float64{x, y, r}})
+	p.subs = append(p.subs, subpath{pts: disc(pt{x, y}, r), closed: true, circle: &[3]float64{x, y, r}})
 }
 
 // appendCircle appends the points of a circle of radius r around (x, y), clockwise on screen, to dst.
