@@ -90,8 +90,8 @@ type Service struct {
 	drawing    sync.Mutex
 	drawFailed map[string]bool
 	// painters, under drawing, are DrawPictures' Painters, one a core, kept from round to round: a
-	// Painter that drew before draws a picture in about four fifths of the time of a fresh one, and
-	// keeps some 3 MB for a 100-unit picture (docs/performance.md, The evening of 2026-11-28).
+	// Painter that drew before draws a picture in about three quarters of the time of a fresh one, and
+	// keeps some 3 MB for a 100-unit picture (mappicture.Painter).
 	painters []*mappicture.Painter
 }
 

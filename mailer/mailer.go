@@ -87,9 +87,10 @@ type BatchHandler interface {
 // Preparer is a Handler that can do part of its work on a message as soon as it has arrived (parse it),
 // before its turn comes: the intake calls Prepare on goroutines of its own (one fewer than the cores, at
 // least one and at most four), so it runs while the handler is still busy with earlier messages, and
-// hands the result to the handler in Message.Prepared. Prepare must only read the message: it commits nothing, it may run for a message
-// that is then not handed over in this pass (a pass that stops at a Retry), and it must be safe to call
-// from several goroutines at once and while Handle or HandleBatch runs. A panic in it is recovered and
+// hands the result to the handler in Message.Prepared. Prepare must only read the message: it commits
+// nothing, it may run for a message that is then not handed over in this pass (a pass that stops at a
+// Retry), and it must be safe to call from several goroutines at once and while Handle or HandleBatch
+// runs. A panic in it is recovered and
 // leaves Prepared nil.
 type Preparer interface {
 	Prepare(m Message) any

@@ -382,9 +382,9 @@ func (r *resolver) chased(a *Aircraft) bool {
 // Bombing"; docs/rulings.md T12). Only a torpedo that is launched counts: its aircraft still carries it
 // at the end of movement phase 2 (attacks holds no other), at Very Low, 5 to 20 hexes from the ship (a
 // ship sunk before the attacks takes none: shipAttacks turns each away). An aircraft out of range
-// launches nothing and gives no other its +1. The sides
-// are settled before any die is thrown (each torpedo's +1 hangs on the others, which go in at the same
-// time), so a torpedo whose ship is sunk by an attack resolved before it still counts for the others.
+// launches nothing and gives no other its +1. The sides are settled before any die is thrown (each
+// torpedo's +1 hangs on the others, which go in at the same time), so a torpedo whose ship is sunk by an
+// attack resolved before it still counts for the others.
 func torpedoSides(st *State, attacks []attack) map[string]map[string]bool {
 	sides := map[string]map[string]bool{}
 	for _, at := range attacks {

@@ -12,9 +12,9 @@ import (
 // (docs/performance.md, Map pictures; BenchmarkEncodePNG). A daemon draws a turn's pictures side by side
 // anyway (adjudicator.Service.DrawPictures), so one picture need not use every core.
 //
-// Measured on 2026-11-28 (BenchmarkPNG100 against BenchmarkPNG100Painter, alternated, processor time),
-// a Painter that drew the picture before draws the 100-unit picture in 24–28 ms against 31–37 ms for a
-// fresh one: it allocates 5.2 MB a picture against 7.8 MB.
+// A Painter that drew before draws the 100-unit picture in about three quarters of the time a fresh one
+// takes, allocating 4.3 MB against 7.1 (BenchmarkPNG100Painter against BenchmarkPNG100;
+// docs/performance.md, The night of 2026-11-28).
 
 // Painter draws PNG pictures and keeps, for its next picture, the large buffers one needs: the picture's
 // pixels on the palette, the band of RGBA pixels being drawn, a shape's coverage, the colour map and
