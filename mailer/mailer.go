@@ -90,8 +90,7 @@ type BatchHandler interface {
 // hands the result to the handler in Message.Prepared. Prepare must only read the message: it commits
 // nothing, it may run for a message that is then not handed over in this pass (a pass that stops at a
 // Retry), and it must be safe to call from several goroutines at once and while Handle or HandleBatch
-// runs. A panic in it is recovered and
-// leaves Prepared nil.
+// runs. A panic in it is recovered and leaves Prepared nil.
 type Preparer interface {
 	Prepare(m Message) any
 }
