@@ -444,7 +444,10 @@ func (in *Intake) wait(ctx context.Context, ic *intakeConn) error {
 	default:
 	}
 	if in.hot() {
-		return in.pollHot(ctx, ic)
+		if news, err := in.pollHot(ctx, ic); news || err != nil {
+			return err
+		}
+		// The window ended without news: wait as an intake that was never hot does.
 	}
 	poll := time.NewTimer(in.opts.Poll)
 	defer poll.Stop()
@@ -488,35 +491,37 @@ func (in *Intake) wait(ctx context.Context, ic *intakeConn) error {
 }
 
 // pollHot sends a NOOP every HotPoll (the server answers it with EXISTS for new mail) until there is new
-// mail or the hot window ends; a Poll's time without news also ends it, so the safety-net pass still runs.
-func (in *Intake) pollHot(ctx context.Context, ic *intakeConn) error {
+// mail or the hot window ends. news says a pass is due: new mail, or a Poll's time without news, so the
+// safety-net pass still runs. When the window ends without news it is false, and no pass runs for it.
+func (in *Intake) pollHot(ctx context.Context, ic *intakeConn) (news bool, err error) {
 	tick := time.NewTicker(in.opts.HotPoll)
 	defer tick.Stop()
 	safety := time.Now().Add(in.opts.Poll)
-	for in.hot() && time.Now().Before(safety) {
+	for in.hot() {
+		if !time.Now().Before(safety) {
+			return true, nil
+		}
 		select {
 		case <-ic.wake:
-			return nil
+			return true, nil
 		case <-tick.C:
 		case <-in.heat:
 		case <-ic.c.Closed():
-			return errIMAPClosed
+			return false, errIMAPClosed
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		}
 		if err := ic.c.Noop().Wait(); err != nil {
-			return fmt.Errorf("mailer: imap noop: %w", err)
+			return false, fmt.Errorf("mailer: imap noop: %w", err)
 		}
 		select {
 		case <-ic.wake: // the NOOP's EXISTS
-			return nil
+			return true, nil
 		default:
 		}
 	}
-	if !in.hot() {
-		in.log.Debug().Msg("imap hot window over")
-	}
-	return nil
+	in.log.Debug().Msg("imap hot window over")
+	return false, nil
 }
 
 // pass hands every message newer than the cursor to the handler, in UID order. It stops early, with
