@@ -464,6 +464,32 @@ func TestNearestSearchesTheCellOnly(t *testing.T) {
 	}
 }
 
+// blend looks a colour up by its cell of blendBits a channel, and finds the palette colour nearest to
+// the cell's middle. A colour lies at most half a cell's side from the middle in each channel, at most
+// 12 in the distance's square root (whose weights make it a norm, so the triangle inequality holds): so
+// the colour blend gives is at most 24 farther from the colour than the nearest one is. A lookup that
+// swapped channels or took the wrong bits breaks that bound by far.
+func TestBlendIsNearEnough(t *testing.T) {
+	p := thePalette()
+	half := int32(1 << (8 - blendBits) / 2)
+	slack := 2 * math.Sqrt(float64(distance([3]int32{half, half, half})))
+	gap := func(c [3]int32, i uint8) float64 {
+		q := p.rgb[i]
+		return math.Sqrt(float64(distance([3]int32{c[0] - q[0], c[1] - q[1], c[2] - q[2]})))
+	}
+	for r := int32(0); r < 256; r += 3 {
+		for g := int32(0); g < 256; g += 3 {
+			for b := int32(0); b < 256; b += 3 {
+				c := [3]int32{r, g, b}
+				got, want := p.blend(uint32(r), uint32(g), uint32(b)), p.nearest(color.RGBA{uint8(r), uint8(g), uint8(b), 0xFF})
+				if gap(c, got) > gap(c, want)+slack {
+					t.Fatalf("%v: blend gives %v, %.1f away; the nearest %v is %.1f away", c, p.colours[got], gap(c, got), p.colours[want], gap(c, want))
+				}
+			}
+		}
+	}
+}
+
 // The SVG is well-formed XML whose text is the scene's, in the embedded fonts.
 func TestSVGWellFormed(t *testing.T) {
 	svg := mustSVG(t, everything())

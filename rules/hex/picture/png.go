@@ -27,11 +27,9 @@ import (
 //
 // A Painter is not safe for use by several goroutines at once; its zero value is ready.
 type Painter struct {
-	pix     []uint8    // the picture on the palette, one byte a pixel
-	band    []uint8    // the band being drawn, RGBA
-	cover   []uint8    // a shape's coverage
-	colours *colourMap // palette indices of the colours met so far
-	encoder kept       // image/png's compressor
+	pix     []uint8 // the picture on the palette, one byte a pixel
+	cover   []uint8 // a shape's coverage
+	encoder kept    // image/png's compressor
 }
 
 // kept keeps image/png's compressor from one picture to the next (a png.EncoderBufferPool of one).

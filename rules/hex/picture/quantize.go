@@ -18,6 +18,22 @@ type paletteData struct {
 	// near lists, for each cell of the colour cube cut into cellSide³ cells, the palette colours that
 	// can be the nearest to a colour in that cell, in palette order: nearest looks at those only.
 	near [cellSide * cellSide * cellSide][]uint8
+	// blends holds, for each cell of the colour cube cut into blendSide³ cells, the index of the palette
+	// colour nearest to the cell's middle: what an anti-aliased edge's blend is drawn in (blend).
+	blends [blendSide * blendSide * blendSide]uint8
+}
+
+// An edge's blend is looked up at blendBits bits a channel, a few levels from the blend itself, which
+// the palette's colours, tens of levels apart, do not show.
+const (
+	blendBits = 5
+	blendSide = 1 << blendBits
+)
+
+// blend returns the palette index an anti-aliased pixel of colour (r, g, b) is drawn in.
+func (p *paletteData) blend(r, g, b uint32) uint8 {
+	const shift = 8 - blendBits
+	return p.blends[(r>>shift)<<(2*blendBits)|(g>>shift)<<blendBits|b>>shift]
 }
 
 // The colour cube is cut into cellSide cells along each axis, of 1<<(8-cellBits) levels each. Sixteen a
@@ -86,12 +102,22 @@ func buildPalette() *paletteData {
 	for g := 0; g < 256; g += 8 {
 		add(rgb(uint8(g), uint8(g), uint8(g)))
 	}
+	return newPalette(pal)
+}
+
+// newPalette works out what nearest and blend look colours up by in the palette pal.
+func newPalette(pal []color.RGBA) *paletteData {
 	p := &paletteData{colours: make(color.Palette, len(pal))}
 	for i, c := range pal {
 		p.colours[i] = c
 		p.rgb = append(p.rgb, [3]int32{int32(c.R), int32(c.G), int32(c.B)})
 	}
 	p.fillNear()
+	const shift, middle = 8 - blendBits, 1 << (8 - blendBits) / 2
+	for i := range p.blends {
+		r, g, b := i>>(2*blendBits), i>>blendBits%blendSide, i%blendSide
+		p.blends[i] = p.nearest(color.RGBA{uint8(r<<shift | middle), uint8(g<<shift | middle), uint8(b<<shift | middle), 0xFF})
+	}
 	return p
 }
 
@@ -133,8 +159,9 @@ func (p *paletteData) fillNear() {
 func palette() color.Palette { return thePalette().colours }
 
 // nearest returns the index of the palette colour nearest to c (distance); of two as near, the first.
-func nearest(c color.RGBA) uint8 {
-	p := thePalette()
+func nearest(c color.RGBA) uint8 { return thePalette().nearest(c) }
+
+func (p *paletteData) nearest(c color.RGBA) uint8 {
 	const shift = 8 - cellBits
 	cell := int(c.R>>shift)*cellSide*cellSide + int(c.G>>shift)*cellSide + int(c.B>>shift)
 	best, bestD := uint8(0), int32(1<<31-1)

@@ -11,45 +11,65 @@ import (
 	"golang.org/x/image/vector"
 )
 
-// The PNG rasterizes the pen's recording in order with golang.org/x/image/vector, a band of rows at a
-// time: each band is drawn onto one small RGBA image, reused from band to band, and mapped onto the
-// palette before the next is drawn. A picture of a hundred units is over a million pixels; drawn whole,
-// its RGBA image (4.5 MB) was allocated, zeroed and faulted in afresh for every picture, which cost more
-// than the palette mapping. Each shape is rasterized on a rasterizer the size of its bounds within the
-// band (so a shape costs its own area, not the picture's), each glyph from a mask made once a picture
-// for each glyph, size and quarter pixel.
+// The PNG rasterizes the pen's recording in order with golang.org/x/image/vector straight onto the
+// picture's pixels on the palette, one byte a pixel: no RGBA image of the picture is ever made. Each set of
+// shapes is rasterized on a rasterizer the size of its bounds (so a shape costs its own area, not the
+// picture's), a band of rows at a time, and laid on the picture through its coverage: the colour's index
+// where the coverage is full, where it is partial the nearest palette colour to the blend of the colour
+// with the pixel's. Each glyph is laid the same way, from a mask made once a picture for each glyph, size
+// and quarter pixel. The shapes of one operation live only while it is drawn.
 
-// bandRows is how many rows of the picture are drawn at a time: a 1,200-pixel-wide band of 64 rows is
-// 300 KB.
+// bandRows is how many rows of a set of shapes are rasterized at a time: the rasterizer keeps four bytes
+// a pixel of its canvas, and works in fixed point on one this small.
 const bandRows = 64
 
-// rasterizer draws a pen's recording onto the band being drawn.
+// rasterizer draws a pen's recording onto the picture.
 type rasterizer struct {
-	img    *image.RGBA // the band: its Rect is where it lies in the picture
+	dst    *image.Paletted
+	pal    *paletteData
+	rows   int // how many rows are rasterized at a time: bandRows, or what a test tries
 	z      vector.Rasterizer
 	cover  image.Alpha // a shape's coverage, reused from shape to shape
 	fonts  fontSet
 	buf    sfnt.Buffer
 	glyphs map[glyphKey]*glyphMask
-	picked []int // the shapes of an operation that reach the band being drawn, by index
-	// turned and cut hold a shape being cut to the band's rows (fill).
+	shapes [][]pt   // a stroke's shapes (outline), reused from stroke to stroke
+	room   []pt     // their points
+	bounds []bounds // the bounds of the shapes being filled
+	picked []int    // the shapes being filled that reach the band being drawn, by index
+	// turned and cut hold a shape being cut to a band's rows (fill).
 	turned, cut []pt
 }
 
 // paletted draws the recording on a w×h picture on the palette, in the Painter's buffers: the picture is
-// the Painter's until its next.
+// the Painter's until its next. Where nothing is drawn a pixel is black.
 func (pt *Painter) paletted(p *pen, w, h int) *image.Paletted {
 	pt.pix = grown(pt.pix, w*h)
 	out := &image.Paletted{Pix: pt.pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: palette()}
-	if pt.colours == nil {
-		pt.colours = new(colourMap)
-	}
-	pt.drawBands(p, w, h, bandRows, func(band *image.RGBA) {
-		for y := band.Rect.Min.Y; y < band.Rect.Max.Y; y++ {
-			pt.colours.mapRow(band, y, out.Pix[y*out.Stride:y*out.Stride+w])
-		}
-	})
+	r := newRasterizer(out, thePalette(), bandRows, p.fonts)
+	r.cover.Pix = pt.cover
+	r.draw(p.ops)
+	pt.cover = r.cover.Pix[:0]
 	return out
+}
+
+// newRasterizer returns a rasterizer drawing onto dst, whose colours are pal's, a band of rows rows at a
+// time.
+func newRasterizer(dst *image.Paletted, pal *paletteData, rows int, fonts fontSet) *rasterizer {
+	return &rasterizer{dst: dst, pal: pal, rows: rows, fonts: fonts, glyphs: map[glyphKey]*glyphMask{}}
+}
+
+// draw paints the picture black, then draws ops on it in order.
+func (r *rasterizer) draw(ops []op) {
+	if pix := r.dst.Pix; len(pix) > 0 {
+		pix[0] = r.pal.nearest(color.RGBA{A: 0xFF})
+		for n := 1; n < len(pix); n *= 2 {
+			copy(pix[n:], pix[:n])
+		}
+	}
+	for i := range ops {
+		r.op(&ops[i])
+	}
 }
 
 // grown is b with length n, reallocated only when its capacity is short. What it held is left in it.
@@ -60,41 +80,6 @@ func grown(b []uint8, n int) []uint8 {
 	return b[:n]
 }
 
-// drawBands draws the recording on a w×h picture rows rows at a time, handing each band to done once it
-// is drawn; the band's pixels are reused for the next. Where nothing is drawn a pixel is black.
-func (pt *Painter) drawBands(p *pen, w, h, rows int, done func(band *image.RGBA)) {
-	ops := shapesOf(p)
-	r := &rasterizer{fonts: p.fonts, glyphs: map[glyphKey]*glyphMask{}}
-	r.cover.Pix = pt.cover
-	pt.band = grown(pt.band, 4*w*min(rows, h))
-	for y0 := 0; y0 < h; y0 += rows {
-		y1 := min(y0+rows, h)
-		band := pt.band[:4*w*(y1-y0)]
-		clear(band)
-		r.img = &image.RGBA{Pix: band, Stride: 4 * w, Rect: image.Rect(0, y0, w, y1)}
-		for i := range ops {
-			r.op(&ops[i])
-		}
-		done(r.img)
-	}
-	pt.cover = r.cover.Pix[:0]
-}
-
-// shaped is an operation of the recording made ready to draw in bands: the shapes it fills (and those
-// of its outline), with their bounds and which way each turns.
-type shaped struct {
-	o          *op
-	fill, line shapeSet
-	rect       image.Rectangle // a fill on whole pixels (pixelRect), drawn without a rasterizer
-	isRect     bool
-}
-
-// shapeSet is shapes to fill with one colour, with the bounds of each and which way it turns.
-type shapeSet struct {
-	shapes [][]pt
-	bounds []bounds
-}
-
 // bounds is a shape's extent in pixels, and whether its points are to be taken last to first for it to
 // turn the way every shape is given to the rasterizer.
 type bounds struct {
@@ -102,63 +87,21 @@ type bounds struct {
 	reversed       bool
 }
 
-// shapesOf works out, once a picture, the shapes every operation of the recording fills.
-func shapesOf(p *pen) []shaped {
-	out := make([]shaped, len(p.ops))
-	for i := range p.ops {
-		o := &p.ops[i]
-		s := &out[i]
-		s.o = o
-		switch o.kind {
-		case opFill:
-			if b, ok := pixelRect(o.p); ok {
-				s.rect, s.isRect = b, true
-				break
-			}
-			s.fill = newShapeSet(polys(o.p))
-		case opStroke:
-			s.line = newShapeSet(outline(o.p, o.width, o.cap, o.join, o.dashes))
-		case opFillStroke:
-			s.fill = newShapeSet(polys(o.p))
-			s.line = newShapeSet(outline(o.p, o.width, o.cap, o.join, nil))
-		}
-	}
-	return out
-}
-
-// newShapeSet measures shapes and notes which turn the other way, so that fill can give every shape to
-// the rasterizer turning the same way: where shapes of one set overlap, their coverage then adds up
-// instead of cancelling out.
-func newShapeSet(shapes [][]pt) shapeSet {
-	set := shapeSet{shapes: shapes, bounds: make([]bounds, len(shapes))}
-	for k, s := range shapes {
-		b := bounds{x0: math.Inf(1), y0: math.Inf(1), x1: math.Inf(-1), y1: math.Inf(-1)}
-		area := 0.0
-		for i, q := range s {
-			n := s[(i+1)%len(s)]
-			area += q.X*n.Y - n.X*q.Y
-			b.x0, b.y0, b.x1, b.y1 = min(b.x0, q.X), min(b.y0, q.Y), max(b.x1, q.X), max(b.y1, q.Y)
-		}
-		b.reversed = area < 0
-		set.bounds[k] = b
-	}
-	return set
-}
-
-func (r *rasterizer) op(s *shaped) {
-	o := s.o
+func (r *rasterizer) op(o *op) {
 	switch o.kind {
 	case opFill:
-		if s.isRect {
-			r.fillRect(s.rect, o.fill)
+		if b, ok := pixelRect(o.p); ok {
+			r.fillRect(b, o.fill)
 			return
 		}
-		r.fill(&s.fill, o.fill)
+		r.fill(polys(o.p), o.fill)
 	case opStroke:
-		r.fill(&s.line, o.line)
+		r.shapes, r.room = outline(r.shapes[:0], r.room[:0], o.p, o.width, o.cap, o.join, o.dashes)
+		r.fill(r.shapes, o.line)
 	case opFillStroke:
-		r.fill(&s.fill, o.fill)
-		r.fill(&s.line, o.line)
+		r.fill(polys(o.p), o.fill)
+		r.shapes, r.room = outline(r.shapes[:0], r.room[:0], o.p, o.width, o.cap, o.join, nil)
+		r.fill(r.shapes, o.line)
 	case opText:
 		r.text(o)
 	}
@@ -185,16 +128,16 @@ func pixelRect(p *path) (image.Rectangle, bool) {
 
 // fillRect paints a rectangle on whole pixels in c.
 func (r *rasterizer) fillRect(b image.Rectangle, c color.RGBA) {
-	b = b.Intersect(r.img.Rect)
+	b = b.Intersect(r.dst.Rect)
 	if b.Empty() {
 		return
 	}
-	row := r.img.Pix[r.img.PixOffset(b.Min.X, b.Min.Y):][:4*b.Dx()]
-	for x := range b.Dx() {
-		row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, 0xFF
-	}
-	for y := b.Min.Y + 1; y < b.Max.Y; y++ {
-		copy(r.img.Pix[r.img.PixOffset(b.Min.X, y):], row)
+	ci := r.pal.nearest(c)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := r.dst.Pix[r.dst.PixOffset(b.Min.X, y):][:b.Dx()]
+		for x := range row {
+			row[x] = ci
+		}
 	}
 }
 
@@ -209,15 +152,45 @@ func polys(p *path) [][]pt {
 	return out
 }
 
-// fill paints the union of the set's shapes in c, as far as they reach the band. The shapes all turn the
-// same way (newShapeSet), so where they overlap the coverage adds up and is capped at full: each pixel
-// is painted once. A shape that does not reach the band's rows adds nothing to them and is left out.
-func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
-	band := r.img.Rect
+// fill paints the union of shapes in c. Each shape is given to the rasterizer turning the same way, so
+// where shapes overlap their coverage adds up, capped at full, instead of cancelling out: each pixel is
+// painted once. The shapes are rasterized a band of rows at a time, the bands lying at whole multiples of
+// r.rows; a shape that does not reach a band's rows adds nothing to them and is left out of it.
+func (r *rasterizer) fill(shapes [][]pt, c color.RGBA) {
+	r.bounds = r.bounds[:0]
+	y0, y1 := math.Inf(1), math.Inf(-1)
+	for _, s := range shapes {
+		b := bounds{x0: math.Inf(1), y0: math.Inf(1), x1: math.Inf(-1), y1: math.Inf(-1)}
+		area := 0.0
+		for i, q := range s {
+			n := s[(i+1)%len(s)]
+			area += q.X*n.Y - n.X*q.Y
+			b.x0, b.y0, b.x1, b.y1 = min(b.x0, q.X), min(b.y0, q.Y), max(b.x1, q.X), max(b.y1, q.Y)
+		}
+		b.reversed = area < 0
+		r.bounds = append(r.bounds, b)
+		y0, y1 = min(y0, b.y0), max(y1, b.y1)
+	}
+	pic := r.dst.Rect
+	if y0 > y1 {
+		return
+	}
+	top, bottom := max(int(math.Floor(y0))-1, pic.Min.Y), min(int(math.Ceil(y1))+2, pic.Max.Y)
+	if top >= bottom {
+		return
+	}
+	ci := r.pal.nearest(c)
+	for at := top - top%r.rows; at < bottom; at += r.rows {
+		r.fillBand(shapes, image.Rect(pic.Min.X, at, pic.Max.X, min(at+r.rows, pic.Max.Y)), c, ci)
+	}
+}
+
+// fillBand paints the shapes' coverage within band.
+func (r *rasterizer) fillBand(shapes [][]pt, band image.Rectangle, c color.RGBA, ci uint8) {
 	top, bottom := float64(band.Min.Y), float64(band.Max.Y)
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	r.picked = r.picked[:0]
-	for i, b := range set.bounds {
+	for i, b := range r.bounds {
 		if b.y1 < top-1 || b.y0 > bottom+1 {
 			continue
 		}
@@ -235,8 +208,8 @@ func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
 	r.z.Reset(b.Dx(), b.Dy())
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
 	for _, k := range r.picked {
-		s := set.shapes[k]
-		if bk := set.bounds[k]; bk.reversed || bk.y0 < top-1 || bk.y1 > bottom+1 {
+		s := shapes[k]
+		if bk := r.bounds[k]; bk.reversed || bk.y0 < top-1 || bk.y1 > bottom+1 {
 			// A shape reaching beyond the band is cut to its rows and the one either side, which leaves
 			// their coverage as it was: the rasterizer works in fixed point on a canvas as small as a band
 			// and goes wrong on points far outside it.
@@ -268,7 +241,7 @@ func (r *rasterizer) fill(set *shapeSet, c color.RGBA) {
 	r.cover.Pix, r.cover.Stride, r.cover.Rect = grown(r.cover.Pix, b.Dx()*b.Dy()), b.Dx(), image.Rect(0, 0, b.Dx(), b.Dy())
 	r.z.DrawOp = imgdraw.Src
 	r.z.Draw(&r.cover, r.cover.Rect, image.Opaque, image.Point{})
-	paint(r.img, b.Min, &r.cover, c)
+	r.paint(b, &r.cover, image.Point{}, c, ci)
 }
 
 // clipAt keeps the part of the closed shape s on one side of the row y = at, the side below it (y at
@@ -288,28 +261,28 @@ func clipAt(out, s []pt, at, side float64) []pt {
 	return out
 }
 
-// paint lays c over img through the coverage mask placed at at: untouched where the mask is empty,
-// c where it is full, a blend between.
-func paint(img *image.RGBA, at image.Point, mask *image.Alpha, c color.RGBA) {
-	w, h := mask.Rect.Dx(), mask.Rect.Dy()
+// paint lays c (palette index ci) over the picture's rectangle to through the coverage mask from mp on:
+// untouched where the mask is empty, ci where it is full, between them the palette colour nearest to the
+// blend of c with the pixel's colour.
+func (r *rasterizer) paint(to image.Rectangle, mask *image.Alpha, mp image.Point, c color.RGBA, ci uint8) {
+	w := to.Dx()
 	cr, cg, cb := uint32(c.R), uint32(c.G), uint32(c.B)
-	for y := range h {
-		m := mask.Pix[y*mask.Stride : y*mask.Stride+w]
-		row := img.Pix[img.PixOffset(at.X, at.Y+y):]
+	for y := range to.Dy() {
+		m := mask.Pix[mask.PixOffset(mp.X, mp.Y+y):][:w]
+		row := r.dst.Pix[r.dst.PixOffset(to.Min.X, to.Min.Y+y):][:w]
 		for x, a := range m {
 			switch a {
 			case 0:
 				continue
 			case 0xFF:
-				p := row[4*x : 4*x+4 : 4*x+4]
-				p[0], p[1], p[2], p[3] = c.R, c.G, c.B, 0xFF
+				row[x] = ci
 			default:
-				p := row[4*x : 4*x+4 : 4*x+4]
+				q := &r.pal.rgb[row[x]]
 				k, l := uint32(a), 0xFF-uint32(a)
-				p[0] = uint8((cr*k + uint32(p[0])*l + 127) / 255)
-				p[1] = uint8((cg*k + uint32(p[1])*l + 127) / 255)
-				p[2] = uint8((cb*k + uint32(p[2])*l + 127) / 255)
-				p[3] = 0xFF
+				red := (cr*k + uint32(q[0])*l + 127) / 255
+				green := (cg*k + uint32(q[1])*l + 127) / 255
+				blue := (cb*k + uint32(q[2])*l + 127) / 255
+				row[x] = r.pal.blend(red, green, blue)
 			}
 		}
 	}
@@ -332,12 +305,7 @@ type glyphMask struct {
 // text draws a line of text, each glyph at its place rounded to a quarter pixel, on its baseline.
 func (r *rasterizer) text(o *op) {
 	sp := &o.text
-	// A glyph reaches at most two sizes above its baseline and one below: a line further from the band
-	// draws nothing in it.
-	if o.y+sp.size < float64(r.img.Rect.Min.Y) || o.y-2*sp.size > float64(r.img.Rect.Max.Y) {
-		return
-	}
-	c := image.NewUniform(sp.colour)
+	ci := r.pal.nearest(sp.colour)
 	em := ppem(sp.size)
 	for _, g := range sp.glyphs {
 		x := o.x + g.x
@@ -351,12 +319,11 @@ func (r *rasterizer) text(o *op) {
 			continue
 		}
 		at := image.Pt(int(whole)+m.dx, int(o.y)+m.dy)
-		dst := m.mask.Rect.Add(at)
-		clip := dst.Intersect(r.img.Rect)
+		clip := m.mask.Rect.Add(at).Intersect(r.dst.Rect)
 		if clip.Empty() {
 			continue
 		}
-		imgdraw.DrawMask(r.img, clip, c, image.Point{}, m.mask, clip.Min.Sub(at), imgdraw.Over)
+		r.paint(clip, m.mask, clip.Min.Sub(at), sp.colour, ci)
 	}
 }
 
@@ -422,37 +389,4 @@ func segArgs(op sfnt.SegmentOp) int {
 		return 3
 	}
 	return 1
-}
-
-// colourMap maps a pixel's colour to its palette index, remembering the anti-aliased blends it has met:
-// the same few recur all over a picture. It is direct-mapped; an entry holds the colour's 24 bits, its
-// index and a bit saying it is set. A Painter keeps one from picture to picture: what it holds does not
-// change a picture, since nearest is a function of the colour.
-type colourMap [1 << 14]uint64
-
-func (m *colourMap) index(rgb uint32) uint8 {
-	e := &m[(rgb*2654435761)>>18]
-	if v := *e; v>>32 == uint64(rgb)|1<<24 {
-		return uint8(v)
-	}
-	i := nearest(color.RGBA{uint8(rgb), uint8(rgb >> 8), uint8(rgb >> 16), 0xFF})
-	*e = (uint64(rgb)|1<<24)<<32 | uint64(i)
-	return i
-}
-
-// mapRow maps row y of the opaque img (in the picture's rows: a band's Rect says where it lies) onto
-// the palette into dst. Runs of one colour cost a comparison.
-func (m *colourMap) mapRow(img *image.RGBA, y int, dst []uint8) {
-	last := uint32(1 << 31) // no colour has that bit
-	var lastIdx uint8
-	at := img.PixOffset(img.Rect.Min.X, y)
-	src := img.Pix[at : at+4*len(dst)]
-	for x := range dst {
-		p := src[4*x : 4*x+3 : 4*x+3]
-		rgb := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16
-		if rgb != last {
-			last, lastIdx = rgb, m.index(rgb)
-		}
-		dst[x] = lastIdx
-	}
 }

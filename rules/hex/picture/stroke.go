@@ -13,10 +13,10 @@ import (
 // miterLimit is the longest miter, in half widths, before a corner is bevelled (as SVG's default).
 const miterLimit = 4.0
 
-// outline returns the shapes that make up the stroke of p.
-func outline(p *path, w float64, cap capStyle, join joinStyle, dashes []float64) [][]pt {
+// outline appends to out the shapes that make up the stroke of p, their points appended to room, and
+// returns both: a caller that is done with the shapes can hand both back, emptied, for the next stroke.
+func outline(out [][]pt, room []pt, p *path, w float64, cap capStyle, join joinStyle, dashes []float64) ([][]pt, []pt) {
 	hw := w / 2
-	var out [][]pt
 	for _, s := range p.subs {
 		pts := dedupe(s.pts)
 		closed := s.closed && len(pts) > 2
@@ -28,13 +28,13 @@ func outline(p *path, w float64, cap capStyle, join joinStyle, dashes []float64)
 				pts = append(pts, pts[0])
 			}
 			for _, d := range dash(pts, dashes) {
-				out = strokeRun(out, d, false, hw, cap, join)
+				out, room = strokeRun(out, room, d, false, hw, cap, join)
 			}
 			continue
 		}
-		out = strokeRun(out, pts, closed, hw, cap, join)
+		out, room = strokeRun(out, room, pts, closed, hw, cap, join)
 	}
-	return out
+	return out, room
 }
 
 // dedupe drops points that repeat the one before. Without any, it returns pts itself, clipped, so that
@@ -56,13 +56,24 @@ func dedupe(pts []pt) []pt {
 	return out
 }
 
-// strokeRun adds the shapes of one run of points.
-func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join joinStyle) [][]pt {
+// strokeRun adds the shapes of one run of points, their points appended to room. A shape is a slice of
+// room, clipped: should room grow later, the shapes taken before keep their points where they were.
+func strokeRun(out [][]pt, room []pt, pts []pt, closed bool, hw float64, cap capStyle, join joinStyle) ([][]pt, []pt) {
+	take := func(q ...pt) []pt {
+		at := len(room)
+		room = append(room, q...)
+		return room[at:len(room):len(room)]
+	}
+	takeDisc := func(c pt) []pt {
+		at := len(room)
+		room = appendCircle(room, c.X, c.Y, hw)
+		return room[at:len(room):len(room)]
+	}
 	if len(pts) == 1 {
 		if cap == roundCap {
-			out = append(out, disc(pts[0], hw))
+			out = append(out, takeDisc(pts[0]))
 		}
-		return out
+		return out, room
 	}
 	n := len(pts) - 1
 	if closed {
@@ -77,17 +88,7 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 	if cap == roundCap && !closed {
 		perEnd = segments(hw)
 	}
-	room := make([]pt, 0, (4+perCorner)*n+2*perEnd)
-	take := func(q ...pt) []pt {
-		at := len(room)
-		room = append(room, q...)
-		return room[at:len(room):len(room)]
-	}
-	takeDisc := func(c pt) []pt {
-		at := len(room)
-		room = appendCircle(room, c.X, c.Y, hw)
-		return room[at:len(room):len(room)]
-	}
+	room = slices.Grow(room, (4+perCorner)*n+2*perEnd)
 	out = slices.Grow(out, 2*n+2)
 	dir := func(i int) pt { // the direction of segment i
 		a, b := pts[i], pts[(i+1)%len(pts)]
@@ -136,7 +137,7 @@ func strokeRun(out [][]pt, pts []pt, closed bool, hw float64, cap capStyle, join
 	if cap == roundCap && !closed {
 		out = append(out, takeDisc(pts[0]), takeDisc(pts[len(pts)-1]))
 	}
-	return out
+	return out, room
 }
 
 // disc is a circle of radius r around c, as points.
