@@ -65,11 +65,12 @@
 //     tenth of a pixel for the PNG); a stroke is the union of a rectangle a segment, a disc or a miter
 //     wedge a corner and a disc a round end, all turning the same way, so golang.org/x/image/vector, which
 //     adds coverage up and caps it at full, paints each pixel once (stroke.go);
-//   - the PNG is drawn a band of 64 rows at a time onto one small RGBA image, each band mapped onto the
-//     palette before the next is drawn, so no RGBA image of the whole picture is ever made; each shape
-//     that reaches a band is rasterized on a rasterizer the size of its bounds within the band, so it
-//     costs its own area, and laid on the band through its coverage: untouched where it is empty, a plain
-//     copy where it is full (raster.go);
+//   - the PNG is drawn straight onto its pixels on the palette, one byte a pixel, an operation at a
+//     time, so no RGBA image is ever made and an operation's shapes live only while it is drawn; each
+//     set of shapes is rasterized a band of 64 rows at a time on a rasterizer the size of its bounds
+//     within the band, so it costs its own area, and laid on the picture through its coverage:
+//     untouched where it is empty, the colour's own palette index where it is full, and between, the
+//     palette colour nearest to the blend of the colour with the pixel's (raster.go);
 //   - text is laid out glyph by glyph with the fonts' advances (the Go fonts have no kerning) read through
 //     golang.org/x/image/font/sfnt, and each glyph rasterized once a picture for each size and quarter
 //     pixel; in the SVG it stays text, so labels can be searched and checked;
@@ -87,13 +88,15 @@
 // # Size and determinism
 //
 // The PNG is paletted, one byte a pixel, against one fixed palette (the drawing's colours, their blends
-// with the grounds they are drawn on, a grey ramp); each pixel takes the nearest palette colour, so flat
-// colours stay exact and the same drawing gives the same bytes. image/png writes it unfiltered (as it
-// does every paletted image) at its fastest level: a 100-unit raid is about 125 KB, where its default
-// level gives about 100 KB in half as much time again (docs/performance.md, Map pictures). The same
-// Scene gives the same bytes, PNG and SVG, on any number of processors: nothing is drawn in map
-// order, the SVG's numbers are rounded to a hundredth, its
-// fonts carry no time stamp. x/image/vector gives the same coverage on every architecture; this
-// package's own geometry is floating point, which, where the compiler fuses multiply-adds (as on arm64),
-// may move an anti-aliased edge by a shade, so the golden pictures are made on amd64.
+// with the grounds they are drawn on, a grey ramp). A flat colour is drawn in its own palette colour,
+// exactly; an anti-aliased edge in the palette colour nearest to its blend with the pixel beneath, read
+// from a table made once a process by cells of 5 bits a channel (a few levels from the blend, where the
+// palette's colours lie tens of levels apart), so the same drawing gives the same bytes. image/png writes
+// it unfiltered (as it does every paletted image) at its fastest level: a 100-unit raid is about 125 KB,
+// where its default level gives about 100 KB in half as much time again (docs/performance.md, Map
+// pictures). The same Scene gives the same bytes, PNG and SVG, on any number of processors: nothing is
+// drawn in map order, the SVG's numbers are rounded to a hundredth, its fonts carry no time stamp.
+// x/image/vector gives the same coverage on every architecture; this package's own geometry is floating
+// point, which, where the compiler fuses multiply-adds (as on arm64), may move an anti-aliased edge by a
+// shade, so the golden pictures are made on amd64.
 package picture

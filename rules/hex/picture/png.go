@@ -13,17 +13,16 @@ import (
 // anyway (adjudicator.Service.DrawPictures), so one picture need not use every core.
 //
 // A Painter that drew before draws the 100-unit picture in about three quarters of the time a fresh one
-// takes, allocating 4.3 MB against 7.1 (BenchmarkPNG100Painter against BenchmarkPNG100;
-// docs/performance.md, The night of 2026-11-28).
+// takes, allocating 2.2 MB against 4.5 (BenchmarkPNG100Painter against BenchmarkPNG100;
+// docs/performance.md, Early on 2026-11-29).
 
 // Painter draws PNG pictures and keeps, for its next picture, the large buffers one needs: the picture's
-// pixels on the palette, the band of RGBA pixels being drawn, a shape's coverage, the colour map and
-// image/png's compressor (some 3 MB for a 100-unit picture, which a fresh picture allocates, zeroes and
-// faults in). Nothing a picture leaves in them reaches the next: every pixel on the palette is written
-// afresh, a band is cleared before it is drawn and a coverage before it is filled, the colour map holds
-// for each colour the palette index nearest gives it whatever the picture, and image/png resets its
-// compressor. The daemon keeps one a core for drawing rounds' pictures
-// (adjudicator.Service.DrawPictures), so a picture reuses the buffers of the one drawn before it.
+// pixels on the palette, a shape's coverage and image/png's compressor (some 2.4 MB for a 100-unit
+// picture, which a fresh picture allocates, zeroes and faults in). Nothing a picture leaves in them
+// reaches the next: every pixel is painted black before the drawing starts, a coverage is written whole
+// each time it is filled, and image/png resets its compressor. The daemon keeps one a core for drawing
+// rounds' pictures (adjudicator.Service.DrawPictures), so a picture reuses the buffers of the one drawn
+// before it.
 //
 // A Painter is not safe for use by several goroutines at once; its zero value is ready.
 type Painter struct {

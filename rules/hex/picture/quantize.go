@@ -7,11 +7,12 @@ import (
 
 // A picture is drawn in a few dozen colours; only the anti-aliased edges between them blend. The PNG is
 // therefore paletted, one byte a pixel, against one fixed palette: the drawing's colours, their blends
-// with the paper and a few other grounds they are drawn on, and a grey ramp. Each pixel takes the
-// nearest palette colour, so the same drawing gives the same bytes, and flat colours stay exact.
+// with the paper and a few other grounds they are drawn on, and a grey ramp. A flat colour takes the
+// nearest palette colour, which is itself, so flat colours stay exact; an edge's blend takes the palette
+// colour nearest to the middle of its cell (blend). Either way the same drawing gives the same bytes.
 
-// paletteData is the palette with what nearest looks it up by; made once (thePalette) and never
-// changed.
+// paletteData is the palette with what nearest and blend look it up by; made once (thePalette) and
+// never changed.
 type paletteData struct {
 	colours color.Palette
 	rgb     [][3]int32
@@ -24,7 +25,10 @@ type paletteData struct {
 }
 
 // An edge's blend is looked up at blendBits bits a channel, a few levels from the blend itself, which
-// the palette's colours, tens of levels apart, do not show.
+// the palette's colours, tens of levels apart, do not show (TestBlendIsNearEnough bounds it). A table
+// of 32,768 cells costs about 1 ms to fill once a process; drawing the 100-unit picture through it took
+// 0.40 of canvas's time against 0.42 through a cache of the colours met, filled by nearest
+// (docs/performance.md, Early on 2026-11-29).
 const (
 	blendBits = 5
 	blendSide = 1 << blendBits
@@ -37,9 +41,9 @@ func (p *paletteData) blend(r, g, b uint32) uint8 {
 }
 
 // The colour cube is cut into cellSide cells along each axis, of 1<<(8-cellBits) levels each. Sixteen a
-// side leaves about 11 candidates a cell, against 32 for eight and all 200-odd for one, and costs about
-// 10 ms once a process (BenchmarkBuildPalette). Mapping the 100-unit picture's pixels took 9.1–9.5 ms
-// searching the whole palette, 4.9–5.1 ms with eight a side and 3.5–3.7 ms with sixteen (2026-11-28).
+// side leaves about 11 candidates a cell, against 32 for eight and all 200-odd for one. Working the
+// lists out costs most of the palette's 15 ms once a process (BenchmarkBuildPalette, which includes
+// the blend table); with them, filling the blend table (a nearest a cell) costs about 1 ms.
 const (
 	cellBits = 4
 	cellSide = 1 << cellBits
