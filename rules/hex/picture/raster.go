@@ -352,7 +352,8 @@ func (r *rasterizer) glyph(k glyphKey) *glyphMask {
 	if ix1 <= ix0 || iy1 <= iy0 {
 		return nil
 	}
-	z := vector.NewRasterizer(ix1-ix0, iy1-iy0)
+	z := &r.z // not in use: glyphs are made between fills
+	z.Reset(ix1-ix0, iy1-iy0)
 	fx, fy := off-float32(ix0), -float32(iy0)
 	pt := func(a fixed.Point26_6) (float32, float32) { return float32(a.X)/64 + fx, float32(a.Y)/64 + fy }
 	for _, s := range segs {
