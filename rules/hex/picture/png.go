@@ -12,7 +12,7 @@ import (
 // (docs/performance.md, Map pictures; BenchmarkEncodePNG). A daemon draws a turn's pictures side by side
 // anyway (adjudicator.Service.DrawPictures), so one picture need not use every core.
 //
-// A Painter that drew before draws the 100-unit picture in about three quarters of the time a fresh one
+// A Painter that drew before draws the 100-unit picture in about two thirds of the time a fresh one
 // takes, allocating 2.2 MB against 4.5 (BenchmarkPNG100Painter against BenchmarkPNG100;
 // docs/performance.md, Early on 2026-11-29).
 
