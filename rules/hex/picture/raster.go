@@ -20,7 +20,7 @@ import (
 // and quarter pixel. The shapes of one operation live only while it is drawn.
 
 // bandRows is how many rows of a set of shapes are rasterized at a time: the rasterizer keeps four bytes
-// a pixel of its canvas, and works in fixed point on one this small.
+// a pixel of its canvas, which a band keeps small however far the shapes reach.
 const bandRows = 64
 
 // rasterizer draws a pen's recording onto the picture.
