@@ -42,7 +42,7 @@ func (p *paletteData) blend(r, g, b uint32) uint8 {
 
 // The colour cube is cut into cellSide cells along each axis, of 1<<(8-cellBits) levels each. Sixteen a
 // side leaves about 11 candidates a cell, against 32 for eight and all 200-odd for one. The palette,
-// its lists and the blend table take about 4.5 ms once a process (BenchmarkBuildPalette; 13.6 when
+// its lists and the blend table take about 4 ms once a process (BenchmarkBuildPalette; 13.0 when
 // fillNear measured every colour against every cell whole, without the blend table).
 const (
 	cellBits = 4
