@@ -427,7 +427,7 @@ func TestPalette(t *testing.T) {
 		t.Fatalf("%d colours", len(pal))
 	}
 	for _, c := range baseColours() {
-		if pal[nearest(c)] != c {
+		if pal[thePalette().nearest(c)] != c {
 			t.Errorf("%v is not in the palette", c)
 		}
 	}
@@ -456,7 +456,7 @@ func TestNearestSearchesTheCellOnly(t *testing.T) {
 						best, bestD = i, d
 					}
 				}
-				if got := nearest(c); int(got) != best {
+				if got := p.nearest(c); int(got) != best {
 					t.Fatalf("%v: nearest gives %d %v, the whole palette %d %v", c, got, p.colours[got], best, p.colours[best])
 				}
 			}

@@ -177,8 +177,6 @@ func (p *paletteData) fillNear() {
 func palette() color.Palette { return thePalette().colours }
 
 // nearest returns the index of the palette colour nearest to c (distance); of two as near, the first.
-func nearest(c color.RGBA) uint8 { return thePalette().nearest(c) }
-
 func (p *paletteData) nearest(c color.RGBA) uint8 {
 	const shift = 8 - cellBits
 	cell := int(c.R>>shift)*cellSide*cellSide + int(c.G>>shift)*cellSide + int(c.B>>shift)

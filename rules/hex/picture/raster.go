@@ -96,15 +96,20 @@ func (r *rasterizer) op(o *op) {
 		}
 		r.fill(polys(o.p), o.fill)
 	case opStroke:
-		r.shapes, r.room = outline(r.shapes[:0], r.room[:0], o.p, o.width, o.cap, o.join, o.dashes)
-		r.fill(r.shapes, o.line)
+		r.fill(r.outline(o, o.dashes), o.line)
 	case opFillStroke:
 		r.fill(polys(o.p), o.fill)
-		r.shapes, r.room = outline(r.shapes[:0], r.room[:0], o.p, o.width, o.cap, o.join, nil)
-		r.fill(r.shapes, o.line)
+		r.fill(r.outline(o, nil), o.line)
 	case opText:
 		r.text(o)
 	}
+}
+
+// outline returns the shapes of o's stroke, dashed by dashes, in the rasterizer's buffers: they hold
+// until the next stroke.
+func (r *rasterizer) outline(o *op, dashes []float64) [][]pt {
+	r.shapes, r.room = outline(r.shapes[:0], r.room[:0], o.p, o.width, o.cap, o.join, dashes)
+	return r.shapes
 }
 
 // pixelRect reports whether p is one rectangle on whole pixels (the paper, the bars, a label's ground),
